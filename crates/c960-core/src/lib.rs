@@ -1,0 +1,30 @@
+//! c960-core: the 960 Chess960 start positions, their static features and
+//! reproducible organizer draws. Pure computation on top of shakmaty; no I/O.
+//!
+//! # Examples
+//!
+//! ```
+//! use c960_core::{Features, StartPosition};
+//!
+//! let sp = StartPosition::new(518)?;
+//! let features = Features::of(sp);
+//! assert_eq!(features.undefended_count(), 0);
+//! assert_eq!(features.king_only_files(), vec!['f']);
+//! assert_eq!(sp.mirror().placement(), "RNBKQBNR");
+//! # Ok::<(), c960_core::StartPositionError>(())
+//! ```
+
+mod dice;
+mod draw;
+mod error;
+mod features;
+mod position;
+mod record;
+
+pub use dice::{DiceDraw, DiceStep, RollOutcome, dice};
+pub use draw::{Draw, DrawFilter, DrawMethod, draw};
+pub use error::{DiceError, DrawError, StartPositionError};
+pub use features::{CastlingFeature, CastlingKind, Features, FirstMoveAttack};
+pub use position::{POSITION_COUNT, StartPosition};
+pub use record::PositionRecord;
+pub use shakmaty;

@@ -1,0 +1,164 @@
+//! The command line as typed: one struct per subcommand, mirroring the flags.
+//! Each subcommand module validates its struct before doing any work.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// A flag value that parses but makes no sense (an exit code 2 error).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct InputError(pub(crate) String);
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "c960",
+    version,
+    about = "Measure how balanced each Chess960 start position is",
+    long_about = "c960 knows all 960 Chess960 (Fischer Random) start positions by their \
+                  Scharnagl number (SP 0..=959, SP 518 = classical), computes their static \
+                  features (weak pawns, pawns attackable on move 1, castling opportunities) \
+                  and draws positions for tournaments reproducibly.",
+    after_help = "Examples:\n  \
+                  c960 positions --out positions.csv\n  \
+                  c960 show 518\n  \
+                  c960 draw --phrase \"Club Open 2026 round 1\"\n  \
+                  c960 dice 2 3 3 2 3"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Write all 960 positions with every feature, one row each.
+    Positions(PositionsArgs),
+    /// Show one position: board, numbers, FENs and every feature.
+    Show(ShowArgs),
+    /// Draw positions for a tournament, reproducibly, from a seed or a phrase.
+    Draw(DrawArgs),
+    /// Turn die rolls into a position with the dice procedure.
+    Dice(DiceArgs),
+}
+
+/// Table formats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TableFormat {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// A JSON array with one object per position.
+    Json,
+}
+
+/// Formats for a report about a few positions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ReportFormat {
+    /// Readable text.
+    Text,
+    /// JSON.
+    Json,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Columns are described in the README (\"The position table\").\n\n\
+                        Examples:\n  \
+                        c960 positions                       # CSV on standard output\n  \
+                        c960 positions --out positions.csv   # written atomically\n  \
+                        c960 positions --format json --out positions.json"
+)]
+pub(crate) struct PositionsArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
+    pub(crate) format: TableFormat,
+    /// Write to this file (atomically) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+                        c960 show 518\n  \
+                        c960 show NNRKBRQB\n  \
+                        c960 show 'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1'\n  \
+                        c960 show 91 --format json")]
+pub(crate) struct ShowArgs {
+    /// A Scharnagl number (0..=959), a placement such as RNBQKBNR, or an
+    /// X-FEN / Shredder-FEN of a start position.
+    #[arg(value_name = "SP|PLACEMENT|FEN")]
+    pub(crate) position: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub(crate) format: ReportFormat,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    group = clap::ArgGroup::new("method").required(true).args(["seed", "phrase"]),
+    after_help = "Algorithms (see the README to verify a draw by hand):\n  \
+                  --seed:   ChaCha20 keystream keyed with the seed (crate rand_chacha)\n  \
+                  --phrase: SHA-256 chain started from the phrase; without filters,\n            \
+                  round 1 is int(sha256(phrase)[:8 bytes], big-endian) mod 960\n\n\
+                  Examples:\n  \
+                  c960 draw --seed 42\n  \
+                  c960 draw --phrase \"Club Open 2026 round 1\"\n  \
+                  c960 draw --seed 7 --rounds 9 --exclude 518 --max-undefended 1 --no-first-move-attack"
+)]
+pub(crate) struct DrawArgs {
+    /// Seed of the random draw (any unsigned 64-bit number).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub(crate) seed: Option<u64>,
+    /// Publishable phrase the draw is derived from with SHA-256.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) phrase: Option<String>,
+    /// Number of distinct positions to draw, one per round.
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
+    pub(crate) rounds: usize,
+    /// Never draw these positions (SP numbers, comma-separated or repeated).
+    #[arg(long, value_name = "SP,...", value_delimiter = ',')]
+    pub(crate) exclude: Vec<String>,
+    /// At most this many undefended pawns per side.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_undefended: Option<usize>,
+    /// At most this many pawns defended only by the king, per side.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_king_only: Option<usize>,
+    /// At most this many weak (undefended or king-only) pawns per side.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_weak: Option<usize>,
+    /// Only positions where no first move of White attacks an undefended pawn.
+    #[arg(long)]
+    pub(crate) no_first_move_attack: bool,
+    /// Only positions where White cannot castle on move 1.
+    #[arg(long)]
+    pub(crate) no_first_move_castling: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub(crate) format: ReportFormat,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "The procedure (one six-sided die, in this order):\n  \
+                        1. dark-squared bishop: 1-4 = a1, c1, e1, g1 (5-6: roll again)\n  \
+                        2. light-squared bishop: 1-4 = b1, d1, f1, h1 (5-6: roll again)\n  \
+                        3. queen: k-th of the 6 free squares, from the a-file\n  \
+                        4. first knight: k-th of the 5 free squares (6: roll again)\n  \
+                        5. second knight: k-th of the 4 free squares (5-6: roll again)\n  \
+                        6. rook, king, rook on the 3 squares left\n\n\
+                        Examples:\n  \
+                        c960 dice 2 3 3 2 3        # the classical setup, SP 518\n  \
+                        c960 dice 5 2 6 3 3 2 3    # two rerolls reported")]
+pub(crate) struct DiceArgs {
+    /// The values rolled, in order, rerolls included.
+    #[arg(value_name = "ROLL", required = true, allow_negative_numbers = true)]
+    pub(crate) rolls: Vec<i64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub(crate) format: ReportFormat,
+}

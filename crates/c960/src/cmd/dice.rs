@@ -1,0 +1,66 @@
+//! `c960 dice`: the dice procedure, step by step.
+
+use anyhow::Result;
+use c960_core::{RollOutcome, dice};
+use serde_json::json;
+
+use crate::cli::{DiceArgs, ReportFormat};
+
+pub(crate) fn run(args: &DiceArgs) -> Result<()> {
+    let draw = dice(&args.rolls)?;
+    let position = draw.position;
+    match args.format {
+        ReportFormat::Json => {
+            let steps: Vec<_> = draw
+                .steps
+                .iter()
+                .map(|s| {
+                    json!({
+                        "piece": s.piece,
+                        "roll": s.roll,
+                        "square": match s.outcome {
+                            RollOutcome::Placed(sq) => Some(sq.to_string()),
+                            RollOutcome::Reroll => None,
+                        },
+                    })
+                })
+                .collect();
+            let doc = json!({
+                "rolls": args.rolls,
+                "steps": steps,
+                "rerolls": draw.rerolls(),
+                "sp": position.sp(),
+                "placement": position.placement(),
+                "xfen": position.to_xfen(),
+                "shredder_fen": position.to_shredder_fen(),
+                "c960_version": env!("CARGO_PKG_VERSION"),
+            });
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+        }
+        ReportFormat::Text => {
+            for (i, step) in draw.steps.iter().enumerate() {
+                match step.outcome {
+                    RollOutcome::Placed(square) => println!(
+                        "roll {:>2}: {}  {} on {square}",
+                        i + 1,
+                        step.roll,
+                        step.piece
+                    ),
+                    RollOutcome::Reroll => println!(
+                        "roll {:>2}: {}  {}: out of range, roll again",
+                        i + 1,
+                        step.roll,
+                        step.piece
+                    ),
+                }
+            }
+            println!("rook, king, rook on the three squares left");
+            println!();
+            println!("{position}");
+            println!("X-FEN         {}", position.to_xfen());
+            println!("Shredder-FEN  {}", position.to_shredder_fen());
+            println!("rerolls       {}", draw.rerolls());
+        }
+    }
+    Ok(())
+}

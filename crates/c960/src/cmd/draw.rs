@@ -1,0 +1,96 @@
+//! `c960 draw`: reproducible draws for tournament rounds.
+
+use anyhow::Result;
+use c960_core::{DrawFilter, DrawMethod, Features, StartPosition, draw};
+use serde_json::json;
+
+use crate::cli::{DrawArgs, ReportFormat};
+
+/// Validated draw flags.
+struct DrawPlan {
+    method: DrawMethod,
+    rounds: usize,
+    filter: DrawFilter,
+}
+
+impl DrawPlan {
+    fn from_args(args: &DrawArgs) -> Result<DrawPlan> {
+        let method = match (&args.phrase, args.seed) {
+            (Some(phrase), _) => DrawMethod::Phrase(phrase.clone()),
+            (None, Some(seed)) => DrawMethod::Seed(seed),
+            (None, None) => unreachable!("clap requires --seed or --phrase"),
+        };
+        let exclude = args
+            .exclude
+            .iter()
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| StartPosition::from_sp_str(s))
+            .collect::<Result<_, _>>()?;
+        Ok(DrawPlan {
+            method,
+            rounds: args.rounds,
+            filter: DrawFilter {
+                exclude,
+                max_undefended: args.max_undefended,
+                max_king_only: args.max_king_only,
+                max_weak: args.max_weak,
+                no_first_move_attack: args.no_first_move_attack,
+                no_first_move_castling: args.no_first_move_castling,
+            },
+        })
+    }
+}
+
+pub(crate) fn run(args: &DrawArgs) -> Result<()> {
+    let plan = DrawPlan::from_args(args)?;
+    let features = Features::all();
+    let result = draw(&plan.method, plan.rounds, &plan.filter, &features)?;
+    match args.format {
+        ReportFormat::Json => {
+            let (seed, phrase) = match &plan.method {
+                DrawMethod::Seed(seed) => (Some(*seed), None),
+                DrawMethod::Phrase(phrase) => (None, Some(phrase.clone())),
+            };
+            let rounds: Vec<_> = result
+                .positions
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    json!({
+                        "round": i + 1,
+                        "sp": p.sp(),
+                        "placement": p.placement(),
+                        "xfen": p.to_xfen(),
+                        "shredder_fen": p.to_shredder_fen(),
+                    })
+                })
+                .collect();
+            let doc = json!({
+                "method": plan.method.to_string(),
+                "seed": seed,
+                "phrase": phrase,
+                "filters": plan.filter.to_string(),
+                "candidates": result.candidates,
+                "rounds": rounds,
+                "c960_version": env!("CARGO_PKG_VERSION"),
+            });
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+        }
+        ReportFormat::Text => {
+            println!(
+                "draw by {}: {} round(s) from {} positions (filters: {})",
+                plan.method, plan.rounds, result.candidates, plan.filter
+            );
+            for (i, p) in result.positions.iter().enumerate() {
+                println!(
+                    "round {:<3} SP {:>3}  {}  {}",
+                    i + 1,
+                    p.sp(),
+                    p.placement(),
+                    p.to_xfen()
+                );
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,39 @@
+//! `c960 positions`: the position table for all 960 start positions.
+
+use std::io::Write;
+
+use anyhow::Result;
+use c960_core::{Features, PositionRecord};
+
+use crate::{
+    cli::{PositionsArgs, TableFormat},
+    output,
+};
+
+pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
+    let records: Vec<PositionRecord> = Features::all().iter().map(PositionRecord::from).collect();
+    output::write_to(args.out.as_deref(), |out| match args.format {
+        TableFormat::Csv => write_csv(out, &records),
+        TableFormat::Json => write_json(out, &records),
+    })
+}
+
+fn write_csv(out: &mut dyn Write, records: &[PositionRecord]) -> Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
+    for record in records {
+        writer.serialize(record)?;
+    }
+    writer.flush()?;
+    Ok(())
+}
+
+/// A JSON array with one compact object per line.
+fn write_json(out: &mut dyn Write, records: &[PositionRecord]) -> Result<()> {
+    out.write_all(b"[\n")?;
+    for (i, record) in records.iter().enumerate() {
+        serde_json::to_writer(&mut *out, record)?;
+        out.write_all(if i + 1 < records.len() { b",\n" } else { b"\n" })?;
+    }
+    out.write_all(b"]\n")?;
+    Ok(())
+}

@@ -1,0 +1,177 @@
+//! `c960 show`: one position in the terminal, with every feature and the
+//! squares it concerns.
+
+use std::fmt::Write as _;
+
+use anyhow::Result;
+use c960_core::{
+    Features, PositionRecord, StartPosition,
+    shakmaty::{Bitboard, ByColor, CastlingSide, File, Rank, Square},
+};
+
+use crate::cli::{ReportFormat, ShowArgs};
+
+pub(crate) fn run(args: &ShowArgs) -> Result<()> {
+    let position: StartPosition = args.position.parse()?;
+    let features = Features::of(position);
+    match args.format {
+        ReportFormat::Json => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&PositionRecord::from(&features))?
+            );
+        }
+        ReportFormat::Text => print!("{}", render(&features)),
+    }
+    Ok(())
+}
+
+/// The full text report of one position.
+fn render(f: &Features) -> String {
+    let p = f.position;
+    let mut s = String::new();
+    let _ = writeln!(s, "SP {}  {}", p.sp(), p.placement());
+    s.push('\n');
+    s.push_str(&diagram(f));
+    s.push('\n');
+    let row = |s: &mut String, label: &str, value: String| {
+        let _ = writeln!(s, "{label:<24}{value}");
+    };
+    row(&mut s, "X-FEN", p.to_xfen());
+    row(&mut s, "Shredder-FEN", p.to_shredder_fen());
+    row(
+        &mut s,
+        "Mirror twin",
+        format!("SP {} {}", f.mirror.sp(), f.mirror.placement()),
+    );
+    row(
+        &mut s,
+        "King, queen",
+        format!("king {}, queen {}", f.king, f.queen),
+    );
+    row(
+        &mut s,
+        "Rooks",
+        format!(
+            "{} (a-side), {} (h-side)",
+            f.rooks.queen_side, f.rooks.king_side
+        ),
+    );
+    row(&mut s, "Legal first moves", f.legal_first_moves.to_string());
+    row(&mut s, "Undefended pawns", counted(f.undefended_pawns));
+    row(&mut s, "King-only pawns", counted(f.king_only_pawns));
+    row(&mut s, "Weak pawns", counted(f.weak_pawns()));
+    let attacks = if f.first_move_attacks.is_empty() {
+        "0".to_owned()
+    } else {
+        let list: Vec<String> = f
+            .first_move_attacks
+            .iter()
+            .map(|a| {
+                let moves: Vec<String> = a.moves.iter().map(|m| format!("1.{m}")).collect();
+                format!("{} by {}", a.pawn, moves.join(", "))
+            })
+            .collect();
+        format!("{}: {}", f.first_move_attacks.len(), list.join("; "))
+    };
+    row(&mut s, "Attackable on move 1", attacks);
+    for (side, label) in [
+        (CastlingSide::QueenSide, "Castling a-side"),
+        (CastlingSide::KingSide, "Castling h-side"),
+    ] {
+        row(&mut s, label, castling(f, side));
+    }
+    row(
+        &mut s,
+        "Corner bishops",
+        if f.corner_bishops.is_empty() {
+            "0".to_owned()
+        } else {
+            format!(
+                "{}: {}",
+                f.corner_bishops.count(),
+                squares(f.corner_bishops)
+            )
+        },
+    );
+    row(
+        &mut s,
+        "Queen in a corner",
+        if f.queen_in_corner() { "yes" } else { "no" }.to_owned(),
+    );
+    s
+}
+
+/// One side's castling: how king and rook move, whether it is legal on
+/// move 1, and what stands in the way.
+fn castling(f: &Features, side: CastlingSide) -> String {
+    let c = f.castling.get(side);
+    let name = if side == CastlingSide::KingSide {
+        "O-O"
+    } else {
+        "O-O-O"
+    };
+    let king = if f.king == c.king_to {
+        format!("king stays on {}", f.king)
+    } else {
+        format!("K{}-{}", f.king, c.king_to)
+    };
+    let rook = if c.rook == c.rook_to {
+        format!("rook stays on {}", c.rook)
+    } else {
+        format!("R{}-{}", c.rook, c.rook_to)
+    };
+    let legal = if c.legal_first_move {
+        "legal on move 1"
+    } else {
+        "not legal on move 1"
+    };
+    let way = if c.blockers.is_empty() {
+        "nothing in the way".to_owned()
+    } else {
+        format!("in the way: {}", squares(c.blockers))
+    };
+    format!("{name}: {king}, {rook}; {}; {legal}; {way}", c.kind.name())
+}
+
+/// The board, White at the bottom; weak pawns marked with `*` after them.
+fn diagram(f: &Features) -> String {
+    let board = f.position.board();
+    let weak = f.weak_pawns();
+    let weak = weak.white | weak.black;
+    let mut s = String::new();
+    for rank in Rank::ALL.into_iter().rev() {
+        let _ = write!(s, "  {}  ", rank.char());
+        for file in File::ALL {
+            let sq = Square::from_coords(file, rank);
+            let piece = board
+                .piece_at(sq)
+                .map_or('.', c960_core::shakmaty::Piece::char);
+            let mark = if weak.contains(sq) { '*' } else { ' ' };
+            let _ = write!(s, "{piece}{mark}");
+        }
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+    }
+    s.push_str("     a b c d e f g h\n");
+    if weak.any() {
+        s.push_str("     * weak pawn (undefended or defended only by the king)\n");
+    }
+    s
+}
+
+fn squares(set: Bitboard) -> String {
+    set.into_iter()
+        .map(|sq| sq.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `2: a2 b2 / a7 b7`, White's squares then Black's.
+fn counted(pawns: ByColor<Bitboard>) -> String {
+    let (white, black) = (pawns.white, pawns.black);
+    if white.is_empty() && black.is_empty() {
+        return "0".to_owned();
+    }
+    format!("{}: {} / {}", white.count(), squares(white), squares(black))
+}

@@ -1,0 +1,94 @@
+//! `c960`: the command line of the c960 pipeline. Thin by design: it parses
+//! flags, validates them, calls the library crates and prints.
+
+mod cli;
+mod cmd;
+mod output;
+
+use std::{io, process::ExitCode};
+
+use clap::{Parser, error::ErrorKind};
+
+use crate::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return report_usage_error(&err),
+    };
+    let result = match cli.command {
+        Command::Positions(args) => cmd::positions::run(&args),
+        Command::Show(args) => cmd::show::run(&args),
+        Command::Draw(args) => cmd::draw::run(&args),
+        Command::Dice(args) => cmd::dice::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("c960: error: {}", one_line(&format!("{err:#}")));
+            ExitCode::from(exit_code(&err))
+        }
+    }
+}
+
+/// Help and version go to stdout with success; every other parse error is
+/// bad input: one line on stderr, exit code 2.
+fn report_usage_error(err: &clap::Error) -> ExitCode {
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            // Printing help can only fail on a closed stdout; nothing to add.
+            let _ = err.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = err.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            // clap's message is the paragraph before the usage block.
+            let rendered = err.render().to_string();
+            let paragraph: Vec<&str> = rendered
+                .lines()
+                .take_while(|line| !line.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let message = paragraph.join(" ");
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            eprintln!("c960: error: {message} (see --help)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// 2 for bad input (a position, a draw or dice rolls that cannot be), 1 for
+/// anything else (I/O).
+fn exit_code(err: &anyhow::Error) -> u8 {
+    let bad_input = err.chain().any(|cause| {
+        cause.is::<c960_core::StartPositionError>()
+            || cause.is::<c960_core::DrawError>()
+            || cause.is::<c960_core::DiceError>()
+            || cause.is::<cli::InputError>()
+    });
+    if bad_input { 2 } else { 1 }
+}
+
+/// A reader that closes the pipe early (`c960 positions | head`) is not an
+/// error.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<csv::Error>()
+                .is_some_and(|e| matches!(e.kind(), csv::ErrorKind::Io(io) if io.kind() == io::ErrorKind::BrokenPipe))
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .is_some_and(|e| e.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
+    })
+}
+
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
+}

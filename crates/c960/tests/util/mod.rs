@@ -1,0 +1,75 @@
+//! Runs the built `c960` binary in a fresh temporary directory.
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+/// A temporary working directory with the binary at hand.
+pub(crate) struct Dir {
+    temp: tempfile::TempDir,
+}
+
+/// What one run printed and how it ended.
+pub(crate) struct Run {
+    /// Standard output.
+    pub(crate) stdout: String,
+    /// Standard error.
+    pub(crate) stderr: String,
+    /// Exit code.
+    pub(crate) code: i32,
+}
+
+impl Dir {
+    pub(crate) fn new() -> Dir {
+        Dir {
+            temp: tempfile::tempdir().expect("temporary directory"),
+        }
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        self.temp.path()
+    }
+
+    pub(crate) fn file(&self, name: &str) -> PathBuf {
+        self.temp.path().join(name)
+    }
+
+    /// Runs `c960 ARGS...` in this directory.
+    pub(crate) fn run(&self, args: &[&str]) -> Run {
+        let output: Output = Command::new(env!("CARGO_BIN_EXE_c960"))
+            .args(args)
+            .current_dir(self.temp.path())
+            .output()
+            .expect("the c960 binary runs");
+        Run {
+            stdout: String::from_utf8(output.stdout).expect("UTF-8 output"),
+            stderr: String::from_utf8(output.stderr).expect("UTF-8 errors"),
+            code: output.status.code().expect("exit code"),
+        }
+    }
+
+    /// Runs and demands success with nothing on stderr.
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
+        let run = self.run(args);
+        assert_eq!(run.code, 0, "c960 {args:?} failed: {}", run.stderr);
+        assert_eq!(run.stderr, "", "c960 {args:?} wrote to stderr");
+        run.stdout
+    }
+
+    /// Runs and demands exit code 2 with exactly one line on stderr and
+    /// nothing on stdout; returns that line.
+    pub(crate) fn bad_input(&self, args: &[&str]) -> String {
+        let run = self.run(args);
+        assert_eq!(run.code, 2, "c960 {args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "c960 {args:?} printed on stdout");
+        assert_eq!(
+            run.stderr.lines().count(),
+            1,
+            "not one line: {:?}",
+            run.stderr
+        );
+        assert!(run.stderr.starts_with("c960: error: "), "{:?}", run.stderr);
+        run.stderr.trim_end().to_owned()
+    }
+}

@@ -1,0 +1,44 @@
+# c960 tasks. Every recipe is a plain cargo or shell command, so nothing here
+# is needed to use c960: the README gives the same commands without `just`.
+
+# List the recipes.
+default:
+    @just --list
+
+# The main job (for now): the position table for all 960 positions.
+positions out="positions.csv":
+    cargo run --release --locked -- positions --out {{out}}
+
+# Regenerate the committed position table (a test fails when it is stale).
+data:
+    cargo run --release --locked -- positions --out data/positions.csv
+
+# The test suite, exactly as the README and CI run it.
+test:
+    cargo test --workspace --locked
+
+# Formatting and lints, as CI checks them.
+lint:
+    cargo fmt --all --check
+    cargo clippy --workspace --all-targets --locked -- -D warnings
+
+# Format the code.
+fmt:
+    cargo fmt --all
+
+# Everything CI runs.
+ci:
+    CI=true bash .ci/run
+
+# Baselines: shakmaty set-up + move generation for the features bench;
+# `c960 show 518` (start-up and one position) for the whole command.
+
+# Time the position table against same-run baselines (medians, ratios).
+bench-positions:
+    cargo bench --locked -p c960-core --bench features
+    cargo build --release --locked
+    if command -v hyperfine >/dev/null; then \
+      hyperfine --warmup 3 --runs 30 -N \
+        "${CARGO_TARGET_DIR:-target}/release/c960 show 518" \
+        "${CARGO_TARGET_DIR:-target}/release/c960 positions" ; \
+    else echo "hyperfine not installed (apt-get install hyperfine): skipping the whole-command timing"; fi
