@@ -246,3 +246,27 @@ fn mirror_twins_share_pawn_weakness_files_reflected() {
         assert_eq!(f.weak_files(), reflected, "{}", f.position);
     }
 }
+
+#[test]
+fn positions_of_the_2018_carlsen_nakamura_match_as_published() {
+    // Numbers as published in reports of the match (ChessBase, 11 Feb 2018:
+    // "Position 412"; a game-by-game blog report: "Position 42" for games
+    // 1-2 and "Position 671" for game 13).
+    for (sp, placement) in [(42, "NNQRBBKR"), (412, "RBQNNKBR"), (671, "RNKRNQBB")] {
+        assert_eq!(StartPosition::new(sp).unwrap().placement(), placement);
+    }
+    // The same report on SP 42: "Both the a-Pawns are undefended, [...]
+    // 'King-move-only' castling on the a-side, and 'Rook-move-only' castling
+    // on the h-side."
+    let f = Features::of(StartPosition::new(42).unwrap());
+    assert_eq!(f.undefended_files(), vec!['a']);
+    assert_eq!(f.king_only_count(), 0);
+    assert_eq!(
+        f.castling.get(CastlingSide::QueenSide).kind,
+        CastlingKind::KingOnly
+    );
+    assert_eq!(
+        f.castling.get(CastlingSide::KingSide).kind,
+        CastlingKind::RookOnly
+    );
+}
