@@ -1,0 +1,259 @@
+//! A small UCI engine for tests: legal, deterministic and told by its
+//! arguments (or by `C960_FAKE_UCI`, appended to them) how to misbehave.
+//!
+//! ```text
+//! c960-fake-uci [--no-chess960] [--not-uci] [--silent] [--crash]
+//!               [--crash-once FILE] [--crash-after N] [--hang] [--illegal]
+//!               [--garbage] [--slow MS] [--castle] [--no-wdl]
+//! ```
+//!
+//! It plays the first legal move in UCI order (a castling move with
+//! `--castle`) and reports a score derived from the position's Zobrist
+//! hash, so every answer is the same for the same position.
+
+use std::{
+    env,
+    fmt::Write as _,
+    fs,
+    io::{self, BufRead, Write},
+    path::PathBuf,
+    process, thread,
+    time::Duration,
+};
+
+use shakmaty::{
+    CastlingMode, Chess, EnPassantMode, Position, Square, fen::Fen, uci::UciMove,
+    zobrist::Zobrist64,
+};
+
+/// What to do wrong; a flag set, hence the bools.
+#[derive(Default)]
+#[allow(clippy::struct_excessive_bools)]
+struct Modes {
+    no_chess960: bool,
+    not_uci: bool,
+    silent: bool,
+    crash: bool,
+    crash_once: Option<PathBuf>,
+    crash_after: Option<u32>,
+    hang: bool,
+    illegal: bool,
+    garbage: bool,
+    slow_ms: u64,
+    castle: bool,
+    no_wdl: bool,
+}
+
+fn modes() -> Modes {
+    let mut args: Vec<String> = env::args().skip(1).collect();
+    if let Ok(extra) = env::var("C960_FAKE_UCI") {
+        args.extend(extra.split_whitespace().map(str::to_owned));
+    }
+    let mut m = Modes::default();
+    let mut it = args.into_iter();
+    while let Some(arg) = it.next() {
+        let mut value = || {
+            it.next()
+                .unwrap_or_else(|| fail(&format!("{arg} needs a value")))
+        };
+        match arg.as_str() {
+            "--no-chess960" => m.no_chess960 = true,
+            "--not-uci" => m.not_uci = true,
+            "--silent" => m.silent = true,
+            "--crash" => m.crash = true,
+            "--crash-once" => m.crash_once = Some(PathBuf::from(value())),
+            "--crash-after" => m.crash_after = Some(value().parse().unwrap_or_else(|_| fail("N"))),
+            "--hang" => m.hang = true,
+            "--illegal" => m.illegal = true,
+            "--garbage" => m.garbage = true,
+            "--slow" => m.slow_ms = value().parse().unwrap_or_else(|_| fail("MS")),
+            "--castle" => m.castle = true,
+            "--no-wdl" => m.no_wdl = true,
+            other => fail(&format!("unknown argument {other}")),
+        }
+    }
+    m
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("c960-fake-uci: {message}");
+    process::exit(2)
+}
+
+fn crash(message: &str) -> ! {
+    eprintln!("c960-fake-uci: {message}");
+    process::exit(3)
+}
+
+fn main() {
+    let modes = modes();
+    let stdin = io::stdin();
+    let mut out = io::stdout();
+    let mut position = Chess::default();
+    let mut multipv = 1usize;
+    let mut show_wdl = false;
+    let mut searches = 0u32;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let reply = match words.first().copied() {
+            Some("uci") if modes.silent => continue,
+            Some("uci") if modes.not_uci => {
+                let _ = writeln!(out, "hello, I speak no UCI");
+                return;
+            }
+            Some("uci") => {
+                let mut r = String::from("id name c960-fake-uci\nid author the c960 developers\n");
+                r.push_str("option name Threads type spin default 1 min 1 max 512\n");
+                r.push_str("option name Hash type spin default 16 min 1 max 1024\n");
+                r.push_str("option name MultiPV type spin default 1 min 1 max 500\n");
+                r.push_str("option name UCI_ShowWDL type check default false\n");
+                if !modes.no_chess960 {
+                    r.push_str("option name UCI_Chess960 type check default false\n");
+                }
+                r.push_str("uciok");
+                r
+            }
+            Some("isready") => "readyok".to_owned(),
+            Some("setoption") => {
+                let value = words
+                    .iter()
+                    .position(|w| *w == "value")
+                    .map(|i| words[i + 1..].join(" "));
+                let name = words.iter().position(|w| *w == "name").map(|i| {
+                    words[i + 1..]
+                        .iter()
+                        .take_while(|w| **w != "value")
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                });
+                match (name.as_deref(), value.as_deref()) {
+                    (Some("MultiPV"), Some(v)) => multipv = v.parse().unwrap_or(1),
+                    (Some("UCI_ShowWDL"), Some(v)) => show_wdl = v == "true",
+                    _ => {}
+                }
+                continue;
+            }
+            Some("position") => {
+                position = parse_position(&words).unwrap_or_else(|e| crash(&e));
+                continue;
+            }
+            Some("go") => {
+                searches += 1;
+                if modes.crash {
+                    crash("asked to crash");
+                }
+                if let Some(file) = &modes.crash_once
+                    && !file.exists()
+                {
+                    let _ = fs::write(file, "crashed once\n");
+                    crash("asked to crash once");
+                }
+                if modes.crash_after.is_some_and(|n| searches > n) {
+                    crash("asked to crash after some searches");
+                }
+                if modes.hang {
+                    loop {
+                        thread::sleep(Duration::from_hours(1));
+                    }
+                }
+                thread::sleep(Duration::from_millis(modes.slow_ms));
+                let nodes = words
+                    .iter()
+                    .position(|w| *w == "nodes")
+                    .and_then(|i| words.get(i + 1))
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .unwrap_or(1);
+                search(&position, &modes, multipv, show_wdl && !modes.no_wdl, nodes)
+            }
+            Some("quit") => return,
+            _ => continue,
+        };
+        let _ = writeln!(out, "{reply}");
+        let _ = out.flush();
+    }
+}
+
+fn parse_position(words: &[&str]) -> Result<Chess, String> {
+    let moves_at = words
+        .iter()
+        .position(|w| *w == "moves")
+        .unwrap_or(words.len());
+    let mut position: Chess = match words.get(1) {
+        Some(&"startpos") => Chess::default(),
+        Some(&"fen") => {
+            let fen = words[2..moves_at].join(" ");
+            fen.parse::<Fen>()
+                .map_err(|e| format!("bad fen {fen}: {e}"))?
+                .into_position(CastlingMode::Chess960)
+                .map_err(|e| format!("bad position {fen}: {e}"))?
+        }
+        _ => return Err("bad position command".to_owned()),
+    };
+    for uci in words.iter().skip(moves_at + 1) {
+        let m = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|m| m.to_move(&position).ok())
+            .ok_or_else(|| format!("illegal move {uci}"))?;
+        position.play_unchecked(m);
+    }
+    Ok(position)
+}
+
+fn search(position: &Chess, modes: &Modes, multipv: usize, wdl: bool, nodes: u64) -> String {
+    let mut moves: Vec<(String, shakmaty::Move)> = position
+        .legal_moves()
+        .into_iter()
+        .map(|m| (UciMove::from_move(m, CastlingMode::Chess960).to_string(), m))
+        .collect();
+    moves.sort_by(|a, b| a.0.cmp(&b.0));
+    if modes.castle
+        && let Some(i) = moves.iter().position(|(_, m)| m.is_castle())
+    {
+        let castle = moves.remove(i);
+        moves.insert(0, castle);
+    }
+    if moves.is_empty() {
+        return "info depth 0 score mate 0\nbestmove (none)".to_owned();
+    }
+    let hash: u64 = position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+    let base = i32::try_from(hash % 61).expect("small") - 30;
+    let mut reply = String::new();
+    for (i, (uci, _)) in moves.iter().take(multipv.max(1)).enumerate() {
+        let cp = base - 7 * i32::try_from(i).expect("small");
+        let wdl = if wdl { " wdl 100 800 100" } else { "" };
+        let _ = writeln!(
+            reply,
+            "info depth 1 seldepth 1 multipv {} score cp {cp}{wdl} nodes {nodes} nps 1000 time 1 pv {uci}",
+            i + 1
+        );
+    }
+    let best = if modes.garbage {
+        "zz99".to_owned()
+    } else if modes.illegal {
+        illegal_move(position)
+    } else {
+        moves[0].0.clone()
+    };
+    let _ = write!(reply, "bestmove {best}");
+    reply
+}
+
+/// A well-formed UCI move that is not legal here.
+fn illegal_move(position: &Chess) -> String {
+    for from in Square::ALL {
+        for to in Square::ALL {
+            let uci = format!("{from}{to}");
+            let legal = uci
+                .parse::<UciMove>()
+                .ok()
+                .is_some_and(|m| m.to_move(position).is_ok());
+            if from != to && !legal {
+                return uci;
+            }
+        }
+    }
+    unreachable!("some move is illegal")
+}

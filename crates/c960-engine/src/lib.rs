@@ -1,0 +1,48 @@
+//! c960-engine: a typed chess engine API, independent of any protocol, and
+//! a UCI driver behind it. Engine faults (missing engine, crash, hang,
+//! illegal move) are values of [`EngineError`], never panics or hangs; a
+//! [`pool`] runs jobs over several engines and restarts dead ones.
+
+mod error;
+pub mod pool;
+mod types;
+pub mod uci;
+
+pub use error::EngineError;
+pub use types::{
+    Bound, EngineInfo, GamePosition, Limit, Line, Score, SearchResult, Wdl, shredder_fen,
+};
+
+/// What to search for: a limit and how many principal variations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Search {
+    /// When to stop.
+    pub limit: Limit,
+    /// Number of principal variations (`MultiPV`), at least 1.
+    pub multipv: u32,
+}
+
+impl Search {
+    /// A single-line search with this limit.
+    #[must_use]
+    pub fn new(limit: Limit) -> Search {
+        Search { limit, multipv: 1 }
+    }
+}
+
+/// A chess engine: anything that can search a position.
+pub trait Engine {
+    /// Name, path and options: the provenance of its results.
+    fn info(&self) -> &EngineInfo;
+
+    /// Forgets everything learnt from earlier positions (`ucinewgame`).
+    fn new_game(&mut self) -> Result<(), EngineError>;
+
+    /// Searches `position` and returns the best move with its lines; the
+    /// best move is checked to be legal.
+    fn search(
+        &mut self,
+        position: &GamePosition,
+        search: Search,
+    ) -> Result<SearchResult, EngineError>;
+}

@@ -1,0 +1,369 @@
+//! The protocol-independent engine API: positions to search, limits, and
+//! typed search results.
+
+use std::{fmt, time::Duration};
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
+
+use c960_core::StartPosition;
+
+/// How long a search may run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Limit {
+    /// Search to this depth (plies).
+    Depth(u32),
+    /// Search this many nodes.
+    Nodes(u64),
+    /// Search for this many milliseconds.
+    MoveTime(u64),
+}
+
+impl Limit {
+    /// The limit as the arguments of a UCI `go` command.
+    #[must_use]
+    pub fn to_uci(self) -> String {
+        match self {
+            Limit::Depth(d) => format!("depth {d}"),
+            Limit::Nodes(n) => format!("nodes {n}"),
+            Limit::MoveTime(ms) => format!("movetime {ms}"),
+        }
+    }
+
+    /// How long to wait for an answer before declaring the engine hung:
+    /// generous, so that only a real hang trips it.
+    ///
+    /// - movetime: twice the time plus 10 s;
+    /// - nodes: as if the engine searched only 10,000 nodes per second,
+    ///   plus 10 s;
+    /// - depth: 10 minutes (depth gives no bound on time).
+    #[must_use]
+    pub fn watchdog(self) -> Duration {
+        match self {
+            Limit::MoveTime(ms) => Duration::from_millis(ms.saturating_mul(2)) + GRACE,
+            Limit::Nodes(n) => Duration::from_millis(n / 10) + GRACE,
+            Limit::Depth(_) => Duration::from_mins(10),
+        }
+    }
+}
+
+const GRACE: Duration = Duration::from_secs(10);
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_uci())
+    }
+}
+
+/// An evaluation: centipawns or a forced mate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves; negative when the side is being mated, 0
+    /// when it is already checkmated.
+    Mate(i32),
+}
+
+impl Score {
+    /// The same evaluation from the other side's point of view.
+    #[must_use]
+    pub fn negate(self) -> Score {
+        match self {
+            Score::Cp(cp) => Score::Cp(-cp),
+            Score::Mate(n) => Score::Mate(-n),
+        }
+    }
+
+    /// A score given from the point of view of `turn`, seen from White's.
+    #[must_use]
+    pub fn for_white(self, turn: Color) -> Score {
+        match turn {
+            Color::White => self,
+            Color::Black => self.negate(),
+        }
+    }
+
+    /// Centipawns, if this is not a mate score.
+    #[must_use]
+    pub fn cp(self) -> Option<i32> {
+        match self {
+            Score::Cp(cp) => Some(cp),
+            Score::Mate(_) => None,
+        }
+    }
+
+    /// Moves to mate, if this is a mate score.
+    #[must_use]
+    pub fn mate(self) -> Option<i32> {
+        match self {
+            Score::Cp(_) => None,
+            Score::Mate(n) => Some(n),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "{cp:+}"),
+            Score::Mate(n) => write!(f, "#{n}"),
+        }
+    }
+}
+
+/// Whether a score is exact or only a bound from an unfinished iteration.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    /// The score is exact.
+    #[default]
+    Exact,
+    /// The true score is at least this.
+    Lower,
+    /// The true score is at most this.
+    Upper,
+}
+
+impl Bound {
+    /// The same bound from the other side's point of view.
+    #[must_use]
+    pub fn negate(self) -> Bound {
+        match self {
+            Bound::Exact => Bound::Exact,
+            Bound::Lower => Bound::Upper,
+            Bound::Upper => Bound::Lower,
+        }
+    }
+}
+
+/// Win, draw and loss expectation in per mille (they sum to 1000).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Wdl {
+    /// Chance of a win, per mille.
+    pub win: u32,
+    /// Chance of a draw, per mille.
+    pub draw: u32,
+    /// Chance of a loss, per mille.
+    pub loss: u32,
+}
+
+impl Wdl {
+    /// The same expectation from the other side's point of view.
+    #[must_use]
+    pub fn negate(self) -> Wdl {
+        Wdl {
+            win: self.loss,
+            draw: self.draw,
+            loss: self.win,
+        }
+    }
+
+    /// A WDL given from the point of view of `turn`, seen from White's.
+    #[must_use]
+    pub fn for_white(self, turn: Color) -> Wdl {
+        match turn {
+            Color::White => self,
+            Color::Black => self.negate(),
+        }
+    }
+}
+
+/// One principal variation of a search (one per `MultiPV` line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// 1 for the best line, 2 for the second, ...
+    pub multipv: u32,
+    /// Depth of the iteration that produced it.
+    pub depth: u32,
+    /// Selective depth, if reported.
+    pub seldepth: Option<u32>,
+    /// The score from the side to move.
+    pub score: Score,
+    /// Whether the score is exact or a bound.
+    pub bound: Bound,
+    /// Win/draw/loss from the side to move, if the engine reports it.
+    pub wdl: Option<Wdl>,
+    /// The moves, starting with the line's first move.
+    pub pv: Vec<Move>,
+}
+
+/// The answer to one search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The side to move in the searched position.
+    pub turn: Color,
+    /// The move the engine plays.
+    pub best_move: Move,
+    /// The reply the engine expects, if it says.
+    pub ponder: Option<Move>,
+    /// The last reported line for each `MultiPV` index, best first.
+    pub lines: Vec<Line>,
+    /// Nodes searched, if reported.
+    pub nodes: Option<u64>,
+    /// Search time reported by the engine.
+    pub time: Option<Duration>,
+}
+
+impl SearchResult {
+    /// The best line, if the engine reported any.
+    #[must_use]
+    pub fn best_line(&self) -> Option<&Line> {
+        self.lines.first()
+    }
+
+    /// The best line's score from the side to move.
+    #[must_use]
+    pub fn score(&self) -> Option<Score> {
+        self.best_line().map(|l| l.score)
+    }
+
+    /// The best line's score from White's point of view.
+    #[must_use]
+    pub fn white_score(&self) -> Option<Score> {
+        self.score().map(|s| s.for_white(self.turn))
+    }
+
+    /// The best line's WDL from White's point of view.
+    #[must_use]
+    pub fn white_wdl(&self) -> Option<Wdl> {
+        self.best_line()
+            .and_then(|l| l.wdl)
+            .map(|w| w.for_white(self.turn))
+    }
+}
+
+/// A position to search, as engines want it: a start position and the
+/// moves played from it.
+#[derive(Clone, Debug)]
+pub struct GamePosition {
+    start_fen: String,
+    start: Chess,
+    moves: Vec<Move>,
+    current: Chess,
+}
+
+impl GamePosition {
+    /// Starts from a position (set up in Chess960 castling mode).
+    #[must_use]
+    pub fn new(start: Chess) -> GamePosition {
+        GamePosition {
+            start_fen: shredder_fen(&start),
+            current: start.clone(),
+            start,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Starts from one of the 960 start positions.
+    #[must_use]
+    pub fn from_start(position: StartPosition) -> GamePosition {
+        GamePosition::new(position.to_position())
+    }
+
+    /// Plays a move, if it is legal.
+    pub fn push(&mut self, m: Move) -> Result<(), Move> {
+        if self.current.is_legal(m) {
+            self.current.play_unchecked(m);
+            self.moves.push(m);
+            Ok(())
+        } else {
+            Err(m)
+        }
+    }
+
+    /// The start position's Shredder-FEN.
+    #[must_use]
+    pub fn start_fen(&self) -> &str {
+        &self.start_fen
+    }
+
+    /// The start position.
+    #[must_use]
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+
+    /// The moves played so far.
+    #[must_use]
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The position after the moves.
+    #[must_use]
+    pub fn current(&self) -> &Chess {
+        &self.current
+    }
+
+    /// The UCI `position` command: Shredder-FEN and moves in Chess960
+    /// notation (castling as king takes own rook).
+    #[must_use]
+    pub fn to_uci(&self) -> String {
+        let mut command = format!("position fen {}", self.start_fen);
+        if !self.moves.is_empty() {
+            command.push_str(" moves");
+            for m in &self.moves {
+                command.push(' ');
+                command.push_str(&UciMove::from_move(*m, CastlingMode::Chess960).to_string());
+            }
+        }
+        command
+    }
+}
+
+/// Shredder-FEN of any position: castling rights written as rook files.
+#[must_use]
+pub fn shredder_fen(position: &Chess) -> String {
+    let fen = Fen::from_position(position, EnPassantMode::Legal).to_string();
+    let mut fields: Vec<String> = fen.split(' ').map(str::to_owned).collect();
+    let rights = position.castles().castling_rights();
+    let mut castling = String::new();
+    for color in Color::ALL {
+        let mut files: Vec<char> = rights
+            .into_iter()
+            .filter(|sq| sq.rank() == color.backrank())
+            .map(|sq| sq.file().char())
+            .collect();
+        files.sort_unstable_by(|a, b| b.cmp(a));
+        for file in files {
+            castling.push(if color == Color::White {
+                file.to_ascii_uppercase()
+            } else {
+                file
+            });
+        }
+    }
+    if castling.is_empty() {
+        castling.push('-');
+    }
+    fields[2] = castling;
+    fields.join(" ")
+}
+
+/// Who an engine is and how it was set up: the provenance of its results.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineInfo {
+    /// The engine's name (`id name`).
+    pub name: String,
+    /// Its author (`id author`), if given.
+    pub author: Option<String>,
+    /// The executable, or `builtin`.
+    pub path: String,
+    /// Every option set, in the order set.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineInfo {
+    /// Options as `Name=value` pairs joined with `, `.
+    #[must_use]
+    pub fn options_string(&self) -> String {
+        self.options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}

@@ -1,0 +1,536 @@
+//! A UCI engine in a child process, behind the [`Engine`] trait.
+//!
+//! A thread reads the engine's standard output into a channel, so every
+//! wait has a deadline: an engine that hangs is killed and reported, never
+//! waited on forever. Standard error is collected for crash reports.
+
+use std::{
+    collections::BTreeMap,
+    env,
+    io::{BufRead, BufReader, Read, Write},
+    path::{Path, PathBuf},
+    process::{Child, ChildStdin, Command, Stdio},
+    sync::{
+        Arc, Mutex,
+        mpsc::{self, Receiver, RecvTimeoutError},
+    },
+    thread,
+    time::{Duration, Instant},
+};
+
+use shakmaty::{Chess, Move, Position, uci::UciMove};
+
+use crate::{
+    Engine, EngineError, EngineInfo, GamePosition, Line, Search, SearchResult,
+    types::shredder_fen,
+    uci::parse::{EngineLine, Info, OptionDecl, parse_line},
+};
+
+/// How to start and set up a UCI engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UciConfig {
+    /// The executable: a path, or a name looked up on `PATH`.
+    pub path: PathBuf,
+    /// Arguments passed to it.
+    pub args: Vec<String>,
+    /// `Threads` (default 1, for reproducible searches).
+    pub threads: u32,
+    /// `Hash` in MiB (default 16).
+    pub hash_mb: u32,
+    /// Further options, set after the standard ones, in order.
+    pub options: Vec<(String, String)>,
+    /// How long the `uci` handshake and `isready` may take.
+    pub handshake_timeout: Duration,
+    /// Overrides the search watchdog derived from the limit.
+    pub watchdog: Option<Duration>,
+}
+
+impl UciConfig {
+    /// Defaults for the engine at `path`: one thread, 16 MiB hash.
+    pub fn new(path: impl Into<PathBuf>) -> UciConfig {
+        UciConfig {
+            path: path.into(),
+            args: Vec::new(),
+            threads: 1,
+            hash_mb: 16,
+            options: Vec::new(),
+            handshake_timeout: Duration::from_secs(10),
+            watchdog: None,
+        }
+    }
+}
+
+enum Event {
+    Line(String),
+    Eof,
+}
+
+/// A running UCI engine.
+pub struct UciEngine {
+    config: UciConfig,
+    child: Child,
+    stdin: ChildStdin,
+    events: Receiver<Event>,
+    stderr: Arc<Mutex<String>>,
+    info: EngineInfo,
+    offered: BTreeMap<String, OptionDecl>,
+    multipv: u32,
+}
+
+impl UciEngine {
+    /// Starts the engine, completes the handshake and sets the options:
+    /// `Threads`, `Hash`, `UCI_Chess960=true` (required), `UCI_ShowWDL=true`
+    /// when offered, then the configured extra options.
+    pub fn start(config: &UciConfig) -> Result<UciEngine, EngineError> {
+        let path = resolve(&config.path)?;
+        let mut child = Command::new(&path)
+            .args(&config.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| EngineError::Spawn {
+                path: path.clone(),
+                reason: e.to_string(),
+            })?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr_pipe = child.stderr.take().expect("stderr is piped");
+
+        let (tx, events) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(Event::Line(line)).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send(Event::Eof);
+        });
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let sink = Arc::clone(&stderr);
+        thread::spawn(move || collect_stderr(stderr_pipe, &sink));
+
+        let mut engine = UciEngine {
+            config: config.clone(),
+            child,
+            stdin,
+            events,
+            stderr,
+            info: EngineInfo {
+                name: path.display().to_string(),
+                author: None,
+                path: path.display().to_string(),
+                options: Vec::new(),
+            },
+            offered: BTreeMap::new(),
+            multipv: 1,
+        };
+        engine.handshake(&path)?;
+        engine.configure()?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self, path: &Path) -> Result<(), EngineError> {
+        let not_uci = |reason: String| EngineError::NotUci {
+            path: path.to_owned(),
+            reason,
+        };
+        if self.stdin.write_all(b"uci\n").is_err() || self.stdin.flush().is_err() {
+            let status = self.exit_status();
+            return Err(not_uci(format!("it exited at once ({status})")));
+        }
+        let deadline = Instant::now() + self.config.handshake_timeout;
+        loop {
+            match self.next_event(deadline) {
+                Ok(Event::Line(line)) => match parse_line(&line) {
+                    Ok(EngineLine::UciOk) => return Ok(()),
+                    Ok(EngineLine::IdName(name)) => self.info.name = name,
+                    Ok(EngineLine::IdAuthor(author)) => self.info.author = Some(author),
+                    Ok(EngineLine::Option(decl)) => {
+                        self.offered.insert(decl.name.clone(), decl);
+                    }
+                    _ => {}
+                },
+                Ok(Event::Eof) => {
+                    let status = self.exit_status();
+                    let stderr = self.stderr_text();
+                    let detail = if stderr.trim().is_empty() {
+                        String::new()
+                    } else {
+                        format!("; stderr: {}", stderr.trim().lines().last().unwrap_or(""))
+                    };
+                    return Err(not_uci(format!(
+                        "it exited ({status}) without uciok{detail}"
+                    )));
+                }
+                Err(()) => {
+                    self.kill();
+                    return Err(not_uci(format!(
+                        "no uciok within {}s",
+                        self.config.handshake_timeout.as_secs_f64()
+                    )));
+                }
+            }
+        }
+    }
+
+    fn configure(&mut self) -> Result<(), EngineError> {
+        if !self.offered.contains_key("UCI_Chess960") {
+            self.kill();
+            return Err(EngineError::NoChess960 {
+                name: self.info.name.clone(),
+            });
+        }
+        if self.offered.contains_key("Threads") {
+            self.set_option("Threads", &self.config.threads.to_string())?;
+        } else if self.config.threads != 1 {
+            return Err(self.option_error("it offers no Threads option"));
+        }
+        if self.offered.contains_key("Hash") {
+            self.set_option("Hash", &self.config.hash_mb.to_string())?;
+        }
+        self.set_option("UCI_Chess960", "true")?;
+        if self.offered.contains_key("UCI_ShowWDL") {
+            self.set_option("UCI_ShowWDL", "true")?;
+        }
+        for (name, value) in self.config.options.clone() {
+            if !self.offered.contains_key(&name) {
+                return Err(self.option_error(&format!("it offers no option {name:?}")));
+            }
+            self.set_option(&name, &value)?;
+        }
+        self.sync("setting options")
+    }
+
+    fn option_error(&mut self, reason: &str) -> EngineError {
+        self.kill();
+        EngineError::Option {
+            name: self.info.name.clone(),
+            reason: reason.to_owned(),
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        if let Some(decl) = self.offered.get(name)
+            && decl.kind == "spin"
+            && let Ok(v) = value.parse::<i64>()
+            && (decl.min.is_some_and(|min| v < min) || decl.max.is_some_and(|max| v > max))
+        {
+            let (min, max) = (decl.min, decl.max);
+            return Err(self.option_error(&format!(
+                "option {name}={value} is outside {}..={}",
+                min.unwrap_or(i64::MIN),
+                max.unwrap_or(i64::MAX)
+            )));
+        }
+        self.send(
+            &format!("setoption name {name} value {value}"),
+            "setting options",
+        )?;
+        if let Some(slot) = self.info.options.iter_mut().find(|(n, _)| n == name) {
+            value.clone_into(&mut slot.1);
+        } else {
+            self.info.options.push((name.to_owned(), value.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// `isready`, then waits for `readyok`.
+    fn sync(&mut self, phase: &str) -> Result<(), EngineError> {
+        self.send("isready", phase)?;
+        let waited = self.config.handshake_timeout;
+        let deadline = Instant::now() + waited;
+        loop {
+            if self.wait_line(deadline, waited, phase)?.trim() == "readyok" {
+                return Ok(());
+            }
+        }
+    }
+
+    fn send(&mut self, command: &str, phase: &str) -> Result<(), EngineError> {
+        let written = self
+            .stdin
+            .write_all(command.as_bytes())
+            .and_then(|()| self.stdin.write_all(b"\n"))
+            .and_then(|()| self.stdin.flush());
+        if written.is_err() {
+            return Err(self.crashed(phase));
+        }
+        Ok(())
+    }
+
+    /// The next line, or the reason there is none. `waited` is the length
+    /// of the whole wait, for the report when the deadline passes.
+    fn wait_line(
+        &mut self,
+        deadline: Instant,
+        waited: Duration,
+        phase: &str,
+    ) -> Result<String, EngineError> {
+        match self.next_event(deadline) {
+            Ok(Event::Line(line)) => Ok(line),
+            Ok(Event::Eof) => Err(self.crashed(phase)),
+            Err(()) => {
+                self.kill();
+                Err(EngineError::Timeout {
+                    name: self.info.name.clone(),
+                    phase: phase.to_owned(),
+                    waited,
+                })
+            }
+        }
+    }
+
+    fn next_event(&self, deadline: Instant) -> Result<Event, ()> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.events.recv_timeout(left) {
+            Ok(event) => Ok(event),
+            Err(RecvTimeoutError::Disconnected) => Ok(Event::Eof),
+            Err(RecvTimeoutError::Timeout) => Err(()),
+        }
+    }
+
+    fn crashed(&mut self, phase: &str) -> EngineError {
+        let status = self.exit_status();
+        EngineError::Crashed {
+            name: self.info.name.clone(),
+            phase: phase.to_owned(),
+            status,
+            stderr: self.stderr_text(),
+        }
+    }
+
+    /// Waits briefly for the process to end and describes how it ended.
+    fn exit_status(&mut self) -> String {
+        let until = Instant::now() + Duration::from_secs(2);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status.to_string(),
+                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
+                Ok(None) => {
+                    self.kill();
+                    return "closed its output but kept running; killed".to_owned();
+                }
+                Err(e) => return format!("status unknown: {e}"),
+            }
+        }
+    }
+
+    fn stderr_text(&self) -> String {
+        // Give the collector a moment to read what a dying process wrote.
+        thread::sleep(Duration::from_millis(20));
+        self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    fn convert(
+        &self,
+        position: &Chess,
+        uci: &str,
+        what: &'static str,
+    ) -> Result<Move, EngineError> {
+        UciMove::from_ascii(uci.as_bytes())
+            .ok()
+            .and_then(|m| m.to_move(position).ok())
+            .ok_or_else(|| EngineError::IllegalMove {
+                name: self.info.name.clone(),
+                what,
+                uci: uci.to_owned(),
+                fen: shredder_fen(position),
+            })
+    }
+
+    fn line_from(&self, position: &Chess, info: &Info) -> Result<Line, EngineError> {
+        let mut pos = position.clone();
+        let mut pv = Vec::with_capacity(info.pv.len());
+        for uci in &info.pv {
+            let m = self.convert(&pos, uci, "pv")?;
+            pos.play_unchecked(m);
+            pv.push(m);
+        }
+        Ok(Line {
+            multipv: info.multipv.unwrap_or(1),
+            depth: info.depth.unwrap_or(0),
+            seldepth: info.seldepth,
+            score: info.score.expect("only scored lines are kept"),
+            bound: info.bound,
+            wdl: info.wdl,
+            pv,
+        })
+    }
+}
+
+impl std::fmt::Debug for UciEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UciEngine")
+            .field("info", &self.info)
+            .field("pid", &self.child.id())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Engine for UciEngine {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        self.send("ucinewgame", "starting a new game")?;
+        self.sync("starting a new game")
+    }
+
+    fn search(
+        &mut self,
+        position: &GamePosition,
+        search: Search,
+    ) -> Result<SearchResult, EngineError> {
+        if search.multipv != self.multipv {
+            if search.multipv > 1 && !self.offered.contains_key("MultiPV") {
+                return Err(EngineError::Option {
+                    name: self.info.name.clone(),
+                    reason: "it offers no MultiPV option".to_owned(),
+                });
+            }
+            self.set_option("MultiPV", &search.multipv.to_string())?;
+            self.sync("setting MultiPV")?;
+            self.multipv = search.multipv;
+        }
+        let phase = format!("searching ({})", search.limit);
+        self.send(&position.to_uci(), &phase)?;
+        self.send(&format!("go {}", search.limit.to_uci()), &phase)?;
+        let watchdog = self
+            .config
+            .watchdog
+            .unwrap_or_else(|| search.limit.watchdog());
+        let deadline = Instant::now() + watchdog;
+
+        let current = position.current();
+        let mut latest: BTreeMap<u32, Info> = BTreeMap::new();
+        let mut nodes = None;
+        let mut time_ms = None;
+        loop {
+            let line = self.wait_line(deadline, watchdog, &phase)?;
+            match parse_line(&line) {
+                Ok(EngineLine::Info(info)) => {
+                    nodes = info.nodes.or(nodes);
+                    time_ms = info.time_ms.or(time_ms);
+                    if info.score.is_some() && !info.pv.is_empty() {
+                        latest.insert(info.multipv.unwrap_or(1), info);
+                    }
+                }
+                Ok(EngineLine::BestMove { best, ponder }) => {
+                    let Some(best) = best else {
+                        return Err(EngineError::NoMove {
+                            name: self.info.name.clone(),
+                            fen: shredder_fen(current),
+                        });
+                    };
+                    let best_move = self.convert(current, &best, "bestmove")?;
+                    let ponder = match ponder {
+                        Some(p) => {
+                            let mut after = current.clone();
+                            after.play_unchecked(best_move);
+                            // A bad ponder move is not worth failing a search for.
+                            self.convert(&after, &p, "ponder").ok()
+                        }
+                        None => None,
+                    };
+                    let lines = latest
+                        .values()
+                        .filter(|info| info.multipv.unwrap_or(1) <= search.multipv)
+                        .map(|info| self.line_from(current, info))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    return Ok(SearchResult {
+                        turn: current.turn(),
+                        best_move,
+                        ponder,
+                        lines,
+                        nodes,
+                        time: time_ms.map(Duration::from_millis),
+                    });
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    return Err(EngineError::Protocol {
+                        name: self.info.name.clone(),
+                        reason: e.to_string(),
+                    });
+                }
+            }
+        }
+    }
+}
+
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        let _ = self.stdin.write_all(b"quit\n");
+        let _ = self.stdin.flush();
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+}
+
+/// Keeps the last 8 KiB of what the engine writes to standard error.
+fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>) {
+    let mut buf = [0u8; 4096];
+    while let Ok(n) = pipe.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        if let Ok(mut s) = sink.lock() {
+            s.push_str(&String::from_utf8_lossy(&buf[..n]));
+            if s.len() > 8192 {
+                let cut = s.len() - 8192;
+                let cut = (cut..s.len()).find(|i| s.is_char_boundary(*i)).unwrap_or(0);
+                s.drain(..cut);
+            }
+        }
+    }
+}
+
+/// The executable for `path`: itself if it contains a `/`, otherwise the
+/// first match on `PATH`.
+fn resolve(path: &Path) -> Result<PathBuf, EngineError> {
+    let not_found = || EngineError::NotFound {
+        path: path.to_owned(),
+        hint: if path.to_string_lossy().contains("stockfish") {
+            " (install it with `apt-get install stockfish`, or give --engine PATH)".to_owned()
+        } else {
+            String::new()
+        },
+    };
+    if path.components().count() > 1 || path.is_absolute() {
+        return if path.is_file() {
+            Ok(path.to_owned())
+        } else {
+            Err(not_found())
+        };
+    }
+    env::var_os("PATH")
+        .and_then(|paths| {
+            env::split_paths(&paths)
+                .map(|dir| dir.join(path))
+                .find(|candidate| candidate.is_file())
+        })
+        .ok_or_else(not_found)
+}
+
+/// Stockfish, if installed: `stockfish` on `PATH`, else Debian's
+/// `/usr/games/stockfish`.
+#[must_use]
+pub fn find_stockfish() -> Option<PathBuf> {
+    resolve(Path::new("stockfish"))
+        .ok()
+        .or_else(|| Some(PathBuf::from("/usr/games/stockfish")).filter(|p| p.is_file()))
+}
