@@ -15,6 +15,11 @@ pub enum StartPositionError {
     /// Text that is neither a number, a placement nor a FEN.
     #[error("{0:?} is not a position number (0..=959), a placement (such as RNBQKBNR) or a FEN")]
     Unrecognised(String),
+    /// A position set that is not numbers and ranges.
+    #[error(
+        "{0:?} is not a set of positions (expected `all` or numbers and ranges such as 0-99,518)"
+    )]
+    BadSet(String),
     /// A placement that does not have eight squares.
     #[error("placement {placement:?} has {len} squares, expected 8")]
     PlacementLength {

@@ -321,6 +321,45 @@ impl StartPosition {
     }
 }
 
+/// Parses a set of positions: `all`, or comma-separated numbers and
+/// inclusive ranges such as `0-99,518`. The result is sorted, without
+/// duplicates.
+///
+/// # Examples
+///
+/// ```
+/// let set = c960_core::parse_position_set("3,0-2,518,2")?;
+/// let sps: Vec<u16> = set.iter().map(|p| p.sp()).collect();
+/// assert_eq!(sps, [0, 1, 2, 3, 518]);
+/// assert_eq!(c960_core::parse_position_set("all")?.len(), 960);
+/// # Ok::<(), c960_core::StartPositionError>(())
+/// ```
+pub fn parse_position_set(text: &str) -> Result<Vec<StartPosition>, StartPositionError> {
+    if text.trim().eq_ignore_ascii_case("all") {
+        return Ok(StartPosition::all().collect());
+    }
+    let mut set = std::collections::BTreeSet::new();
+    for part in text.split(',').map(str::trim) {
+        if part.is_empty() {
+            return Err(StartPositionError::BadSet(text.to_owned()));
+        }
+        match part.split_once('-') {
+            Some((from, to)) if !from.trim().is_empty() => {
+                let from = StartPosition::from_sp_str(from)?;
+                let to = StartPosition::from_sp_str(to)?;
+                if from > to {
+                    return Err(StartPositionError::BadSet(text.to_owned()));
+                }
+                set.extend((from.0..=to.0).map(StartPosition));
+            }
+            _ => {
+                set.insert(StartPosition::from_sp_str(part)?);
+            }
+        }
+    }
+    Ok(set.into_iter().collect())
+}
+
 impl FromStr for StartPosition {
     type Err = StartPositionError;
 

@@ -226,3 +226,29 @@ fn fens_that_are_not_start_positions_are_rejected_with_a_reason() {
         Err(StartPositionError::MalformedFen { .. })
     ));
 }
+
+#[test]
+fn position_sets() {
+    use c960_core::parse_position_set;
+    let sps = |t: &str| -> Vec<u16> {
+        parse_position_set(t)
+            .unwrap()
+            .iter()
+            .map(|p| p.sp())
+            .collect()
+    };
+    assert_eq!(sps("0-3,518"), [0, 1, 2, 3, 518]);
+    assert_eq!(sps("959, 5 ,5"), [5, 959]);
+    assert_eq!(sps("ALL").len(), 960);
+    assert_eq!(
+        parse_position_set("0-960"),
+        Err(StartPositionError::OutOfRange(960))
+    );
+    for bad in ["9-3", "", "1,,2", "-"] {
+        assert!(parse_position_set(bad).is_err(), "{bad:?}");
+    }
+    assert!(matches!(
+        parse_position_set("a-b"),
+        Err(StartPositionError::NotANumber(_))
+    ));
+}

@@ -80,12 +80,6 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
         cause
             .downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            || cause
-                .downcast_ref::<csv::Error>()
-                .is_some_and(|e| matches!(e.kind(), csv::ErrorKind::Io(io) if io.kind() == io::ErrorKind::BrokenPipe))
-            || cause
-                .downcast_ref::<serde_json::Error>()
-                .is_some_and(|e| e.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
     })
 }
 
