@@ -25,6 +25,6 @@ pub use dice::{DiceDraw, DiceStep, RollOutcome, dice};
 pub use draw::{Draw, DrawFilter, DrawMethod, draw};
 pub use error::{DiceError, DrawError, StartPositionError};
 pub use features::{CastlingFeature, CastlingKind, Features, FirstMoveAttack};
-pub use position::{POSITION_COUNT, StartPosition, parse_position_set};
+pub use position::{POSITION_COUNT, StartPosition, format_position_set, parse_position_set};
 pub use record::PositionRecord;
 pub use shakmaty;

@@ -360,6 +360,33 @@ pub fn parse_position_set(text: &str) -> Result<Vec<StartPosition>, StartPositio
     Ok(set.into_iter().collect())
 }
 
+/// Writes a set of positions compactly, the inverse of
+/// [`parse_position_set`]: `all`, or numbers and ranges such as `0-99,518`.
+#[must_use]
+pub fn format_position_set(positions: &[StartPosition]) -> String {
+    let mut sps: Vec<u16> = positions.iter().map(|p| p.0).collect();
+    sps.sort_unstable();
+    sps.dedup();
+    if sps.len() == usize::from(POSITION_COUNT) {
+        return "all".to_owned();
+    }
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < sps.len() {
+        let start = sps[i];
+        while i + 1 < sps.len() && sps[i + 1] == sps[i] + 1 {
+            i += 1;
+        }
+        parts.push(if sps[i] == start {
+            start.to_string()
+        } else {
+            format!("{start}-{}", sps[i])
+        });
+        i += 1;
+    }
+    parts.join(",")
+}
+
 impl FromStr for StartPosition {
     type Err = StartPositionError;
 

@@ -247,6 +247,12 @@ fn position_sets() {
     for bad in ["9-3", "", "1,,2", "-"] {
         assert!(parse_position_set(bad).is_err(), "{bad:?}");
     }
+    for text in ["0-99,518", "5", "1,3,5-7,959", "all"] {
+        assert_eq!(
+            c960_core::format_position_set(&parse_position_set(text).unwrap()),
+            text
+        );
+    }
     assert!(matches!(
         parse_position_set("a-b"),
         Err(StartPositionError::NotANumber(_))

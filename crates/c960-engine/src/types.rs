@@ -137,6 +137,15 @@ impl Bound {
             Bound::Upper => Bound::Lower,
         }
     }
+
+    /// A bound given for `turn`, seen from White's point of view.
+    #[must_use]
+    pub fn for_white(self, turn: Color) -> Bound {
+        match turn {
+            Color::White => self,
+            Color::Black => self.negate(),
+        }
+    }
 }
 
 /// Win, draw and loss expectation in per mille (they sum to 1000).

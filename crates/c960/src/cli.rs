@@ -40,6 +40,8 @@ pub(crate) enum Command {
     Draw(DrawArgs),
     /// Turn die rolls into a position with the dice procedure.
     Dice(DiceArgs),
+    /// Score start positions with a UCI engine (Stockfish by default).
+    Sweep(SweepArgs),
 }
 
 /// Table formats.
@@ -161,4 +163,62 @@ pub(crate) struct DiceArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub(crate) format: ReportFormat,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    group = clap::ArgGroup::new("limit").args(["depth", "nodes", "movetime"]),
+    after_help = "The run directory gets journal.jsonl (each finished position, synced at once), \
+                  then sweep.parquet, sweep.csv and manifest.json. Run the same command again \
+                  to resume after an interruption or a crash.\n\n\
+                  Examples:\n  \
+                  c960 sweep --nodes 1000000                       # all 960, all cores\n  \
+                  c960 sweep --positions 0-99,518 --multipv 3 --out runs/first100\n  \
+                  c960 sweep --engine /usr/games/stockfish --depth 20 --jobs 1 --quiet"
+)]
+pub(crate) struct SweepArgs {
+    /// The UCI engine: a path, or a name looked up on PATH (`stockfish` is
+    /// also found at /usr/games/stockfish).
+    #[arg(long, value_name = "PATH", default_value = "stockfish")]
+    pub(crate) engine: String,
+    /// Search each position to this depth.
+    #[arg(long, value_name = "N")]
+    pub(crate) depth: Option<u32>,
+    /// Search each position this many nodes [default: 1000000].
+    #[arg(long, value_name = "N")]
+    pub(crate) nodes: Option<u64>,
+    /// Search each position this many milliseconds (not reproducible).
+    #[arg(long, value_name = "MS")]
+    pub(crate) movetime: Option<u64>,
+    /// Principal variations per position: the top K first moves.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub(crate) multipv: u32,
+    /// Which positions: `all`, or numbers and ranges such as 0-99,518.
+    #[arg(long, value_name = "SET", default_value = "all")]
+    pub(crate) positions: String,
+    /// Engine processes at once [default: the number of cores].
+    #[arg(long, value_name = "J")]
+    pub(crate) jobs: Option<usize>,
+    /// Run directory [default: runs/sweep-ENGINE-LIMIT-mpvK].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+    /// Engine threads per process (more than 1 makes results vary).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub(crate) threads: u32,
+    /// Engine hash table in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 16)]
+    pub(crate) hash: u32,
+    /// Any other engine option, as NAME=VALUE (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub(crate) options: Vec<String>,
+    /// Extra attempts for a position whose engine crashed or hung.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub(crate) retries: u32,
+    /// Seconds to wait for one search before the engine counts as hung
+    /// [default: derived from the limit].
+    #[arg(long, value_name = "SECS")]
+    pub(crate) watchdog: Option<f64>,
+    /// No progress bar and no summary.
+    #[arg(long)]
+    pub(crate) quiet: bool,
 }

@@ -3,6 +3,7 @@
 
 mod cli;
 mod cmd;
+mod interrupt;
 mod output;
 
 use std::{io, process::ExitCode};
@@ -21,6 +22,7 @@ fn main() -> ExitCode {
         Command::Show(args) => cmd::show::run(&args),
         Command::Draw(args) => cmd::draw::run(&args),
         Command::Dice(args) => cmd::dice::run(&args),
+        Command::Sweep(args) => cmd::sweep::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -61,14 +63,24 @@ fn report_usage_error(err: &clap::Error) -> ExitCode {
     }
 }
 
-/// 2 for bad input (a position, a draw or dice rolls that cannot be), 1 for
-/// anything else (I/O).
+/// 130 for a run stopped by Ctrl-C; 2 for bad input (a position, draw or
+/// dice rolls that cannot be, an engine that cannot be used, a run
+/// directory made with other settings); 1 for anything else.
 fn exit_code(err: &anyhow::Error) -> u8 {
+    if err
+        .chain()
+        .any(<dyn std::error::Error>::is::<interrupt::Interrupted>)
+    {
+        return 130;
+    }
     let bad_input = err.chain().any(|cause| {
         cause.is::<c960_core::StartPositionError>()
             || cause.is::<c960_core::DrawError>()
             || cause.is::<c960_core::DiceError>()
             || cause.is::<cli::InputError>()
+            || cause
+                .downcast_ref::<c960_sweep::SweepError>()
+                .is_some_and(c960_sweep::SweepError::is_bad_input)
     });
     if bad_input { 2 } else { 1 }
 }

@@ -144,10 +144,15 @@ fn main() {
                 if modes.crash {
                     crash("asked to crash");
                 }
+                // Creating the file is atomic: of several engines sharing
+                // it, exactly one crashes.
                 if let Some(file) = &modes.crash_once
-                    && !file.exists()
+                    && fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(file)
+                        .is_ok()
                 {
-                    let _ = fs::write(file, "crashed once\n");
                     crash("asked to crash once");
                 }
                 if modes.crash_after.is_some_and(|n| searches > n) {

@@ -199,6 +199,9 @@ impl UciEngine {
                 return Err(self.option_error(&format!("it offers no option {name:?}")));
             }
             self.set_option(&name, &value)?;
+            if name == "MultiPV" {
+                self.multipv = value.parse().unwrap_or(1);
+            }
         }
         self.sync("setting options")
     }

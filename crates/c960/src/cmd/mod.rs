@@ -4,3 +4,4 @@ pub(crate) mod dice;
 pub(crate) mod draw;
 pub(crate) mod positions;
 pub(crate) mod show;
+pub(crate) mod sweep;

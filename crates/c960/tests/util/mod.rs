@@ -1,5 +1,8 @@
 //! Runs the built `c960` binary in a fresh temporary directory.
 
+// Each test binary uses its own part of these helpers.
+#![allow(dead_code)]
+
 use std::{
     path::{Path, PathBuf},
     process::{Command, Output},
@@ -35,18 +38,16 @@ impl Dir {
         self.temp.path().join(name)
     }
 
+    /// `c960 ARGS...` ready to run in this directory.
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_c960"));
+        command.args(args).current_dir(self.temp.path());
+        command
+    }
+
     /// Runs `c960 ARGS...` in this directory.
     pub(crate) fn run(&self, args: &[&str]) -> Run {
-        let output: Output = Command::new(env!("CARGO_BIN_EXE_c960"))
-            .args(args)
-            .current_dir(self.temp.path())
-            .output()
-            .expect("the c960 binary runs");
-        Run {
-            stdout: String::from_utf8(output.stdout).expect("UTF-8 output"),
-            stderr: String::from_utf8(output.stderr).expect("UTF-8 errors"),
-            code: output.status.code().expect("exit code"),
-        }
+        run_command(self.command(args))
     }
 
     /// Runs and demands success with nothing on stderr.
@@ -72,4 +73,27 @@ impl Dir {
         assert!(run.stderr.starts_with("c960: error: "), "{:?}", run.stderr);
         run.stderr.trim_end().to_owned()
     }
+}
+
+/// Runs a prepared command and collects what it printed.
+pub(crate) fn run_command(mut command: Command) -> Run {
+    let output: Output = command.output().expect("the c960 binary runs");
+    Run {
+        stdout: String::from_utf8(output.stdout).expect("UTF-8 output"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8 errors"),
+        code: output.status.code().expect("exit code"),
+    }
+}
+
+/// The fake UCI engine of the c960-engine crate, built beside the c960
+/// binary by `cargo test --workspace`.
+pub(crate) fn fake_engine() -> PathBuf {
+    let path = Path::new(env!("CARGO_BIN_EXE_c960")).with_file_name("c960-fake-uci");
+    assert!(
+        path.is_file(),
+        "the fake engine {} is not built: run the tests with `cargo test --workspace` \
+         (or `cargo build -p c960-engine --bins` first)",
+        path.display()
+    );
+    path
 }

@@ -1,0 +1,405 @@
+//! c960-sweep: scores every start position with a UCI engine, one engine
+//! process per job, and writes one row per position.
+//!
+//! A run directory holds `journal.jsonl` (every finished position, appended
+//! and synced as it finishes), and once all positions are done,
+//! `sweep.parquet`, `sweep.csv` and `manifest.json`, each written
+//! atomically. Running the same sweep again skips what the journal holds,
+//! so a run killed at any moment resumes without losing or repeating work;
+//! a journal written with other settings is refused.
+
+mod row;
+mod table;
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    fs, io,
+    path::{Path, PathBuf},
+    sync::atomic::{AtomicBool, Ordering},
+    time::SystemTime,
+};
+
+use c960_core::{StartPosition, format_position_set};
+use c960_engine::{
+    Engine, EngineError, EngineInfo, GamePosition, Limit, Search,
+    pool::{self, PoolOptions},
+    uci::{UciConfig, UciEngine},
+};
+use c960_store::{Journal, JournalError, write_atomically};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+pub use row::{SweepRow, TopMove};
+pub use table::{PARQUET_MANIFEST_KEY, frame};
+
+/// File names inside a run directory.
+pub const JOURNAL_FILE: &str = "journal.jsonl";
+/// The table as Parquet.
+pub const PARQUET_FILE: &str = "sweep.parquet";
+/// The table as CSV.
+pub const CSV_FILE: &str = "sweep.csv";
+/// Provenance of the run.
+pub const MANIFEST_FILE: &str = "manifest.json";
+
+/// What to sweep and how.
+#[derive(Clone, Debug)]
+pub struct SweepConfig {
+    /// The engine and its options.
+    pub engine: UciConfig,
+    /// The search limit per position.
+    pub limit: Limit,
+    /// Number of principal variations (top moves) per position.
+    pub multipv: u32,
+    /// The positions to evaluate.
+    pub positions: Vec<StartPosition>,
+    /// Engine processes running at once.
+    pub jobs: usize,
+    /// Extra attempts for a position whose engine died.
+    pub retries: u32,
+    /// The run directory.
+    pub out: PathBuf,
+}
+
+/// A position that failed on every attempt.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailedPosition {
+    /// Scharnagl number.
+    pub sp: u16,
+    /// The last error.
+    pub reason: String,
+    /// Attempts made.
+    pub attempts: u32,
+}
+
+/// One journal line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum Entry {
+    /// An evaluated position.
+    Done(Box<SweepRow>),
+    /// A position that failed; a later run tries it again.
+    Failed(FailedPosition),
+}
+
+/// The settings a journal belongs to: results are only mixed when these
+/// are equal.
+#[derive(Serialize)]
+struct Settings<'a> {
+    engine: &'a str,
+    engine_path: &'a str,
+    engine_options: &'a [(String, String)],
+    limit: String,
+    multipv: u32,
+}
+
+/// How far a sweep has come.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Positions evaluated, including those found in the journal.
+    pub done: usize,
+    /// Positions that failed in this run.
+    pub failed: usize,
+    /// Positions in the sweep.
+    pub total: usize,
+    /// Positions found done in the journal at the start.
+    pub resumed: usize,
+}
+
+/// What a sweep produced.
+#[derive(Clone, Debug)]
+pub struct SweepOutcome {
+    /// The engine, as set up.
+    pub engine: EngineInfo,
+    /// One row per evaluated position, by SP.
+    pub rows: Vec<SweepRow>,
+    /// Positions that failed in this run.
+    pub failed: Vec<FailedPosition>,
+    /// Positions taken from the journal instead of evaluated again.
+    pub resumed: usize,
+    /// Whether the sweep was stopped before every position was tried; no
+    /// table is written then.
+    pub interrupted: bool,
+    /// The journal.
+    pub journal: PathBuf,
+}
+
+/// Why a sweep could not run.
+#[derive(Debug, Error)]
+pub enum SweepError {
+    /// The engine cannot be used.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The journal cannot be used.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// A file could not be written.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// No positions, or a multipv of 0.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl SweepError {
+    /// Whether the user must change the command (wrong engine, a run
+    /// directory made with other settings, nonsense values) rather than
+    /// just run it again.
+    #[must_use]
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            SweepError::Engine(e) => e.is_setup_error(),
+            SweepError::Journal(e) => matches!(e, JournalError::SettingsDiffer { .. }),
+            SweepError::Invalid(_) => true,
+            SweepError::Io(_) => false,
+        }
+    }
+}
+
+/// The manifest: how the table was made.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always `sweep`.
+    pub kind: String,
+    /// The c960 version that wrote it.
+    pub c960_version: String,
+    /// The engine: name, author, path, options.
+    pub engine: EngineInfo,
+    /// The search limit per position.
+    pub limit: String,
+    /// Principal variations per position.
+    pub multipv: u32,
+    /// The positions asked for, as a set (`all`, `0-99,518`).
+    pub positions: String,
+    /// Rows in the table.
+    pub rows: usize,
+    /// Positions that failed.
+    pub failed: Vec<FailedPosition>,
+    /// Rows taken from an earlier, interrupted run's journal.
+    pub resumed: usize,
+    /// Engine processes used.
+    pub jobs: usize,
+    /// When this run started (RFC 3339, UTC).
+    pub started: String,
+    /// When it finished.
+    pub finished: String,
+    /// Notes on reading the table.
+    pub notes: String,
+}
+
+/// Runs (or resumes) a sweep. `stop`, once set, lets running searches
+/// finish and starts no new one; `on_progress` is called after each
+/// position.
+pub fn run(
+    config: &SweepConfig,
+    stop: &AtomicBool,
+    mut on_progress: impl FnMut(Progress),
+) -> Result<SweepOutcome, SweepError> {
+    let started = now();
+    let mut state = Prepared::new(config)?;
+    let wanted: BTreeSet<u16> = config.positions.iter().map(|p| p.sp()).collect();
+    let todo: Vec<StartPosition> = config
+        .positions
+        .iter()
+        .copied()
+        .filter(|p| !state.done.contains_key(&p.sp()))
+        .collect();
+    let resumed = wanted.len() - todo.len();
+    let mut progress = Progress {
+        done: resumed,
+        failed: 0,
+        total: wanted.len(),
+        resumed,
+    };
+    on_progress(progress);
+    let failed = state.evaluate(config, &todo, stop, |failed, evaluated| {
+        progress.done = resumed + evaluated;
+        progress.failed = failed;
+        on_progress(progress);
+    })?;
+
+    let rows: Vec<SweepRow> = state
+        .done
+        .into_iter()
+        .filter(|(sp, _)| wanted.contains(sp))
+        .map(|(_, row)| row)
+        .collect();
+    let interrupted = rows.len() + failed.len() < wanted.len();
+    let outcome = SweepOutcome {
+        engine: state.engine,
+        rows,
+        failed,
+        resumed,
+        interrupted,
+        journal: state.journal.path().to_owned(),
+    };
+    if !interrupted {
+        let manifest = Manifest {
+            kind: "sweep".to_owned(),
+            c960_version: env!("CARGO_PKG_VERSION").to_owned(),
+            engine: outcome.engine.clone(),
+            limit: config.limit.to_string(),
+            multipv: config.multipv,
+            positions: format_position_set(&config.positions),
+            rows: outcome.rows.len(),
+            failed: outcome.failed.clone(),
+            resumed,
+            jobs: config.jobs,
+            started,
+            finished: now(),
+            notes: NOTES.to_owned(),
+        };
+        write_outputs(&config.out, &outcome.rows, config.multipv, &manifest)?;
+    }
+    Ok(outcome)
+}
+
+const NOTES: &str = "Scores and WDL are from White's point of view. best_move_uci and move*_uci \
+                     use Chess960 notation (castling as king takes rook). time_ms is the \
+                     engine's clock: the only column that differs between two runs with the \
+                     same settings.";
+
+/// A sweep ready to run: the engine checked, the journal open and read.
+struct Prepared {
+    engine: EngineInfo,
+    engine_config: UciConfig,
+    journal: Journal<Entry>,
+    done: BTreeMap<u16, SweepRow>,
+}
+
+impl Prepared {
+    fn new(config: &SweepConfig) -> Result<Prepared, SweepError> {
+        if config.positions.is_empty() {
+            return Err(SweepError::Invalid("no positions to sweep".to_owned()));
+        }
+        if config.multipv == 0 {
+            return Err(SweepError::Invalid("multipv must be at least 1".to_owned()));
+        }
+        fs::create_dir_all(&config.out).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot create {}: {e}", config.out.display()),
+            )
+        })?;
+        let mut engine_config = config.engine.clone();
+        if config.multipv > 1 {
+            engine_config
+                .options
+                .push(("MultiPV".to_owned(), config.multipv.to_string()));
+        }
+        // Start one engine up front: a wrong engine is reported before any
+        // work, and its identity and options label the journal.
+        let engine = UciEngine::start(&engine_config)?.info().clone();
+        let settings = Settings {
+            engine: &engine.name,
+            engine_path: &engine.path,
+            engine_options: &engine.options,
+            limit: config.limit.to_string(),
+            multipv: config.multipv,
+        };
+        let (journal, entries) = Journal::<Entry>::open(&config.out.join(JOURNAL_FILE), &settings)?;
+        let done = entries
+            .into_iter()
+            .filter_map(|entry| match entry {
+                Entry::Done(row) => Some((row.sp, *row)),
+                Entry::Failed(_) => None,
+            })
+            .collect();
+        Ok(Prepared {
+            engine,
+            engine_config,
+            journal,
+            done,
+        })
+    }
+
+    /// Evaluates `todo` on the pool, journaling each position as it
+    /// finishes; `on_finished(failed, evaluated)` (counts so far) follows
+    /// each.
+    /// Returns the positions that failed.
+    fn evaluate(
+        &mut self,
+        config: &SweepConfig,
+        todo: &[StartPosition],
+        stop: &AtomicBool,
+        mut on_finished: impl FnMut(usize, usize),
+    ) -> Result<Vec<FailedPosition>, SweepError> {
+        let limit = config.limit;
+        let search = Search {
+            limit,
+            multipv: config.multipv,
+        };
+        let engine_config = &self.engine_config;
+        let start = || UciEngine::start(engine_config);
+        let work = |engine: &mut UciEngine, sp: &StartPosition| {
+            engine.new_game()?;
+            let result = engine.search(&GamePosition::from_start(*sp), search)?;
+            Ok(SweepRow::new(*sp, engine.info(), limit, &result))
+        };
+        let mut failed: BTreeMap<u16, FailedPosition> = BTreeMap::new();
+        let mut evaluated = 0;
+        let mut journal_error = None;
+        let (journal, done) = (&mut self.journal, &mut self.done);
+        pool::run(
+            &start,
+            todo,
+            &work,
+            PoolOptions {
+                workers: config.jobs.clamp(1, todo.len().max(1)),
+                retries: config.retries,
+            },
+            stop,
+            |finished| {
+                let sp = todo[finished.index].sp();
+                let entry = match finished.outcome {
+                    Ok(row) => Entry::Done(Box::new(row)),
+                    Err(failure) => Entry::Failed(FailedPosition {
+                        sp,
+                        reason: failure.reason,
+                        attempts: failure.attempts,
+                    }),
+                };
+                if let Err(e) = journal.append(&entry) {
+                    journal_error.get_or_insert(e);
+                    stop.store(true, Ordering::SeqCst);
+                    return;
+                }
+                match entry {
+                    Entry::Done(row) => {
+                        done.insert(sp, *row);
+                        evaluated += 1;
+                    }
+                    Entry::Failed(f) => {
+                        failed.insert(sp, f);
+                    }
+                }
+                on_finished(failed.len(), evaluated);
+            },
+        )?;
+        match journal_error {
+            Some(e) => Err(e.into()),
+            None => Ok(failed.into_values().collect()),
+        }
+    }
+}
+
+/// Writes the table (Parquet, CSV) and then the manifest, all atomically.
+pub fn write_outputs(
+    dir: &Path,
+    rows: &[SweepRow],
+    multipv: u32,
+    manifest: &Manifest,
+) -> Result<(), SweepError> {
+    let frame = table::frame(rows, multipv).map_err(io::Error::other)?;
+    let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
+    table::write_parquet(&dir.join(PARQUET_FILE), &frame, &manifest_json)?;
+    table::write_csv(&dir.join(CSV_FILE), &frame)?;
+    write_atomically(&dir.join(MANIFEST_FILE), |out| {
+        io::Write::write_all(out, manifest_json.as_bytes())?;
+        io::Write::write_all(out, b"\n")
+    })?;
+    Ok(())
+}
+
+fn now() -> String {
+    humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
+}

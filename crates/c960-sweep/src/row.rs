@@ -1,0 +1,138 @@
+//! One row of a sweep: everything the engine said about one start position,
+//! with scores from White's point of view.
+
+use c960_core::{
+    StartPosition,
+    shakmaty::{CastlingMode, Chess, Move, san::SanPlus, uci::UciMove},
+};
+use c960_engine::{Bound, EngineInfo, Limit, Score, SearchResult};
+use serde::{Deserialize, Serialize};
+
+/// The evaluation of one start position. Every field is the same in two
+/// runs with the same settings (one thread, node limit) except `time_ms`,
+/// the engine's own clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SweepRow {
+    /// Scharnagl number.
+    pub sp: u16,
+    /// White's back rank.
+    pub placement: String,
+    /// Engine name (`id name`).
+    pub engine: String,
+    /// Engine options as `Name=value, ...`.
+    pub engine_options: String,
+    /// The search limit, e.g. `nodes 1000000`.
+    pub limit: String,
+    /// Depth of the last iteration reported.
+    pub depth: u32,
+    /// Selective depth, if reported.
+    pub seldepth: Option<u32>,
+    /// Nodes searched.
+    pub nodes: Option<u64>,
+    /// Search time in milliseconds, as the engine reports it.
+    pub time_ms: Option<u64>,
+    /// Centipawns for White (absent for a mate score).
+    pub score_cp: Option<i32>,
+    /// Moves to mate for White (negative: White is mated).
+    pub score_mate: Option<i32>,
+    /// `exact`, `lower` or `upper`.
+    pub bound: String,
+    /// White's win chance, per mille, if the engine reports WDL.
+    pub wdl_win: Option<u32>,
+    /// Draw chance, per mille.
+    pub wdl_draw: Option<u32>,
+    /// White's loss chance, per mille.
+    pub wdl_loss: Option<u32>,
+    /// Best move in UCI (Chess960 notation: castling as king takes rook).
+    pub best_move_uci: String,
+    /// Best move in SAN.
+    pub best_move_san: String,
+    /// The principal variation in SAN, space-separated.
+    pub pv_san: String,
+    /// The first moves of the `MultiPV` lines, best first.
+    pub top_moves: Vec<TopMove>,
+}
+
+/// The first move of one `MultiPV` line with its score (White's view).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopMove {
+    /// In UCI (Chess960 notation).
+    pub uci: String,
+    /// In SAN.
+    pub san: String,
+    /// Centipawns for White.
+    pub cp: Option<i32>,
+    /// Moves to mate for White.
+    pub mate: Option<i32>,
+}
+
+impl SweepRow {
+    /// Builds the row for `position` from a search of its start.
+    #[must_use]
+    pub fn new(
+        position: StartPosition,
+        engine: &EngineInfo,
+        limit: Limit,
+        result: &SearchResult,
+    ) -> SweepRow {
+        let start = position.to_position();
+        let best = result.best_line();
+        let white = result.white_score();
+        let wdl = result.white_wdl();
+        let top_moves = result
+            .lines
+            .iter()
+            .filter_map(|line| {
+                let first = *line.pv.first()?;
+                let score = line.score.for_white(result.turn);
+                Some(TopMove {
+                    uci: uci(first),
+                    san: SanPlus::from_move(start.clone(), first).to_string(),
+                    cp: score.cp(),
+                    mate: score.mate(),
+                })
+            })
+            .collect();
+        SweepRow {
+            sp: position.sp(),
+            placement: position.placement(),
+            engine: engine.name.clone(),
+            engine_options: engine.options_string(),
+            limit: limit.to_string(),
+            depth: best.map_or(0, |l| l.depth),
+            seldepth: best.and_then(|l| l.seldepth),
+            nodes: result.nodes,
+            time_ms: result
+                .time
+                .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+            score_cp: white.and_then(Score::cp),
+            score_mate: white.and_then(Score::mate),
+            bound: match best.map_or(Bound::Exact, |l| l.bound.for_white(result.turn)) {
+                Bound::Exact => "exact",
+                Bound::Lower => "lower",
+                Bound::Upper => "upper",
+            }
+            .to_owned(),
+            wdl_win: wdl.map(|w| w.win),
+            wdl_draw: wdl.map(|w| w.draw),
+            wdl_loss: wdl.map(|w| w.loss),
+            best_move_uci: uci(result.best_move),
+            best_move_san: SanPlus::from_move(start.clone(), result.best_move).to_string(),
+            pv_san: best.map(|l| san_line(&start, &l.pv)).unwrap_or_default(),
+            top_moves,
+        }
+    }
+}
+
+fn uci(m: Move) -> String {
+    UciMove::from_move(m, CastlingMode::Chess960).to_string()
+}
+
+fn san_line(start: &Chess, moves: &[Move]) -> String {
+    let mut position = start.clone();
+    moves
+        .iter()
+        .map(|m| SanPlus::from_move_and_play_unchecked(&mut position, *m).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
