@@ -42,3 +42,11 @@ bench-positions:
         "${CARGO_TARGET_DIR:-target}/release/c960 show 518" \
         "${CARGO_TARGET_DIR:-target}/release/c960 positions" ; \
     else echo "hyperfine not installed (apt-get install hyperfine): skipping the whole-command timing"; fi
+
+# c960 sweep against a sequential python-chess loop with one Stockfish.
+bench-sweep positions="0-63" nodes="200000" runs="3":
+    bash crates/c960-sweep/bench/bench-sweep.sh {{positions}} {{nodes}} {{runs}}
+
+# c960 selfplay against a plain python-chess self-play loop with one Stockfish.
+bench-selfplay positions="0-9" games="4" nodes="3000" runs="3":
+    bash crates/c960-selfplay/bench/bench-selfplay.sh {{positions}} {{games}} {{nodes}} {{runs}}

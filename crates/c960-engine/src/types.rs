@@ -214,6 +214,10 @@ pub struct SearchResult {
     pub nodes: Option<u64>,
     /// Search time reported by the engine.
     pub time: Option<Duration>,
+    /// Wall time from sending the search to receiving the best move, as
+    /// measured by the driver (zero for in-process engines that do not
+    /// measure it).
+    pub elapsed: Duration,
 }
 
 impl SearchResult {

@@ -10,7 +10,7 @@
 use std::{
     fmt::Write as _,
     fs::{self, File, OpenOptions},
-    io::{self, Write},
+    io::{self, BufRead, BufReader, Write},
     marker::PhantomData,
     path::{Path, PathBuf},
 };
@@ -73,80 +73,96 @@ impl<R: Serialize + DeserializeOwned> Journal<R> {
         path: &Path,
         settings: &S,
     ) -> Result<(Journal<R>, Vec<R>), JournalError> {
+        let mut records = Vec::new();
+        let journal = Journal::open_streaming(path, settings, |record| records.push(record))?;
+        Ok((journal, records))
+    }
+
+    /// Like [`Journal::open`], but hands each record already in the journal
+    /// to `on_record` instead of collecting them, so memory stays flat
+    /// however long the journal is.
+    pub fn open_streaming<S: Serialize>(
+        path: &Path,
+        settings: &S,
+        mut on_record: impl FnMut(R),
+    ) -> Result<Journal<R>, JournalError> {
         let io_error = |source| JournalError::Io {
             path: path.to_owned(),
             source,
         };
+        let corrupt = |line: usize, reason: String| JournalError::Corrupt {
+            path: path.to_owned(),
+            line,
+            reason,
+        };
         let settings = serde_json::to_value(settings).map_err(|e| io_error(io::Error::other(e)))?;
         let header = serde_json::json!({ "c960_journal": FORMAT, "settings": settings });
 
-        let text = match fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+        let mut reader = match File::open(path) {
+            Ok(file) => Some(BufReader::new(file)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
             Err(e) => return Err(io_error(e)),
         };
-        // Only newline-terminated lines were written completely.
-        let complete = text.rfind('\n').map_or(0, |i| i + 1);
-        let mut lines = text[..complete].lines().enumerate();
-        let mut records = Vec::new();
-        match lines.next() {
-            None => {
-                // New, or killed before the header was complete.
-                let line = format!("{header}\n");
-                write_atomically(path, |out| out.write_all(line.as_bytes())).map_err(io_error)?;
+        // Only newline-terminated lines were written completely; `complete`
+        // counts their bytes.
+        let mut complete: u64 = 0;
+        let mut line = Vec::new();
+        let mut next_line = |line: &mut Vec<u8>| -> Result<bool, JournalError> {
+            let Some(reader) = reader.as_mut() else {
+                return Ok(false);
+            };
+            line.clear();
+            let n = reader.read_until(b'\n', line).map_err(io_error)?;
+            if n == 0 || line.last() != Some(&b'\n') {
+                return Ok(false);
             }
-            Some((_, first)) => {
-                let found: Value =
-                    serde_json::from_str(first).map_err(|e| JournalError::Corrupt {
-                        path: path.to_owned(),
-                        line: 1,
-                        reason: format!("not a journal header: {e}"),
-                    })?;
-                if found.get("c960_journal") != Some(&Value::from(FORMAT)) {
-                    return Err(JournalError::Corrupt {
-                        path: path.to_owned(),
-                        line: 1,
-                        reason: "not a c960 journal header".to_owned(),
-                    });
-                }
-                let theirs = found.get("settings").cloned().unwrap_or(Value::Null);
-                if theirs != settings {
-                    return Err(JournalError::SettingsDiffer {
-                        path: path.to_owned(),
-                        differences: differences(&theirs, &settings),
-                    });
-                }
-                for (i, line) in lines {
-                    let record = serde_json::from_str(line).map_err(|e| JournalError::Corrupt {
-                        path: path.to_owned(),
-                        line: i + 1,
-                        reason: e.to_string(),
-                    })?;
-                    records.push(record);
-                }
-                if complete < text.len() {
-                    // Drop the unterminated tail of a killed write.
-                    let file = OpenOptions::new()
-                        .write(true)
-                        .open(path)
-                        .map_err(io_error)?;
-                    file.set_len(complete as u64).map_err(io_error)?;
-                    file.sync_all().map_err(io_error)?;
-                }
+            complete += n as u64;
+            Ok(true)
+        };
+        if next_line(&mut line)? {
+            let found: Value = serde_json::from_slice(&line)
+                .map_err(|e| corrupt(1, format!("not a journal header: {e}")))?;
+            if found.get("c960_journal") != Some(&Value::from(FORMAT)) {
+                return Err(corrupt(1, "not a c960 journal header".to_owned()));
             }
+            let theirs = found.get("settings").cloned().unwrap_or(Value::Null);
+            if theirs != settings {
+                return Err(JournalError::SettingsDiffer {
+                    path: path.to_owned(),
+                    differences: differences(&theirs, &settings),
+                });
+            }
+            let mut number = 1;
+            while next_line(&mut line)? {
+                number += 1;
+                let record =
+                    serde_json::from_slice(&line).map_err(|e| corrupt(number, e.to_string()))?;
+                on_record(record);
+            }
+            let length = fs::metadata(path).map_err(io_error)?.len();
+            if complete < length {
+                // Drop the unterminated tail of a killed write.
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(io_error)?;
+                file.set_len(complete).map_err(io_error)?;
+                file.sync_all().map_err(io_error)?;
+            }
+        } else {
+            // New, or killed before the header was complete.
+            let line = format!("{header}\n");
+            write_atomically(path, |out| out.write_all(line.as_bytes())).map_err(io_error)?;
         }
         let file = OpenOptions::new()
             .append(true)
             .open(path)
             .map_err(io_error)?;
-        Ok((
-            Journal {
-                file,
-                path: path.to_owned(),
-                records: PhantomData,
-            },
-            records,
-        ))
+        Ok(Journal {
+            file,
+            path: path.to_owned(),
+            records: PhantomData,
+        })
     }
 
     /// Appends one record and syncs it to disk.

@@ -42,6 +42,8 @@ pub(crate) enum Command {
     Dice(DiceArgs),
     /// Score start positions with a UCI engine (Stockfish by default).
     Sweep(SweepArgs),
+    /// Play engine games from start positions: White's score with intervals.
+    Selfplay(SelfplayArgs),
 }
 
 /// Table formats.
@@ -165,43 +167,13 @@ pub(crate) struct DiceArgs {
     pub(crate) format: ReportFormat,
 }
 
+/// How to run the engine: shared by `sweep` and `selfplay`.
 #[derive(Debug, Args)]
-#[command(
-    group = clap::ArgGroup::new("limit").args(["depth", "nodes", "movetime"]),
-    after_help = "The run directory gets journal.jsonl (each finished position, synced at once), \
-                  then sweep.parquet, sweep.csv and manifest.json. Run the same command again \
-                  to resume after an interruption or a crash.\n\n\
-                  Examples:\n  \
-                  c960 sweep --nodes 1000000                       # all 960, all cores\n  \
-                  c960 sweep --positions 0-99,518 --multipv 3 --out runs/first100\n  \
-                  c960 sweep --engine /usr/games/stockfish --depth 20 --jobs 1 --quiet"
-)]
-pub(crate) struct SweepArgs {
+pub(crate) struct EngineArgs {
     /// The UCI engine: a path, or a name looked up on PATH (`stockfish` is
     /// also found at /usr/games/stockfish).
     #[arg(long, value_name = "PATH", default_value = "stockfish")]
     pub(crate) engine: String,
-    /// Search each position to this depth.
-    #[arg(long, value_name = "N")]
-    pub(crate) depth: Option<u32>,
-    /// Search each position this many nodes [default: 1000000].
-    #[arg(long, value_name = "N")]
-    pub(crate) nodes: Option<u64>,
-    /// Search each position this many milliseconds (not reproducible).
-    #[arg(long, value_name = "MS")]
-    pub(crate) movetime: Option<u64>,
-    /// Principal variations per position: the top K first moves.
-    #[arg(long, value_name = "K", default_value_t = 1)]
-    pub(crate) multipv: u32,
-    /// Which positions: `all`, or numbers and ranges such as 0-99,518.
-    #[arg(long, value_name = "SET", default_value = "all")]
-    pub(crate) positions: String,
-    /// Engine processes at once [default: the number of cores].
-    #[arg(long, value_name = "J")]
-    pub(crate) jobs: Option<usize>,
-    /// Run directory [default: runs/sweep-ENGINE-LIMIT-mpvK].
-    #[arg(long, value_name = "DIR")]
-    pub(crate) out: Option<PathBuf>,
     /// Engine threads per process (more than 1 makes results vary).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub(crate) threads: u32,
@@ -211,7 +183,10 @@ pub(crate) struct SweepArgs {
     /// Any other engine option, as NAME=VALUE (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub(crate) options: Vec<String>,
-    /// Extra attempts for a position whose engine crashed or hung.
+    /// Engine processes (or games) at once [default: the number of cores].
+    #[arg(long, value_name = "J")]
+    pub(crate) jobs: Option<usize>,
+    /// Extra attempts for work whose engine crashed, hung or cheated.
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub(crate) retries: u32,
     /// Seconds to wait for one search before the engine counts as hung
@@ -221,4 +196,104 @@ pub(crate) struct SweepArgs {
     /// No progress bar and no summary.
     #[arg(long)]
     pub(crate) quiet: bool,
+}
+
+/// A search limit: one of depth, nodes or movetime.
+#[derive(Debug, Args)]
+#[group(id = "limit", multiple = false)]
+pub(crate) struct LimitArgs {
+    /// Search to this depth.
+    #[arg(long, value_name = "N")]
+    pub(crate) depth: Option<u32>,
+    /// Search this many nodes (reproducible with one thread).
+    #[arg(long, value_name = "N")]
+    pub(crate) nodes: Option<u64>,
+    /// Search this many milliseconds (not reproducible).
+    #[arg(long, value_name = "MS")]
+    pub(crate) movetime: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Default limit: --nodes 1000000. The run directory gets journal.jsonl \
+                        (each finished position, synced at once), then sweep.parquet, \
+                        sweep.csv and manifest.json. Run the same command again to resume \
+                        after an interruption or a crash.\n\n\
+                        Examples:\n  \
+                        c960 sweep --nodes 1000000                       # all 960, all cores\n  \
+                        c960 sweep --positions 0-99,518 --multipv 3 --out runs/first100\n  \
+                        c960 sweep --engine /usr/games/stockfish --depth 20 --jobs 1 --quiet"
+)]
+pub(crate) struct SweepArgs {
+    #[command(flatten)]
+    pub(crate) engine: EngineArgs,
+    #[command(flatten)]
+    pub(crate) limit: LimitArgs,
+    /// Principal variations per position: the top K first moves.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub(crate) multipv: u32,
+    /// Which positions: `all`, or numbers and ranges such as 0-99,518.
+    #[arg(long, value_name = "SET", default_value = "all")]
+    pub(crate) positions: String,
+    /// Run directory [default: runs/sweep-ENGINE-LIMIT-mpvK].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Default limit: --nodes 5000 per move, jittered per move by the game's \
+                        seed within ±--jitter (default 10%), so games from one position differ \
+                        yet replay exactly. The run directory gets journal.jsonl (each finished \
+                        game, synced at once), then games.pgn, games.parquet, positions.parquet, \
+                        positions.csv and manifest.json. Run the same command again to resume.\n\n\
+                        Examples:\n  \
+                        c960 selfplay --positions 0-9 --games-per-position 20\n  \
+                        c960 selfplay --nodes 3000 --seed 7 --scores --out runs/sp7\n  \
+                        c960 selfplay --engine stockfish --engine-b ./other-engine --games-per-position 2"
+)]
+pub(crate) struct SelfplayArgs {
+    #[command(flatten)]
+    pub(crate) engine: EngineArgs,
+    /// A second engine: each position is played in colour-reversed pairs.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) engine_b: Option<String>,
+    #[command(flatten)]
+    pub(crate) limit: LimitArgs,
+    /// Games per position (even with --engine-b).
+    #[arg(long, value_name = "G", default_value_t = 10)]
+    pub(crate) games_per_position: u32,
+    /// Which positions: `all`, or numbers and ranges such as 0-99,518.
+    #[arg(long, value_name = "SET", default_value = "all")]
+    pub(crate) positions: String,
+    /// Run seed; every game's seed derives from it.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// Relative jitter of the node budget per move (0 = none).
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub(crate) jitter: f64,
+    /// A game reaching this many plies is drawn.
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    pub(crate) max_plies: u32,
+    /// Resign when both engines see at least this many centipawns ...
+    #[arg(long, value_name = "CP", default_value_t = 1000)]
+    pub(crate) resign_cp: i32,
+    /// ... for this many consecutive plies (0 = never resign).
+    #[arg(long, value_name = "K", default_value_t = 6)]
+    pub(crate) resign_plies: u32,
+    /// Draw when both engines see at most this many centipawns ...
+    #[arg(long, value_name = "CP", default_value_t = 10)]
+    pub(crate) draw_cp: i32,
+    /// ... for this many consecutive plies (0 = never adjudicate draws) ...
+    #[arg(long, value_name = "K", default_value_t = 12)]
+    pub(crate) draw_plies: u32,
+    /// ... after this ply.
+    #[arg(long, value_name = "PLY", default_value_t = 80)]
+    pub(crate) draw_after: u32,
+    /// Keep each move's score (game table and PGN comments).
+    #[arg(long)]
+    pub(crate) scores: bool,
+    /// Run directory [default: runs/selfplay-ENGINE-LIMIT-gG-sS].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
 }

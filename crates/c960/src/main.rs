@@ -23,6 +23,7 @@ fn main() -> ExitCode {
         Command::Draw(args) => cmd::draw::run(&args),
         Command::Dice(args) => cmd::dice::run(&args),
         Command::Sweep(args) => cmd::sweep::run(&args),
+        Command::Selfplay(args) => cmd::selfplay::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -81,6 +82,9 @@ fn exit_code(err: &anyhow::Error) -> u8 {
             || cause
                 .downcast_ref::<c960_sweep::SweepError>()
                 .is_some_and(c960_sweep::SweepError::is_bad_input)
+            || cause
+                .downcast_ref::<c960_selfplay::SelfplayError>()
+                .is_some_and(c960_selfplay::SelfplayError::is_bad_input)
     });
     if bad_input { 2 } else { 1 }
 }

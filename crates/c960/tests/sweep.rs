@@ -16,17 +16,24 @@ use polars::prelude::*;
 use util::{Dir, fake_engine, run_command};
 
 fn fake_sweep(dir: &Dir, out: &str, extra: &[&str]) -> Command {
+    fake_sweep_with(dir, out, "10", true, extra)
+}
+
+/// `c960 sweep` with the fake engine at `--nodes NODES` into `out`.
+fn fake_sweep_with(dir: &Dir, out: &str, nodes: &str, quiet: bool, extra: &[&str]) -> Command {
     let engine = fake_engine();
     let mut args = vec![
         "sweep",
         "--engine",
         engine.to_str().unwrap(),
         "--nodes",
-        "10",
+        nodes,
         "--out",
         out,
-        "--quiet",
     ];
+    if quiet {
+        args.push("--quiet");
+    }
     args.extend_from_slice(extra);
     dir.command(&args)
 }
@@ -101,18 +108,13 @@ fn a_finished_sweep_is_not_searched_again() {
     let first = run_command(fake_sweep(&dir, "out", &["--positions", "0-4"]));
     assert_eq!(first.code, 0, "{}", first.stderr);
     let before = fs::read(dir.file("out/sweep.csv")).unwrap();
-    let engine = fake_engine();
-    let again = dir.run(&[
-        "sweep",
-        "--engine",
-        engine.to_str().unwrap(),
-        "--nodes",
-        "10",
-        "--out",
+    let again = run_command(fake_sweep_with(
+        &dir,
         "out",
-        "--positions",
-        "0-4",
-    ]);
+        "10",
+        false,
+        &["--positions", "0-4"],
+    ));
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(
         again
@@ -132,18 +134,13 @@ fn a_journal_from_other_settings_is_refused() {
         run_command(fake_sweep(&dir, "out", &["--positions", "0-2"])).code,
         0
     );
-    let engine = fake_engine();
-    let run = dir.run(&[
-        "sweep",
-        "--engine",
-        engine.to_str().unwrap(),
-        "--nodes",
-        "11",
-        "--out",
+    let run = run_command(fake_sweep_with(
+        &dir,
         "out",
-        "--positions",
-        "0-2",
-    ]);
+        "11",
+        true,
+        &["--positions", "0-2"],
+    ));
     assert_eq!(run.code, 2);
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     assert!(

@@ -131,6 +131,12 @@ impl UciEngine {
         Ok(engine)
     }
 
+    /// The options the engine offered in its handshake, by name.
+    #[must_use]
+    pub fn offered_options(&self) -> &BTreeMap<String, OptionDecl> {
+        &self.offered
+    }
+
     fn handshake(&mut self, path: &Path) -> Result<(), EngineError> {
         let not_uci = |reason: String| EngineError::NotUci {
             path: path.to_owned(),
@@ -406,6 +412,7 @@ impl Engine for UciEngine {
         let phase = format!("searching ({})", search.limit);
         self.send(&position.to_uci(), &phase)?;
         self.send(&format!("go {}", search.limit.to_uci()), &phase)?;
+        let sent = Instant::now();
         let watchdog = self
             .config
             .watchdog
@@ -455,6 +462,7 @@ impl Engine for UciEngine {
                         lines,
                         nodes,
                         time: time_ms.map(Duration::from_millis),
+                        elapsed: sent.elapsed(),
                     });
                 }
                 Ok(_) => {}

@@ -1,7 +1,9 @@
-//! One module per subcommand.
+//! One module per subcommand, plus the flags shared by engine commands.
 
 pub(crate) mod dice;
 pub(crate) mod draw;
+pub(crate) mod engine_args;
 pub(crate) mod positions;
+pub(crate) mod selfplay;
 pub(crate) mod show;
 pub(crate) mod sweep;

@@ -1,0 +1,46 @@
+"""The baseline for `just bench-selfplay`: a plain python-chess self-play
+loop over one Stockfish process, playing the same games as c960 (same
+positions, same nodes per move without jitter, same end rules: the rules of
+chess with threefold and fifty-move claims, and a ply cap).
+
+usage: python_chess_selfplay.py ENGINE POSITIONS_CSV SPS GAMES NODES MAX_PLIES
+"""
+import csv
+import sys
+import time
+
+import chess
+import chess.engine
+
+
+def main() -> None:
+    engine_path, positions_csv, sps, games, nodes, max_plies = sys.argv[1:7]
+    wanted = set()
+    for part in sps.split(","):
+        lo, _, hi = part.partition("-")
+        wanted.update(range(int(lo), int(hi or lo) + 1))
+    with open(positions_csv, newline="") as f:
+        fens = {int(r["sp"]): r["shredder_fen"] for r in csv.DictReader(f) if int(r["sp"]) in wanted}
+    started = time.perf_counter()
+    engine = chess.engine.SimpleEngine.popen_uci(engine_path)
+    engine.configure({"Threads": 1, "Hash": 16})
+    moves = played = 0
+    for sp in sorted(fens):
+        for _ in range(int(games)):
+            board = chess.Board(fens[sp], chess960=True)
+            game = object()
+            plies = 0
+            while not board.is_game_over(claim_draw=True) and plies < int(max_plies):
+                result = engine.play(board, chess.engine.Limit(nodes=int(nodes)), game=game)
+                board.push(result.move)
+                plies += 1
+            moves += plies
+            played += 1
+    engine.quit()
+    elapsed = time.perf_counter() - started
+    print(f"python-chess: {played} games, {moves} moves in {elapsed:.2f}s", file=sys.stderr)
+    print(moves)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,795 @@
+//! c960-selfplay: engine games from Chess960 start positions, with White's
+//! score per position and a confidence interval.
+//!
+//! Each game has a seed that jitters the node budget of every move, so
+//! repeated games from one position differ while the opening is left to the
+//! engines; the same seed replays the same game. Games are journaled as
+//! they finish (a killed run resumes with exactly the games of an
+//! uninterrupted one), statistics are aggregated one game at a time, and
+//! the outputs are written in (SP, game) order from the journal, so memory
+//! stays flat however many games are played.
+
+mod game;
+mod pgn;
+mod stats;
+
+use std::{
+    collections::{BTreeMap, HashSet},
+    fs::{self, File},
+    io::{self, BufRead, BufReader, Seek, SeekFrom},
+    path::{Path, PathBuf},
+    sync::atomic::{AtomicBool, Ordering},
+    time::SystemTime,
+};
+
+use c960_core::{StartPosition, format_position_set};
+use c960_engine::{
+    Engine, EngineError, EngineInfo, Limit,
+    pool::{self, PoolOptions},
+    uci::{UciConfig, UciEngine},
+};
+use c960_store::{Journal, JournalError, write_atomically};
+use polars::prelude::*;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+pub use game::{Castling, GameRecord, GameSpec, Outcome, Rules, Termination, jittered, play};
+pub use pgn::write_game;
+pub use stats::{Interval, PositionStats, PositionSummary, trinomial_interval};
+
+/// The journal of finished games.
+pub const JOURNAL_FILE: &str = "journal.jsonl";
+/// All games as PGN.
+pub const PGN_FILE: &str = "games.pgn";
+/// One row per game.
+pub const GAMES_FILE: &str = "games.parquet";
+/// One row per position, Parquet.
+pub const POSITIONS_PARQUET: &str = "positions.parquet";
+/// One row per position, CSV.
+pub const POSITIONS_CSV: &str = "positions.csv";
+/// Provenance.
+pub const MANIFEST_FILE: &str = "manifest.json";
+
+/// What to play and how.
+#[derive(Clone, Debug)]
+pub struct SelfplayConfig {
+    /// The engine (both sides, or White in even games against `engine_b`).
+    pub engine: UciConfig,
+    /// A second engine: each position is then played in colour-reversed
+    /// pairs, A as White in even games and B in odd ones.
+    pub engine_b: Option<UciConfig>,
+    /// Limit per move, before jitter.
+    pub limit: Limit,
+    /// Relative node jitter per move.
+    pub jitter: f64,
+    /// Game end rules.
+    pub rules: Rules,
+    /// Games per position.
+    pub games_per_position: u32,
+    /// The positions.
+    pub positions: Vec<StartPosition>,
+    /// The run seed; each game's seed derives from it.
+    pub seed: u64,
+    /// Games played at once.
+    pub jobs: usize,
+    /// Replays of a game whose engine failed.
+    pub retries: u32,
+    /// Keep the score after each move (and put it in the PGN).
+    pub keep_scores: bool,
+    /// The run directory.
+    pub out: PathBuf,
+}
+
+/// The seed of game `game` (pair `game / 2` against a second engine, so
+/// both colours of a pair share it) of position `sp`: `SplitMix64` of the run
+/// seed, mixed with `sp << 32 | index` and mixed again.
+#[must_use]
+pub fn game_seed(run_seed: u64, sp: u16, index: u32) -> u64 {
+    splitmix64(splitmix64(run_seed) ^ ((u64::from(sp) << 32) | u64::from(index)))
+}
+
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The settings a journal belongs to: games are only mixed when these are
+/// equal. The positions and the number of games are not among them, so a
+/// later run can add positions or games.
+#[derive(Serialize)]
+struct Settings<'a> {
+    engine: &'a EngineInfo,
+    engine_b: Option<&'a EngineInfo>,
+    limit: String,
+    jitter: f64,
+    rules: Rules,
+    seed: u64,
+    keep_scores: bool,
+}
+
+/// How far a run has come.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Games finished, including those found in the journal.
+    pub done: u64,
+    /// Games that failed in this run.
+    pub failed: u64,
+    /// Games in the run.
+    pub total: u64,
+    /// Games found in the journal at the start.
+    pub resumed: u64,
+}
+
+/// A game that failed on every attempt.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailedGame {
+    /// Scharnagl number.
+    pub sp: u16,
+    /// Game index.
+    pub game: u32,
+    /// The last error.
+    pub reason: String,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct SelfplayOutcome {
+    /// Engines as set up.
+    pub engines: Vec<EngineInfo>,
+    /// Per-position summaries, by SP.
+    pub positions: Vec<PositionSummary>,
+    /// Games in the outputs.
+    pub games: u64,
+    /// Games that failed in this run.
+    pub failed: Vec<FailedGame>,
+    /// Games taken from the journal.
+    pub resumed: u64,
+    /// Whether the run stopped before every game was tried (no outputs).
+    pub interrupted: bool,
+    /// What this run played and how long the engines searched.
+    pub timing: RunTiming,
+    /// The journal.
+    pub journal: PathBuf,
+}
+
+/// Why a run could not go on.
+#[derive(Debug, Error)]
+pub enum SelfplayError {
+    /// An engine cannot be used.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The journal cannot be used.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// A file could not be read or written.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// Nonsense settings.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl SelfplayError {
+    /// Whether the user must change the command rather than rerun it.
+    #[must_use]
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            SelfplayError::Engine(e) => e.is_setup_error(),
+            SelfplayError::Journal(e) => matches!(e, JournalError::SettingsDiffer { .. }),
+            SelfplayError::Invalid(_) => true,
+            SelfplayError::Io(_) => false,
+        }
+    }
+}
+
+/// Provenance of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Manifest {
+    /// Always `selfplay`.
+    pub kind: String,
+    /// The c960 version that wrote it.
+    pub c960_version: String,
+    /// The engines.
+    pub engines: Vec<EngineInfo>,
+    /// Limit per move before jitter.
+    pub limit: String,
+    /// Relative node jitter.
+    pub jitter: f64,
+    /// Game end rules.
+    pub rules: Rules,
+    /// Run seed.
+    pub seed: u64,
+    /// Games per position.
+    pub games_per_position: u32,
+    /// The positions.
+    pub positions: String,
+    /// Games in the outputs.
+    pub games: u64,
+    /// Games that failed.
+    pub failed: Vec<FailedGame>,
+    /// Games played at once.
+    pub jobs: usize,
+    /// What this run itself played (not games from the journal) and how
+    /// long the engines searched: the harness cost per move is
+    /// (wall − search) / moves for one job.
+    pub this_run: RunTiming,
+    /// When this run started.
+    pub started: String,
+    /// When it finished.
+    pub finished: String,
+    /// How to read the tables.
+    pub notes: String,
+}
+
+/// Work done by one run.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RunTiming {
+    /// Games played by this run.
+    pub games: u64,
+    /// Moves played by this run.
+    pub moves: u64,
+    /// Wall time of the run, in seconds.
+    pub wall_seconds: f64,
+    /// Wall time between sending each search and receiving its best move,
+    /// summed over all moves, in seconds.
+    pub search_seconds: f64,
+}
+
+/// One engine, or two playing colour-reversed pairs.
+struct Players {
+    a: UciEngine,
+    b: Option<UciEngine>,
+}
+
+/// Runs (or resumes) self-play. `stop`, once set, lets games in progress
+/// finish and starts no new one; `on_progress` follows each game.
+pub fn run(
+    config: &SelfplayConfig,
+    stop: &AtomicBool,
+    mut on_progress: impl FnMut(Progress),
+) -> Result<SelfplayOutcome, SelfplayError> {
+    validate(config)?;
+    let started = now();
+    let clock = std::time::Instant::now();
+    let mut state = Prepared::new(config)?;
+    let jobs: Vec<(StartPosition, u32)> = config
+        .positions
+        .iter()
+        .flat_map(|p| (0..config.games_per_position).map(move |g| (*p, g)))
+        .filter(|(p, g)| !state.done.contains(&(p.sp(), *g)))
+        .collect();
+    let total = config.positions.len() as u64 * u64::from(config.games_per_position);
+    let resumed = total - jobs.len() as u64;
+    let mut progress = Progress {
+        done: resumed,
+        failed: 0,
+        total,
+        resumed,
+    };
+    on_progress(progress);
+    let (failed, mut timing) = state.play(config, &jobs, stop, |games, failed| {
+        progress.done = resumed + games;
+        progress.failed = failed;
+        on_progress(progress);
+    })?;
+
+    let paired = state.engine_b.is_some();
+    let positions: Vec<PositionSummary> = config
+        .positions
+        .iter()
+        .map(|p| {
+            state
+                .stats
+                .get(&p.sp())
+                .cloned()
+                .unwrap_or_default()
+                .summary(p.sp(), paired)
+        })
+        .collect();
+    let games: u64 = positions.iter().map(|p| p.games).sum();
+    let interrupted = games + (failed.len() as u64) < total;
+    let mut engines = vec![state.engine_a];
+    engines.extend(state.engine_b);
+    timing.wall_seconds = clock.elapsed().as_secs_f64();
+    let outcome = SelfplayOutcome {
+        engines,
+        positions,
+        games,
+        failed,
+        resumed,
+        interrupted,
+        timing,
+        journal: state.journal.path().to_owned(),
+    };
+    if !interrupted {
+        let manifest = Manifest {
+            kind: "selfplay".to_owned(),
+            c960_version: env!("CARGO_PKG_VERSION").to_owned(),
+            engines: outcome.engines.clone(),
+            limit: config.limit.to_string(),
+            jitter: config.jitter,
+            rules: config.rules,
+            seed: config.seed,
+            games_per_position: config.games_per_position,
+            positions: format_position_set(&config.positions),
+            games,
+            failed: outcome.failed.clone(),
+            jobs: config.jobs,
+            this_run: timing,
+            started,
+            finished: now(),
+            notes: NOTES.to_owned(),
+        };
+        write_outputs(config, &outcome, &manifest)?;
+    }
+    Ok(outcome)
+}
+
+/// A run ready to play: engines checked, the journal open and aggregated.
+struct Prepared {
+    engine_a: EngineInfo,
+    engine_b: Option<EngineInfo>,
+    journal: Journal<GameRecord>,
+    stats: BTreeMap<u16, PositionStats>,
+    done: HashSet<(u16, u32)>,
+}
+
+impl Prepared {
+    fn new(config: &SelfplayConfig) -> Result<Prepared, SelfplayError> {
+        fs::create_dir_all(&config.out).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot create {}: {e}", config.out.display()),
+            )
+        })?;
+        // Start the engines once up front: a wrong engine is reported before
+        // any work, and their identities label the journal.
+        let engine_a = UciEngine::start(&config.engine)?.info().clone();
+        let engine_b = match &config.engine_b {
+            Some(b) => Some(UciEngine::start(b)?.info().clone()),
+            None => None,
+        };
+        let paired = engine_b.is_some();
+        let settings = Settings {
+            engine: &engine_a,
+            engine_b: engine_b.as_ref(),
+            limit: config.limit.to_string(),
+            jitter: config.jitter,
+            rules: config.rules,
+            seed: config.seed,
+            keep_scores: config.keep_scores,
+        };
+        let mut stats: BTreeMap<u16, PositionStats> = BTreeMap::new();
+        let mut done = HashSet::new();
+        let journal = Journal::<GameRecord>::open_streaming(
+            &config.out.join(JOURNAL_FILE),
+            &settings,
+            |game| {
+                if wanted(config, game.sp, game.game) && done.insert((game.sp, game.game)) {
+                    stats.entry(game.sp).or_default().add(&game, paired);
+                }
+            },
+        )?;
+        Ok(Prepared {
+            engine_a,
+            engine_b,
+            journal,
+            stats,
+            done,
+        })
+    }
+
+    /// Plays `jobs` on the pool, journaling and counting each game as it
+    /// finishes; `on_finished(games, failed)` (this run's counts) follows
+    /// each. Returns the failed games and this run's timing.
+    fn play(
+        &mut self,
+        config: &SelfplayConfig,
+        jobs: &[(StartPosition, u32)],
+        stop: &AtomicBool,
+        mut on_finished: impl FnMut(u64, u64),
+    ) -> Result<(Vec<FailedGame>, RunTiming), SelfplayError> {
+        let paired = self.engine_b.is_some();
+        let start = || -> Result<Players, EngineError> {
+            Ok(Players {
+                a: UciEngine::start(&config.engine)?,
+                b: config.engine_b.as_ref().map(UciEngine::start).transpose()?,
+            })
+        };
+        let work = |players: &mut Players, job: &(StartPosition, u32)| {
+            let (position, index) = *job;
+            let seed_index = if paired { index / 2 } else { index };
+            let seed = game_seed(config.seed, position.sp(), seed_index);
+            let spec = GameSpec {
+                jitter: config.jitter,
+                rules: config.rules,
+                keep_scores: config.keep_scores,
+                ..GameSpec::from_start(position, index, seed, config.limit)
+            };
+            match players.b.as_mut() {
+                Some(b) if index % 2 == 1 => play(&spec, b, Some(&mut players.a)),
+                Some(b) => play(&spec, &mut players.a, Some(b)),
+                None => play(&spec, &mut players.a, None),
+            }
+        };
+        let mut failed = Vec::new();
+        let mut journal_error = None;
+        let mut timing = RunTiming::default();
+        let (journal, stats) = (&mut self.journal, &mut self.stats);
+        pool::run(
+            &start,
+            jobs,
+            &work,
+            PoolOptions {
+                workers: config.jobs.clamp(1, jobs.len().max(1)),
+                retries: config.retries,
+            },
+            stop,
+            |finished| {
+                let (position, index) = jobs[finished.index];
+                match finished.outcome {
+                    Ok(game) => {
+                        if let Err(e) = journal.append(&game) {
+                            journal_error.get_or_insert(e);
+                            stop.store(true, Ordering::SeqCst);
+                            return;
+                        }
+                        stats.entry(game.sp).or_default().add(&game, paired);
+                        timing.games += 1;
+                        timing.moves += u64::from(game.plies);
+                        timing.search_seconds += game.search_time.as_secs_f64();
+                    }
+                    Err(failure) => failed.push(FailedGame {
+                        sp: position.sp(),
+                        game: index,
+                        reason: failure.reason,
+                    }),
+                }
+                on_finished(timing.games, failed.len() as u64);
+            },
+        )?;
+        if let Some(e) = journal_error {
+            return Err(e.into());
+        }
+        failed.sort_by_key(|f| (f.sp, f.game));
+        Ok((failed, timing))
+    }
+}
+
+/// Whether game `game` of position `sp` belongs to this run.
+fn wanted(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
+    game < config.games_per_position && config.positions.iter().any(|p| p.sp() == sp)
+}
+
+const NOTES: &str = "White's score is (W + D/2) / games with a normal 95% interval: trinomial \
+                     (each game an independent win, draw or loss) for one engine, pair-based \
+                     (the average of two colour-reversed games as the unit) for two engines. \
+                     960 intervals at once need a multiple-comparison correction before any \
+                     position is called unbalanced. distinct_games counts different move lists.";
+
+fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
+    let invalid = |m: &str| Err(SelfplayError::Invalid(m.to_owned()));
+    if config.positions.is_empty() {
+        return invalid("no positions to play");
+    }
+    if config.games_per_position == 0 {
+        return invalid("games per position must be at least 1");
+    }
+    if config.engine_b.is_some() && config.games_per_position % 2 == 1 {
+        return invalid(
+            "with two engines, games per position must be even (colour-reversed pairs)",
+        );
+    }
+    if !(0.0..1.0).contains(&config.jitter) {
+        return invalid("jitter must be at least 0 and below 1");
+    }
+    Ok(())
+}
+
+/// Writes games (PGN, Parquet) in (SP, game) order straight from the
+/// journal, the position table (Parquet, CSV) and the manifest.
+fn write_outputs(
+    config: &SelfplayConfig,
+    outcome: &SelfplayOutcome,
+    manifest: &Manifest,
+) -> Result<(), SelfplayError> {
+    let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
+    let offsets = journal_offsets(&outcome.journal, &|sp, game| wanted(config, sp, game))?;
+    let dir = &config.out;
+    let mut journal = BufReader::new(File::open(&outcome.journal)?);
+    write_atomically(&dir.join(PGN_FILE), |out| {
+        for_each_game(&mut journal, &offsets, |game| {
+            write_game(out, game, config.keep_scores)
+        })
+    })?;
+    write_atomically(&dir.join(GAMES_FILE), |out| {
+        let schema = games_frame(&[])?.schema().clone();
+        let mut writer = ParquetWriter::new(out)
+            .with_key_value_metadata(Some(manifest_metadata(&manifest_json)))
+            .batched(&schema)
+            .map_err(io::Error::other)?;
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut flush = |batch: &mut Vec<GameRecord>| -> io::Result<()> {
+            writer
+                .write_batch(&games_frame(batch)?)
+                .map_err(io::Error::other)?;
+            batch.clear();
+            Ok(())
+        };
+        for_each_game(&mut journal, &offsets, |game| {
+            batch.push(game.clone());
+            if batch.len() == BATCH {
+                flush(&mut batch)
+            } else {
+                Ok(())
+            }
+        })?;
+        if !batch.is_empty() {
+            flush(&mut batch)?;
+        }
+        writer.finish().map(|_| ()).map_err(io::Error::other)
+    })?;
+    let mut positions = positions_frame(&outcome.positions).map_err(io::Error::other)?;
+    write_atomically(&dir.join(POSITIONS_PARQUET), |out| {
+        ParquetWriter::new(out)
+            .with_key_value_metadata(Some(manifest_metadata(&manifest_json)))
+            .finish(&mut positions)
+            .map(|_| ())
+            .map_err(io::Error::other)
+    })?;
+    write_atomically(&dir.join(POSITIONS_CSV), |out| {
+        CsvWriter::new(out)
+            .include_header(true)
+            .finish(&mut positions)
+            .map_err(io::Error::other)
+    })?;
+    write_atomically(&dir.join(MANIFEST_FILE), |out| {
+        io::Write::write_all(out, manifest_json.as_bytes())?;
+        io::Write::write_all(out, b"\n")
+    })?;
+    Ok(())
+}
+
+/// Games per Parquet row group.
+const BATCH: usize = 10_000;
+
+fn manifest_metadata(json: &str) -> KeyValueMetadata {
+    KeyValueMetadata::from_static(vec![("c960.manifest".to_owned(), json.to_owned())])
+}
+
+/// Byte offset of each wanted game's journal line, by (SP, game).
+fn journal_offsets(
+    path: &Path,
+    wanted: &dyn Fn(u16, u32) -> bool,
+) -> io::Result<BTreeMap<(u16, u32), u64>> {
+    #[derive(Deserialize)]
+    struct Key {
+        sp: u16,
+        game: u32,
+    }
+    let mut reader = BufReader::new(File::open(path)?);
+    let mut offsets = BTreeMap::new();
+    let mut offset = 0u64;
+    let mut line = String::new();
+    let mut first = true;
+    loop {
+        line.clear();
+        let n = reader.read_line(&mut line)?;
+        if n == 0 {
+            break;
+        }
+        if !first && line.ends_with('\n') {
+            let key: Key = serde_json::from_str(&line).map_err(io::Error::other)?;
+            if wanted(key.sp, key.game) {
+                offsets.entry((key.sp, key.game)).or_insert(offset);
+            }
+        }
+        first = false;
+        offset += n as u64;
+    }
+    Ok(offsets)
+}
+
+fn for_each_game(
+    journal: &mut BufReader<File>,
+    offsets: &BTreeMap<(u16, u32), u64>,
+    mut each: impl FnMut(&GameRecord) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut line = String::new();
+    for offset in offsets.values() {
+        journal.seek(SeekFrom::Start(*offset))?;
+        line.clear();
+        journal.read_line(&mut line)?;
+        let game: GameRecord = serde_json::from_str(&line).map_err(io::Error::other)?;
+        each(&game)?;
+    }
+    Ok(())
+}
+
+fn games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
+    let castle = |c: Option<Castling>| c.map(|c| c.side.to_string());
+    let ply = |c: Option<Castling>| c.map(|c| c.ply);
+    let columns = vec![
+        Column::new(
+            "sp".into(),
+            games.iter().map(|g| u32::from(g.sp)).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "game".into(),
+            games.iter().map(|g| g.game).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "seed".into(),
+            games.iter().map(|g| g.seed).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "white".into(),
+            games.iter().map(|g| g.white.as_str()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black".into(),
+            games.iter().map(|g| g.black.as_str()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "limit".into(),
+            games.iter().map(|g| g.limit.as_str()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "result".into(),
+            games.iter().map(|g| g.result.pgn()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "white_score".into(),
+            games
+                .iter()
+                .map(|g| g.result.white_score())
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "termination".into(),
+            games
+                .iter()
+                .map(|g| g.termination.name())
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "plies".into(),
+            games.iter().map(|g| g.plies).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "moves".into(),
+            games.iter().map(|g| g.moves.join(" ")).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "white_castle_side".into(),
+            games
+                .iter()
+                .map(|g| castle(g.white_castling))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "white_castle_ply".into(),
+            games
+                .iter()
+                .map(|g| ply(g.white_castling))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black_castle_side".into(),
+            games
+                .iter()
+                .map(|g| castle(g.black_castling))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black_castle_ply".into(),
+            games
+                .iter()
+                .map(|g| ply(g.black_castling))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "scores".into(),
+            games
+                .iter()
+                .map(|g| {
+                    g.scores.as_ref().map(|s| {
+                        s.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                })
+                .collect::<Vec<_>>(),
+        ),
+    ];
+    DataFrame::new(games.len(), columns).map_err(io::Error::other)
+}
+
+fn positions_frame(rows: &[PositionSummary]) -> PolarsResult<DataFrame> {
+    let placement = |sp: u16| {
+        StartPosition::new(sp)
+            .map(StartPosition::placement)
+            .unwrap_or_default()
+    };
+    let score = |f: fn(&Interval) -> f64| {
+        rows.iter()
+            .map(|r| r.white_score.as_ref().map(f))
+            .collect::<Vec<_>>()
+    };
+    let mut columns = vec![
+        Column::new(
+            "sp".into(),
+            rows.iter().map(|r| u32::from(r.sp)).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "placement".into(),
+            rows.iter().map(|r| placement(r.sp)).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "games".into(),
+            rows.iter().map(|r| r.games).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "distinct_games".into(),
+            rows.iter().map(|r| r.distinct_games).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "white_wins".into(),
+            rows.iter().map(|r| r.white_wins).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "draws".into(),
+            rows.iter().map(|r| r.draws).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black_wins".into(),
+            rows.iter().map(|r| r.black_wins).collect::<Vec<_>>(),
+        ),
+        Column::new("white_score".into(), score(|i| i.mean)),
+        Column::new("white_score_low".into(), score(|i| i.low)),
+        Column::new("white_score_high".into(), score(|i| i.high)),
+        Column::new(
+            "interval".into(),
+            rows.iter().map(|r| r.interval_method).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "draw_rate".into(),
+            rows.iter().map(|r| r.draw_rate).collect::<Vec<_>>(),
+        ),
+    ];
+    let sides = [("a", 0), ("h", 1)];
+    for (name, i) in sides {
+        columns.push(Column::new(
+            format!("white_castled_{name}").into(),
+            rows.iter().map(|r| r.white_castled[i]).collect::<Vec<_>>(),
+        ));
+    }
+    for (name, i) in sides {
+        columns.push(Column::new(
+            format!("black_castled_{name}").into(),
+            rows.iter().map(|r| r.black_castled[i]).collect::<Vec<_>>(),
+        ));
+    }
+    for (name, i) in [("white", 0), ("black", 1)] {
+        columns.push(Column::new(
+            format!("{name}_median_castle_ply").into(),
+            rows.iter()
+                .map(|r| r.median_castle_ply[i])
+                .collect::<Vec<_>>(),
+        ));
+    }
+    for (k, termination) in Termination::ALL.iter().enumerate() {
+        columns.push(Column::new(
+            termination.name().replace('-', "_").into(),
+            rows.iter().map(|r| r.terminations[k]).collect::<Vec<_>>(),
+        ));
+    }
+    DataFrame::new(rows.len(), columns)
+}
+
+fn now() -> String {
+    humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
+}

@@ -1,0 +1,252 @@
+//! Per-position statistics, aggregated one game at a time in bounded
+//! memory: counts, a histogram of castling plies, move-list hashes for
+//! counting distinct games, and at most one unfinished colour-reversed pair
+//! per pair index.
+
+use std::{
+    collections::{HashMap, HashSet},
+    hash::{DefaultHasher, Hash, Hasher},
+};
+
+use serde::Serialize;
+
+use crate::{GameRecord, Outcome, Termination};
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Running statistics for one start position.
+#[derive(Clone, Debug, Default)]
+pub struct PositionStats {
+    games: u64,
+    white_wins: u64,
+    draws: u64,
+    black_wins: u64,
+    distinct: HashSet<u64>,
+    castled: [[u64; 2]; 2],
+    castle_plies: [Vec<u64>; 2],
+    terminations: HashMap<Termination, u64>,
+    pairs: Pairs,
+}
+
+/// Colour-reversed pairs (games 2k and 2k+1 between two engines).
+#[derive(Clone, Debug, Default)]
+struct Pairs {
+    pending: HashMap<u32, f64>,
+    count: u64,
+    sum: f64,
+    sum_sq: f64,
+}
+
+/// White's expected score with a 95% interval.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Interval {
+    /// The estimate.
+    pub mean: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+/// The finished statistics of one position: one row of the table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PositionSummary {
+    /// Scharnagl number.
+    pub sp: u16,
+    /// Games played.
+    pub games: u64,
+    /// Games with distinct move lists.
+    pub distinct_games: u64,
+    /// White wins.
+    pub white_wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Black wins.
+    pub black_wins: u64,
+    /// White's score (W + D/2) / games, with its 95% interval.
+    pub white_score: Option<Interval>,
+    /// `trinomial` (games as independent wins, draws and losses) or `pairs`
+    /// (colour-reversed pairs between two engines as the unit).
+    pub interval_method: &'static str,
+    /// Draws / games.
+    pub draw_rate: Option<f64>,
+    /// Share of games in which White castled a-side / h-side.
+    pub white_castled: [Option<f64>; 2],
+    /// The same for Black.
+    pub black_castled: [Option<f64>; 2],
+    /// Median ply of White's and Black's castling, over games with castling.
+    pub median_castle_ply: [Option<f64>; 2],
+    /// Games per termination, in [`Termination::ALL`] order.
+    pub terminations: Vec<u64>,
+}
+
+impl PositionStats {
+    /// Adds one game. With `paired`, games `2k` and `2k+1` form a
+    /// colour-reversed pair.
+    pub fn add(&mut self, game: &GameRecord, paired: bool) {
+        self.games += 1;
+        match game.result {
+            Outcome::WhiteWins => self.white_wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::BlackWins => self.black_wins += 1,
+        }
+        let mut hasher = DefaultHasher::new();
+        game.moves.hash(&mut hasher);
+        self.distinct.insert(hasher.finish());
+        for (color, castling) in [game.white_castling, game.black_castling]
+            .iter()
+            .enumerate()
+        {
+            if let Some(c) = castling {
+                self.castled[color][usize::from(c.side == 'h')] += 1;
+                let plies = &mut self.castle_plies[color];
+                let ply = c.ply as usize;
+                if plies.len() <= ply {
+                    plies.resize(ply + 1, 0);
+                }
+                plies[ply] += 1;
+            }
+        }
+        *self.terminations.entry(game.termination).or_insert(0) += 1;
+        if paired {
+            let score = game.result.white_score();
+            match self.pairs.pending.remove(&(game.game / 2)) {
+                Some(other) => {
+                    let pair = f64::midpoint(score, other);
+                    self.pairs.count += 1;
+                    self.pairs.sum += pair;
+                    self.pairs.sum_sq += pair * pair;
+                }
+                None => {
+                    self.pairs.pending.insert(game.game / 2, score);
+                }
+            }
+        }
+    }
+
+    /// The table row for `sp`.
+    #[must_use]
+    #[allow(clippy::cast_precision_loss)]
+    pub fn summary(&self, sp: u16, paired: bool) -> PositionSummary {
+        let n = self.games as f64;
+        let share = |count: u64| (self.games > 0).then(|| count as f64 / n);
+        let white_score = if paired {
+            pair_interval(&self.pairs)
+        } else {
+            trinomial_interval(self.white_wins, self.draws, self.black_wins)
+        };
+        PositionSummary {
+            sp,
+            games: self.games,
+            distinct_games: self.distinct.len() as u64,
+            white_wins: self.white_wins,
+            draws: self.draws,
+            black_wins: self.black_wins,
+            white_score,
+            interval_method: if paired { "pairs" } else { "trinomial" },
+            draw_rate: share(self.draws),
+            white_castled: [share(self.castled[0][0]), share(self.castled[0][1])],
+            black_castled: [share(self.castled[1][0]), share(self.castled[1][1])],
+            median_castle_ply: [median(&self.castle_plies[0]), median(&self.castle_plies[1])],
+            terminations: Termination::ALL
+                .iter()
+                .map(|t| self.terminations.get(t).copied().unwrap_or(0))
+                .collect(),
+        }
+    }
+}
+
+/// Mean score with the normal interval for the trinomial model: each game
+/// scores 1, ½ or 0 and the variance is estimated from the observed
+/// frequencies (as in engine testing).
+#[must_use]
+#[allow(clippy::cast_precision_loss)]
+pub fn trinomial_interval(wins: u64, draws: u64, losses: u64) -> Option<Interval> {
+    let n = (wins + draws + losses) as f64;
+    if n == 0.0 {
+        return None;
+    }
+    let (w, d, l) = (wins as f64 / n, draws as f64 / n, losses as f64 / n);
+    let mean = w + d / 2.0;
+    let variance = w * (1.0 - mean).powi(2) + d * (0.5 - mean).powi(2) + l * mean.powi(2);
+    let half = Z95 * (variance / n).sqrt();
+    Some(Interval {
+        mean,
+        low: (mean - half).max(0.0),
+        high: (mean + half).min(1.0),
+    })
+}
+
+/// Mean of the pair scores (average of White's score over two
+/// colour-reversed games) with a normal interval from their sample variance.
+#[allow(clippy::cast_precision_loss)]
+fn pair_interval(pairs: &Pairs) -> Option<Interval> {
+    if pairs.count == 0 {
+        return None;
+    }
+    let n = pairs.count as f64;
+    let mean = pairs.sum / n;
+    let variance = if pairs.count > 1 {
+        ((pairs.sum_sq - n * mean * mean) / (n - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
+    let half = Z95 * (variance / n).sqrt();
+    Some(Interval {
+        mean,
+        low: (mean - half).max(0.0),
+        high: (mean + half).min(1.0),
+    })
+}
+
+/// Median of a histogram (index = value).
+#[allow(clippy::cast_precision_loss)]
+fn median(histogram: &[u64]) -> Option<f64> {
+    let total: u64 = histogram.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let value_at = |rank: u64| {
+        let mut seen = 0;
+        for (value, count) in histogram.iter().enumerate() {
+            seen += count;
+            if seen > rank {
+                return value as f64;
+            }
+        }
+        unreachable!("rank below total")
+    };
+    Some(if total % 2 == 1 {
+        value_at(total / 2)
+    } else {
+        f64::midpoint(value_at(total / 2 - 1), value_at(total / 2))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trinomial_interval_matches_a_hand_computation() {
+        // 60 wins, 30 draws, 10 losses: mean 0.75; variance
+        // 0.6·0.0625 + 0.3·0.0625 + 0.1·0.5625 = 0.1125; se = sqrt(0.1125/100).
+        let i = trinomial_interval(60, 30, 10).unwrap();
+        assert!((i.mean - 0.75).abs() < 1e-12);
+        let half = 1.959_963_984_540_054 * (0.1125f64 / 100.0).sqrt();
+        assert!((i.high - i.mean - half).abs() < 1e-12);
+        assert!((i.mean - i.low - half).abs() < 1e-12);
+        assert_eq!(trinomial_interval(0, 0, 0), None);
+        let all_draws = trinomial_interval(0, 10, 0).unwrap();
+        assert_eq!((all_draws.low, all_draws.high), (0.5, 0.5));
+    }
+
+    #[test]
+    fn medians_from_histograms() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[0, 0, 1]), Some(2.0));
+        assert_eq!(median(&[0, 1, 1]), Some(1.5));
+        assert_eq!(median(&[0, 3, 0, 1]), Some(1.0));
+    }
+}
