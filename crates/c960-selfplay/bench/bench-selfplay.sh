@@ -44,14 +44,15 @@ hyperfine --runs "$runs" --export-json "$work/times.json" \
 import json, statistics, sys
 work = sys.argv[1]
 times = {r["command"]: statistics.median(r["times"]) for r in json.load(open(f"{work}/times.json"))["results"]}
-c960_manifest = json.load(open(f"{work}/c960/manifest.json"))
-games, moves = c960_manifest["games"], c960_manifest["this_run"]["moves"]
+# The --jobs 1 run plays the same games as the timed runs.
+one = json.load(open(f"{work}/one/manifest.json"))
+games, moves = one["games"], one["this_run"]["moves"]
 py_moves = int(open(f"{work}/py-moves").read())
 c960, py = times["c960 selfplay (all cores)"], times["python-chess loop (1 engine)"]
 print(f"c960 selfplay (all cores):     median {c960:.2f}s  {games / c960:.2f} games/s  {moves / c960:.0f} moves/s")
 print(f"python-chess loop (1 engine):  median {py:.2f}s  {games / py:.2f} games/s  {py_moves / py:.0f} moves/s")
 print(f"ratio: c960 is {py / c960:.2f}x faster; same games: {moves == py_moves} ({moves} vs {py_moves} moves)")
-one = json.load(open(f"{work}/one/manifest.json"))["this_run"]
+one = one["this_run"]
 overhead = (one["wall_seconds"] - one["search_seconds"]) / one["moves"] * 1000
 print(f"harness overhead (c960 --jobs 1): {overhead:.3f} ms per move "
       f"({one['wall_seconds']:.2f}s wall, {one['search_seconds']:.2f}s in searches, {one['moves']} moves, engine start-up included)")

@@ -1,7 +1,8 @@
 """The baseline for `just bench-selfplay`: a plain python-chess self-play
 loop over one Stockfish process, playing the same games as c960 (same
-positions, same nodes per move without jitter, same end rules: the rules of
-chess with threefold and fifty-move claims, and a ply cap).
+positions, same nodes per move without jitter, same end rules: checkmate,
+stalemate, insufficient material, threefold repetition and fifty moves as
+they happen, and a ply cap).
 
 usage: python_chess_selfplay.py ENGINE POSITIONS_CSV SPS GAMES NODES MAX_PLIES
 """
@@ -11,6 +12,18 @@ import time
 
 import chess
 import chess.engine
+
+
+def over(board: chess.Board) -> bool:
+    # Not is_game_over(claim_draw=True): that also allows claiming a draw
+    # one move before the repetition or the fiftieth move happens.
+    return (
+        board.is_checkmate()
+        or board.is_stalemate()
+        or board.is_insufficient_material()
+        or board.is_repetition(3)
+        or board.halfmove_clock >= 100
+    )
 
 
 def main() -> None:
@@ -30,7 +43,7 @@ def main() -> None:
             board = chess.Board(fens[sp], chess960=True)
             game = object()
             plies = 0
-            while not board.is_game_over(claim_draw=True) and plies < int(max_plies):
+            while not over(board) and plies < int(max_plies):
                 result = engine.play(board, chess.engine.Limit(nodes=int(nodes)), game=game)
                 board.push(result.move)
                 plies += 1

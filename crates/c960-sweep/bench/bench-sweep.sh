@@ -30,7 +30,7 @@ trap 'rm -rf "$work"' EXIT
 
 echo "== $positions at nodes $nodes, $runs runs each ($(nproc) cores)"
 hyperfine --runs "$runs" --export-json "$work/times.json" \
-  --prepare "rm -rf $work/c960 $work/py.csv" \
+  --prepare "rm -rf $work/c960" \
   -n "c960 sweep (all cores)" \
   "$c960 sweep --engine $engine --positions $positions --nodes $nodes --quiet --out $work/c960" \
   -n "python-chess loop (1 engine)" \
@@ -57,7 +57,8 @@ engine_s = sum(int(r["time_ms"]) for r in one) / 1000
 wall = end - start
 print(f"harness overhead (c960 --jobs 1): {wall:.2f}s wall, {engine_s:.2f}s engine search time, "
       f"{100 * (wall - engine_s) / engine_s:.1f}% overhead (engine start-up included)")
-ours = {r["sp"]: r for r in csv.DictReader(open(f"{work}/c960/sweep.csv"))}
+# The --jobs 1 run has the same settings, hence the same rows.
+ours = {r["sp"]: r for r in one}
 theirs = {r["sp"]: r for r in csv.DictReader(open(f"{work}/py.csv"))}
 same_move = sum(ours[sp]["best_move_uci"] == theirs[sp]["best_move_uci"] for sp in theirs)
 same_score = sum(
