@@ -69,7 +69,9 @@ where
     let next = AtomicUsize::new(0);
     let abort = AtomicBool::new(false);
     let fatal: Mutex<Option<EngineError>> = Mutex::new(None);
-    let (tx, rx) = mpsc::channel::<Message<R>>();
+    // Bounded: when results come faster than `on_done` handles them (it
+    // syncs each to disk), workers wait instead of piling results up.
+    let (tx, rx) = mpsc::sync_channel::<Message<R>>(options.workers.max(1) * 2);
     thread::scope(|scope| {
         for _ in 0..options.workers.max(1) {
             let tx = tx.clone();

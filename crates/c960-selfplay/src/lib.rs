@@ -553,7 +553,7 @@ fn write_outputs(
 }
 
 /// Games per Parquet row group.
-const BATCH: usize = 10_000;
+const BATCH: usize = 2_048;
 
 fn manifest_metadata(json: &str) -> KeyValueMetadata {
     KeyValueMetadata::from_static(vec![("c960.manifest".to_owned(), json.to_owned())])
