@@ -3,6 +3,7 @@
 //! illegal move) are values of [`EngineError`], never panics or hangs; a
 //! [`pool`] runs jobs over several engines and restarts dead ones.
 
+pub mod builtin;
 mod error;
 pub mod pool;
 mod types;

@@ -1,0 +1,134 @@
+//! The built-in engine: in-process, deterministic for node and depth
+//! limits, behind the same [`Engine`] trait as the UCI driver.
+
+// Plies (at most 128), square counts (at most 64) and scores (within
+// ±32,000) convert between integer types without loss.
+#![allow(
+    clippy::cast_possible_wrap,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
+
+mod eval;
+mod search;
+
+use std::time::Instant;
+
+use shakmaty::Position;
+
+use crate::{
+    Bound, Engine, EngineError, EngineInfo, GamePosition, Line, Search, SearchResult,
+    types::shredder_fen,
+};
+
+pub use eval::evaluate;
+pub(crate) use search::{Iteration, Searcher, key, to_score};
+
+/// Name the built-in engine reports.
+pub const NAME: &str = concat!("c960 builtin ", env!("CARGO_PKG_VERSION"));
+
+/// The built-in engine.
+pub struct BuiltinEngine {
+    info: EngineInfo,
+    searcher: Searcher,
+}
+
+impl BuiltinEngine {
+    /// A new engine with a hash table of `hash_mb` MiB.
+    #[must_use]
+    pub fn new(hash_mb: usize) -> BuiltinEngine {
+        BuiltinEngine {
+            info: EngineInfo {
+                name: NAME.to_owned(),
+                author: Some("the c960 developers".to_owned()),
+                path: "builtin".to_owned(),
+                options: vec![("Hash".to_owned(), hash_mb.to_string())],
+            },
+            searcher: Searcher::new(hash_mb),
+        }
+    }
+
+    /// Searches like [`Engine::search`], calling `on_iteration` after every
+    /// completed iteration (for UCI `info` lines).
+    pub(crate) fn search_with(
+        &mut self,
+        position: &GamePosition,
+        search: Search,
+        on_iteration: impl FnMut(&Iteration),
+    ) -> Result<SearchResult, EngineError> {
+        let started = Instant::now();
+        let current = position.current();
+        if current.legal_moves().is_empty() {
+            return Err(EngineError::NoMove {
+                name: self.info.name.clone(),
+                fen: shredder_fen(current),
+            });
+        }
+        // Hashes of the game's earlier positions, for repetitions.
+        let mut history = Vec::with_capacity(position.moves().len());
+        let mut replay = position.start().clone();
+        for m in position.moves() {
+            history.push(key(&replay));
+            replay.play_unchecked(*m);
+        }
+        let iteration = self.searcher.search(
+            current,
+            &history,
+            search.limit,
+            search.multipv as usize,
+            on_iteration,
+        );
+        let lines: Vec<Line> = iteration
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Line {
+                multipv: i as u32 + 1,
+                depth: iteration.depth,
+                seldepth: Some(iteration.seldepth),
+                score: to_score(l.score),
+                bound: Bound::Exact,
+                wdl: None,
+                pv: l.pv.clone(),
+            })
+            .collect();
+        let best_move = lines[0].pv[0];
+        let ponder = lines[0].pv.get(1).copied();
+        Ok(SearchResult {
+            turn: current.turn(),
+            best_move,
+            ponder,
+            lines,
+            nodes: Some(iteration.nodes),
+            time: Some(iteration.elapsed),
+            elapsed: started.elapsed(),
+        })
+    }
+}
+
+impl Engine for BuiltinEngine {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        self.searcher.clear();
+        Ok(())
+    }
+
+    fn search(
+        &mut self,
+        position: &GamePosition,
+        search: Search,
+    ) -> Result<SearchResult, EngineError> {
+        self.search_with(position, search, |_| {})
+    }
+}
+
+impl std::fmt::Debug for BuiltinEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuiltinEngine")
+            .field("info", &self.info)
+            .finish_non_exhaustive()
+    }
+}
