@@ -6,10 +6,12 @@
 pub mod builtin;
 mod error;
 pub mod pool;
+mod spec;
 mod types;
 pub mod uci;
 
 pub use error::EngineError;
+pub use spec::{AnyEngine, EngineSpec};
 pub use types::{
     Bound, EngineInfo, GamePosition, Limit, Line, Score, SearchResult, Wdl, shredder_fen,
 };

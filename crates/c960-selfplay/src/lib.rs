@@ -24,9 +24,8 @@ use std::{
 
 use c960_core::{StartPosition, format_position_set};
 use c960_engine::{
-    Engine, EngineError, EngineInfo, Limit,
+    AnyEngine, Engine, EngineError, EngineInfo, EngineSpec, Limit,
     pool::{self, PoolOptions},
-    uci::{UciConfig, UciEngine},
 };
 use c960_store::{Journal, JournalError, write_atomically};
 use polars::prelude::*;
@@ -54,10 +53,10 @@ pub const MANIFEST_FILE: &str = "manifest.json";
 #[derive(Clone, Debug)]
 pub struct SelfplayConfig {
     /// The engine (both sides, or White in even games against `engine_b`).
-    pub engine: UciConfig,
+    pub engine: EngineSpec,
     /// A second engine: each position is then played in colour-reversed
     /// pairs, A as White in even games and B in odd ones.
-    pub engine_b: Option<UciConfig>,
+    pub engine_b: Option<EngineSpec>,
     /// Limit per move, before jitter.
     pub limit: Limit,
     /// Relative node jitter per move.
@@ -239,8 +238,8 @@ pub struct RunTiming {
 
 /// One engine, or two playing colour-reversed pairs.
 struct Players {
-    a: UciEngine,
-    b: Option<UciEngine>,
+    a: AnyEngine,
+    b: Option<AnyEngine>,
 }
 
 /// Runs (or resumes) self-play. `stop`, once set, lets games in progress
@@ -346,9 +345,9 @@ impl Prepared {
         })?;
         // Start the engines once up front: a wrong engine is reported before
         // any work, and their identities label the journal.
-        let engine_a = UciEngine::start(&config.engine)?.info().clone();
+        let engine_a = config.engine.start()?.info().clone();
         let engine_b = match &config.engine_b {
-            Some(b) => Some(UciEngine::start(b)?.info().clone()),
+            Some(b) => Some(b.start()?.info().clone()),
             None => None,
         };
         let paired = engine_b.is_some();
@@ -394,8 +393,12 @@ impl Prepared {
         let paired = self.engine_b.is_some();
         let start = || -> Result<Players, EngineError> {
             Ok(Players {
-                a: UciEngine::start(&config.engine)?,
-                b: config.engine_b.as_ref().map(UciEngine::start).transpose()?,
+                a: config.engine.start()?,
+                b: config
+                    .engine_b
+                    .as_ref()
+                    .map(EngineSpec::start)
+                    .transpose()?,
             })
         };
         let work = |players: &mut Players, job: &(StartPosition, u32)| {

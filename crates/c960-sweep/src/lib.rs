@@ -21,9 +21,8 @@ use std::{
 
 use c960_core::{StartPosition, format_position_set};
 use c960_engine::{
-    Engine, EngineError, EngineInfo, GamePosition, Limit, Search,
+    AnyEngine, Engine, EngineError, EngineInfo, EngineSpec, GamePosition, Limit, Search,
     pool::{self, PoolOptions},
-    uci::{UciConfig, UciEngine},
 };
 use c960_store::{Journal, JournalError, write_atomically};
 use serde::{Deserialize, Serialize};
@@ -45,7 +44,7 @@ pub const MANIFEST_FILE: &str = "manifest.json";
 #[derive(Clone, Debug)]
 pub struct SweepConfig {
     /// The engine and its options.
-    pub engine: UciConfig,
+    pub engine: EngineSpec,
     /// The search limit per position.
     pub limit: Limit,
     /// Number of principal variations (top moves) per position.
@@ -261,7 +260,7 @@ const NOTES: &str = "Scores and WDL are from White's point of view. best_move_uc
 /// A sweep ready to run: the engine checked, the journal open and read.
 struct Prepared {
     engine: EngineInfo,
-    engine_config: UciConfig,
+    engine_config: EngineSpec,
     journal: Journal<Entry>,
     done: BTreeMap<u16, SweepRow>,
 }
@@ -280,15 +279,10 @@ impl Prepared {
                 format!("cannot create {}: {e}", config.out.display()),
             )
         })?;
-        let mut engine_config = config.engine.clone();
-        if config.multipv > 1 {
-            engine_config
-                .options
-                .push(("MultiPV".to_owned(), config.multipv.to_string()));
-        }
+        let engine_config = config.engine.with_multipv(config.multipv);
         // Start one engine up front: a wrong engine is reported before any
         // work, and its identity and options label the journal.
-        let engine = UciEngine::start(&engine_config)?.info().clone();
+        let engine = engine_config.start()?.info().clone();
         let settings = Settings {
             engine: &engine.name,
             engine_path: &engine.path,
@@ -329,8 +323,8 @@ impl Prepared {
             multipv: config.multipv,
         };
         let engine_config = &self.engine_config;
-        let start = || UciEngine::start(engine_config);
-        let work = |engine: &mut UciEngine, sp: &StartPosition| {
+        let start = || engine_config.start();
+        let work = |engine: &mut AnyEngine, sp: &StartPosition| {
             engine.new_game()?;
             let result = engine.search(&GamePosition::from_start(*sp), search)?;
             Ok(SweepRow::new(*sp, engine.info(), limit, &result))

@@ -40,11 +40,23 @@ pub(crate) enum Command {
     Draw(DrawArgs),
     /// Turn die rolls into a position with the dice procedure.
     Dice(DiceArgs),
-    /// Score start positions with a UCI engine (Stockfish by default).
+    /// Score start positions with an engine (Stockfish when installed).
     Sweep(SweepArgs),
     /// Play engine games from start positions: White's score with intervals.
     Selfplay(SelfplayArgs),
+    /// Run the built-in engine as a UCI engine on standard input and output.
+    Uci(UciArgs),
 }
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Speaks UCI with Chess960 castling (king takes rook) for any UCI tool: \
+                        a GUI, cutechess, fastchess, or c960's own driver.\n\n\
+                        Examples:\n  \
+                        c960 uci\n  \
+                        printf 'uci\\nposition startpos\\ngo depth 6\\n' | c960 uci"
+)]
+pub(crate) struct UciArgs {}
 
 /// Table formats.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -170,9 +182,10 @@ pub(crate) struct DiceArgs {
 /// How to run the engine: shared by `sweep` and `selfplay`.
 #[derive(Debug, Args)]
 pub(crate) struct EngineArgs {
-    /// The UCI engine: a path, or a name looked up on PATH (`stockfish` is
-    /// also found at /usr/games/stockfish).
-    #[arg(long, value_name = "PATH", default_value = "stockfish")]
+    /// `auto` (Stockfish when installed, else the built-in engine),
+    /// `builtin`, `stockfish` (also found at /usr/games/stockfish), or the
+    /// path or name of any UCI engine.
+    #[arg(long, value_name = "ENGINE", default_value = "auto")]
     pub(crate) engine: String,
     /// Engine threads per process (more than 1 makes results vary).
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -180,7 +193,7 @@ pub(crate) struct EngineArgs {
     /// Engine hash table in MiB.
     #[arg(long, value_name = "MB", default_value_t = 16)]
     pub(crate) hash: u32,
-    /// Any other engine option, as NAME=VALUE (repeatable).
+    /// Any other UCI engine option, as NAME=VALUE (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub(crate) options: Vec<String>,
     /// Engine processes (or games) at once [default: the number of cores].
@@ -250,14 +263,18 @@ pub(crate) struct SweepArgs {
                         Examples:\n  \
                         c960 selfplay --positions 0-9 --games-per-position 20\n  \
                         c960 selfplay --nodes 3000 --seed 7 --scores --out runs/sp7\n  \
-                        c960 selfplay --engine stockfish --engine-b ./other-engine --games-per-position 2"
+                        c960 selfplay --engine builtin --engine-b stockfish --option-b UCI_LimitStrength=true --games-per-position 2"
 )]
 pub(crate) struct SelfplayArgs {
     #[command(flatten)]
     pub(crate) engine: EngineArgs,
-    /// A second engine: each position is played in colour-reversed pairs.
-    #[arg(long, value_name = "PATH")]
+    /// A second engine (same forms as --engine): each position is played in
+    /// colour-reversed pairs.
+    #[arg(long, value_name = "ENGINE")]
     pub(crate) engine_b: Option<String>,
+    /// A UCI option for the second engine only, as NAME=VALUE (repeatable).
+    #[arg(long = "option-b", value_name = "NAME=VALUE")]
+    pub(crate) options_b: Vec<String>,
     #[command(flatten)]
     pub(crate) limit: LimitArgs,
     /// Games per position (even with --engine-b).

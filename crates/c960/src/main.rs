@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Command::Dice(args) => cmd::dice::run(&args),
         Command::Sweep(args) => cmd::sweep::run(&args),
         Command::Selfplay(args) => cmd::selfplay::run(&args),
+        Command::Uci(_) => cmd::uci::run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -279,6 +279,8 @@ fn stockfish_games_replay_byte_for_byte_and_load_in_python_chess() {
     let args = |out: &'static str| {
         vec![
             "selfplay",
+            "--engine",
+            "stockfish",
             "--positions",
             "91,292,518",
             "--games-per-position",

@@ -331,6 +331,8 @@ fn stockfish_sweeps_are_sane_and_reproducible() {
     let args = |out: &'static str| {
         vec![
             "sweep",
+            "--engine",
+            "stockfish",
             "--positions",
             "0,91,292,518,534,700,959,80",
             "--nodes",

@@ -48,6 +48,11 @@ impl BuiltinEngine {
         }
     }
 
+    /// Lets another thread end searches early by setting `flag`.
+    pub(crate) fn set_stop_flag(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.searcher.external_stop = Some(flag);
+    }
+
     /// Searches like [`Engine::search`], calling `on_iteration` after every
     /// completed iteration (for UCI `info` lines).
     pub(crate) fn search_with(

@@ -4,7 +4,13 @@
 //! pruning and late-move reductions. Node-limited searches never look at
 //! the clock, so they are deterministic.
 
-use std::time::{Duration, Instant};
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, Instant},
+};
 
 use shakmaty::{Chess, EnPassantMode, Move, Position, Role, zobrist::Zobrist64};
 
@@ -59,6 +65,8 @@ pub(crate) struct Searcher {
     /// path: a repetition of any of them scores as a draw.
     path: Vec<u64>,
     pv: Vec<Vec<Move>>,
+    /// Set from outside (UCI `stop`) to end the search early.
+    pub(crate) external_stop: Option<Arc<AtomicBool>>,
 }
 
 impl Searcher {
@@ -75,6 +83,7 @@ impl Searcher {
             deadline: None,
             path: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
+            external_stop: None,
         }
     }
 
@@ -87,7 +96,7 @@ impl Searcher {
     /// Searches `root` (reached through `history`, the hashes of earlier
     /// positions of the game) within `limit`, reporting `multipv` lines;
     /// `on_iteration` sees every completed iteration. Returns the last
-    /// completed iteration.
+    /// completed iteration, with the nodes and time of the whole search.
     pub(crate) fn search(
         &mut self,
         root: &Chess,
@@ -157,17 +166,23 @@ impl Searcher {
                 break;
             }
         }
-        best.expect("depth 1 always completes")
+        // Report everything searched, the abandoned iteration included.
+        let mut best = best.expect("depth 1 always completes");
+        best.nodes = self.nodes;
+        best.elapsed = started.elapsed();
+        best
     }
 
     fn out_of_budget(&mut self) -> bool {
         if self.nodes >= self.node_limit {
             self.stop = true;
-        } else if let Some(deadline) = self.deadline
-            && self.nodes.is_multiple_of(1024)
-            && Instant::now() >= deadline
-        {
-            self.stop = true;
+        } else if self.nodes.is_multiple_of(1024) {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let told = self
+                .external_stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed));
+            self.stop = late || told;
         }
         self.stop
     }

@@ -1,8 +1,10 @@
-//! The UCI protocol: a parser for engine output and a driver for engine
-//! processes.
+//! The UCI protocol: a parser for engine output, a driver for engine
+//! processes, and a server that makes the built-in engine a UCI engine.
 
 mod driver;
 mod parse;
+mod server;
 
 pub use driver::{UciConfig, UciEngine, find_stockfish};
 pub use parse::{EngineLine, Info, OptionDecl, ParseError, parse_line};
+pub use server::serve;

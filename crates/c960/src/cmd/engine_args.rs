@@ -5,7 +5,7 @@ use std::{num::NonZero, path::PathBuf, thread, time::Duration};
 
 use anyhow::{Result, bail};
 use c960_engine::{
-    Limit,
+    EngineSpec, Limit,
     uci::{UciConfig, find_stockfish},
 };
 use indicatif::{ProgressBar, ProgressStyle};
@@ -13,34 +13,67 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::cli::{EngineArgs, InputError, LimitArgs};
 
 impl EngineArgs {
-    /// The configuration for the engine at `engine` (a path, a name on
-    /// PATH, or `stockfish`, also looked for in /usr/games).
-    pub(crate) fn uci_config(&self, engine: &str) -> Result<UciConfig> {
-        let path = if engine == "stockfish" {
-            find_stockfish().unwrap_or_else(|| PathBuf::from("stockfish"))
-        } else {
-            PathBuf::from(engine)
+    /// The engine named by `engine` (`auto`, `builtin`, `stockfish`, or a
+    /// UCI engine's path or name) with `options` for a UCI engine. `auto`
+    /// says on standard error which engine it chose.
+    pub(crate) fn engine_spec(&self, engine: &str, options: &[String]) -> Result<EngineSpec> {
+        // Check every flag before saying which engine `auto` chose.
+        let mut pairs = Vec::with_capacity(options.len());
+        for option in options {
+            let Some((name, value)) = option.split_once('=') else {
+                bail!(InputError(format!("option {option:?} is not NAME=VALUE")));
+            };
+            pairs.push((name.trim().to_owned(), value.trim().to_owned()));
+        }
+        let watchdog = match self.watchdog {
+            Some(secs) if !(secs > 0.0 && secs.is_finite()) => bail!(InputError(format!(
+                "--watchdog {secs} must be a positive number of seconds"
+            ))),
+            Some(secs) => Some(Duration::from_secs_f64(secs)),
+            None => None,
+        };
+        let path = match engine {
+            "builtin" => return self.builtin(options),
+            "auto" => {
+                let Some(path) = find_stockfish() else {
+                    if !self.quiet {
+                        eprintln!(
+                            "c960: engine auto: no Stockfish installed, using the built-in \
+                             engine (apt-get install stockfish for research-grade numbers)"
+                        );
+                    }
+                    return self.builtin(options);
+                };
+                if !self.quiet {
+                    eprintln!("c960: engine auto: Stockfish at {}", path.display());
+                }
+                path
+            }
+            "stockfish" => find_stockfish().unwrap_or_else(|| PathBuf::from("stockfish")),
+            other => PathBuf::from(other),
         };
         let mut config = UciConfig::new(path);
         config.threads = self.threads;
         config.hash_mb = self.hash;
-        for option in &self.options {
-            let Some((name, value)) = option.split_once('=') else {
-                bail!(InputError(format!("--option {option:?} is not NAME=VALUE")));
-            };
-            config
-                .options
-                .push((name.trim().to_owned(), value.trim().to_owned()));
+        config.options = pairs;
+        config.watchdog = watchdog;
+        Ok(EngineSpec::Uci(config))
+    }
+
+    fn builtin(&self, options: &[String]) -> Result<EngineSpec> {
+        if let Some(option) = options.first() {
+            bail!(InputError(format!(
+                "the built-in engine takes no UCI options (got {option:?}); --hash sets its hash"
+            )));
         }
-        if let Some(secs) = self.watchdog {
-            if !(secs > 0.0 && secs.is_finite()) {
-                bail!(InputError(format!(
-                    "--watchdog {secs} must be a positive number of seconds"
-                )));
-            }
-            config.watchdog = Some(Duration::from_secs_f64(secs));
+        if self.threads != 1 {
+            bail!(InputError(
+                "the built-in engine searches with one thread".to_owned()
+            ));
         }
-        Ok(config)
+        Ok(EngineSpec::Builtin {
+            hash_mb: self.hash as usize,
+        })
     }
 
     /// `--jobs`, or the number of cores.
@@ -92,11 +125,14 @@ impl LimitArgs {
 }
 
 /// `runs/KIND-ENGINE-LIMIT-SUFFIX`, named after the run's settings.
-pub(crate) fn default_out(kind: &str, engine: &UciConfig, limit: Limit, suffix: &str) -> PathBuf {
-    let stem = engine
-        .path
-        .file_stem()
-        .map_or_else(|| "engine".into(), |s| s.to_string_lossy().into_owned());
+pub(crate) fn default_out(kind: &str, engine: &EngineSpec, limit: Limit, suffix: &str) -> PathBuf {
+    let stem = match engine {
+        EngineSpec::Uci(config) => config
+            .path
+            .file_stem()
+            .map_or_else(|| "engine".into(), |s| s.to_string_lossy().into_owned()),
+        EngineSpec::Builtin { .. } => "builtin".to_owned(),
+    };
     let limit = limit.to_string().replace(' ', "");
     PathBuf::from("runs").join(format!("{kind}-{stem}-{limit}-{suffix}"))
 }

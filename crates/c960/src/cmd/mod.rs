@@ -7,3 +7,4 @@ pub(crate) mod positions;
 pub(crate) mod selfplay;
 pub(crate) mod show;
 pub(crate) mod sweep;
+pub(crate) mod uci;

@@ -34,12 +34,16 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
         ));
     }
     let positions = parse_position_set(&args.positions)?;
-    let engine = args.engine.uci_config(&args.engine.engine)?;
-    let engine_b = args
-        .engine_b
-        .as_deref()
-        .map(|b| args.engine.uci_config(b))
-        .transpose()?;
+    let engine = args
+        .engine
+        .engine_spec(&args.engine.engine, &args.engine.options)?;
+    let engine_b = match args.engine_b.as_deref() {
+        Some(b) => Some(args.engine.engine_spec(b, &args.options_b)?),
+        None if !args.options_b.is_empty() => {
+            bail!(InputError("--option-b needs --engine-b".to_owned()))
+        }
+        None => None,
+    };
     let out = args.out.clone().unwrap_or_else(|| {
         default_out(
             "selfplay",

@@ -21,7 +21,9 @@ fn config(args: &SweepArgs) -> Result<SweepConfig> {
         bail!(InputError("--multipv must be at least 1".to_owned()));
     }
     let positions = parse_position_set(&args.positions)?;
-    let engine = args.engine.uci_config(&args.engine.engine)?;
+    let engine = args
+        .engine
+        .engine_spec(&args.engine.engine, &args.engine.options)?;
     let out = args
         .out
         .clone()

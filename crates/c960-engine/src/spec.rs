@@ -1,0 +1,86 @@
+//! Which engine to run: a UCI program or the built-in engine. Sweeps and
+//! self-play start engines from a spec, one per worker.
+
+use crate::{
+    Engine, EngineError, EngineInfo, GamePosition, Search, SearchResult,
+    builtin::BuiltinEngine,
+    uci::{UciConfig, UciEngine},
+};
+
+/// An engine to start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineSpec {
+    /// A UCI engine process.
+    Uci(UciConfig),
+    /// The built-in engine with a hash table of this many MiB.
+    Builtin {
+        /// Hash table size in MiB.
+        hash_mb: usize,
+    },
+}
+
+impl EngineSpec {
+    /// Starts the engine.
+    pub fn start(&self) -> Result<AnyEngine, EngineError> {
+        match self {
+            EngineSpec::Uci(config) => {
+                UciEngine::start(config).map(|e| AnyEngine::Uci(Box::new(e)))
+            }
+            EngineSpec::Builtin { hash_mb } => {
+                Ok(AnyEngine::Builtin(Box::new(BuiltinEngine::new(*hash_mb))))
+            }
+        }
+    }
+
+    /// The same spec with `MultiPV` set up front (for UCI engines; the
+    /// built-in engine takes it per search).
+    #[must_use]
+    pub fn with_multipv(&self, multipv: u32) -> EngineSpec {
+        match self {
+            EngineSpec::Uci(config) if multipv > 1 => {
+                let mut config = config.clone();
+                config
+                    .options
+                    .push(("MultiPV".to_owned(), multipv.to_string()));
+                EngineSpec::Uci(config)
+            }
+            other => other.clone(),
+        }
+    }
+}
+
+/// A started engine of either kind.
+#[derive(Debug)]
+pub enum AnyEngine {
+    /// A UCI engine process.
+    Uci(Box<UciEngine>),
+    /// The built-in engine.
+    Builtin(Box<BuiltinEngine>),
+}
+
+impl Engine for AnyEngine {
+    fn info(&self) -> &EngineInfo {
+        match self {
+            AnyEngine::Uci(e) => e.info(),
+            AnyEngine::Builtin(e) => e.info(),
+        }
+    }
+
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        match self {
+            AnyEngine::Uci(e) => e.new_game(),
+            AnyEngine::Builtin(e) => e.new_game(),
+        }
+    }
+
+    fn search(
+        &mut self,
+        position: &GamePosition,
+        search: Search,
+    ) -> Result<SearchResult, EngineError> {
+        match self {
+            AnyEngine::Uci(e) => e.search(position, search),
+            AnyEngine::Builtin(e) => e.search(position, search),
+        }
+    }
+}
