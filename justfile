@@ -50,3 +50,7 @@ bench-sweep positions="0-63" nodes="200000" runs="3":
 # c960 selfplay against a plain python-chess self-play loop with one Stockfish.
 bench-selfplay positions="0-9" games="4" nodes="3000" runs="3":
     bash crates/c960-selfplay/bench/bench-selfplay.sh {{positions}} {{games}} {{nodes}} {{runs}}
+
+# The built-in engine: nodes/s against Stockfish's, and a match against Stockfish at its lowest UCI_Elo.
+bench-engine nodes="300000" positions="0-959:19" match_nodes="20000":
+    bash crates/c960-engine/bench/bench-engine.sh {{nodes}} {{positions}} {{match_nodes}}
