@@ -243,6 +243,22 @@ mod tests {
     }
 
     #[test]
+    fn pair_interval_uses_pairs_as_the_unit() {
+        // Pairs scoring 1, 0.5, 0.5, 0: mean 0.5, sample variance 1/6.
+        let mut pairs = Pairs::default();
+        for p in [1.0, 0.5, 0.5, 0.0] {
+            pairs.count += 1;
+            pairs.sum += p;
+            pairs.sum_sq += p * p;
+        }
+        let i = pair_interval(&pairs).unwrap();
+        assert!((i.mean - 0.5).abs() < 1e-12);
+        let half = 1.959_963_984_540_054 * ((1.0f64 / 6.0) / 4.0).sqrt();
+        assert!((i.high - 0.5 - half).abs() < 1e-12);
+        assert_eq!(pair_interval(&Pairs::default()), None);
+    }
+
+    #[test]
     fn medians_from_histograms() {
         assert_eq!(median(&[]), None);
         assert_eq!(median(&[0, 0, 1]), Some(2.0));

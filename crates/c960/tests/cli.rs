@@ -10,7 +10,16 @@ use util::Dir;
 #[test]
 fn help_for_every_subcommand_has_examples() {
     let dir = Dir::new();
-    for sub in [&[][..], &["positions"], &["show"], &["draw"], &["dice"]] {
+    for sub in [
+        &[][..],
+        &["positions"],
+        &["show"],
+        &["draw"],
+        &["dice"],
+        &["sweep"],
+        &["selfplay"],
+        &["uci"],
+    ] {
         let mut args = sub.to_vec();
         args.push("--help");
         let out = dir.ok(&args);

@@ -131,6 +131,60 @@ fn selfplay_writes_pgn_tables_and_manifest() {
 }
 
 #[test]
+fn two_engines_play_colour_reversed_pairs() {
+    let dir = Dir::new();
+    let engine = fake_engine();
+    let run = dir.run(&[
+        "selfplay",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--engine-b",
+        "builtin",
+        "--positions",
+        "91,518",
+        "--games-per-position",
+        "4",
+        "--nodes",
+        "200",
+        "--max-plies",
+        "30",
+        "--quiet",
+        "--out",
+        "ab",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let pgn = fs::read_to_string(dir.file("ab/games.pgn")).unwrap();
+    let whites: Vec<&str> = pgn.lines().filter(|l| l.starts_with("[White ")).collect();
+    assert_eq!(whites.len(), 8);
+    // A is White in even games, B in odd ones.
+    for (i, white) in whites.iter().enumerate() {
+        let expected = if i % 2 == 0 {
+            "c960-fake-uci"
+        } else {
+            "c960 builtin"
+        };
+        assert!(white.contains(expected), "game {i}: {white}");
+    }
+    let positions = fs::read_to_string(dir.file("ab/positions.csv")).unwrap();
+    assert!(
+        positions
+            .lines()
+            .skip(1)
+            .all(|l| l.split(',').nth(10) == Some("pairs")),
+        "{positions}"
+    );
+    // Both games of a pair share a seed.
+    let seeds: Vec<&str> = pgn
+        .lines()
+        .filter(|l| l.starts_with("[C960Seed "))
+        .collect();
+    assert_eq!(seeds[0], seeds[1]);
+    assert_ne!(seeds[1], seeds[2]);
+    let manifest = fs::read_to_string(dir.file("ab/manifest.json")).unwrap();
+    assert!(manifest.contains("c960 builtin") && manifest.contains("c960-fake-uci"));
+}
+
+#[test]
 fn a_killed_run_resumes_to_the_same_games() {
     let dir = Dir::new();
     let args = [
