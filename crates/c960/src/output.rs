@@ -22,3 +22,23 @@ pub(crate) fn write_to(
         Some(path) => c960_store::write_atomically(path, |out| write(out)),
     }
 }
+
+/// Text for standard output, written in one go by [`Text::print`], so that a
+/// reader that goes away (`| head`) is an I/O error the caller can ignore,
+/// not a panic.
+#[derive(Default)]
+pub(crate) struct Text(String);
+
+impl std::fmt::Write for Text {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.push_str(s);
+        Ok(())
+    }
+}
+
+impl Text {
+    /// Writes the collected text to standard output.
+    pub(crate) fn print(&self) -> io::Result<()> {
+        write_to(None, |out| out.write_all(self.0.as_bytes()))
+    }
+}

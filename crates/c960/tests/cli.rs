@@ -317,24 +317,33 @@ fn unknown_subcommands_and_flags_are_one_line_errors() {
     );
 }
 
+/// Regression: `c960 draw ... | head` used to panic ("failed printing to
+/// stdout: Broken pipe") because only `positions` handled a closed pipe.
 #[test]
 fn a_closed_pipe_is_not_an_error() {
     use std::{
         io::Read,
         process::{Command, Stdio},
     };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_c960"))
-        .arg("positions")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = [0u8; 16];
-    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-    // stdout is dropped here: the reader is gone.
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{:?}", output.status);
-    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    // Each prints more than a pipe holds, so the reader leaves first.
+    for args in [
+        &["positions"][..],
+        &["positions", "--format", "json"],
+        &["draw", "--seed", "1", "--rounds", "960"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_c960"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 16];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // stdout is dropped here: the reader is gone.
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{args:?}: {:?}", output.status);
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{args:?}");
+    }
 }
 
 /// The committed position table must be what `c960 positions` writes now.

@@ -1,10 +1,15 @@
 //! `c960 draw`: reproducible draws for tournament rounds.
 
+use std::fmt::Write as _;
+
 use anyhow::Result;
 use c960_core::{DrawFilter, DrawMethod, Features, StartPosition, draw};
 use serde_json::json;
 
-use crate::cli::{DrawArgs, ReportFormat};
+use crate::{
+    cli::{DrawArgs, ReportFormat},
+    output::Text,
+};
 
 /// Validated draw flags.
 struct DrawPlan {
@@ -45,6 +50,7 @@ pub(crate) fn run(args: &DrawArgs) -> Result<()> {
     let plan = DrawPlan::from_args(args)?;
     let features = Features::all();
     let result = draw(&plan.method, plan.rounds, &plan.filter, &features)?;
+    let mut text = Text::default();
     match args.format {
         ReportFormat::Json => {
             let (seed, phrase) = match &plan.method {
@@ -74,23 +80,26 @@ pub(crate) fn run(args: &DrawArgs) -> Result<()> {
                 "rounds": rounds,
                 "c960_version": env!("CARGO_PKG_VERSION"),
             });
-            println!("{}", serde_json::to_string_pretty(&doc)?);
+            writeln!(text, "{}", serde_json::to_string_pretty(&doc)?)?;
         }
         ReportFormat::Text => {
-            println!(
+            writeln!(
+                text,
                 "draw by {}: {} round(s) from {} positions (filters: {})",
                 plan.method, plan.rounds, result.candidates, plan.filter
-            );
+            )?;
             for (i, p) in result.positions.iter().enumerate() {
-                println!(
+                writeln!(
+                    text,
                     "round {:<3} SP {:>3}  {}  {}",
                     i + 1,
                     p.sp(),
                     p.placement(),
                     p.to_xfen()
-                );
+                )?;
             }
         }
     }
+    text.print()?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! `c960 selfplay`: engine games from start positions.
 
-use std::time::Instant;
+use std::{fmt::Write as _, time::Instant};
 
 use anyhow::{Context, Result, bail};
 use c960_core::parse_position_set;
@@ -13,6 +13,7 @@ use crate::{
     cli::{InputError, SelfplayArgs},
     cmd::engine_args::default_out,
     interrupt::{self, Interrupted},
+    output::Text,
 };
 
 fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
@@ -104,9 +105,11 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
         ))
         .into());
     }
+    let mut text = Text::default();
     if !args.engine.quiet {
         let names: Vec<&str> = outcome.engines.iter().map(|e| e.name.as_str()).collect();
-        println!(
+        writeln!(
+            text,
             "{} games ({} from the journal) from {} positions by {} at {} in {:.1}s",
             outcome.games,
             outcome.resumed,
@@ -114,7 +117,7 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
             names.join(" vs "),
             config.limit,
             started.elapsed().as_secs_f64()
-        );
+        )?;
         for file in [
             PGN_FILE,
             GAMES_FILE,
@@ -122,9 +125,10 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
             POSITIONS_CSV,
             MANIFEST_FILE,
         ] {
-            println!("  {dir}/{file}");
+            writeln!(text, "  {dir}/{file}")?;
         }
     }
+    text.print()?;
     if let Some(first) = outcome.failed.first() {
         bail!(
             "{} game(s) failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {} game {}: {}; \

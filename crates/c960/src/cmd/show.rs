@@ -9,19 +9,23 @@ use c960_core::{
     shakmaty::{Bitboard, ByColor, CastlingSide, File, Rank, Square},
 };
 
-use crate::cli::{ReportFormat, ShowArgs};
+use crate::{
+    cli::{ReportFormat, ShowArgs},
+    output,
+};
 
 pub(crate) fn run(args: &ShowArgs) -> Result<()> {
     let position: StartPosition = args.position.parse()?;
     let features = Features::of(position);
     match args.format {
         ReportFormat::Json => {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&PositionRecord::from(&features))?
-            );
+            let json = serde_json::to_string_pretty(&PositionRecord::from(&features))?;
+            output::write_to(None, |out| writeln!(out, "{json}"))?;
         }
-        ReportFormat::Text => print!("{}", render(&features)),
+        ReportFormat::Text => {
+            let text = render(&features);
+            output::write_to(None, |out| out.write_all(text.as_bytes()))?;
+        }
     }
     Ok(())
 }

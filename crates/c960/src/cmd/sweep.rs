@@ -1,6 +1,6 @@
 //! `c960 sweep`: score start positions with a UCI engine.
 
-use std::time::Instant;
+use std::{fmt::Write as _, time::Instant};
 
 use anyhow::{Context, Result, bail};
 use c960_core::parse_position_set;
@@ -11,6 +11,7 @@ use crate::{
     cli::{InputError, SweepArgs},
     cmd::engine_args::default_out,
     interrupt::{self, Interrupted},
+    output::Text,
 };
 
 /// Turns the flags into a sweep configuration, rejecting nonsense before
@@ -71,19 +72,22 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
         ))
         .into());
     }
+    let mut text = Text::default();
     if !args.engine.quiet {
-        println!(
+        writeln!(
+            text,
             "{} positions evaluated ({} from the journal) with {} at {} in {:.1}s",
             outcome.rows.len(),
             outcome.resumed,
             outcome.engine.name,
             config.limit,
             started.elapsed().as_secs_f64()
-        );
+        )?;
         for file in [PARQUET_FILE, CSV_FILE, MANIFEST_FILE] {
-            println!("  {dir}/{file}");
+            writeln!(text, "  {dir}/{file}")?;
         }
     }
+    text.print()?;
     if let Some(first) = outcome.failed.first() {
         bail!(
             "{} position(s) failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {}: {}; \
