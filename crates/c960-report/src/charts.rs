@@ -57,6 +57,64 @@ pub struct ScoreHistogram {
     pub scores: Vec<f64>,
 }
 
+/// Bars for categories, one colour per series (e.g. positions with an
+/// undefended or a king-only pawn, by file).
+#[derive(Clone, Debug)]
+pub struct Bars {
+    /// Chart title.
+    pub title: String,
+    /// Provenance line.
+    pub provenance: String,
+    /// Category labels along the x axis.
+    pub categories: Vec<String>,
+    /// `(series name, one value per category)`.
+    pub series: Vec<(String, Vec<f64>)>,
+    /// x axis description.
+    pub x_desc: String,
+    /// y axis description, with unit.
+    pub y_desc: String,
+}
+
+/// Group means with 95% intervals (e.g. White's advantage by number of
+/// weak pawns); `groups` are `(label, values)`.
+#[derive(Clone, Debug)]
+pub struct GroupMeans {
+    /// Chart title.
+    pub title: String,
+    /// Provenance line.
+    pub provenance: String,
+    /// `(group label, values)`.
+    pub groups: Vec<(String, Vec<f64>)>,
+    /// x axis description.
+    pub x_desc: String,
+    /// y axis description, with unit.
+    pub y_desc: String,
+}
+
+/// Mean and half-width of the normal 95% interval of `values` (0 for fewer
+/// than two values).
+#[must_use]
+pub fn mean_interval(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    if values.len() < 2 {
+        return (mean, 0.0);
+    }
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (variance / n).sqrt())
+}
+
+/// Colours of successive series.
+const PALETTE: [RGBColor; 4] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+];
+
 /// A chart that can draw itself on any plotters backend.
 pub trait Chart {
     /// Draws the chart on `area`.
@@ -209,6 +267,125 @@ impl Chart for ScoreHistogram {
             )
             .map_err(|e| e.to_string())?;
         Ok(())
+    }
+}
+
+impl Chart for Bars {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let area = caption(area, &self.title, &self.provenance)?;
+        let top = self
+            .series
+            .iter()
+            .flat_map(|(_, v)| v.iter().copied())
+            .fold(1.0f64, f64::max)
+            * 1.15;
+        let groups = self.categories.len() as f64;
+        let mut chart = ChartBuilder::on(&area)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0f64..groups, 0f64..top)
+            .map_err(|e| e.to_string())?;
+        let categories = self.categories.clone();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc(self.x_desc.as_str())
+            .y_desc(self.y_desc.as_str())
+            .x_labels(self.categories.len() * 2 + 1)
+            .x_label_formatter(&move |x| {
+                let i = x.floor() as usize;
+                if (x - x.floor() - 0.5).abs() < 0.01 {
+                    categories.get(i).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let width = 0.8 / self.series.len().max(1) as f64;
+        for (k, (name, values)) in self.series.iter().enumerate() {
+            let color = PALETTE[k % PALETTE.len()];
+            chart
+                .draw_series(values.iter().enumerate().map(|(i, v)| {
+                    let x0 = i as f64 + 0.1 + k as f64 * width;
+                    Rectangle::new([(x0, 0.0), (x0 + width * 0.95, *v)], color.filled())
+                }))
+                .map_err(|e| e.to_string())?
+                .label(name.as_str())
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 14, y + 5)], color.filled())
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK.mix(0.3))
+            .label_font(("sans-serif", 14))
+            .draw()
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl Chart for GroupMeans {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let area = caption(area, &self.title, &self.provenance)?;
+        let stats: Vec<(f64, f64)> = self.groups.iter().map(|(_, v)| mean_interval(v)).collect();
+        let (low, high) = range(stats.iter().flat_map(|(m, h)| [m - h, m + h]));
+        let labels: Vec<String> = self
+            .groups
+            .iter()
+            .map(|(label, values)| format!("{label} (n={})", values.len()))
+            .collect();
+        let mut chart = ChartBuilder::on(&area)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0f64..labels.len() as f64, low..high)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc(self.x_desc.as_str())
+            .y_desc(self.y_desc.as_str())
+            .x_labels(labels.len() * 2 + 1)
+            .x_label_formatter(&move |x| {
+                let i = x.floor() as usize;
+                if (x - x.floor() - 0.5).abs() < 0.01 {
+                    labels.get(i).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let color = PALETTE[0];
+        chart
+            .draw_series(stats.iter().enumerate().map(|(i, (mean, half))| {
+                let x = i as f64 + 0.5;
+                ErrorBar::new_vertical(
+                    x,
+                    mean - half,
+                    *mean,
+                    mean + half,
+                    color.stroke_width(2),
+                    12,
+                )
+            }))
+            .map_err(|e| e.to_string())?
+            .label("mean with 95% interval")
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK.mix(0.3))
+            .label_font(("sans-serif", 14))
+            .draw()
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -92,3 +92,92 @@ fn score_curve_and_histogram_as_svg_and_png() {
         "no temporary files left"
     );
 }
+
+#[test]
+fn weak_pawns_by_file_and_advantage_by_weak_pawns() {
+    use c960_report::charts::{Bars, GroupMeans, mean_interval};
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/sweep-stockfish-15.1-nodes1000000-mpv3");
+    let (frame, sources) = per_position(&[dir]).unwrap();
+    let files = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    let count_on = |column: &str| -> Vec<u32> {
+        let col = frame.column(column).unwrap().str().unwrap().clone();
+        files
+            .iter()
+            .map(|f| {
+                let on_file = (0..960).filter(|i| col.get(*i).unwrap().split(' ').any(|x| x == *f));
+                u32::try_from(on_file.count()).unwrap()
+            })
+            .collect()
+    };
+    let undefended = count_on("undefended_files");
+    let king_only = count_on("king_only_files");
+    // By symmetry of the whole set, file a matches file h, b matches g, ...
+    for i in 0..4 {
+        assert_eq!(undefended[i], undefended[7 - i]);
+        assert_eq!(king_only[i], king_only[7 - i]);
+    }
+    let as_f64 = |v: &[u32]| v.iter().map(|x| f64::from(*x)).collect::<Vec<f64>>();
+    let (undefended, king_only) = (as_f64(&undefended), as_f64(&king_only));
+    let out = tempfile::tempdir().unwrap();
+    let bars = Bars {
+        title: "Weak pawns by file".into(),
+        provenance: "all 960 positions, c960 features".into(),
+        categories: files.iter().map(|f| (*f).to_owned()).collect(),
+        series: vec![
+            ("undefended".into(), undefended),
+            ("defended by the king only".into(), king_only),
+        ],
+        x_desc: "file".into(),
+        y_desc: "positions with such a pawn on the file".into(),
+    };
+    let [svg, png] = write(&bars, out.path(), "weak-pawns-by-file").unwrap();
+    let text = fs::read_to_string(&svg).unwrap();
+    // Eight bars per series (some may be empty: still drawn) plus a legend swatch.
+    assert_eq!(text.matches(r##"fill="#1F77B4""##).count(), 9);
+    assert_eq!(text.matches(r##"fill="#D62728""##).count(), 9);
+    assert!(fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    if let Ok(keep) = std::env::var("C960_KEEP_CHARTS") {
+        fs::copy(&png, format!("{keep}/weak.png")).unwrap();
+    }
+
+    let weak = frame.column("weak_pawns").unwrap().u32().unwrap().clone();
+    let cp = frame
+        .column(&format!("{}__score_cp", sources[0].label))
+        .unwrap()
+        .i32()
+        .unwrap()
+        .clone();
+    let groups: Vec<(String, Vec<f64>)> = (0..=8u32)
+        .map(|k| {
+            let values: Vec<f64> = (0..960)
+                .filter(|i| weak.get(*i) == Some(k))
+                .filter_map(|i| cp.get(i).map(f64::from))
+                .collect();
+            (format!("{k} weak"), values)
+        })
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
+    assert_eq!(groups.iter().map(|g| g.1.len()).sum::<usize>(), 960);
+    assert_eq!(groups[0].1.len(), 960 - 842, "positions without weak pawns");
+    let means = GroupMeans {
+        title: "White's advantage by number of weak pawns".into(),
+        provenance: "Stockfish 15.1, 1,000,000 nodes".into(),
+        groups: groups.clone(),
+        x_desc: "weak pawns per side".into(),
+        y_desc: "mean engine score, centipawns (White's view)".into(),
+    };
+    let [svg, png] = write(&means, out.path(), "advantage-by-weak-pawns").unwrap();
+    let text = fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.contains(&format!("0 weak (n={})", 960 - 842)),
+        "group sizes in the labels"
+    );
+    assert!(fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    if let Ok(keep) = std::env::var("C960_KEEP_CHARTS") {
+        fs::copy(&png, format!("{keep}/means.png")).unwrap();
+    }
+    let (mean, half) = mean_interval(&[1.0, 2.0, 3.0]);
+    assert!((mean - 2.0).abs() < 1e-12);
+    assert!((half - 1.96 * (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
+}
