@@ -55,6 +55,8 @@ pub struct ScoreHistogram {
     pub provenance: String,
     /// Centipawns per position.
     pub scores: Vec<f64>,
+    /// x axis description, with unit.
+    pub x_desc: String,
 }
 
 /// Bars for categories, one colour per series (e.g. positions with an
@@ -248,7 +250,7 @@ impl Chart for ScoreHistogram {
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_desc("engine score, centipawns (White's view), 10-cp bins")
+            .x_desc(self.x_desc.as_str())
             .y_desc("positions")
             .x_label_formatter(&|v| match v {
                 SegmentValue::CenterOf(b) | SegmentValue::Exact(b) => {

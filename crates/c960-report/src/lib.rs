@@ -6,6 +6,7 @@
 
 pub mod charts;
 mod features;
+pub mod site;
 
 use std::{
     collections::BTreeSet,
@@ -250,4 +251,192 @@ pub fn labels(sources: &[Source], kind: RunKind) -> BTreeSet<String> {
         .filter(|s| s.kind == kind)
         .map(|s| s.label.clone())
         .collect()
+}
+
+/// What `build` wrote.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The runs, as labelled.
+    pub sources: Vec<Source>,
+    /// Chart files (SVG and PNG), relative to the output directory.
+    pub charts: Vec<PathBuf>,
+    /// Pages written.
+    pub pages: usize,
+}
+
+/// Builds the whole report into `out`: the per-position table
+/// (`positions.parquet`, `positions.csv`), the charts (`charts/*.svg` and
+/// `*.png`) and the site (`index.html`, `fair.html`, `positions/*.html`).
+pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
+    let (frame, sources) = per_position(runs)?;
+    write_table(out, &frame, &sources)?;
+    let chart_dir = out.join("charts");
+    let mut shown: Vec<(String, PathBuf)> = Vec::new();
+    let mut files = Vec::new();
+    let mut add = |title: &str,
+                   name: &str,
+                   chart: &dyn Fn(&Path, &str) -> io::Result<[PathBuf; 2]>|
+     -> io::Result<()> {
+        let [svg, png] = chart(&chart_dir, name)?;
+        for f in [&svg, &png] {
+            files.push(f.strip_prefix(out).unwrap_or(f).to_owned());
+        }
+        shown.push((
+            title.to_owned(),
+            svg.strip_prefix(out).unwrap_or(&svg).to_owned(),
+        ));
+        Ok(())
+    };
+    let weak_by_file = weak_pawns_by_file(&frame)?;
+    add("Weak pawns by file", "weak-pawns-by-file", &|d, n| {
+        charts::write(&weak_by_file, d, n)
+    })?;
+    for source in sources.iter().filter(|s| s.kind == RunKind::Sweep) {
+        let line = chart_provenance(source);
+        let scores = sweep_scores(&frame, source)?;
+        let curve = charts::ScoreCurve {
+            title: "White's advantage per position".to_owned(),
+            provenance: line.clone(),
+            scores: scores.clone(),
+        };
+        add(
+            &format!("White's advantage per position ({})", source.label),
+            &format!("advantage-{}", source.label),
+            &|d, n| charts::write(&curve, d, n),
+        )?;
+        let histogram = charts::ScoreHistogram {
+            title: "Distribution of White's advantage".to_owned(),
+            provenance: line.clone(),
+            scores: scores.iter().map(|s| s.1).collect(),
+            x_desc: "engine score, centipawns (White's view), 10-cp bins".to_owned(),
+        };
+        add(
+            &format!("Distribution of White's advantage ({})", source.label),
+            &format!("histogram-{}", source.label),
+            &|d, n| charts::write(&histogram, d, n),
+        )?;
+        let by_weak = charts::GroupMeans {
+            title: "White's advantage by number of weak pawns".to_owned(),
+            provenance: line.clone(),
+            groups: group_by(&frame, "weak_pawns", &scores)?,
+            x_desc: "weak pawns per side".to_owned(),
+            y_desc: "mean engine score, centipawns (White's view)".to_owned(),
+        };
+        add(
+            &format!("White's advantage by weak pawns ({})", source.label),
+            &format!("by-weak-pawns-{}", source.label),
+            &|d, n| charts::write(&by_weak, d, n),
+        )?;
+        let twins = mirror_differences(&frame, &scores)?;
+        let mirror = charts::ScoreHistogram {
+            title: "Mirror twins: score difference (the castling effect)".to_owned(),
+            provenance: line,
+            scores: twins,
+            x_desc: "score of the lower SP minus its mirror twin's, centipawns, 10-cp bins"
+                .to_owned(),
+        };
+        add(
+            &format!("Mirror twins: score differences ({})", source.label),
+            &format!("mirror-twins-{}", source.label),
+            &|d, n| charts::write(&mirror, d, n),
+        )?;
+    }
+    site::write_site(out, &frame, &sources, &shown)?;
+    Ok(Built {
+        sources,
+        charts: files,
+        pages: frame.height() + 2,
+    })
+}
+
+fn chart_provenance(source: &Source) -> String {
+    let m = &source.manifest;
+    format!(
+        "{}, {}, finished {} (c960 {})",
+        m["engine"]["name"].as_str().unwrap_or("engine"),
+        m["limit"].as_str().unwrap_or("?"),
+        m["finished"].as_str().unwrap_or("?"),
+        m["c960_version"].as_str().unwrap_or("?"),
+    )
+}
+
+/// `(sp, centipawns)` of a sweep, for positions with a centipawn score.
+fn sweep_scores(frame: &DataFrame, source: &Source) -> Result<Vec<(u32, f64)>, ReportError> {
+    let sp = frame.column("sp")?.u32()?.clone();
+    let cp = frame
+        .column(&format!("{}__score_cp", source.label))?
+        .cast(&DataType::Float64)?;
+    let cp = cp.f64()?.clone();
+    Ok((0..frame.height())
+        .filter_map(|i| Some((sp.get(i)?, cp.get(i)?)))
+        .collect())
+}
+
+/// Scores grouped by the integer feature `column` (`"k weak"` labels).
+fn group_by(
+    frame: &DataFrame,
+    column: &str,
+    scores: &[(u32, f64)],
+) -> Result<Vec<(String, Vec<f64>)>, ReportError> {
+    let key = frame.column(column)?.u32()?.clone();
+    let mut groups: std::collections::BTreeMap<u32, Vec<f64>> = std::collections::BTreeMap::new();
+    for (sp, score) in scores {
+        if let Some(k) = key.get(*sp as usize) {
+            groups.entry(k).or_default().push(*score);
+        }
+    }
+    Ok(groups
+        .into_iter()
+        .map(|(k, v)| (format!("{k} weak"), v))
+        .collect())
+}
+
+/// Score of each position minus its mirror twin's, once per pair.
+fn mirror_differences(frame: &DataFrame, scores: &[(u32, f64)]) -> Result<Vec<f64>, ReportError> {
+    let twin = frame.column("mirror_sp")?.u32()?.clone();
+    let by_sp: std::collections::HashMap<u32, f64> = scores.iter().copied().collect();
+    Ok(scores
+        .iter()
+        .filter_map(|(sp, score)| {
+            let t = twin.get(*sp as usize)?;
+            (*sp < t)
+                .then(|| by_sp.get(&t).map(|other| score - other))
+                .flatten()
+        })
+        .collect())
+}
+
+/// Positions with an undefended / king-only pawn on each file.
+fn weak_pawns_by_file(frame: &DataFrame) -> Result<charts::Bars, ReportError> {
+    let files = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    let count = |column: &str| -> Result<Vec<f64>, ReportError> {
+        let values = frame.column(column)?.str()?.clone();
+        Ok(files
+            .iter()
+            .map(|f| {
+                let n = (0..frame.height())
+                    .filter(|i| {
+                        values
+                            .get(*i)
+                            .is_some_and(|v| v.split(' ').any(|x| x == *f))
+                    })
+                    .count();
+                f64::from(u32::try_from(n).unwrap_or(u32::MAX))
+            })
+            .collect())
+    };
+    Ok(charts::Bars {
+        title: "Weak pawns by file".to_owned(),
+        provenance: "all 960 positions; c960 static features".to_owned(),
+        categories: files.iter().map(|f| (*f).to_owned()).collect(),
+        series: vec![
+            ("undefended".to_owned(), count("undefended_files")?),
+            (
+                "defended by the king only".to_owned(),
+                count("king_only_files")?,
+            ),
+        ],
+        x_desc: "file".to_owned(),
+        y_desc: "positions with such a pawn on the file".to_owned(),
+    })
 }

@@ -65,6 +65,7 @@ fn score_curve_and_histogram_as_svg_and_png() {
         title: "Distribution of White's advantage".into(),
         provenance,
         scores: scores.iter().map(|s| s.1).collect(),
+        x_desc: "engine score, centipawns (White's view), 10-cp bins".into(),
     };
     let [svg, png] = write(&histogram, out.path(), "histogram").unwrap();
     let text = fs::read_to_string(&svg).unwrap();

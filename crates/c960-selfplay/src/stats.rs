@@ -169,6 +169,15 @@ pub fn trinomial_interval(wins: u64, draws: u64, losses: u64) -> Option<Interval
     }
     let (w, d, l) = (wins as f64 / n, draws as f64 / n, losses as f64 / n);
     let mean = w + d / 2.0;
+    if n < 2.0 {
+        // One game says nothing about the spread: no interval narrower
+        // than everything.
+        return Some(Interval {
+            mean,
+            low: 0.0,
+            high: 1.0,
+        });
+    }
     let variance = w * (1.0 - mean).powi(2) + d * (0.5 - mean).powi(2) + l * mean.powi(2);
     let half = Z95 * (variance / n).sqrt();
     Some(Interval {
@@ -187,11 +196,15 @@ fn pair_interval(pairs: &Pairs) -> Option<Interval> {
     }
     let n = pairs.count as f64;
     let mean = pairs.sum / n;
-    let variance = if pairs.count > 1 {
-        ((pairs.sum_sq - n * mean * mean) / (n - 1.0)).max(0.0)
-    } else {
-        0.0
-    };
+    if pairs.count < 2 {
+        // One pair says nothing about the spread.
+        return Some(Interval {
+            mean,
+            low: 0.0,
+            high: 1.0,
+        });
+    }
+    let variance = ((pairs.sum_sq - n * mean * mean) / (n - 1.0)).max(0.0);
     let half = Z95 * (variance / n).sqrt();
     Some(Interval {
         mean,
@@ -256,6 +269,16 @@ mod tests {
         let half = 1.959_963_984_540_054 * ((1.0f64 / 6.0) / 4.0).sqrt();
         assert!((i.high - 0.5 - half).abs() < 1e-12);
         assert_eq!(pair_interval(&Pairs::default()), None);
+        let one = Pairs {
+            count: 1,
+            sum: 0.5,
+            sum_sq: 0.25,
+            ..Pairs::default()
+        };
+        let i = pair_interval(&one).unwrap();
+        assert_eq!((i.low, i.high), (0.0, 1.0), "one pair: no spread known");
+        let single = trinomial_interval(1, 0, 0).unwrap();
+        assert_eq!((single.mean, single.low, single.high), (1.0, 0.0, 1.0));
     }
 
     #[test]

@@ -46,6 +46,34 @@ pub(crate) enum Command {
     Selfplay(SelfplayArgs),
     /// Run the built-in engine as a UCI engine on standard input and output.
     Uci(UciArgs),
+    /// Build the report: table, charts and a static site for all positions.
+    Report(ReportArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Writes positions.parquet and positions.csv (features joined with every \
+                        run), charts/*.svg and *.png, index.html (charts and a sortable table), \
+                        fair.html and positions/<SP>.html into the output directory. The site \
+                        opens from disk; it needs no network.\n\n\
+                        Examples:\n  \
+                        c960 report                                         # features only\n  \
+                        c960 report --sweep data/sweep-stockfish-15.1-nodes1000000-mpv3\n  \
+                        c960 report --sweep runs/sweep-a --selfplay runs/sp7 --out reports/round1"
+)]
+pub(crate) struct ReportArgs {
+    /// A sweep run directory (repeatable).
+    #[arg(long = "sweep", value_name = "DIR")]
+    pub(crate) sweeps: Vec<PathBuf>,
+    /// A self-play run directory (repeatable).
+    #[arg(long = "selfplay", value_name = "DIR")]
+    pub(crate) selfplays: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(long, value_name = "DIR", default_value = "reports/site")]
+    pub(crate) out: PathBuf,
+    /// No summary.
+    #[arg(long)]
+    pub(crate) quiet: bool,
 }
 
 #[derive(Debug, Args)]

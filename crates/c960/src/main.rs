@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => cmd::sweep::run(&args),
         Command::Selfplay(args) => cmd::selfplay::run(&args),
         Command::Uci(_) => cmd::uci::run(),
+        Command::Report(args) => cmd::report::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -86,6 +87,15 @@ fn exit_code(err: &anyhow::Error) -> u8 {
             || cause
                 .downcast_ref::<c960_selfplay::SelfplayError>()
                 .is_some_and(c960_selfplay::SelfplayError::is_bad_input)
+            || cause
+                .downcast_ref::<c960_report::ReportError>()
+                .is_some_and(|e| {
+                    matches!(
+                        e,
+                        c960_report::ReportError::BadRun { .. }
+                            | c960_report::ReportError::Duplicate { .. }
+                    )
+                })
     });
     if bad_input { 2 } else { 1 }
 }

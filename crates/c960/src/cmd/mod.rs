@@ -4,6 +4,7 @@ pub(crate) mod dice;
 pub(crate) mod draw;
 pub(crate) mod engine_args;
 pub(crate) mod positions;
+pub(crate) mod report;
 pub(crate) mod selfplay;
 pub(crate) mod show;
 pub(crate) mod sweep;

@@ -1,0 +1,447 @@
+//! The report as a static site that opens from disk: `index.html` (charts
+//! and a sortable, filterable table of all positions), one page per
+//! position, and `fair.html` for organizers. No network, no CDN: the page
+//! script is written beside the pages.
+
+use std::{
+    fmt::Write as _,
+    fs, io,
+    path::{Path, PathBuf},
+};
+
+use c960_core::{
+    Features, StartPosition,
+    shakmaty::{CastlingSide, Color, File, Rank, Square},
+};
+use polars::prelude::*;
+
+use crate::{RunKind, Source};
+
+const SCRIPT: &str = include_str!("../assets/table.js");
+const STYLE: &str = include_str!("../assets/style.css");
+
+/// One column of a run in the tables: header, column name, number format.
+struct RunColumn {
+    header: String,
+    column: String,
+    percent: bool,
+}
+
+fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
+    let mut columns = Vec::new();
+    for s in sources {
+        let short = s.label.clone();
+        match s.kind {
+            RunKind::Sweep => columns.push(RunColumn {
+                header: format!("score cp<br><small>{short}</small>"),
+                column: format!("{}__score_cp", s.label),
+                percent: false,
+            }),
+            RunKind::Selfplay => {
+                columns.push(RunColumn {
+                    header: format!("White score<br><small>{short}</small>"),
+                    column: format!("{}__white_score", s.label),
+                    percent: true,
+                });
+                columns.push(RunColumn {
+                    header: "games".to_owned(),
+                    column: format!("{}__games", s.label),
+                    percent: false,
+                });
+            }
+        }
+    }
+    columns
+}
+
+/// A cell of `frame` as text ("" when null).
+fn cell(frame: &DataFrame, column: &str, row: usize, percent: bool) -> String {
+    let Ok(series) = frame.column(column) else {
+        return String::new();
+    };
+    match series.get(row) {
+        Ok(AnyValue::Null) | Err(_) => String::new(),
+        Ok(AnyValue::Float64(v)) if percent => format!("{:.1}%", v * 100.0),
+        Ok(AnyValue::Float64(v)) => format!("{v:.3}"),
+        Ok(AnyValue::String(s)) => escape(s),
+        Ok(AnyValue::Boolean(b)) => if b { "yes" } else { "no" }.to_owned(),
+        Ok(v) => v.to_string(),
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn page(title: &str, depth: usize, body: &str) -> String {
+    let up = "../".repeat(depth);
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>{title}</title>\n<link rel=\"stylesheet\" href=\"{up}style.css\">\n\
+         <script src=\"{up}table.js\" defer></script>\n</head>\n<body>\n{body}\n</body>\n</html>\n",
+        title = escape(title)
+    )
+}
+
+/// Writes the site into `dir`: `index.html`, `fair.html`,
+/// `positions/<sp>.html`, `style.css`, `table.js`. `charts` are file names
+/// (relative to `dir`) of SVG charts shown on the index.
+pub fn write_site(
+    dir: &Path,
+    frame: &DataFrame,
+    sources: &[Source],
+    charts: &[(String, PathBuf)],
+) -> io::Result<()> {
+    fs::create_dir_all(dir.join("positions"))?;
+    let write = |name: &Path, text: &str| {
+        c960_store::write_atomically(name, |out| io::Write::write_all(out, text.as_bytes()))
+    };
+    write(&dir.join("style.css"), STYLE)?;
+    write(&dir.join("table.js"), SCRIPT)?;
+    let columns = run_columns(sources);
+    write(
+        &dir.join("index.html"),
+        &index(frame, sources, &columns, charts),
+    )?;
+    write(&dir.join("fair.html"), &fair(frame, sources))?;
+    for row in 0..frame.height() {
+        let sp = StartPosition::new(row as u16).map_err(io::Error::other)?;
+        write(
+            &dir.join(format!("positions/{}.html", sp.sp())),
+            &position_page(frame, sources, row, sp),
+        )?;
+    }
+    Ok(())
+}
+
+fn provenance(sources: &[Source]) -> String {
+    if sources.is_empty() {
+        return "<p class=\"provenance\">Static features only: no sweep or self-play run was given.</p>".to_owned();
+    }
+    let mut text = String::from("<ul class=\"provenance\">");
+    for s in sources {
+        let m = &s.manifest;
+        let engines = match s.kind {
+            RunKind::Sweep => m["engine"]["name"].as_str().unwrap_or("?").to_owned(),
+            RunKind::Selfplay => m["engines"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|e| e["name"].as_str())
+                        .collect::<Vec<_>>()
+                        .join(" vs ")
+                })
+                .unwrap_or_default(),
+        };
+        let _ = write!(
+            text,
+            "<li><code>{}</code>: {} with {}, {}, finished {}, c960 {}</li>",
+            escape(&s.label),
+            match s.kind {
+                RunKind::Sweep => "engine sweep",
+                RunKind::Selfplay => "self-play",
+            },
+            escape(&engines),
+            escape(m["limit"].as_str().unwrap_or("?")),
+            escape(m["finished"].as_str().unwrap_or("?")),
+            escape(m["c960_version"].as_str().unwrap_or("?")),
+        );
+    }
+    text.push_str("</ul>");
+    text
+}
+
+fn index(
+    frame: &DataFrame,
+    sources: &[Source],
+    columns: &[RunColumn],
+    charts: &[(String, PathBuf)],
+) -> String {
+    let mut body = String::from("<h1>Chess960: how balanced is each start position?</h1>\n");
+    body.push_str(&provenance(sources));
+    body.push_str(
+        "<p><a href=\"fair.html\">Fair positions for organizers</a></p>\n<div class=\"charts\">\n",
+    );
+    for (title, file) in charts {
+        let _ = writeln!(
+            body,
+            "<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>",
+            escape(&file.to_string_lossy()),
+            escape(title),
+            escape(title)
+        );
+    }
+    body.push_str("</div>\n<h2>All 960 positions</h2>\n");
+    body.push_str("<p><input id=\"filter\" type=\"search\" placeholder=\"filter: SP, placement, files…\"> <span id=\"shown\"></span></p>\n");
+    body.push_str("<table id=\"positions\" class=\"sortable\">\n<thead><tr>");
+    let fixed = [
+        ("SP", "num"),
+        ("placement", "text"),
+        ("weak pawns", "num"),
+        ("undefended", "text"),
+        ("king-only", "text"),
+        ("attackable on move 1", "num"),
+        ("castle a on move 1", "text"),
+        ("castle h on move 1", "text"),
+    ];
+    for (h, kind) in fixed {
+        let _ = write!(body, "<th data-type=\"{kind}\">{h}</th>");
+    }
+    for c in columns {
+        let _ = write!(body, "<th data-type=\"num\">{}</th>", c.header);
+    }
+    body.push_str("</tr></thead>\n<tbody>\n");
+    for row in 0..frame.height() {
+        let sp = cell(frame, "sp", row, false);
+        let _ = write!(
+            body,
+            "<tr><td><a href=\"positions/{sp}.html\">{sp}</a></td><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+            cell(frame, "placement", row, false),
+            cell(frame, "weak_pawns", row, false),
+            cell(frame, "undefended_files", row, false),
+            cell(frame, "king_only_files", row, false),
+            cell(frame, "first_move_attackable", row, false),
+            cell(frame, "castle_a_first_move", row, false),
+            cell(frame, "castle_h_first_move", row, false),
+        );
+        for c in columns {
+            let _ = write!(body, "<td>{}</td>", cell(frame, &c.column, row, c.percent));
+        }
+        body.push_str("</tr>\n");
+    }
+    body.push_str("</tbody>\n</table>\n");
+    page("c960 report", 0, &body)
+}
+
+fn fair(frame: &DataFrame, sources: &[Source]) -> String {
+    let mut body = String::from("<h1>Fair positions for organizers</h1>\n");
+    body.push_str(&provenance(sources));
+    let sweep = sources.iter().find(|s| s.kind == RunKind::Sweep);
+    let Some(sweep) = sweep else {
+        body.push_str("<p>Ranking by balance needs an engine sweep: run <code>c960 sweep</code> and give it to <code>c960 report --sweep DIR</code>.</p>");
+        return page("Fair positions", 0, &body);
+    };
+    let column = format!("{}__score_cp", sweep.label);
+    let scores = frame
+        .column(&column)
+        .and_then(|c| c.cast(&DataType::Float64))
+        .ok();
+    let mut ranked: Vec<(usize, f64)> = (0..frame.height())
+        .filter_map(|row| {
+            let v = scores.as_ref()?.get(row).ok()?.extract::<f64>()?;
+            Some((row, v))
+        })
+        .collect();
+    ranked.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then(a.0.cmp(&b.0)));
+    let _ = writeln!(
+        body,
+        "<p>Ranked by |engine score| ({}): most balanced first. Filters as in <code>c960 draw</code>: \
+         <label><input type=\"checkbox\" data-filter=\"no-attack\"> no pawn attackable on move 1</label> \
+         <label><input type=\"checkbox\" data-filter=\"no-castle\"> no castling on move 1</label> \
+         <label>at most <input type=\"number\" min=\"0\" max=\"8\" value=\"8\" data-filter=\"max-weak\"> weak pawns</label></p>",
+        escape(&sweep.label)
+    );
+    body.push_str("<table id=\"fair\" class=\"sortable\">\n<thead><tr><th data-type=\"num\">rank</th><th data-type=\"num\">SP</th><th data-type=\"text\">placement</th><th data-type=\"num\">score cp</th><th data-type=\"num\">weak pawns</th><th data-type=\"num\">attackable</th><th data-type=\"text\">castling on move 1</th></tr></thead>\n<tbody>\n");
+    for (rank, (row, score)) in ranked.iter().enumerate() {
+        let castle = cell(frame, "castle_a_first_move", *row, false) == "yes"
+            || cell(frame, "castle_h_first_move", *row, false) == "yes";
+        let sp = cell(frame, "sp", *row, false);
+        let _ = writeln!(
+            body,
+            "<tr data-weak=\"{weak}\" data-attack=\"{attack}\" data-castle=\"{castle}\"><td>{}</td><td><a href=\"positions/{sp}.html\">{sp}</a></td><td class=\"mono\">{}</td><td>{score:+.0}</td><td>{weak}</td><td>{attack}</td><td>{}</td></tr>",
+            rank + 1,
+            cell(frame, "placement", *row, false),
+            if castle { "yes" } else { "no" },
+            weak = cell(frame, "weak_pawns", *row, false),
+            attack = cell(frame, "first_move_attackable", *row, false),
+        );
+    }
+    body.push_str("</tbody>\n</table>\n");
+    page("Fair positions", 0, &body)
+}
+
+/// The board as SVG: weak pawns ringed in red, castling target squares
+/// (c1/g1, c8/g8) outlined in green.
+#[must_use]
+pub fn board_svg(position: StartPosition) -> String {
+    let features = Features::of(position);
+    let board = position.board();
+    let weak = features.weak_pawns();
+    let weak = weak.white | weak.black;
+    let targets = [Square::C1, Square::G1, Square::C8, Square::G8];
+    let mut svg = String::from(
+        "<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 340 360\" width=\"340\" height=\"360\">",
+    );
+    for rank in Rank::ALL {
+        for file in File::ALL {
+            let sq = Square::from_coords(file, rank);
+            let x = 20 + 40 * u32::from(file);
+            let y = 20 + 40 * (7 - u32::from(rank));
+            let light = (u32::from(file) + u32::from(rank)) % 2 == 1;
+            let _ = write!(
+                svg,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"40\" height=\"40\" fill=\"{}\"/>",
+                if light { "#f0d9b5" } else { "#b58863" }
+            );
+            if targets.contains(&sq) {
+                let _ = write!(
+                    svg,
+                    "<rect class=\"castle-target\" x=\"{}\" y=\"{}\" width=\"36\" height=\"36\" fill=\"none\" stroke=\"#2a9d3a\" stroke-width=\"3\"/>",
+                    x + 2,
+                    y + 2
+                );
+            }
+            if let Some(piece) = board.piece_at(sq) {
+                if weak.contains(sq) {
+                    let _ = write!(
+                        svg,
+                        "<circle class=\"weak\" cx=\"{}\" cy=\"{}\" r=\"17\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"3\"/>",
+                        x + 20,
+                        y + 20
+                    );
+                }
+                let glyph = match (piece.color, piece.role.char()) {
+                    (Color::White, 'k') => '♔',
+                    (Color::White, 'q') => '♕',
+                    (Color::White, 'r') => '♖',
+                    (Color::White, 'b') => '♗',
+                    (Color::White, 'n') => '♘',
+                    (Color::White, _) => '♙',
+                    (Color::Black, 'k') => '♚',
+                    (Color::Black, 'q') => '♛',
+                    (Color::Black, 'r') => '♜',
+                    (Color::Black, 'b') => '♝',
+                    (Color::Black, 'n') => '♞',
+                    (Color::Black, _) => '♟',
+                };
+                let _ = write!(
+                    svg,
+                    "<text x=\"{}\" y=\"{}\" font-size=\"32\" text-anchor=\"middle\">{glyph}</text>",
+                    x + 20,
+                    y + 31
+                );
+            }
+        }
+    }
+    for (i, file) in File::ALL.iter().enumerate() {
+        let _ = write!(
+            svg,
+            "<text x=\"{}\" y=\"354\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
+            40 + 40 * i,
+            file.char()
+        );
+    }
+    for (i, rank) in Rank::ALL.iter().enumerate() {
+        let _ = write!(
+            svg,
+            "<text x=\"8\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
+            44 + 40 * (7 - i),
+            rank.char()
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+fn position_page(frame: &DataFrame, sources: &[Source], row: usize, sp: StartPosition) -> String {
+    let features = Features::of(sp);
+    let mut body = String::new();
+    let prev = (sp.sp() + 959) % 960;
+    let next = (sp.sp() + 1) % 960;
+    let _ = writeln!(
+        body,
+        "<p class=\"nav\"><a href=\"../index.html\">all positions</a> · <a href=\"{prev}.html\">← SP {prev}</a> · <a href=\"{next}.html\">SP {next} →</a></p>\n<h1>SP {} <span class=\"mono\">{}</span></h1>",
+        sp.sp(),
+        sp.placement()
+    );
+    body.push_str(&board_svg(sp));
+    body.push_str("<p class=\"legend\">red ring: weak pawn (undefended or defended only by the king); green square: castling target (c and g files)</p>\n<table class=\"facts\">\n");
+    let mut fact = |name: &str, value: String| {
+        let _ = writeln!(body, "<tr><th>{name}</th><td>{value}</td></tr>");
+    };
+    fact("X-FEN", format!("<code>{}</code>", escape(&sp.to_xfen())));
+    fact(
+        "Shredder-FEN",
+        format!("<code>{}</code>", escape(&sp.to_shredder_fen())),
+    );
+    fact(
+        "mirror twin",
+        format!(
+            "<a href=\"{0}.html\">SP {0}</a> <span class=\"mono\">{1}</span>",
+            features.mirror.sp(),
+            features.mirror.placement()
+        ),
+    );
+    for (name, column) in [
+        ("legal first moves", "legal_first_moves"),
+        ("undefended pawns", "undefended_files"),
+        ("king-only pawns", "king_only_files"),
+        ("attackable on move 1", "first_move_attacks"),
+        ("castling a-side on move 1", "castle_a_first_move"),
+        ("castling a-side kind", "castle_a_kind"),
+        ("castling h-side on move 1", "castle_h_first_move"),
+        ("castling h-side kind", "castle_h_kind"),
+        ("corner bishops", "corner_bishops"),
+        ("queen in a corner", "queen_in_corner"),
+    ] {
+        fact(name, cell(frame, column, row, false));
+    }
+    for side in [CastlingSide::QueenSide, CastlingSide::KingSide] {
+        let c = features.castling.get(side);
+        let blockers: Vec<String> = c.blockers.into_iter().map(|s| s.to_string()).collect();
+        fact(
+            if side == CastlingSide::QueenSide {
+                "in the way of a-side castling"
+            } else {
+                "in the way of h-side castling"
+            },
+            if blockers.is_empty() {
+                "nothing".to_owned()
+            } else {
+                blockers.join(" ")
+            },
+        );
+    }
+    for s in sources {
+        let c =
+            |name: &str, percent: bool| cell(frame, &format!("{}__{name}", s.label), row, percent);
+        match s.kind {
+            RunKind::Sweep => {
+                fact(
+                    &format!("engine score <small>{}</small>", escape(&s.label)),
+                    format!(
+                        "{} cp (WDL {}/{}/{})",
+                        c("score_cp", false),
+                        c("wdl_win", false),
+                        c("wdl_draw", false),
+                        c("wdl_loss", false)
+                    ),
+                );
+                fact(
+                    "best move, line",
+                    format!("{} — {}", c("best_move_san", false), c("pv_san", false)),
+                );
+            }
+            RunKind::Selfplay => {
+                fact(
+                    &format!("self-play <small>{}</small>", escape(&s.label)),
+                    format!(
+                        "White {} (95% interval {}–{}) over {} games: +{} ={} −{}",
+                        c("white_score", true),
+                        c("white_score_low", true),
+                        c("white_score_high", true),
+                        c("games", false),
+                        c("white_wins", false),
+                        c("draws", false),
+                        c("black_wins", false)
+                    ),
+                );
+            }
+        }
+    }
+    body.push_str("</table>\n");
+    page(&format!("SP {} {}", sp.sp(), sp.placement()), 1, &body)
+}

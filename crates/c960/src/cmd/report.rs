@@ -1,0 +1,49 @@
+//! `c960 report`: the per-position table, charts and static site.
+
+use std::{fmt::Write as _, time::Instant};
+
+use anyhow::{Context, Result, bail};
+use c960_report::{RunKind, build, source};
+
+use crate::{
+    cli::{InputError, ReportArgs},
+    output::Text,
+};
+
+pub(crate) fn run(args: &ReportArgs) -> Result<()> {
+    // Each directory must hold the kind of run its flag says.
+    for (dirs, kind, flag) in [
+        (&args.sweeps, RunKind::Sweep, "--sweep"),
+        (&args.selfplays, RunKind::Selfplay, "--selfplay"),
+    ] {
+        for dir in dirs {
+            let found = source(dir)?;
+            if found.kind != kind {
+                bail!(InputError(format!(
+                    "{flag} {}: that directory holds a {:?} run",
+                    dir.display(),
+                    found.kind
+                )));
+            }
+        }
+    }
+    let started = Instant::now();
+    let runs: Vec<_> = args.sweeps.iter().chain(&args.selfplays).cloned().collect();
+    let built =
+        build(&runs, &args.out).with_context(|| format!("report into {}", args.out.display()))?;
+    if !args.quiet {
+        let mut text = Text::default();
+        writeln!(
+            text,
+            "report for 960 positions from {} run(s): {} pages, {} chart files in {:.1}s",
+            built.sources.len(),
+            built.pages,
+            built.charts.len(),
+            started.elapsed().as_secs_f64()
+        )?;
+        writeln!(text, "  {}/index.html", args.out.display())?;
+        writeln!(text, "  {}/positions.parquet", args.out.display())?;
+        text.print()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,101 @@
+//! `c960 report`: the table, charts and static site, from the published
+//! sweep and from features alone.
+
+mod util;
+
+use std::{fs, path::PathBuf};
+
+use util::Dir;
+
+fn published_sweep() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/sweep-stockfish-15.1-nodes1000000-mpv3")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn a_report_from_the_published_sweep() {
+    let dir = Dir::new();
+    let sweep = published_sweep();
+    let out = dir.ok(&["report", "--sweep", &sweep, "--out", "site"]);
+    assert!(
+        out.starts_with("report for 960 positions from 1 run(s): 962 pages"),
+        "{out}"
+    );
+    let index = fs::read_to_string(dir.file("site/index.html")).unwrap();
+    assert_eq!(index.matches("<tr><td><a href=\"positions/").count(), 960);
+    assert!(index.contains("<script src=\"table.js\" defer></script>"));
+    assert!(
+        !index.contains("http://") && !index.contains("https://"),
+        "no network"
+    );
+    for chart in ["advantage", "histogram", "by-weak-pawns", "mirror-twins"] {
+        let svg = dir.file(&format!(
+            "site/charts/{chart}-sweep_stockfish_15_1_nodes_1000000_mpv3.svg"
+        ));
+        assert!(
+            fs::read_to_string(&svg).unwrap().starts_with("<svg"),
+            "{chart}"
+        );
+        assert!(
+            index.contains(&format!("charts/{chart}-sweep")),
+            "{chart} shown on the index"
+        );
+    }
+    assert!(dir.file("site/charts/weak-pawns-by-file.png").is_file());
+    let page = fs::read_to_string(dir.file("site/positions/518.html")).unwrap();
+    assert!(page.contains("SP 518 <span class=\"mono\">RNBQKBNR</span>"));
+    assert!(
+        page.contains("31 cp (WDL 42/956/2)"),
+        "the engine score of SP 518"
+    );
+    assert!(
+        page.contains("<a href=\"534.html\">SP 534</a>"),
+        "mirror twin link"
+    );
+    assert!(page.contains("class=\"weak\""), "f2/f7 marked as weak");
+    assert_eq!(page.matches("class=\"castle-target\"").count(), 4);
+    assert_eq!(
+        fs::read_dir(dir.file("site/positions")).unwrap().count(),
+        960
+    );
+    let fair = fs::read_to_string(dir.file("site/fair.html")).unwrap();
+    // Most balanced first: SP 270 scores +1.
+    let first_row = fair
+        .lines()
+        .find(|l| l.starts_with("<tr data-weak"))
+        .unwrap();
+    assert!(first_row.contains("positions/270.html"), "{first_row}");
+    let csv = fs::read_to_string(dir.file("site/positions.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 961);
+}
+
+#[test]
+fn a_report_from_features_alone() {
+    let dir = Dir::new();
+    dir.ok(&["report", "--out", "features", "--quiet"]);
+    let index = fs::read_to_string(dir.file("features/index.html")).unwrap();
+    assert!(index.contains("Static features only"));
+    assert_eq!(index.matches("<tr><td><a href=").count(), 960);
+    let fair = fs::read_to_string(dir.file("features/fair.html")).unwrap();
+    assert!(fair.contains("needs an engine sweep"));
+}
+
+#[test]
+fn wrong_or_missing_runs_are_one_line_errors() {
+    let dir = Dir::new();
+    let sweep = published_sweep();
+    assert!(
+        dir.bad_input(&["report", "--selfplay", &sweep])
+            .contains("holds a Sweep run")
+    );
+    assert!(
+        dir.bad_input(&["report", "--sweep", "no/such/run"])
+            .contains("no manifest.json")
+    );
+    assert!(
+        dir.bad_input(&["report", "--sweep", &sweep, "--sweep", &sweep])
+            .contains("same provenance")
+    );
+}
