@@ -69,8 +69,22 @@ function makeFairFilters(table) {
   for (const control of controls) control.addEventListener("input", apply);
 }
 
+// A link such as index.html#sort=8-desc opens the table sorted by column 8,
+// descending.
+function sortFromHash(table) {
+  const match = /sort=(\d+)(-desc)?/.exec(window.location.hash);
+  if (!match) return;
+  const header = table.tHead.rows[0].cells[parseInt(match[1], 10)];
+  if (!header) return;
+  header.click();
+  if (match[2]) header.click();
+}
+
 document.addEventListener("DOMContentLoaded", () => {
-  for (const table of document.querySelectorAll("table.sortable")) makeSortable(table);
+  for (const table of document.querySelectorAll("table.sortable")) {
+    makeSortable(table);
+    sortFromHash(table);
+  }
   const index = document.getElementById("positions");
   if (index) makeFilter(index);
   const fair = document.getElementById("fair");
