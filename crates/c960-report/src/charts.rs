@@ -17,7 +17,7 @@ use std::{
 };
 
 use plotters::{
-    coord::Shift,
+    coord::{Shift, types::RangedCoordf64},
     prelude::*,
     style::{FontStyle, register_font},
 };
@@ -210,14 +210,7 @@ impl Chart for ScoreCurve {
                 .label(format!("SP 518 (classical): {:+.0} cp", point.1))
                 .legend(|(x, y)| Circle::new((x + 10, y), 5, RED.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 14))
-            .draw()
-            .map_err(|e| e.to_string())
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
     }
 }
 
@@ -295,14 +288,7 @@ impl Chart for Bars {
             .x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
             .x_labels(self.categories.len() * 2 + 1)
-            .x_label_formatter(&move |x| {
-                let i = x.floor() as usize;
-                if (x - x.floor() - 0.5).abs() < 0.01 {
-                    categories.get(i).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&move |x| category_label(&categories, *x))
             .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()
             .map_err(|e| e.to_string())?;
@@ -320,14 +306,7 @@ impl Chart for Bars {
                     Rectangle::new([(x, y - 5), (x + 14, y + 5)], color.filled())
                 });
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 14))
-            .draw()
-            .map_err(|e| e.to_string())
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
     }
 }
 
@@ -353,14 +332,7 @@ impl Chart for GroupMeans {
             .x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
             .x_labels(labels.len() * 2 + 1)
-            .x_label_formatter(&move |x| {
-                let i = x.floor() as usize;
-                if (x - x.floor() - 0.5).abs() < 0.01 {
-                    labels.get(i).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&move |x| category_label(&labels, *x))
             .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()
             .map_err(|e| e.to_string())?;
@@ -380,14 +352,35 @@ impl Chart for GroupMeans {
             .map_err(|e| e.to_string())?
             .label("mean with 95% interval")
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 14))
-            .draw()
-            .map_err(|e| e.to_string())
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
+    }
+}
+
+/// Draws the series legend of `chart` at `position`.
+fn legend<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    position: SeriesLabelPosition,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.3))
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|e| e.to_string())
+}
+
+/// The label of the category whose column is centred on `x` (categories
+/// sit at 0.5, 1.5, ...), or nothing between them.
+fn category_label(categories: &[String], x: f64) -> String {
+    if (x - x.floor() - 0.5).abs() < 0.01 {
+        categories
+            .get(x.floor() as usize)
+            .cloned()
+            .unwrap_or_default()
+    } else {
+        String::new()
     }
 }
 

@@ -267,8 +267,12 @@ fn fair(frame: &DataFrame, sources: &[Source]) -> String {
 /// (c1/g1, c8/g8) outlined in green.
 #[must_use]
 pub fn board_svg(position: StartPosition) -> String {
-    let features = Features::of(position);
-    let board = position.board();
+    board_svg_of(&Features::of(position))
+}
+
+/// [`board_svg`] for features already computed.
+fn board_svg_of(features: &Features) -> String {
+    let board = features.position.board();
     let weak = features.weak_pawns();
     let weak = weak.white | weak.black;
     let targets = [Square::C1, Square::G1, Square::C8, Square::G8];
@@ -357,7 +361,7 @@ fn position_page(frame: &DataFrame, sources: &[Source], row: usize, sp: StartPos
         sp.sp(),
         sp.placement()
     );
-    body.push_str(&board_svg(sp));
+    body.push_str(&board_svg_of(&features));
     body.push_str("<p class=\"legend\">red ring: weak pawn (undefended or defended only by the king); green square: castling target (c and g files)</p>\n<table class=\"facts\">\n");
     let mut fact = |name: &str, value: String| {
         let _ = writeln!(body, "<tr><th>{name}</th><td>{value}</td></tr>");
