@@ -93,6 +93,68 @@ pub struct GroupMeans {
     pub y_desc: String,
 }
 
+/// One value per position with its 95% interval, sorted by value, with a
+/// reference line (e.g. the mean of all positions) and the classical setup
+/// marked; `points` are `(sp, value, low, high)`.
+#[derive(Clone, Debug)]
+pub struct Intervals {
+    /// Chart title.
+    pub title: String,
+    /// Provenance line.
+    pub provenance: String,
+    /// `(sp, value, low, high)`.
+    pub points: Vec<(u32, f64, f64, f64)>,
+    /// y axis description, with unit.
+    pub y_desc: String,
+    /// A horizontal line: `(legend label, value)`.
+    pub reference: Option<(String, f64)>,
+}
+
+/// A scatter plot with its least-squares line and Pearson correlation in
+/// the legend; `points` are `(sp, x, y)`.
+#[derive(Clone, Debug)]
+pub struct Scatter {
+    /// Chart title.
+    pub title: String,
+    /// Provenance line.
+    pub provenance: String,
+    /// `(sp, x, y)`.
+    pub points: Vec<(u32, f64, f64)>,
+    /// x axis description, with unit.
+    pub x_desc: String,
+    /// y axis description, with unit.
+    pub y_desc: String,
+}
+
+/// Pearson's correlation of `points` (`None` for fewer than three points
+/// or a constant coordinate).
+#[must_use]
+pub fn correlation(points: &[(f64, f64)]) -> Option<f64> {
+    let (slope, _) = least_squares(points)?;
+    let n = points.len() as f64;
+    let mean_x = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let mean_y = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
+    let syy: f64 = points.iter().map(|p| (p.1 - mean_y).powi(2)).sum();
+    (syy > 0.0).then(|| slope * (sxx / syy).sqrt())
+}
+
+/// Slope and intercept of the least-squares line through `points`.
+fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    if points.len() < 3 {
+        return None;
+    }
+    let n = points.len() as f64;
+    let mean_x = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let mean_y = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
+    (sxx > 0.0).then(|| {
+        let slope = sxy / sxx;
+        (slope, mean_y - slope * mean_x)
+    })
+}
+
 /// Mean and half-width of the normal 95% interval of `values` (0 for fewer
 /// than two values).
 #[must_use]
@@ -356,6 +418,113 @@ impl Chart for GroupMeans {
     }
 }
 
+impl Chart for Intervals {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let area = caption(area, &self.title, &self.provenance)?;
+        let mut sorted = self.points.clone();
+        sorted.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        let (low, high) = range_by(sorted.iter().flat_map(|p| [p.2, p.3]), 0.02);
+        let mut chart = ChartBuilder::on(&area)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5f64..sorted.len().max(1) as f64 - 0.5, low..high)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("positions, sorted by value")
+            .y_desc(self.y_desc.as_str())
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.2}"))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let bar = PALETTE[0].mix(0.35);
+        chart
+            .draw_series(sorted.iter().enumerate().map(|(i, p)| {
+                PathElement::new([(i as f64, p.2), (i as f64, p.3)], bar.stroke_width(1))
+            }))
+            .map_err(|e| e.to_string())?
+            .label("95% interval")
+            .legend(move |(x, y)| PathElement::new([(x + 10, y - 6), (x + 10, y + 6)], bar));
+        chart
+            .draw_series(LineSeries::new(
+                sorted.iter().enumerate().map(|(i, p)| (i as f64, p.1)),
+                PALETTE[0].stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?
+            .label("per position")
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], PALETTE[0].stroke_width(2)));
+        if let Some((label, value)) = &self.reference {
+            let end = sorted.len().max(1) as f64 - 0.5;
+            chart
+                .draw_series(LineSeries::new(
+                    [(-0.5, *value), (end, *value)],
+                    BLACK.mix(0.6).stroke_width(1),
+                ))
+                .map_err(|e| e.to_string())?
+                .label(label.as_str())
+                .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLACK.mix(0.6)));
+        }
+        if let Some(rank) = sorted.iter().position(|p| p.0 == 518) {
+            let p = sorted[rank];
+            chart
+                .draw_series(std::iter::once(Circle::new(
+                    (rank as f64, p.1),
+                    6,
+                    RED.filled(),
+                )))
+                .map_err(|e| e.to_string())?
+                .label(format!(
+                    "SP 518 (classical): {:.3} [{:.3}, {:.3}]",
+                    p.1, p.2, p.3
+                ))
+                .legend(|(x, y)| Circle::new((x + 10, y), 5, RED.filled()));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    }
+}
+
+impl Chart for Scatter {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let area = caption(area, &self.title, &self.provenance)?;
+        let (x_low, x_high) = range(self.points.iter().map(|p| p.1));
+        let (y_low, y_high) = range_by(self.points.iter().map(|p| p.2), 0.02);
+        let mut chart = ChartBuilder::on(&area)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(x_low..x_high, y_low..y_high)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc(self.x_desc.as_str())
+            .y_desc(self.y_desc.as_str())
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.2}"))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let xy: Vec<(f64, f64)> = self.points.iter().map(|p| (p.1, p.2)).collect();
+        let color = PALETTE[0].mix(0.6);
+        chart
+            .draw_series(xy.iter().map(|p| Circle::new(*p, 3, color.filled())))
+            .map_err(|e| e.to_string())?
+            .label(format!("{} positions", xy.len()))
+            .legend(move |(x, y)| Circle::new((x + 10, y), 3, color.filled()));
+        if let (Some((slope, intercept)), Some(r)) = (least_squares(&xy), correlation(&xy)) {
+            let line = PALETTE[1].stroke_width(2);
+            chart
+                .draw_series(LineSeries::new(
+                    [x_low, x_high].map(|x| (x, intercept + slope * x)),
+                    line,
+                ))
+                .map_err(|e| e.to_string())?
+                .label(format!("least squares; Pearson r = {r:.2}"))
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], line));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    }
+}
+
 /// Draws the series legend of `chart` at `position`.
 fn legend<'a, DB: DrawingBackend + 'a>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
@@ -384,16 +553,21 @@ fn category_label(categories: &[String], x: f64) -> String {
     }
 }
 
-/// A padded value range for an axis.
+/// A padded value range for an axis (at least 5 units of padding).
 fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    range_by(values, 5.0)
+}
+
+/// A value range padded by 5%, and at least `min_pad`.
+fn range_by(values: impl Iterator<Item = f64>, min_pad: f64) -> (f64, f64) {
     let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values {
         low = low.min(v);
         high = high.max(v);
     }
     if !low.is_finite() {
-        return (-10.0, 10.0);
+        return (-2.0 * min_pad, 2.0 * min_pad);
     }
-    let pad = ((high - low) * 0.05).max(5.0);
+    let pad = ((high - low) * 0.05).max(min_pad);
     (low - pad, high + pad)
 }

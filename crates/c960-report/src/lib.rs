@@ -9,7 +9,7 @@ mod features;
 pub mod site;
 
 use std::{
-    collections::BTreeSet,
+    collections::{BTreeMap, BTreeSet},
     fmt::Write as _,
     fs, io,
     path::{Path, PathBuf},
@@ -90,7 +90,7 @@ const SWEEP_COLUMNS: [&str; 10] = [
 ];
 
 /// Columns taken from a self-play run's position table.
-const SELFPLAY_COLUMNS: [&str; 15] = [
+const SELFPLAY_COLUMNS: [&str; 24] = [
     "games",
     "distinct_games",
     "white_wins",
@@ -106,6 +106,27 @@ const SELFPLAY_COLUMNS: [&str; 15] = [
     "black_castled_a",
     "black_castled_h",
     "white_median_castle_ply",
+    "black_median_castle_ply",
+    "checkmate",
+    "stalemate",
+    "insufficient_material",
+    "threefold_repetition",
+    "fifty_moves",
+    "ply_cap",
+    "resignation",
+    "draw_adjudication",
+];
+
+/// The termination columns among [`SELFPLAY_COLUMNS`], with their names.
+pub const TERMINATIONS: [(&str, &str); 8] = [
+    ("checkmate", "checkmate"),
+    ("stalemate", "stalemate"),
+    ("insufficient_material", "insufficient material"),
+    ("threefold_repetition", "threefold repetition"),
+    ("fifty_moves", "fifty-move rule"),
+    ("ply_cap", "ply cap"),
+    ("resignation", "resignation"),
+    ("draw_adjudication", "draw adjudication"),
 ];
 
 /// Reads the manifest of the run in `dir` and labels it.
@@ -200,11 +221,20 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
             PlRefPath::from(path.to_string_lossy().as_ref()),
             ScanArgsParquet::default(),
         )?;
+        let mut columns: Vec<String> = columns.iter().map(|c| (*c).to_owned()).collect();
+        if source.kind == RunKind::Sweep {
+            // The engine's best moves, one set of columns per MultiPV line.
+            for k in 1..=source.manifest["multipv"].as_u64().unwrap_or(1) {
+                for field in ["san", "cp", "mate"] {
+                    columns.push(format!("move{k}_{field}"));
+                }
+            }
+        }
         let mut exprs = vec![col("sp").cast(DataType::UInt32)];
         exprs.extend(
             columns
                 .iter()
-                .map(|c| col(*c).alias(format!("{}__{c}", source.label))),
+                .map(|c| col(c.as_str()).alias(format!("{}__{c}", source.label))),
         );
         table = table.left_join(run.select(exprs), col("sp"), col("sp"));
     }
@@ -270,83 +300,192 @@ pub struct Built {
 pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     let (frame, sources) = per_position(runs)?;
     write_table(out, &frame, &sources)?;
-    let chart_dir = out.join("charts");
-    let mut shown: Vec<(String, PathBuf)> = Vec::new();
-    let mut files = Vec::new();
-    let mut add = |title: &str,
-                   name: &str,
-                   chart: &dyn Fn(&Path, &str) -> io::Result<[PathBuf; 2]>|
-     -> io::Result<()> {
-        let [svg, png] = chart(&chart_dir, name)?;
-        for f in [&svg, &png] {
-            files.push(f.strip_prefix(out).unwrap_or(f).to_owned());
-        }
-        shown.push((
-            title.to_owned(),
-            svg.strip_prefix(out).unwrap_or(&svg).to_owned(),
-        ));
-        Ok(())
+    let mut shelf = Shelf {
+        out: out.to_owned(),
+        shown: Vec::new(),
+        files: Vec::new(),
     };
     let weak_by_file = weak_pawns_by_file(&frame)?;
-    add("Weak pawns by file", "weak-pawns-by-file", &|d, n| {
-        charts::write(&weak_by_file, d, n)
-    })?;
+    shelf.add("Weak pawns by file", "weak-pawns-by-file", &weak_by_file)?;
+    let castling = castling_opportunities(&frame)?;
+    shelf.add(
+        "Castling opportunities",
+        "castling-opportunities",
+        &castling,
+    )?;
     for source in sources.iter().filter(|s| s.kind == RunKind::Sweep) {
-        let line = chart_provenance(source);
-        let scores = sweep_scores(&frame, source)?;
-        let curve = charts::ScoreCurve {
-            title: "White's advantage per position".to_owned(),
-            provenance: line.clone(),
-            scores: scores.clone(),
-        };
-        add(
-            &format!("White's advantage per position ({})", source.label),
-            &format!("advantage-{}", source.label),
-            &|d, n| charts::write(&curve, d, n),
-        )?;
-        let histogram = charts::ScoreHistogram {
-            title: "Distribution of White's advantage".to_owned(),
-            provenance: line.clone(),
-            scores: scores.iter().map(|s| s.1).collect(),
-            x_desc: "engine score, centipawns (White's view), 10-cp bins".to_owned(),
-        };
-        add(
-            &format!("Distribution of White's advantage ({})", source.label),
-            &format!("histogram-{}", source.label),
-            &|d, n| charts::write(&histogram, d, n),
-        )?;
-        let by_weak = charts::GroupMeans {
-            title: "White's advantage by number of weak pawns".to_owned(),
-            provenance: line.clone(),
-            groups: group_by(&frame, "weak_pawns", &scores)?,
-            x_desc: "weak pawns per side".to_owned(),
-            y_desc: "mean engine score, centipawns (White's view)".to_owned(),
-        };
-        add(
-            &format!("White's advantage by weak pawns ({})", source.label),
-            &format!("by-weak-pawns-{}", source.label),
-            &|d, n| charts::write(&by_weak, d, n),
-        )?;
-        let twins = mirror_differences(&frame, &scores)?;
-        let mirror = charts::ScoreHistogram {
-            title: "Mirror twins: score difference (the castling effect)".to_owned(),
-            provenance: line,
-            scores: twins,
-            x_desc: "score of the lower SP minus its mirror twin's, centipawns, 10-cp bins"
-                .to_owned(),
-        };
-        add(
-            &format!("Mirror twins: score differences ({})", source.label),
-            &format!("mirror-twins-{}", source.label),
-            &|d, n| charts::write(&mirror, d, n),
-        )?;
+        sweep_charts(&mut shelf, &frame, source)?;
     }
-    site::write_site(out, &frame, &sources, &shown)?;
+    for source in sources.iter().filter(|s| s.kind == RunKind::Selfplay) {
+        selfplay_charts(&mut shelf, &frame, source, &sources)?;
+    }
+    site::write_site(out, &frame, &sources, &shelf.shown)?;
     Ok(Built {
         sources,
-        charts: files,
+        charts: shelf.files,
         pages: frame.height() + 2,
     })
+}
+
+/// Charts written so far: files and the titles the index shows.
+struct Shelf {
+    out: PathBuf,
+    shown: Vec<(String, PathBuf)>,
+    files: Vec<PathBuf>,
+}
+
+impl Shelf {
+    /// Writes `chart` as `charts/{name}.svg` and `.png` and lists it.
+    fn add(&mut self, title: &str, name: &str, chart: &impl charts::Chart) -> io::Result<()> {
+        let [svg, png] = charts::write(chart, &self.out.join("charts"), name)?;
+        let relative = |f: &Path| f.strip_prefix(&self.out).unwrap_or(f).to_owned();
+        self.files.push(relative(&svg));
+        self.files.push(relative(&png));
+        self.shown.push((title.to_owned(), relative(&svg)));
+        Ok(())
+    }
+}
+
+/// The charts of one sweep.
+fn sweep_charts(shelf: &mut Shelf, frame: &DataFrame, source: &Source) -> Result<(), ReportError> {
+    let line = chart_provenance(source);
+    let scores = sweep_scores(frame, source)?;
+    let curve = charts::ScoreCurve {
+        title: "White's advantage per position".to_owned(),
+        provenance: line.clone(),
+        scores: scores.clone(),
+    };
+    shelf.add(
+        &format!("White's advantage per position ({})", source.label),
+        &format!("advantage-{}", source.label),
+        &curve,
+    )?;
+    let histogram = charts::ScoreHistogram {
+        title: "Distribution of White's advantage".to_owned(),
+        provenance: line.clone(),
+        scores: scores.iter().map(|s| s.1).collect(),
+        x_desc: "engine score, centipawns (White's view), 10-cp bins".to_owned(),
+    };
+    shelf.add(
+        &format!("Distribution of White's advantage ({})", source.label),
+        &format!("histogram-{}", source.label),
+        &histogram,
+    )?;
+    let by_weak = charts::GroupMeans {
+        title: "White's advantage by number of weak pawns".to_owned(),
+        provenance: line.clone(),
+        groups: group_by(frame, &scores, |row| weak_group(frame, row))?,
+        x_desc: "weak pawns per side".to_owned(),
+        y_desc: "mean engine score, centipawns (White's view)".to_owned(),
+    };
+    shelf.add(
+        &format!("White's advantage by weak pawns ({})", source.label),
+        &format!("by-weak-pawns-{}", source.label),
+        &by_weak,
+    )?;
+    let by_castling = charts::GroupMeans {
+        title: "White's advantage by castling legal on move 1".to_owned(),
+        provenance: line.clone(),
+        groups: group_by(frame, &scores, |row| castling_group(frame, row))?,
+        x_desc: "castling legal on move 1 (each side has the same)".to_owned(),
+        y_desc: "mean engine score, centipawns (White's view)".to_owned(),
+    };
+    shelf.add(
+        &format!("White's advantage by castling on move 1 ({})", source.label),
+        &format!("by-castling-{}", source.label),
+        &by_castling,
+    )?;
+    let by_blockers = charts::GroupMeans {
+        title: "White's advantage by pieces in the way of castling".to_owned(),
+        provenance: line.clone(),
+        groups: group_by(frame, &scores, |row| blockers_group(frame, row))?,
+        x_desc: "pieces between king and rook and on their target squares, both sides together"
+            .to_owned(),
+        y_desc: "mean engine score, centipawns (White's view)".to_owned(),
+    };
+    shelf.add(
+        &format!("White's advantage by pieces in the way ({})", source.label),
+        &format!("by-castling-blockers-{}", source.label),
+        &by_blockers,
+    )?;
+    let twins = mirror_differences(frame, &scores)?;
+    let mirror = charts::ScoreHistogram {
+        title: "Mirror twins: score difference (the castling effect)".to_owned(),
+        provenance: line,
+        scores: twins,
+        x_desc: "score of the lower SP minus its mirror twin's, centipawns, 10-cp bins".to_owned(),
+    };
+    shelf.add(
+        &format!("Mirror twins: score differences ({})", source.label),
+        &format!("mirror-twins-{}", source.label),
+        &mirror,
+    )?;
+    Ok(())
+}
+
+/// The charts of one self-play run, and of it against each sweep.
+fn selfplay_charts(
+    shelf: &mut Shelf,
+    frame: &DataFrame,
+    source: &Source,
+    sources: &[Source],
+) -> Result<(), ReportError> {
+    let line = selfplay_provenance(source);
+    let points = selfplay_scores(frame, source)?;
+    let overall = overall_score(frame, source)?;
+    let intervals = charts::Intervals {
+        title: "White's self-play score per position".to_owned(),
+        provenance: line.clone(),
+        points: points.clone(),
+        y_desc: "White's score (win 1, draw ½), with 95% interval".to_owned(),
+        reference: overall.map(|v| (format!("all games: {v:.3}"), v)),
+    };
+    shelf.add(
+        &format!("White's self-play score per position ({})", source.label),
+        &format!("selfplay-score-{}", source.label),
+        &intervals,
+    )?;
+    let (sides, timing) = selfplay_castling(source, &line)?;
+    shelf.add(
+        &format!("Castling in self-play ({})", source.label),
+        &format!("selfplay-castling-{}", source.label),
+        &sides,
+    )?;
+    shelf.add(
+        &format!("When castling happens in self-play ({})", source.label),
+        &format!("selfplay-castling-timing-{}", source.label),
+        &timing,
+    )?;
+    for sweep in sources.iter().filter(|s| s.kind == RunKind::Sweep) {
+        let scores: std::collections::HashMap<u32, f64> =
+            sweep_scores(frame, sweep)?.into_iter().collect();
+        let scatter = charts::Scatter {
+            title: "Engine score against self-play score".to_owned(),
+            provenance: format!(
+                "x: {}, {}; y: {}",
+                sweep.manifest["engine"]["name"]
+                    .as_str()
+                    .unwrap_or("engine"),
+                sweep.manifest["limit"].as_str().unwrap_or("?"),
+                line.split(", finished").next().unwrap_or(&line)
+            ),
+            points: points
+                .iter()
+                .filter_map(|p| Some((p.0, *scores.get(&p.0)?, p.1)))
+                .collect(),
+            x_desc: "engine score, centipawns (White's view)".to_owned(),
+            y_desc: "White's self-play score".to_owned(),
+        };
+        shelf.add(
+            &format!(
+                "Engine score against self-play score ({} × {})",
+                sweep.label, source.label
+            ),
+            &format!("engine-vs-selfplay-{}-{}", sweep.label, source.label),
+            &scatter,
+        )?;
+    }
+    Ok(())
 }
 
 fn chart_provenance(source: &Source) -> String {
@@ -372,23 +511,241 @@ fn sweep_scores(frame: &DataFrame, source: &Source) -> Result<Vec<(u32, f64)>, R
         .collect())
 }
 
-/// Scores grouped by the integer feature `column` (`"k weak"` labels).
+/// Scores grouped by `key(row)`, which gives a group's order and label
+/// (rows are SPs); groups come out in order.
 fn group_by(
     frame: &DataFrame,
-    column: &str,
     scores: &[(u32, f64)],
+    key: impl Fn(usize) -> Result<Option<(u32, String)>, ReportError>,
 ) -> Result<Vec<(String, Vec<f64>)>, ReportError> {
-    let key = frame.column(column)?.u32()?.clone();
-    let mut groups: std::collections::BTreeMap<u32, Vec<f64>> = std::collections::BTreeMap::new();
+    let mut groups: BTreeMap<(u32, String), Vec<f64>> = BTreeMap::new();
     for (sp, score) in scores {
-        if let Some(k) = key.get(*sp as usize) {
+        let row = *sp as usize;
+        if row < frame.height()
+            && let Some(k) = key(row)?
+        {
             groups.entry(k).or_default().push(*score);
         }
     }
-    Ok(groups
-        .into_iter()
-        .map(|(k, v)| (format!("{k} weak"), v))
+    Ok(groups.into_iter().map(|((_, k), v)| (k, v)).collect())
+}
+
+/// The group "k weak" of a row.
+fn weak_group(frame: &DataFrame, row: usize) -> Result<Option<(u32, String)>, ReportError> {
+    Ok(frame
+        .column("weak_pawns")?
+        .u32()?
+        .get(row)
+        .map(|k| (k, format!("{k} weak"))))
+}
+
+/// Which castlings are legal on move 1 in a row's position.
+fn castling_group(frame: &DataFrame, row: usize) -> Result<Option<(u32, String)>, ReportError> {
+    let a = frame.column("castle_a_first_move")?.bool()?.get(row);
+    let h = frame.column("castle_h_first_move")?.bool()?.get(row);
+    Ok(match (a, h) {
+        (Some(false), Some(false)) => Some((0, "neither".to_owned())),
+        (Some(true), Some(false)) => Some((1, "a-side only".to_owned())),
+        (Some(false), Some(true)) => Some((2, "h-side only".to_owned())),
+        (Some(true), Some(true)) => Some((3, "both".to_owned())),
+        _ => None,
+    })
+}
+
+/// Pieces in the way of castling, both sides together, in a row's position.
+fn blockers_group(frame: &DataFrame, row: usize) -> Result<Option<(u32, String)>, ReportError> {
+    let a = frame.column("castle_a_blockers")?.u32()?.get(row);
+    let h = frame.column("castle_h_blockers")?.u32()?.get(row);
+    Ok(a.zip(h).map(|(a, h)| (a + h, format!("{}", a + h))))
+}
+
+/// Positions by the number of pieces in the way of each castling (0 means
+/// the castling is legal on move 1).
+pub fn castling_opportunities(frame: &DataFrame) -> Result<charts::Bars, ReportError> {
+    let a = frame.column("castle_a_blockers")?.u32()?.clone();
+    let h = frame.column("castle_h_blockers")?.u32()?.clone();
+    let most = a.max().unwrap_or(0).max(h.max().unwrap_or(0));
+    let count = |values: &UInt32Chunked, k: u32| {
+        let n = (0..values.len())
+            .filter(|i| values.get(*i) == Some(k))
+            .count();
+        f64::from(u32::try_from(n).unwrap_or(u32::MAX))
+    };
+    let categories = (0..=most)
+        .map(|k| {
+            if k == 0 {
+                "0 (legal on move 1)".to_owned()
+            } else {
+                k.to_string()
+            }
+        })
+        .collect();
+    Ok(charts::Bars {
+        title: "Castling opportunities: pieces in the way on move 1".to_owned(),
+        provenance: "all 960 positions; c960 static features (Black's are the same by symmetry)"
+            .to_owned(),
+        categories,
+        series: vec![
+            (
+                "a-side (O-O-O)".to_owned(),
+                (0..=most).map(|k| count(&a, k)).collect(),
+            ),
+            (
+                "h-side (O-O)".to_owned(),
+                (0..=most).map(|k| count(&h, k)).collect(),
+            ),
+        ],
+        x_desc: "pieces between king and rook or on their target squares".to_owned(),
+        y_desc: "positions".to_owned(),
+    })
+}
+
+/// A count as a float (counts here are far below 2^32).
+fn count(n: usize) -> f64 {
+    f64::from(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+fn selfplay_provenance(source: &Source) -> String {
+    let m = &source.manifest;
+    let engines: Vec<&str> = m["engines"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|e| e["name"].as_str()).collect())
+        .unwrap_or_default();
+    format!(
+        "{}, {} per move, {} games, finished {} (c960 {})",
+        engines.join(" vs "),
+        m["limit"].as_str().unwrap_or("?"),
+        m["games"].as_u64().unwrap_or(0),
+        m["finished"].as_str().unwrap_or("?"),
+        m["c960_version"].as_str().unwrap_or("?"),
+    )
+}
+
+/// `(sp, score, low, high)` of a self-play run, for positions with games.
+fn selfplay_scores(
+    frame: &DataFrame,
+    source: &Source,
+) -> Result<Vec<(u32, f64, f64, f64)>, ReportError> {
+    let sp = frame.column("sp")?.u32()?.clone();
+    let column = |name: &str| -> Result<Float64Chunked, ReportError> {
+        Ok(frame
+            .column(&format!("{}__{name}", source.label))?
+            .cast(&DataType::Float64)?
+            .f64()?
+            .clone())
+    };
+    let (score, low, high) = (
+        column("white_score")?,
+        column("white_score_low")?,
+        column("white_score_high")?,
+    );
+    Ok((0..frame.height())
+        .filter_map(|i| Some((sp.get(i)?, score.get(i)?, low.get(i)?, high.get(i)?)))
         .collect())
+}
+
+/// White's score over all games of a self-play run.
+fn overall_score(frame: &DataFrame, source: &Source) -> Result<Option<f64>, ReportError> {
+    let count = |name: &str| -> Result<f64, ReportError> {
+        let column = frame
+            .column(&format!("{}__{name}", source.label))?
+            .cast(&DataType::Float64)?;
+        Ok(column.f64()?.sum().unwrap_or(0.0))
+    };
+    let (wins, draws, losses) = (count("white_wins")?, count("draws")?, count("black_wins")?);
+    let games = wins + draws + losses;
+    Ok((games > 0.0).then(|| (wins + draws / 2.0) / games))
+}
+
+/// Castling sides and timing of a self-play run, from its games table.
+fn selfplay_castling(
+    source: &Source,
+    provenance: &str,
+) -> Result<(charts::Bars, charts::Bars), ReportError> {
+    let path = source.dir.join("games.parquet");
+    if !path.is_file() {
+        return Err(ReportError::BadRun {
+            dir: source.dir.clone(),
+            reason: "games.parquet is missing".to_owned(),
+        });
+    }
+    let games = LazyFrame::scan_parquet(
+        PlRefPath::from(path.to_string_lossy().as_ref()),
+        ScanArgsParquet::default(),
+    )?
+    .select([
+        col("white_castle_side"),
+        col("white_castle_ply"),
+        col("black_castle_side"),
+        col("black_castle_ply"),
+    ])
+    .collect()?;
+    let total = count(games.height().max(1));
+    let percent = |n: usize| 100.0 * count(n) / total;
+    let bins: [(u32, u32, &str); 6] = [
+        (1, 5, "1–5"),
+        (6, 10, "6–10"),
+        (11, 15, "11–15"),
+        (16, 20, "16–20"),
+        (21, 30, "21–30"),
+        (31, u32::MAX, "31 and later"),
+    ];
+    let mut sides = Vec::new();
+    let mut timing = Vec::new();
+    for colour in ["white", "black"] {
+        let side = games
+            .column(&format!("{colour}_castle_side"))?
+            .str()?
+            .clone();
+        let ply = games
+            .column(&format!("{colour}_castle_ply"))?
+            .u32()?
+            .clone();
+        let with = |s: Option<&str>| (0..side.len()).filter(|i| side.get(*i) == s).count();
+        sides.push(vec![
+            percent(with(Some("a"))),
+            percent(with(Some("h"))),
+            percent(with(None)),
+        ]);
+        timing.push(
+            bins.iter()
+                .map(|(first, last, _)| {
+                    let moves = (0..ply.len())
+                        .filter_map(|i| ply.get(i))
+                        .map(|p| p.div_ceil(2));
+                    percent(moves.filter(|m| first <= m && m <= last).count())
+                })
+                .collect::<Vec<_>>(),
+        );
+    }
+    let series = |values: Vec<Vec<f64>>| {
+        ["White".to_owned(), "Black".to_owned()]
+            .into_iter()
+            .zip(values)
+            .collect::<Vec<_>>()
+    };
+    Ok((
+        charts::Bars {
+            title: "Castling in self-play: which side".to_owned(),
+            provenance: provenance.to_owned(),
+            categories: vec![
+                "a-side (O-O-O)".to_owned(),
+                "h-side (O-O)".to_owned(),
+                "did not castle".to_owned(),
+            ],
+            series: series(sides),
+            x_desc: "castling".to_owned(),
+            y_desc: "% of games".to_owned(),
+        },
+        charts::Bars {
+            title: "Castling in self-play: at which move".to_owned(),
+            provenance: provenance.to_owned(),
+            categories: bins.iter().map(|b| b.2.to_owned()).collect(),
+            series: series(timing),
+            x_desc: "move number of the castling move".to_owned(),
+            y_desc: "% of games".to_owned(),
+        },
+    ))
 }
 
 /// Score of each position minus its mirror twin's, once per pair.

@@ -69,6 +69,12 @@ fn cell(frame: &DataFrame, column: &str, row: usize, percent: bool) -> String {
     }
 }
 
+/// A number shown with one decimal ("" stays "").
+fn one_decimal(text: &str) -> String {
+    text.parse::<f64>()
+        .map_or_else(|_| text.to_owned(), |v| format!("{v:.1}"))
+}
+
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -220,43 +226,85 @@ fn fair(frame: &DataFrame, sources: &[Source]) -> String {
     let mut body = String::from("<h1>Fair positions for organizers</h1>\n");
     body.push_str(&provenance(sources));
     let sweep = sources.iter().find(|s| s.kind == RunKind::Sweep);
-    let Some(sweep) = sweep else {
-        body.push_str("<p>Ranking by balance needs an engine sweep: run <code>c960 sweep</code> and give it to <code>c960 report --sweep DIR</code>.</p>");
+    let selfplay = sources.iter().find(|s| s.kind == RunKind::Selfplay);
+    if sweep.is_none() && selfplay.is_none() {
+        body.push_str("<p>Ranking by balance needs an engine sweep or self-play games: run <code>c960 run</code>, or <code>c960 sweep</code> and give it to <code>c960 report --sweep DIR</code>.</p>");
         return page("Fair positions", 0, &body);
+    }
+    let values = |source: Option<&Source>, name: &str| -> Vec<Option<f64>> {
+        let column = source.and_then(|s| {
+            frame
+                .column(&format!("{}__{name}", s.label))
+                .and_then(|c| c.cast(&DataType::Float64))
+                .ok()
+        });
+        (0..frame.height())
+            .map(|row| column.as_ref()?.get(row).ok()?.extract::<f64>())
+            .collect()
     };
-    let column = format!("{}__score_cp", sweep.label);
-    let scores = frame
-        .column(&column)
-        .and_then(|c| c.cast(&DataType::Float64))
-        .ok();
+    let cp = values(sweep, "score_cp");
+    let score = values(selfplay, "white_score");
+    let low = values(selfplay, "white_score_low");
+    let high = values(selfplay, "white_score_high");
+    let known: Vec<f64> = score.iter().flatten().copied().collect();
+    let mean = (!known.is_empty()).then(|| crate::charts::mean_interval(&known).0);
+    // Balance: |engine score| when there is a sweep, else the self-play
+    // score's distance from the mean of all positions.
+    let key = |row: usize| match (sweep, mean) {
+        (Some(_), _) => cp[row].map(f64::abs),
+        (None, Some(m)) => score[row].map(|v| (v - m).abs()),
+        (None, None) => None,
+    };
     let mut ranked: Vec<(usize, f64)> = (0..frame.height())
-        .filter_map(|row| {
-            let v = scores.as_ref()?.get(row).ok()?.extract::<f64>()?;
-            Some((row, v))
-        })
+        .filter_map(|row| Some((row, key(row)?)))
         .collect();
-    ranked.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then(a.0.cmp(&b.0)));
-    let _ = writeln!(
-        body,
-        "<p>Ranked by |engine score| ({}): most balanced first. Filters as in <code>c960 draw</code>: \
-         <label><input type=\"checkbox\" data-filter=\"no-attack\"> no pawn attackable on move 1</label> \
-         <label><input type=\"checkbox\" data-filter=\"no-castle\"> no castling on move 1</label> \
-         <label>at most <input type=\"number\" min=\"0\" max=\"8\" value=\"8\" data-filter=\"max-weak\"> weak pawns</label></p>",
-        escape(&sweep.label)
-    );
-    body.push_str("<table id=\"fair\" class=\"sortable\">\n<thead><tr><th data-type=\"num\">rank</th><th data-type=\"num\">SP</th><th data-type=\"text\">placement</th><th data-type=\"num\">score cp</th><th data-type=\"num\">weak pawns</th><th data-type=\"num\">attackable</th><th data-type=\"text\">castling on move 1</th></tr></thead>\n<tbody>\n");
-    for (rank, (row, score)) in ranked.iter().enumerate() {
-        let castle = cell(frame, "castle_a_first_move", *row, false) == "yes"
-            || cell(frame, "castle_h_first_move", *row, false) == "yes";
-        let sp = cell(frame, "sp", *row, false);
+    ranked.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    body.push_str(&fair_intro(sweep, selfplay, mean));
+    body.push_str("<table id=\"fair\" class=\"sortable\">\n<thead><tr><th data-type=\"num\">rank</th><th data-type=\"num\">SP</th><th data-type=\"text\">placement</th>");
+    if sweep.is_some() {
+        body.push_str("<th data-type=\"num\">score cp</th>");
+    }
+    if selfplay.is_some() {
+        body.push_str("<th data-type=\"num\">self-play White score</th><th data-type=\"text\">95% interval</th><th data-type=\"num\">from the mean</th>");
+    }
+    body.push_str("<th data-type=\"num\">weak pawns</th><th data-type=\"num\">attackable</th><th data-type=\"text\">castling on move 1</th></tr></thead>\n<tbody>\n");
+    let percent = |v: Option<f64>| v.map_or(String::new(), |v| format!("{:.1}%", v * 100.0));
+    for (rank, (row, _)) in ranked.iter().enumerate() {
+        let row = *row;
+        let castle = cell(frame, "castle_a_first_move", row, false) == "yes"
+            || cell(frame, "castle_h_first_move", row, false) == "yes";
+        let sp = cell(frame, "sp", row, false);
+        let mut cells = String::new();
+        if sweep.is_some() {
+            let _ = write!(
+                cells,
+                "<td>{}</td>",
+                cp[row].map_or(String::new(), |v| format!("{v:+.0}"))
+            );
+        }
+        if selfplay.is_some() {
+            let interval = match (low[row], high[row]) {
+                (Some(l), Some(h)) => format!("{}–{}", percent(Some(l)), percent(Some(h))),
+                _ => String::new(),
+            };
+            let distance = match (score[row], mean) {
+                (Some(v), Some(m)) => format!("{:+.1}", (v - m) * 100.0),
+                _ => String::new(),
+            };
+            let _ = write!(
+                cells,
+                "<td>{}</td><td>{interval}</td><td>{distance}</td>",
+                percent(score[row])
+            );
+        }
         let _ = writeln!(
             body,
-            "<tr data-weak=\"{weak}\" data-attack=\"{attack}\" data-castle=\"{castle}\"><td>{}</td><td><a href=\"positions/{sp}.html\">{sp}</a></td><td class=\"mono\">{}</td><td>{score:+.0}</td><td>{weak}</td><td>{attack}</td><td>{}</td></tr>",
+            "<tr data-weak=\"{weak}\" data-attack=\"{attack}\" data-castle=\"{castle}\"><td>{}</td><td><a href=\"positions/{sp}.html\">{sp}</a></td><td class=\"mono\">{}</td>{cells}<td>{weak}</td><td>{attack}</td><td>{}</td></tr>",
             rank + 1,
-            cell(frame, "placement", *row, false),
+            cell(frame, "placement", row, false),
             if castle { "yes" } else { "no" },
-            weak = cell(frame, "weak_pawns", *row, false),
-            attack = cell(frame, "first_move_attackable", *row, false),
+            weak = cell(frame, "weak_pawns", row, false),
+            attack = cell(frame, "first_move_attackable", row, false),
         );
     }
     body.push_str("</tbody>\n</table>\n");
@@ -409,6 +457,18 @@ fn position_page(frame: &DataFrame, sources: &[Source], row: usize, sp: StartPos
             },
         );
     }
+    run_facts(frame, sources, row, &mut fact);
+    body.push_str("</table>\n");
+    page(&format!("SP {} {}", sp.sp(), sp.placement()), 1, &body)
+}
+
+/// The facts a position page shows from each run.
+fn run_facts(
+    frame: &DataFrame,
+    sources: &[Source],
+    row: usize,
+    fact: &mut impl FnMut(&str, String),
+) {
     for s in sources {
         let c =
             |name: &str, percent: bool| cell(frame, &format!("{}__{name}", s.label), row, percent);
@@ -428,6 +488,23 @@ fn position_page(frame: &DataFrame, sources: &[Source], row: usize, sp: StartPos
                     "best move, line",
                     format!("{} — {}", c("best_move_san", false), c("pv_san", false)),
                 );
+                let lines = s.manifest["multipv"].as_u64().unwrap_or(1);
+                if lines > 1 {
+                    let moves: Vec<String> = (1..=lines)
+                        .filter_map(|k| {
+                            let san = c(&format!("move{k}_san"), false);
+                            let cp = c(&format!("move{k}_cp"), false);
+                            let mate = c(&format!("move{k}_mate"), false);
+                            let score = if mate.is_empty() {
+                                cp.parse::<i64>().map(|v| format!("{v:+}")).unwrap_or(cp)
+                            } else {
+                                format!("mate {mate}")
+                            };
+                            (!san.is_empty()).then(|| format!("{san} ({score})"))
+                        })
+                        .collect();
+                    fact("best first moves", moves.join(", "));
+                }
             }
             RunKind::Selfplay => {
                 fact(
@@ -443,9 +520,50 @@ fn position_page(frame: &DataFrame, sources: &[Source], row: usize, sp: StartPos
                         c("black_wins", false)
                     ),
                 );
+                let ended: Vec<String> = crate::TERMINATIONS
+                    .iter()
+                    .filter_map(|(column, name)| {
+                        let n = c(column, false);
+                        (!n.is_empty() && n != "0").then(|| format!("{name} {n}"))
+                    })
+                    .collect();
+                fact("how games ended", ended.join(", "));
+                fact(
+                    "castled (share of games)",
+                    format!(
+                        "White a-side {}, h-side {}; Black a-side {}, h-side {}; median castling ply White {}, Black {}",
+                        c("white_castled_a", true),
+                        c("white_castled_h", true),
+                        c("black_castled_a", true),
+                        c("black_castled_h", true),
+                        one_decimal(&c("white_median_castle_ply", false)),
+                        one_decimal(&c("black_median_castle_ply", false))
+                    ),
+                );
             }
         }
     }
-    body.push_str("</table>\n");
-    page(&format!("SP {} {}", sp.sp(), sp.placement()), 1, &body)
+}
+
+/// What fair.html ranks by, and its filters.
+fn fair_intro(sweep: Option<&Source>, selfplay: Option<&Source>, mean: Option<f64>) -> String {
+    format!(
+        "<p>Ranked by {}: most balanced first.{} Filters as in <code>c960 draw</code>: \
+         <label><input type=\"checkbox\" data-filter=\"no-attack\"> no pawn attackable on move 1</label> \
+         <label><input type=\"checkbox\" data-filter=\"no-castle\"> no castling on move 1</label> \
+         <label>at most <input type=\"number\" min=\"0\" max=\"8\" value=\"8\" data-filter=\"max-weak\"> weak pawns</label></p>",
+        match sweep {
+            Some(s) => format!("|engine score| (<code>{}</code>)", escape(&s.label)),
+            None => "the self-play score's distance from the mean of all positions".to_owned(),
+        },
+        match (selfplay, mean) {
+            (Some(s), Some(m)) => format!(
+                " Self-play (<code>{}</code>): White's score with its 95% interval, and its distance from the mean of all positions ({:.1}%); \
+                 an interval that contains the mean means the games cannot tell the position from an average one.",
+                escape(&s.label),
+                m * 100.0
+            ),
+            _ => String::new(),
+        }
+    )
 }

@@ -182,3 +182,90 @@ fn weak_pawns_by_file_and_advantage_by_weak_pawns() {
     assert!((mean - 2.0).abs() < 1e-12);
     assert!((half - 1.96 * (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
 }
+
+#[test]
+fn castling_opportunities_count_every_position_once_per_side() {
+    let (frame, _) = per_position(&[]).unwrap();
+    let bars = c960_report::castling_opportunities(&frame).unwrap();
+    assert_eq!(bars.series.len(), 2);
+    for (k, (name, values)) in bars.series.iter().enumerate() {
+        assert_eq!(values.len(), bars.categories.len());
+        assert!((values.iter().sum::<f64>() - 960.0).abs() < 1e-9, "{name}");
+        // Nothing in the way is exactly "castling legal on move 1".
+        let column = ["castle_a_first_move", "castle_h_first_move"][k];
+        let legal = frame.column(column).unwrap().bool().unwrap().sum().unwrap();
+        assert!((values[0] - f64::from(legal)).abs() < 1e-9, "{name}");
+    }
+    assert_eq!(bars.categories[0], "0 (legal on move 1)");
+    let out = tempfile::tempdir().unwrap();
+    let [svg, _] = write(&bars, out.path(), "castling").unwrap();
+    let text = fs::read_to_string(svg).unwrap();
+    // One bar per category and side, plus a legend swatch each.
+    let n = bars.categories.len() + 1;
+    assert_eq!(text.matches(r##"fill="#1F77B4""##).count(), n);
+    assert_eq!(text.matches(r##"fill="#D62728""##).count(), n);
+}
+
+#[test]
+fn self_play_intervals_and_engine_against_self_play() {
+    use c960_report::charts::{Intervals, Scatter, correlation};
+    // Perfectly linear data correlates at 1, reversed at -1; noise in
+    // between; too few points or a constant axis give none.
+    let line: Vec<(f64, f64)> = (0..10)
+        .map(|i| (f64::from(i), 0.5 + 0.01 * f64::from(i)))
+        .collect();
+    assert!((correlation(&line).unwrap() - 1.0).abs() < 1e-12);
+    let reversed: Vec<(f64, f64)> = line.iter().map(|(x, y)| (-x, *y)).collect();
+    assert!((correlation(&reversed).unwrap() + 1.0).abs() < 1e-12);
+    let known = [(1.0, 2.0), (2.0, 1.0), (3.0, 4.0), (4.0, 3.0)];
+    // r = Sxy / sqrt(Sxx Syy) = 3 / sqrt(5 * 5) = 0.6.
+    assert!((correlation(&known).unwrap() - 0.6).abs() < 1e-12);
+    assert_eq!(correlation(&known[..2]), None);
+    assert_eq!(correlation(&[(1.0, 0.5), (2.0, 0.5), (3.0, 0.5)]), None);
+
+    let out = tempfile::tempdir().unwrap();
+    let points: Vec<(u32, f64, f64, f64)> = (510..530)
+        .map(|sp| {
+            let v = 0.4 + 0.01 * f64::from(sp - 510);
+            (sp, v, v - 0.1, v + 0.1)
+        })
+        .collect();
+    let intervals = Intervals {
+        title: "White's self-play score per position".into(),
+        provenance: "test".into(),
+        points: points.clone(),
+        y_desc: "White's score".into(),
+        reference: Some(("all games: 0.500".into(), 0.5)),
+    };
+    let [svg, png] = write(&intervals, out.path(), "intervals").unwrap();
+    let text = fs::read_to_string(svg).unwrap();
+    assert!(text.contains("SP 518 (classical): 0.480 [0.380, 0.580]"));
+    assert!(text.contains("all games: 0.500"));
+    // 20 interval bars and a legend sample, all in the faint series colour.
+    assert_eq!(
+        text.matches(r##"opacity="0.35" stroke="#1F77B4""##).count(),
+        21
+    );
+    assert!(fs::read(png).unwrap().starts_with(b"\x89PNG"));
+
+    let scatter = Scatter {
+        title: "Engine score against self-play score".into(),
+        provenance: "test".into(),
+        points: known
+            .iter()
+            .enumerate()
+            .map(|(i, (x, y))| (i as u32, *x, *y))
+            .collect(),
+        x_desc: "engine score, centipawns".into(),
+        y_desc: "White's self-play score".into(),
+    };
+    let [svg, _] = write(&scatter, out.path(), "scatter").unwrap();
+    let text = fs::read_to_string(svg).unwrap();
+    assert!(
+        text.contains("Pearson r = 0.60"),
+        "correlation in the legend"
+    );
+    assert!(text.contains("4 positions"));
+    // Four points and a legend sample.
+    assert_eq!(text.matches("<circle").count(), 5);
+}

@@ -79,6 +79,15 @@ fn write_selfplay(dir: &std::path::Path) {
         "black_castled_a" => [0.2f64, 0.5],
         "black_castled_h" => [0.7f64, 0.0],
         "white_median_castle_ply" => [9.0f64, 1.0],
+        "black_median_castle_ply" => [10.0f64, 2.0],
+        "checkmate" => [4u64, 2],
+        "stalemate" => [0u64, 0],
+        "insufficient_material" => [0u64, 0],
+        "threefold_repetition" => [2u64, 1],
+        "fifty_moves" => [0u64, 0],
+        "ply_cap" => [0u64, 0],
+        "resignation" => [0u64, 0],
+        "draw_adjudication" => [4u64, 1],
     )
     .unwrap();
     ParquetWriter::new(fs::File::create(dir.join("positions.parquet")).unwrap())

@@ -253,10 +253,16 @@ pub fn run(
     let started = now();
     let clock = std::time::Instant::now();
     let mut state = Prepared::new(config)?;
-    let jobs: Vec<(StartPosition, u32)> = config
-        .positions
-        .iter()
-        .flat_map(|p| (0..config.games_per_position).map(move |g| (*p, g)))
+    // Round by round (a round is one game, or one colour-reversed pair, from
+    // every position), so an interrupted run covers all positions evenly.
+    let round: u32 = if config.engine_b.is_some() { 2 } else { 1 };
+    let jobs: Vec<(StartPosition, u32)> = (0..config.games_per_position)
+        .step_by(round as usize)
+        .flat_map(|first| {
+            config.positions.iter().flat_map(move |p| {
+                (first..(first + round).min(config.games_per_position)).map(move |g| (*p, g))
+            })
+        })
         .filter(|(p, g)| !state.done.contains(&(p.sp(), *g)))
         .collect();
     let total = config.positions.len() as u64 * u64::from(config.games_per_position);

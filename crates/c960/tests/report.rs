@@ -3,7 +3,10 @@
 
 mod util;
 
-use std::{fs, path::PathBuf};
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
 
 use util::Dir;
 
@@ -69,6 +72,90 @@ fn a_report_from_the_published_sweep() {
     assert!(first_row.contains("positions/270.html"), "{first_row}");
     let csv = fs::read_to_string(dir.file("site/positions.csv")).unwrap();
     assert_eq!(csv.lines().count(), 961);
+}
+
+#[test]
+fn a_report_with_self_play_games() {
+    let dir = Dir::new();
+    let sweep = published_sweep();
+    dir.ok(&[
+        "selfplay",
+        "--engine",
+        "builtin",
+        "--nodes",
+        "300",
+        "--positions",
+        "0-5,518",
+        "--games-per-position",
+        "4",
+        "--max-plies",
+        "60",
+        "--out",
+        "games",
+        "--quiet",
+    ]);
+    let out = dir.ok(&[
+        "report",
+        "--sweep",
+        &sweep,
+        "--selfplay",
+        "games",
+        "--out",
+        "site",
+    ]);
+    assert!(
+        out.starts_with("report for 960 positions from 2 run(s)"),
+        "{out}"
+    );
+    let label = "selfplay_c960_builtin";
+    let index = fs::read_to_string(dir.file("site/index.html")).unwrap();
+    for chart in [
+        "selfplay-score-",
+        "selfplay-castling-",
+        "selfplay-castling-timing-",
+        "engine-vs-selfplay-sweep_stockfish_15_1_nodes_1000000_mpv3-",
+        "castling-opportunities",
+        "by-castling-sweep",
+        "by-castling-blockers-sweep",
+    ] {
+        assert!(
+            index.contains(&format!("charts/{chart}")),
+            "{chart} on the index"
+        );
+    }
+    let names: Vec<String> = fs::read_dir(dir.file("site/charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    let scatter = names
+        .iter()
+        .find(|n| {
+            n.starts_with("engine-vs-selfplay-") && Path::new(n).extension() == Some("svg".as_ref())
+        })
+        .unwrap();
+    assert!(scatter.contains(label), "{scatter}");
+    let text = fs::read_to_string(dir.file(&format!("site/charts/{scatter}"))).unwrap();
+    assert!(
+        text.contains("7 positions"),
+        "one point per position with games"
+    );
+    assert!(text.contains("Pearson r = "));
+    // The position page has the games, their endings and castling, and
+    // the engine's three best first moves.
+    let page = fs::read_to_string(dir.file("site/positions/518.html")).unwrap();
+    assert!(page.contains("over 4 games"), "self-play on the page");
+    assert!(page.contains("how games ended"));
+    assert!(page.contains("castled (share of games)"));
+    assert!(page.contains("best first moves"));
+    // fair.html: self-play beside the engine score, intervals included.
+    let fair = fs::read_to_string(dir.file("site/fair.html")).unwrap();
+    assert!(fair.contains("self-play White score"));
+    assert!(fair.contains("95% interval"));
+    let with_games = fair
+        .lines()
+        .filter(|l| l.starts_with("<tr data-weak") && l.contains('%'))
+        .count();
+    assert_eq!(with_games, 7, "rows with a self-play score");
 }
 
 #[test]
