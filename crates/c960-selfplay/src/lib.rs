@@ -472,7 +472,8 @@ fn wanted(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
     game < config.games_per_position && config.positions.iter().any(|p| p.sp() == sp)
 }
 
-const NOTES: &str = "White's score is (W + D/2) / games with a normal 95% interval: trinomial \
+const NOTES: &str = "White's score is (W + D/2) / games with a 95% interval of Wilson's form \
+                     (normal for many games, never a point for few): trinomial \
                      (each game an independent win, draw or loss) for one engine, pair-based \
                      (the average of two colour-reversed games as the unit) for two engines. \
                      960 intervals at once need a multiple-comparison correction before any \

@@ -157,9 +157,12 @@ impl PositionStats {
     }
 }
 
-/// Mean score with the normal interval for the trinomial model: each game
-/// scores 1, ½ or 0 and the variance is estimated from the observed
-/// frequencies (as in engine testing).
+/// Mean score with a 95% interval for the trinomial model: each game
+/// scores 1, ½ or 0, and the per-game variance is estimated from the
+/// observed frequencies (as in engine testing). The interval is of Wilson's
+/// form, so it never collapses to a point when every game ended alike (ten
+/// draws do not prove a score of exactly ½); with many games it is the
+/// normal interval.
 #[must_use]
 #[allow(clippy::cast_precision_loss)]
 pub fn trinomial_interval(wins: u64, draws: u64, losses: u64) -> Option<Interval> {
@@ -169,26 +172,13 @@ pub fn trinomial_interval(wins: u64, draws: u64, losses: u64) -> Option<Interval
     }
     let (w, d, l) = (wins as f64 / n, draws as f64 / n, losses as f64 / n);
     let mean = w + d / 2.0;
-    if n < 2.0 {
-        // One game says nothing about the spread: no interval narrower
-        // than everything.
-        return Some(Interval {
-            mean,
-            low: 0.0,
-            high: 1.0,
-        });
-    }
     let variance = w * (1.0 - mean).powi(2) + d * (0.5 - mean).powi(2) + l * mean.powi(2);
-    let half = Z95 * (variance / n).sqrt();
-    Some(Interval {
-        mean,
-        low: (mean - half).max(0.0),
-        high: (mean + half).min(1.0),
-    })
+    Some(wilson(mean, variance, n))
 }
 
 /// Mean of the pair scores (average of White's score over two
-/// colour-reversed games) with a normal interval from their sample variance.
+/// colour-reversed games) with an interval of Wilson's form from their
+/// sample variance.
 #[allow(clippy::cast_precision_loss)]
 fn pair_interval(pairs: &Pairs) -> Option<Interval> {
     if pairs.count == 0 {
@@ -196,21 +186,37 @@ fn pair_interval(pairs: &Pairs) -> Option<Interval> {
     }
     let n = pairs.count as f64;
     let mean = pairs.sum / n;
-    if pairs.count < 2 {
-        // One pair says nothing about the spread.
-        return Some(Interval {
+    let variance = if pairs.count < 2 {
+        0.0
+    } else {
+        ((pairs.sum_sq - n * mean * mean) / (n - 1.0)).max(0.0)
+    };
+    Some(wilson(mean, variance, n))
+}
+
+/// The 95% interval of Wilson's form for a mean score in [0, 1] over `n`
+/// units with per-unit `variance`:
+/// `(m + z²/2n) / (1 + z²/n) ± z / (1 + z²/n) · sqrt(v/n + z²/4n²)`.
+/// With `v = m(1 − m)` this is Wilson's score interval; its width never
+/// falls below what `n` units can tell. One unit says nothing about the
+/// spread: the interval is then everything, 0 to 1.
+fn wilson(mean: f64, variance: f64, n: f64) -> Interval {
+    if n < 2.0 {
+        return Interval {
             mean,
             low: 0.0,
             high: 1.0,
-        });
+        };
     }
-    let variance = ((pairs.sum_sq - n * mean * mean) / (n - 1.0)).max(0.0);
-    let half = Z95 * (variance / n).sqrt();
-    Some(Interval {
+    let z2 = Z95 * Z95;
+    let denominator = 1.0 + z2 / n;
+    let centre = (mean + z2 / (2.0 * n)) / denominator;
+    let half = Z95 / denominator * (variance / n + z2 / (4.0 * n * n)).sqrt();
+    Interval {
         mean,
-        low: (mean - half).max(0.0),
-        high: (mean + half).min(1.0),
-    })
+        low: (centre - half).max(0.0),
+        high: (centre + half).min(1.0),
+    }
 }
 
 /// Median of a histogram (index = value).
@@ -244,15 +250,30 @@ mod tests {
     #[test]
     fn trinomial_interval_matches_a_hand_computation() {
         // 60 wins, 30 draws, 10 losses: mean 0.75; variance
-        // 0.6·0.0625 + 0.3·0.0625 + 0.1·0.5625 = 0.1125; se = sqrt(0.1125/100).
+        // 0.6·0.0625 + 0.3·0.0625 + 0.1·0.5625 = 0.1125.
+        let z: f64 = 1.959_963_984_540_054;
         let i = trinomial_interval(60, 30, 10).unwrap();
         assert!((i.mean - 0.75).abs() < 1e-12);
-        let half = 1.959_963_984_540_054 * (0.1125f64 / 100.0).sqrt();
-        assert!((i.high - i.mean - half).abs() < 1e-12);
-        assert!((i.mean - i.low - half).abs() < 1e-12);
+        let (n, k) = (100.0, 1.0 + z * z / 100.0);
+        let centre = (0.75 + z * z / (2.0 * n)) / k;
+        let half = z / k * (0.1125 / n + z * z / (4.0 * n * n)).sqrt();
+        assert!((i.low - (centre - half)).abs() < 1e-12);
+        assert!((i.high - (centre + half)).abs() < 1e-12);
+        // Close to the normal interval with 100 games.
+        let normal = z * (0.1125f64 / 100.0).sqrt();
+        assert!((i.high - i.low - 2.0 * normal).abs() < 0.01);
         assert_eq!(trinomial_interval(0, 0, 0), None);
+        // Ten draws: centred on ½ but not a point.
         let all_draws = trinomial_interval(0, 10, 0).unwrap();
-        assert_eq!((all_draws.low, all_draws.high), (0.5, 0.5));
+        let half = z / (1.0 + z * z / 10.0) * (z * z / 400.0).sqrt();
+        assert!((all_draws.low - (0.5 - half)).abs() < 1e-12);
+        assert!((all_draws.high - (0.5 + half)).abs() < 1e-12);
+        assert!(all_draws.high - all_draws.low > 0.27);
+        // With v = m(1 − m) the formula is Wilson's score interval: two
+        // losses give [0, 0.6576] (published Wilson bound for 0/2).
+        let losses = trinomial_interval(0, 0, 2).unwrap();
+        assert!(losses.low.abs() < 1e-12);
+        assert!((losses.high - 0.6576).abs() < 1e-4, "{}", losses.high);
     }
 
     #[test]
@@ -266,7 +287,8 @@ mod tests {
         }
         let i = pair_interval(&pairs).unwrap();
         assert!((i.mean - 0.5).abs() < 1e-12);
-        let half = 1.959_963_984_540_054 * ((1.0f64 / 6.0) / 4.0).sqrt();
+        let z: f64 = 1.959_963_984_540_054;
+        let half = z / (1.0 + z * z / 4.0) * ((1.0f64 / 6.0) / 4.0 + z * z / 64.0).sqrt();
         assert!((i.high - 0.5 - half).abs() < 1e-12);
         assert_eq!(pair_interval(&Pairs::default()), None);
         let one = Pairs {

@@ -14,8 +14,8 @@ fn dir() -> PathBuf {
 #[test]
 fn the_published_stockfish_sweep_is_whole_and_consistent() {
     let path = dir().join("manifest.json");
-    let text = fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text =
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(manifest["kind"], "sweep");
     assert_eq!(manifest["engine"]["name"], "Stockfish 15.1");

@@ -17,9 +17,12 @@ pub(crate) struct InputError(pub(crate) String);
     about = "Measure how balanced each Chess960 start position is",
     long_about = "c960 knows all 960 Chess960 (Fischer Random) start positions by their \
                   Scharnagl number (SP 0..=959, SP 518 = classical), computes their static \
-                  features (weak pawns, pawns attackable on move 1, castling opportunities) \
-                  and draws positions for tournaments reproducibly.",
+                  features (weak pawns, pawns attackable on move 1, castling opportunities), \
+                  scores them with an engine, plays self-play games from them, reports the \
+                  results as tables, charts and a static site, and draws positions for \
+                  tournaments reproducibly.",
     after_help = "Examples:\n  \
+                  c960 run                               # the whole pipeline, ~10 minutes\n  \
                   c960 positions --out positions.csv\n  \
                   c960 show 518\n  \
                   c960 draw --phrase \"Club Open 2026 round 1\"\n  \
@@ -32,6 +35,8 @@ pub(crate) struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
+    /// The whole pipeline: positions, engine sweep, self-play and report.
+    Run(RunArgs),
     /// Write all 960 positions with every feature, one row each.
     Positions(PositionsArgs),
     /// Show one position: board, numbers, FENs and every feature.
@@ -48,6 +53,105 @@ pub(crate) enum Command {
     Uci(UciArgs),
     /// Build the report: table, charts and a static site for all positions.
     Report(ReportArgs),
+}
+
+/// Run profiles.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Profile {
+    /// All 960 positions in about ten minutes on two cores: sweep at
+    /// 100,000 nodes, 2 self-play games per position at 2,000 nodes a move.
+    Quick,
+    /// Research grade, hours, resumable: sweep at 1,000,000 nodes with
+    /// `MultiPV` 3, 100 games per position at 5,000 nodes a move.
+    Research,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Settings come from the profile, then the --config file, then flags. \
+                        The run directory (default runs/PROFILE) gets positions.csv, sweep/, \
+                        selfplay/, report/ (index.html, positions.parquet, charts) and run.json \
+                        (the resolved settings, engine and time per stage). Stop it at any \
+                        time: the same command resumes, and finished stages are reused.\n\n\
+                        A config file sets any of (all optional):\n  \
+                        profile = \"research\"\n  \
+                        out = \"runs/mine\"\n  \
+                        engine = \"auto\"            # auto, builtin, stockfish or a path\n  \
+                        options = [\"Hash=64\"]     # UCI options, NAME=VALUE\n  \
+                        hash = 16\n  \
+                        jobs = 2\n  \
+                        positions = \"all\"        # or e.g. \"0-99,518\"\n  \
+                        seed = 0\n  \
+                        [sweep]\n  \
+                        nodes = 1000000\n  \
+                        multipv = 3\n  \
+                        [selfplay]\n  \
+                        games = 100               # per position; 0 = no self-play\n  \
+                        nodes = 5000\n  \
+                        jitter = 0.1\n  \
+                        max_plies = 400\n  \
+                        resign_cp = 1000\n  \
+                        resign_plies = 6\n  \
+                        draw_cp = 10\n  \
+                        draw_plies = 12\n  \
+                        draw_after = 80\n\n\
+                        Examples:\n  \
+                        c960 run                                   # quick profile\n  \
+                        c960 run --profile research                # hours; resumable\n  \
+                        c960 run --config run.toml --games 0       # no self-play\n  \
+                        c960 run --positions 0-99,518 --sweep-nodes 300000 --out runs/first100"
+)]
+pub(crate) struct RunArgs {
+    /// Profile [default: quick].
+    #[arg(long, value_enum)]
+    pub(crate) profile: Option<Profile>,
+    /// A TOML file with run settings (see below); flags override it.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+    /// Run directory [default: runs/PROFILE].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+    /// `auto` (Stockfish when installed, else the built-in engine),
+    /// `builtin`, `stockfish`, or a UCI engine's path [default: auto].
+    #[arg(long, value_name = "ENGINE")]
+    pub(crate) engine: Option<String>,
+    /// A UCI engine option, as NAME=VALUE (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub(crate) options: Vec<String>,
+    /// Engine hash table in MiB [default: 16].
+    #[arg(long, value_name = "MB")]
+    pub(crate) hash: Option<u32>,
+    /// Engine processes at once [default: the number of cores].
+    #[arg(long, value_name = "J")]
+    pub(crate) jobs: Option<usize>,
+    /// Which positions: `all`, or numbers and ranges such as 0-99,518.
+    #[arg(long, value_name = "SET")]
+    pub(crate) positions: Option<String>,
+    /// Self-play run seed [default: 0].
+    #[arg(long, value_name = "S")]
+    pub(crate) seed: Option<u64>,
+    /// Sweep: nodes per position.
+    #[arg(long, value_name = "N")]
+    pub(crate) sweep_nodes: Option<u64>,
+    /// Sweep: best moves per position (`MultiPV`).
+    #[arg(long, value_name = "K")]
+    pub(crate) multipv: Option<u32>,
+    /// Self-play: games per position (0 = no self-play).
+    #[arg(long, value_name = "G")]
+    pub(crate) games: Option<u32>,
+    /// Self-play: nodes per move.
+    #[arg(long, value_name = "N")]
+    pub(crate) selfplay_nodes: Option<u64>,
+    /// Self-play: relative jitter of the node budget per move.
+    #[arg(long, value_name = "F")]
+    pub(crate) jitter: Option<f64>,
+    /// Print the resolved settings as JSON and stop.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+    /// No progress display and no summary.
+    #[arg(long)]
+    pub(crate) quiet: bool,
 }
 
 #[derive(Debug, Args)]

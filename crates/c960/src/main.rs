@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         Err(err) => return report_usage_error(&err),
     };
     let result = match cli.command {
+        Command::Run(args) => cmd::run::run(&args),
         Command::Positions(args) => cmd::positions::run(&args),
         Command::Show(args) => cmd::show::run(&args),
         Command::Draw(args) => cmd::draw::run(&args),

@@ -5,6 +5,7 @@ pub(crate) mod draw;
 pub(crate) mod engine_args;
 pub(crate) mod positions;
 pub(crate) mod report;
+pub(crate) mod run;
 pub(crate) mod selfplay;
 pub(crate) mod show;
 pub(crate) mod sweep;

@@ -1,0 +1,631 @@
+//! `c960 run`: the whole pipeline in one run directory — positions, engine
+//! sweep, self-play, report — with a profile, a TOML file and flags, one
+//! progress display and a summary.
+
+use std::{
+    fmt::Write as _,
+    fs,
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+use anyhow::{Context, Result, bail};
+use c960_core::{Features, PositionRecord, StartPosition, parse_position_set};
+use c960_engine::{EngineSpec, Limit};
+use c960_selfplay::{PositionSummary, Rules, SelfplayConfig};
+use c960_sweep::{SweepConfig, SweepRow};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    cli::{EngineArgs, InputError, Profile, RunArgs},
+    interrupt::{self, Interrupted},
+    output::Text,
+};
+
+/// Everything a run does, resolved from the profile, the TOML file and the
+/// flags (in that order, later ones winning). Written to `run.json`.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Plan {
+    profile: Profile,
+    out: PathBuf,
+    engine: String,
+    options: Vec<String>,
+    hash: u32,
+    jobs: Option<usize>,
+    positions: String,
+    seed: u64,
+    sweep: SweepPlan,
+    selfplay: SelfplayPlan,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepPlan {
+    nodes: u64,
+    multipv: u32,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SelfplayPlan {
+    games: u32,
+    nodes: u64,
+    jitter: f64,
+    max_plies: u32,
+    resign_cp: i32,
+    resign_plies: u32,
+    draw_cp: i32,
+    draw_plies: u32,
+    draw_after: u32,
+}
+
+/// The TOML file: any subset of [`Plan`].
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FilePlan {
+    profile: Option<Profile>,
+    out: Option<PathBuf>,
+    engine: Option<String>,
+    options: Option<Vec<String>>,
+    hash: Option<u32>,
+    jobs: Option<usize>,
+    positions: Option<String>,
+    seed: Option<u64>,
+    sweep: Option<FileSweep>,
+    selfplay: Option<FileSelfplay>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSweep {
+    nodes: Option<u64>,
+    multipv: Option<u32>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSelfplay {
+    games: Option<u32>,
+    nodes: Option<u64>,
+    jitter: Option<f64>,
+    max_plies: Option<u32>,
+    resign_cp: Option<i32>,
+    resign_plies: Option<u32>,
+    draw_cp: Option<i32>,
+    draw_plies: Option<u32>,
+    draw_after: Option<u32>,
+}
+
+impl Profile {
+    fn plan(self) -> Plan {
+        let rules = Rules::default();
+        let (sweep, games, nodes) = match self {
+            // About ten minutes on two cores for all 960 positions.
+            Profile::Quick => (
+                SweepPlan {
+                    nodes: 100_000,
+                    multipv: 1,
+                },
+                2,
+                2_000,
+            ),
+            // Hours; resumable at any point.
+            Profile::Research => (
+                SweepPlan {
+                    nodes: 1_000_000,
+                    multipv: 3,
+                },
+                100,
+                5_000,
+            ),
+        };
+        Plan {
+            profile: self,
+            out: PathBuf::from("runs").join(self.name()),
+            engine: "auto".to_owned(),
+            options: Vec::new(),
+            hash: 16,
+            jobs: None,
+            positions: "all".to_owned(),
+            seed: 0,
+            sweep,
+            selfplay: SelfplayPlan {
+                games,
+                nodes,
+                jitter: 0.1,
+                max_plies: rules.max_plies,
+                resign_cp: rules.resign_cp,
+                resign_plies: rules.resign_plies,
+                draw_cp: rules.draw_cp,
+                draw_plies: rules.draw_plies,
+                draw_after: rules.draw_after_ply,
+            },
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Profile::Quick => "quick",
+            Profile::Research => "research",
+        }
+    }
+}
+
+macro_rules! set {
+    ($target:expr, $value:expr) => {
+        if let Some(v) = $value {
+            $target = v;
+        }
+    };
+}
+
+/// Resolves the plan: profile, then the TOML file, then flags.
+fn plan(args: &RunArgs) -> Result<Plan> {
+    let file: FilePlan = match &args.config {
+        Some(path) => {
+            let text = fs::read_to_string(path)
+                .map_err(|e| InputError(format!("cannot read {}: {e}", path.display())))?;
+            toml::from_str(&text).map_err(|e| {
+                InputError(format!(
+                    "{} is not a valid run configuration: {}",
+                    path.display(),
+                    e.message()
+                ))
+            })?
+        }
+        None => FilePlan::default(),
+    };
+    let profile = args.profile.or(file.profile).unwrap_or(Profile::Quick);
+    let mut plan = profile.plan();
+    set!(plan.out, file.out);
+    set!(plan.engine, file.engine);
+    set!(plan.options, file.options);
+    set!(plan.hash, file.hash);
+    plan.jobs = file.jobs.or(plan.jobs);
+    set!(plan.positions, file.positions);
+    set!(plan.seed, file.seed);
+    if let Some(s) = file.sweep {
+        set!(plan.sweep.nodes, s.nodes);
+        set!(plan.sweep.multipv, s.multipv);
+    }
+    if let Some(s) = file.selfplay {
+        let p = &mut plan.selfplay;
+        set!(p.games, s.games);
+        set!(p.nodes, s.nodes);
+        set!(p.jitter, s.jitter);
+        set!(p.max_plies, s.max_plies);
+        set!(p.resign_cp, s.resign_cp);
+        set!(p.resign_plies, s.resign_plies);
+        set!(p.draw_cp, s.draw_cp);
+        set!(p.draw_plies, s.draw_plies);
+        set!(p.draw_after, s.draw_after);
+    }
+    set!(plan.out, args.out.clone());
+    set!(plan.engine, args.engine.clone());
+    if !args.options.is_empty() {
+        plan.options.clone_from(&args.options);
+    }
+    set!(plan.hash, args.hash);
+    plan.jobs = args.jobs.or(plan.jobs);
+    set!(plan.positions, args.positions.clone());
+    set!(plan.seed, args.seed);
+    set!(plan.sweep.nodes, args.sweep_nodes);
+    set!(plan.sweep.multipv, args.multipv);
+    set!(plan.selfplay.games, args.games);
+    set!(plan.selfplay.nodes, args.selfplay_nodes);
+    set!(plan.selfplay.jitter, args.jitter);
+    if plan.sweep.nodes == 0 || plan.selfplay.nodes == 0 {
+        bail!(InputError("node limits must be positive".to_owned()));
+    }
+    if plan.sweep.multipv == 0 {
+        bail!(InputError("multipv must be at least 1".to_owned()));
+    }
+    if !(0.0..1.0).contains(&plan.selfplay.jitter) {
+        bail!(InputError(format!(
+            "jitter {} must be at least 0 and below 1",
+            plan.selfplay.jitter
+        )));
+    }
+    Ok(plan)
+}
+
+/// The sweep and self-play configurations of a plan.
+fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConfig>)> {
+    let positions = parse_position_set(&plan.positions)?;
+    let engine_args = EngineArgs {
+        engine: plan.engine.clone(),
+        threads: 1,
+        hash: plan.hash,
+        options: plan.options.clone(),
+        jobs: plan.jobs,
+        retries: 2,
+        watchdog: None,
+        quiet,
+    };
+    let engine: EngineSpec = engine_args.engine_spec(&plan.engine, &plan.options)?;
+    let jobs = engine_args.jobs()?;
+    let sweep = SweepConfig {
+        engine: engine.clone(),
+        limit: Limit::Nodes(plan.sweep.nodes),
+        multipv: plan.sweep.multipv,
+        positions: positions.clone(),
+        jobs,
+        retries: 2,
+        out: plan.out.join("sweep"),
+    };
+    let p = &plan.selfplay;
+    let selfplay = (p.games > 0).then(|| SelfplayConfig {
+        engine,
+        engine_b: None,
+        limit: Limit::Nodes(p.nodes),
+        jitter: p.jitter,
+        rules: Rules {
+            max_plies: p.max_plies,
+            resign_cp: p.resign_cp,
+            resign_plies: p.resign_plies,
+            draw_cp: p.draw_cp,
+            draw_plies: p.draw_plies,
+            draw_after_ply: p.draw_after,
+        },
+        games_per_position: p.games,
+        positions,
+        seed: plan.seed,
+        jobs,
+        retries: 2,
+        keep_scores: false,
+        out: plan.out.join("selfplay"),
+    });
+    Ok((sweep, selfplay))
+}
+
+/// One line of the summary's stage table.
+#[derive(Clone, Debug, Serialize)]
+struct StageTime {
+    stage: &'static str,
+    seconds: f64,
+    what: String,
+}
+
+/// What `run.json` records.
+#[derive(Serialize)]
+struct RunRecord<'a> {
+    kind: &'static str,
+    c960_version: &'static str,
+    plan: &'a Plan,
+    engine: String,
+    jobs: usize,
+    stages: &'a [StageTime],
+    report: PathBuf,
+    finished: String,
+}
+
+/// The one progress display of a run: a bar per stage, reused.
+struct Display {
+    bar: ProgressBar,
+}
+
+impl Display {
+    fn new(quiet: bool) -> Display {
+        let bar = if quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>16} {bar:32} {pos}/{len} {msg}  {per_sec}  ETA {eta}",
+            )
+            .expect("a valid template"),
+        );
+        Display { bar }
+    }
+
+    fn stage(&self, index: usize, of: usize, name: &str, total: u64, unit: &str) {
+        self.bar.set_prefix(format!("[{index}/{of}] {name}"));
+        self.bar.set_length(total);
+        self.bar.set_position(0);
+        self.bar.set_message(unit.to_owned());
+        self.bar.reset_eta();
+    }
+}
+
+pub(crate) fn run(args: &RunArgs) -> Result<()> {
+    let plan = plan(args)?;
+    if args.dry_run {
+        let mut text = Text::default();
+        writeln!(text, "{}", serde_json::to_string_pretty(&plan)?)?;
+        return Ok(text.print()?);
+    }
+    let (sweep, selfplay) = configs(&plan, args.quiet)?;
+    // Start the engine once before anything is written: a broken engine is
+    // reported at once, and the run says which engine it uses.
+    let engine = {
+        use c960_engine::Engine as _;
+        sweep
+            .engine
+            .start()
+            .map_err(c960_sweep::SweepError::from)?
+            .info()
+            .clone()
+    };
+    if !args.quiet {
+        eprintln!(
+            "c960 run ({}) with {}: {} positions; sweep at {}{}; {} into {}",
+            plan.profile.name(),
+            engine.name,
+            sweep.positions.len(),
+            sweep.limit,
+            if sweep.multipv > 1 {
+                format!(" with MultiPV {}", sweep.multipv)
+            } else {
+                String::new()
+            },
+            selfplay
+                .as_ref()
+                .map_or("no self-play".to_owned(), |s| format!(
+                    "self-play {} game(s) per position at {} per move",
+                    s.games_per_position, s.limit
+                )),
+            plan.out.display()
+        );
+    }
+    fs::create_dir_all(&plan.out)
+        .with_context(|| format!("cannot create {}", plan.out.display()))?;
+    interrupt::install();
+    let stages_total = if selfplay.is_some() { 4 } else { 3 };
+    let display = Display::new(args.quiet);
+    let mut times = Vec::new();
+
+    times.push(write_positions(&plan.out, &display, stages_total)?);
+
+    let (swept, time) = sweep_stage(&sweep, &display, stages_total)?;
+    times.push(time);
+
+    let mut runs = vec![sweep.out.clone()];
+    let mut played: Vec<PositionSummary> = Vec::new();
+    if let Some(selfplay) = &selfplay {
+        let (outcome, time) = selfplay_stage(selfplay, &display, stages_total)?;
+        times.push(time);
+        played = outcome.positions;
+        runs.push(selfplay.out.clone());
+    }
+
+    // 4. Report.
+    let clock = Instant::now();
+    display.stage(stages_total, stages_total, "report", 1, "site");
+    let report_dir = plan.out.join("report");
+    let built = c960_report::build(&runs, &report_dir)
+        .with_context(|| format!("report into {}", report_dir.display()))?;
+    display.bar.finish_and_clear();
+    times.push(StageTime {
+        stage: "report",
+        seconds: clock.elapsed().as_secs_f64(),
+        what: format!("{} pages, {} chart files", built.pages, built.charts.len()),
+    });
+
+    let record = RunRecord {
+        kind: "run",
+        c960_version: env!("CARGO_PKG_VERSION"),
+        plan: &plan,
+        engine: swept.engine.name.clone(),
+        jobs: sweep.jobs,
+        stages: &times,
+        report: report_dir.join("index.html"),
+        finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    };
+    let json = serde_json::to_string_pretty(&record)?;
+    c960_store::write_atomically(&plan.out.join("run.json"), |out| {
+        std::io::Write::write_all(out, json.as_bytes())
+    })?;
+    if !args.quiet {
+        summary(
+            &plan,
+            &swept.engine.name,
+            &swept.rows,
+            &played,
+            &times,
+            &report_dir,
+        )?
+        .print()?;
+    }
+    Ok(())
+}
+
+fn duration(seconds: f64) -> String {
+    let d = Duration::from_secs_f64(seconds);
+    if d.as_secs() >= 60 {
+        format!("{}m{:02}s", d.as_secs() / 60, d.as_secs() % 60)
+    } else {
+        format!("{seconds:.1}s")
+    }
+}
+
+/// The closing summary: where the report is, time per stage, and the most
+/// and least balanced positions by |engine score|.
+fn summary(
+    plan: &Plan,
+    engine: &str,
+    rows: &[SweepRow],
+    played: &[PositionSummary],
+    times: &[StageTime],
+    report: &Path,
+) -> Result<Text> {
+    let mut text = Text::default();
+    let total: f64 = times.iter().map(|t| t.seconds).sum();
+    writeln!(
+        text,
+        "c960 run ({}) finished in {} with {engine}",
+        plan.profile.name(),
+        duration(total)
+    )?;
+    writeln!(
+        text,
+        "  report      {}",
+        report.join("index.html").display()
+    )?;
+    writeln!(
+        text,
+        "  table       {} (and positions.csv)",
+        report.join("positions.parquet").display()
+    )?;
+    writeln!(
+        text,
+        "  provenance  {}",
+        plan.out.join("run.json").display()
+    )?;
+    writeln!(text, "time per stage")?;
+    for t in times {
+        writeln!(
+            text,
+            "  {:<10}  {:>8}  {}",
+            t.stage,
+            duration(t.seconds),
+            t.what
+        )?;
+    }
+    let mut scored: Vec<(&SweepRow, i32)> =
+        rows.iter().filter_map(|r| Some((r, r.score_cp?))).collect();
+    scored.sort_by_key(|(r, cp)| (cp.abs(), r.sp));
+    let line = |text: &mut Text, row: &SweepRow, cp: i32| -> std::fmt::Result {
+        let games = played.iter().find(|p| p.sp == row.sp);
+        let selfplay = match games.and_then(|p| p.white_score.as_ref().map(|s| (p.games, s))) {
+            Some((n, s)) => format!(
+                "   self-play {:.0}% [{:.0}, {:.0}] over {n} games",
+                s.mean * 100.0,
+                s.low * 100.0,
+                s.high * 100.0
+            ),
+            None => String::new(),
+        };
+        let placement = StartPosition::new(row.sp).map(StartPosition::placement);
+        writeln!(
+            text,
+            "  SP {:>3}  {}  {cp:+4} cp{selfplay}",
+            row.sp,
+            placement.unwrap_or_default()
+        )
+    };
+    if !scored.is_empty() {
+        writeln!(text, "most balanced (smallest |engine score|)")?;
+        for (row, cp) in scored.iter().take(5) {
+            line(&mut text, row, *cp)?;
+        }
+        writeln!(text, "least balanced")?;
+        for (row, cp) in scored.iter().rev().take(5) {
+            line(&mut text, row, *cp)?;
+        }
+    }
+    Ok(text)
+}
+
+/// Stage 1: the position table, as `c960 positions` writes it.
+fn write_positions(out: &Path, display: &Display, stages: usize) -> Result<StageTime> {
+    let clock = Instant::now();
+    display.stage(1, stages, "positions", 960, "positions");
+    let records: Vec<PositionRecord> = Features::all().iter().map(PositionRecord::from).collect();
+    c960_store::write_atomically(&out.join("positions.csv"), |out| {
+        let mut writer = csv::Writer::from_writer(out);
+        for record in &records {
+            writer.serialize(record).map_err(std::io::Error::other)?;
+        }
+        writer.flush()
+    })?;
+    display.bar.set_position(960);
+    Ok(StageTime {
+        stage: "positions",
+        seconds: clock.elapsed().as_secs_f64(),
+        what: "960 positions with their features".to_owned(),
+    })
+}
+
+/// Stage 2: the engine sweep (resumed from its journal).
+fn sweep_stage(
+    sweep: &SweepConfig,
+    display: &Display,
+    stages: usize,
+) -> Result<(c960_sweep::SweepOutcome, StageTime)> {
+    let clock = Instant::now();
+    display.stage(
+        2,
+        stages,
+        "sweep",
+        sweep.positions.len() as u64,
+        "positions",
+    );
+    let swept = c960_sweep::run(sweep, &interrupt::STOP, |p| {
+        display.bar.set_position(p.done as u64);
+    })
+    .with_context(|| format!("sweep into {}", sweep.out.display()))?;
+    if swept.interrupted {
+        display.bar.finish_and_clear();
+        return Err(Interrupted(format!(
+            "interrupted during the sweep: {} of {} positions are saved; run the same command again to resume",
+            swept.rows.len(),
+            sweep.positions.len()
+        ))
+        .into());
+    }
+    if let Some(first) = swept.failed.first() {
+        display.bar.finish_and_clear();
+        bail!(
+            "{} position(s) failed in the sweep, e.g. SP {}: {}; run the same command again to retry them",
+            swept.failed.len(),
+            first.sp,
+            first.reason
+        );
+    }
+    let time = StageTime {
+        stage: "sweep",
+        seconds: clock.elapsed().as_secs_f64(),
+        what: format!(
+            "{} positions at {} ({} from the journal)",
+            swept.rows.len(),
+            sweep.limit,
+            swept.resumed
+        ),
+    };
+    Ok((swept, time))
+}
+
+/// Stage 3: self-play (resumed from its journal).
+fn selfplay_stage(
+    selfplay: &SelfplayConfig,
+    display: &Display,
+    stages: usize,
+) -> Result<(c960_selfplay::SelfplayOutcome, StageTime)> {
+    let clock = Instant::now();
+    let total = selfplay.positions.len() as u64 * u64::from(selfplay.games_per_position);
+    display.stage(3, stages, "self-play", total, "games");
+    let outcome = c960_selfplay::run(selfplay, &interrupt::STOP, |p| {
+        display.bar.set_position(p.done);
+    })
+    .with_context(|| format!("self-play into {}", selfplay.out.display()))?;
+    if outcome.interrupted {
+        display.bar.finish_and_clear();
+        return Err(Interrupted(format!(
+            "interrupted during self-play: {} of {total} games are saved; run the same command again to resume",
+            outcome.games
+        ))
+        .into());
+    }
+    if let Some(first) = outcome.failed.first() {
+        display.bar.finish_and_clear();
+        bail!(
+            "{} game(s) failed in self-play, e.g. SP {} game {}: {}; run the same command again to retry them",
+            outcome.failed.len(),
+            first.sp,
+            first.game,
+            first.reason
+        );
+    }
+    let time = StageTime {
+        stage: "self-play",
+        seconds: clock.elapsed().as_secs_f64(),
+        what: format!(
+            "{} games at {} per move ({} from the journal)",
+            outcome.games, selfplay.limit, outcome.resumed
+        ),
+    };
+    Ok((outcome, time))
+}

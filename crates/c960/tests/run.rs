@@ -1,0 +1,289 @@
+//! `c960 run`: the whole pipeline in one directory, settings from profile,
+//! TOML file and flags, resumable, with a summary.
+
+mod util;
+
+use std::fs;
+
+use util::Dir;
+
+fn plan(dir: &Dir, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["run", "--dry-run"];
+    all.extend_from_slice(args);
+    serde_json::from_str(&dir.ok(&all)).unwrap()
+}
+
+#[test]
+fn settings_come_from_profile_then_file_then_flags() {
+    let dir = Dir::new();
+    let quick = plan(&dir, &[]);
+    assert_eq!(quick["profile"], "quick");
+    assert_eq!(quick["out"], "runs/quick");
+    assert_eq!(quick["engine"], "auto");
+    assert_eq!(quick["sweep"]["nodes"], 100_000);
+    assert_eq!(quick["sweep"]["multipv"], 1);
+    assert_eq!(quick["selfplay"]["games"], 2);
+    assert_eq!(quick["selfplay"]["nodes"], 2_000);
+    assert_eq!(quick["positions"], "all");
+    let research = plan(&dir, &["--profile", "research"]);
+    assert_eq!(research["out"], "runs/research");
+    assert_eq!(research["sweep"]["nodes"], 1_000_000);
+    assert_eq!(research["sweep"]["multipv"], 3);
+    assert_eq!(research["selfplay"]["games"], 100);
+    assert_eq!(research["selfplay"]["nodes"], 5_000);
+
+    fs::write(
+        dir.file("run.toml"),
+        "profile = \"research\"\nout = \"runs/mine\"\npositions = \"0-99\"\n\
+         [sweep]\nnodes = 300000\n[selfplay]\ngames = 8\ndraw_after = 60\n",
+    )
+    .unwrap();
+    let file = plan(&dir, &["--config", "run.toml"]);
+    assert_eq!(file["profile"], "research");
+    assert_eq!(file["out"], "runs/mine");
+    assert_eq!(file["positions"], "0-99");
+    assert_eq!(file["sweep"]["nodes"], 300_000);
+    assert_eq!(file["sweep"]["multipv"], 3, "the rest from the profile");
+    assert_eq!(file["selfplay"]["games"], 8);
+    assert_eq!(file["selfplay"]["draw_after"], 60);
+    let flags = plan(
+        &dir,
+        &[
+            "--config",
+            "run.toml",
+            "--profile",
+            "quick",
+            "--games",
+            "0",
+            "--sweep-nodes",
+            "5000",
+        ],
+    );
+    assert_eq!(flags["profile"], "quick");
+    assert_eq!(flags["selfplay"]["games"], 0, "flags win over the file");
+    assert_eq!(flags["sweep"]["nodes"], 5000);
+    assert_eq!(flags["sweep"]["multipv"], 1, "quick profile underneath");
+    assert_eq!(flags["positions"], "0-99", "the file over the profile");
+}
+
+#[test]
+fn bad_settings_are_one_line_errors() {
+    let dir = Dir::new();
+    fs::write(dir.file("typo.toml"), "[sweep]\nnodez = 5\n").unwrap();
+    let line = dir.bad_input(&["run", "--config", "typo.toml"]);
+    assert!(
+        line.contains("typo.toml is not a valid run configuration"),
+        "{line}"
+    );
+    assert!(line.contains("nodez"), "{line}");
+    fs::write(dir.file("type.toml"), "seed = \"seven\"\n").unwrap();
+    assert!(
+        dir.bad_input(&["run", "--config", "type.toml"])
+            .contains("type.toml")
+    );
+    assert!(
+        dir.bad_input(&["run", "--config", "missing.toml"])
+            .contains("cannot read missing.toml")
+    );
+    assert!(
+        dir.bad_input(&["run", "--sweep-nodes", "0"])
+            .contains("positive")
+    );
+    assert!(dir.bad_input(&["run", "--jitter", "1"]).contains("jitter"));
+    assert!(
+        dir.bad_input(&["run", "--positions", "960", "--quiet"])
+            .contains("960")
+    );
+    assert!(
+        dir.bad_input(&["run", "--engine", "/no/such/engine", "--quiet"])
+            .contains("/no/such/engine")
+    );
+    assert!(
+        !dir.file("runs").exists(),
+        "nothing written for bad settings"
+    );
+}
+
+#[test]
+fn a_small_run_reports_and_a_second_run_reuses_it() {
+    let dir = Dir::new();
+    let args = [
+        "run",
+        "--engine",
+        "builtin",
+        "--positions",
+        "0-5,518",
+        "--sweep-nodes",
+        "3000",
+        "--games",
+        "2",
+        "--selfplay-nodes",
+        "300",
+        "--jobs",
+        "2",
+        "--out",
+        "r",
+    ];
+    let first = dir.run(&args);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first.stderr.contains("c960 run (quick) with c960 builtin"),
+        "{}",
+        first.stderr
+    );
+    let out = first.stdout;
+    assert!(out.starts_with("c960 run (quick) finished in "), "{out}");
+    assert!(out.contains("with c960 builtin"), "{out}");
+    assert!(out.contains("  report      r/report/index.html"), "{out}");
+    assert!(
+        out.contains("7 positions at nodes 3000 (0 from the journal)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("14 games at nodes 300 per move (0 from the journal)"),
+        "{out}"
+    );
+    for stage in ["positions", "sweep", "self-play", "report"] {
+        assert!(
+            out.contains(&format!("\n  {stage:<10}  ")),
+            "{stage}: {out}"
+        );
+    }
+    five_each_way(&out);
+
+    for file in [
+        "r/positions.csv",
+        "r/sweep/sweep.parquet",
+        "r/selfplay/games.pgn",
+        "r/report/index.html",
+        "r/report/fair.html",
+        "r/report/positions/518.html",
+        "r/report/positions.parquet",
+    ] {
+        assert!(dir.file(file).is_file(), "{file}");
+    }
+    let record: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("r/run.json")).unwrap()).unwrap();
+    assert_eq!(record["kind"], "run");
+    assert!(
+        record["engine"]
+            .as_str()
+            .unwrap()
+            .starts_with("c960 builtin")
+    );
+    assert_eq!(record["plan"]["sweep"]["nodes"], 3000);
+    assert_eq!(record["stages"].as_array().unwrap().len(), 4);
+    let positions = fs::read_to_string(dir.file("r/positions.csv")).unwrap();
+    let committed = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/positions.csv"
+    ))
+    .unwrap();
+    assert_eq!(positions, committed, "the same table as c960 positions");
+    let pgn = fs::read_to_string(dir.file("r/selfplay/games.pgn")).unwrap();
+
+    // Again: every stage comes from its journal, the games are the same.
+    let second = dir.run(&args);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(
+        second
+            .stdout
+            .contains("7 positions at nodes 3000 (7 from the journal)"),
+        "{}",
+        second.stdout
+    );
+    assert!(
+        second
+            .stdout
+            .contains("14 games at nodes 300 per move (14 from the journal)"),
+        "{}",
+        second.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(dir.file("r/selfplay/games.pgn")).unwrap(),
+        pgn
+    );
+
+    // Other settings in the same directory are refused, not mixed in.
+    let mut other = args.to_vec();
+    other[6] = "4000";
+    other.push("--quiet");
+    let line = dir.bad_input(&other);
+    assert!(line.contains("settings"), "{line}");
+}
+
+#[test]
+fn without_self_play_there_are_three_stages() {
+    let dir = Dir::new();
+    let out = dir.run(&[
+        "run",
+        "--engine",
+        "builtin",
+        "--positions",
+        "518",
+        "--sweep-nodes",
+        "2000",
+        "--games",
+        "0",
+        "--out",
+        "r",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("no self-play"), "{}", out.stderr);
+    assert!(!out.stdout.contains("self-play "), "{}", out.stdout);
+    assert!(!dir.file("r/selfplay").exists());
+    assert!(dir.file("r/report/index.html").is_file());
+}
+
+#[test]
+fn a_stockfish_run_records_the_engine() {
+    // `auto` finds Stockfish where CI installs it; without it this test
+    // fails and says so.
+    let dir = Dir::new();
+    let run = dir.run(&[
+        "run",
+        "--positions",
+        "0,518",
+        "--sweep-nodes",
+        "20000",
+        "--games",
+        "2",
+        "--selfplay-nodes",
+        "1000",
+        "--out",
+        "r",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("engine auto: Stockfish at")
+            && run.stderr.contains("c960 run (quick) with Stockfish 15.1"),
+        "Stockfish is not installed (apt-get install stockfish): {}",
+        run.stderr
+    );
+    let record: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("r/run.json")).unwrap()).unwrap();
+    assert_eq!(record["engine"], "Stockfish 15.1");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("r/selfplay/manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["engines"][0]["name"], "Stockfish 15.1");
+    assert_eq!(manifest["limit"], "nodes 1000");
+}
+
+/// The summary lists five most and five least balanced positions, with
+/// self-play beside the engine score.
+fn five_each_way(out: &str) {
+    let list = |title: &str| -> Vec<String> {
+        out.split(title)
+            .nth(1)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .take_while(|l| l.starts_with("  SP"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(list("most balanced").len(), 5, "{out}");
+    assert_eq!(list("least balanced").len(), 5, "{out}");
+    assert!(list("most balanced")[0].contains("self-play"), "{out}");
+}
