@@ -5,7 +5,11 @@
 default:
     @just --list
 
-# The main job (for now): the position table for all 960 positions.
+# The main job: positions, sweep, self-play and report (quick profile).
+run *args:
+    cargo run --release --locked -- run {{args}}
+
+# The position table for all 960 positions.
 positions out="positions.csv":
     cargo run --release --locked -- positions --out {{out}}
 
@@ -50,6 +54,10 @@ bench-sweep positions="0-63" nodes="200000" runs="3":
 # c960 selfplay against a plain python-chess self-play loop with one Stockfish.
 bench-selfplay positions="0-9" games="4" nodes="3000" runs="3":
     bash crates/c960-selfplay/bench/bench-selfplay.sh {{positions}} {{games}} {{nodes}} {{runs}}
+
+# PGN import throughput (MB/s, games/s) against pgn-reader's parse-only speed, on one core.
+bench-import games="120000" runs="3":
+    bash crates/c960-openings/bench/bench-import.sh {{games}} {{runs}}
 
 # The built-in engine: nodes/s against Stockfish's, and a match against Stockfish at its lowest UCI_Elo.
 bench-engine nodes="300000" positions="0-959:19" match_nodes="20000":

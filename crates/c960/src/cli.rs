@@ -53,6 +53,8 @@ pub(crate) enum Command {
     Uci(UciArgs),
     /// Build the report: table, charts and a static site for all positions.
     Report(ReportArgs),
+    /// Import Chess960 games from PGN (or .pgn.zst) into a game table.
+    Import(ImportArgs),
 }
 
 /// Run profiles.
@@ -175,6 +177,46 @@ pub(crate) struct ReportArgs {
     /// Output directory.
     #[arg(long, value_name = "DIR", default_value = "reports/site")]
     pub(crate) out: PathBuf,
+    /// No summary.
+    #[arg(long)]
+    pub(crate) quiet: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Keeps the games whose Variant tag is Chess960 (or Fischerandom) and whose \
+                        FEN tag is a Chess960 start position (X-FEN or Shredder-FEN), checks every \
+                        move, and writes games.parquet (the columns of self-play's game table, \
+                        plus white_elo, black_elo, time_control, date) and import.json (what was \
+                        read, kept and skipped, and why) into the output directory. Defects in the \
+                        data (FEN \"?\", invalid castling fields, illegal moves, truncated games or \
+                        files) are counted, never fatal.\n\n\
+                        Examples:\n  \
+                        c960 import lichess_db_chess960_rated_2023-11.pgn.zst --out runs/lichess-2023-11\n  \
+                        c960 import a.pgn b.pgn --min-rating 2000 --time-control 180+2 --since 2024-01-01"
+)]
+pub(crate) struct ImportArgs {
+    /// PGN files; `.zst` files are decompressed on the fly.
+    #[arg(value_name = "PGN", required = true)]
+    pub(crate) files: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(long, value_name = "DIR", default_value = "runs/import")]
+    pub(crate) out: PathBuf,
+    /// Keep games whose players are both rated at least this.
+    #[arg(long, value_name = "ELO")]
+    pub(crate) min_rating: Option<u32>,
+    /// Keep games whose players are both rated at most this.
+    #[arg(long, value_name = "ELO")]
+    pub(crate) max_rating: Option<u32>,
+    /// Keep games with this `TimeControl` tag, e.g. 180+2 (repeatable).
+    #[arg(long, value_name = "TC")]
+    pub(crate) time_control: Vec<String>,
+    /// Keep games played on or after this date (YYYY-MM-DD).
+    #[arg(long, value_name = "DATE")]
+    pub(crate) since: Option<String>,
+    /// Keep games played on or before this date (YYYY-MM-DD).
+    #[arg(long, value_name = "DATE")]
+    pub(crate) until: Option<String>,
     /// No summary.
     #[arg(long)]
     pub(crate) quiet: bool,

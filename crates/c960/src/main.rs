@@ -27,6 +27,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => cmd::selfplay::run(&args),
         Command::Uci(_) => cmd::uci::run(),
         Command::Report(args) => cmd::report::run(&args),
+        Command::Import(args) => cmd::import::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

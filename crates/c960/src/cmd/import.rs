@@ -1,0 +1,86 @@
+//! `c960 import`: Chess960 games from PGN files into the game table.
+
+use std::{fmt::Write as _, time::Instant};
+
+use anyhow::{Context, Result, bail};
+use c960_openings::{Filters, SkipReason, import_to};
+
+use crate::{
+    cli::{ImportArgs, InputError},
+    output::Text,
+};
+
+fn date(flag: &str, value: Option<&String>) -> Result<Option<String>> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let normal = value.replace('-', ".");
+    let parts: Vec<&str> = normal.split('.').collect();
+    let ok = parts.len() == 3
+        && [4, 2, 2]
+            .iter()
+            .zip(&parts)
+            .all(|(n, p)| p.len() == *n && p.bytes().all(|b| b.is_ascii_digit()));
+    if !ok {
+        bail!(InputError(format!(
+            "{flag} {value:?} is not a date (YYYY-MM-DD or YYYY.MM.DD)"
+        )));
+    }
+    Ok(Some(normal))
+}
+
+pub(crate) fn run(args: &ImportArgs) -> Result<()> {
+    if let (Some(low), Some(high)) = (args.min_rating, args.max_rating)
+        && low > high
+    {
+        bail!(InputError(format!(
+            "--min-rating {low} is above --max-rating {high}"
+        )));
+    }
+    for file in &args.files {
+        if !file.is_file() {
+            bail!(InputError(format!("{}: no such file", file.display())));
+        }
+    }
+    let filters = Filters {
+        min_rating: args.min_rating,
+        max_rating: args.max_rating,
+        time_controls: args.time_control.clone(),
+        since: date("--since", args.since.as_ref())?,
+        until: date("--until", args.until.as_ref())?,
+    };
+    let started = Instant::now();
+    let summary = import_to(&args.files, &filters, &args.out)
+        .with_context(|| format!("import into {}", args.out.display()))?;
+    let seconds = started.elapsed().as_secs_f64();
+    if !args.quiet {
+        let mut text = Text::default();
+        #[allow(clippy::cast_precision_loss)]
+        let megabytes = summary.bytes as f64 / 1e6;
+        writeln!(
+            text,
+            "{} games read, {} kept, {} skipped from {} file(s), {megabytes:.1} MB of PGN in {seconds:.1}s",
+            summary.read,
+            summary.kept,
+            summary.read - summary.kept,
+            summary.files.len(),
+        )?;
+        for reason in SkipReason::ALL {
+            if let Some(n) = summary.skipped.get(&reason) {
+                writeln!(
+                    text,
+                    "  skipped {n:>8}  {}  (first: {})",
+                    reason.describe(),
+                    summary.examples.get(&reason).map_or("", String::as_str)
+                )?;
+            }
+        }
+        for file in &summary.truncated_files {
+            writeln!(text, "  truncated file: {}", file.display())?;
+        }
+        writeln!(text, "  {}/games.parquet", args.out.display())?;
+        writeln!(text, "  {}/import.json", args.out.display())?;
+        text.print()?;
+    }
+    Ok(())
+}
