@@ -20,6 +20,7 @@ mod error;
 mod features;
 mod position;
 mod record;
+mod score;
 
 pub use dice::{DiceDraw, DiceStep, RollOutcome, dice};
 pub use draw::{Draw, DrawFilter, DrawMethod, draw};
@@ -27,4 +28,5 @@ pub use error::{DiceError, DrawError, StartPositionError};
 pub use features::{CastlingFeature, CastlingKind, Features, FirstMoveAttack};
 pub use position::{POSITION_COUNT, StartPosition, format_position_set, parse_position_set};
 pub use record::PositionRecord;
+pub use score::{Interval, score_interval, trinomial_interval};
 pub use shakmaty;

@@ -55,6 +55,8 @@ pub(crate) enum Command {
     Report(ReportArgs),
     /// Import Chess960 games from PGN (or .pgn.zst) into a game table.
     Import(ImportArgs),
+    /// One position's opening tree from self-play or imported games.
+    Openings(OpeningsArgs),
 }
 
 /// Run profiles.
@@ -180,6 +182,32 @@ pub(crate) struct ReportArgs {
     /// No summary.
     #[arg(long)]
     pub(crate) quiet: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Prints every line up to --plies reached by at least --min-share of the \
+                        position's games, indented by ply, with its share, games, White's score \
+                        with a 95% interval and W/D/L; then the openings (deepest such lines) \
+                        reached by at least 10%, 5% and 2% of the games, in SAN with move \
+                        numbers. Castling is written O-O / O-O-O.\n\n\
+                        Examples:\n  \
+                        c960 openings 518 --games runs/quick/selfplay\n  \
+                        c960 openings NNRKBRQB --games runs/lichess/games.parquet --plies 8 --min-share 0.05"
+)]
+pub(crate) struct OpeningsArgs {
+    /// A Scharnagl number, a placement such as RNBQKBNR, or a FEN.
+    #[arg(value_name = "SP|PLACEMENT|FEN")]
+    pub(crate) position: String,
+    /// A game table: games.parquet, or a self-play or import directory.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) games: PathBuf,
+    /// How deep the tree goes, in plies.
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub(crate) plies: usize,
+    /// Lines reached by a smaller share of the games are left out.
+    #[arg(long, value_name = "F", default_value_t = 0.02)]
+    pub(crate) min_share: f64,
 }
 
 #[derive(Debug, Args)]

@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         Command::Uci(_) => cmd::uci::run(),
         Command::Report(args) => cmd::report::run(&args),
         Command::Import(args) => cmd::import::run(&args),
+        Command::Openings(args) => cmd::openings::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

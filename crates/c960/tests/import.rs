@@ -71,3 +71,58 @@ fn bad_import_arguments_are_one_line_errors() {
     assert!(dir.bad_input(&["import"]).contains("required"));
     assert!(!dir.file("runs").exists());
 }
+
+#[test]
+fn openings_prints_a_positions_tree_from_imported_games() {
+    let dir = Dir::new();
+    let pgn = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../c960-openings/tests/fixtures/tree.pgn"
+    );
+    dir.ok(&["import", pgn, "--out", "games", "--quiet"]);
+    let out = dir.ok(&[
+        "openings",
+        "RNBQKBNR",
+        "--games",
+        "games",
+        "--min-share",
+        "0.5",
+    ]);
+    assert!(
+        out.starts_with("SP 518 RNBQKBNR: 5 games in games/games.parquet"),
+        "{out}"
+    );
+    assert!(out.contains("+2 =2 -1"), "{out}");
+    let tree: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("lines reached"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(tree.len(), 3, "{out}");
+    assert!(
+        tree[0].starts_with("1. e4 ") && tree[0].contains(" 80.0%"),
+        "{out}"
+    );
+    assert!(tree[1].starts_with("  1... e5 "), "{out}");
+    assert!(tree[2].starts_with("    2. Nf3 "), "{out}");
+    assert!(
+        !out.contains("openings reached by at least 10%"),
+        "thresholds below --min-share are left out"
+    );
+    let all = dir.ok(&["openings", "518", "--games", "games/games.parquet"]);
+    assert!(all.contains("4. O-O"), "castling in SAN: {all}");
+    assert!(all.contains("openings reached by at least 10% of the games:"));
+    assert!(
+        all.contains("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 O-O"),
+        "{all}"
+    );
+    assert!(
+        dir.bad_input(&["openings", "518", "--games", "nothing"])
+            .contains("no game table")
+    );
+    assert!(
+        dir.bad_input(&["openings", "960", "--games", "games"])
+            .contains("out of range")
+    );
+}

@@ -4,6 +4,7 @@ pub(crate) mod dice;
 pub(crate) mod draw;
 pub(crate) mod engine_args;
 pub(crate) mod import;
+pub(crate) mod openings;
 pub(crate) mod positions;
 pub(crate) mod report;
 pub(crate) mod run;

@@ -1,0 +1,266 @@
+//! The opening tree of one start position: every line up to N plies with
+//! its games, share, result counts and White's score with an interval, and
+//! the moves that follow it.
+
+use std::{
+    collections::{BTreeMap, btree_map::Entry},
+    fmt::Write as _,
+    path::Path,
+};
+
+use c960_core::{
+    StartPosition,
+    shakmaty::{Chess, Position, san::SanPlus, uci::UciMove},
+};
+use polars::prelude::*;
+use thiserror::Error;
+
+/// Why a tree cannot be built.
+#[derive(Debug, Error)]
+pub enum TreeError {
+    /// The games table cannot be read.
+    #[error(transparent)]
+    Polars(#[from] PolarsError),
+    /// A stored move that is not legal in its game (a corrupt table).
+    #[error("SP {sp}: game {game}: move {ply} ({uci}) is not legal")]
+    BadMove {
+        /// Position.
+        sp: u16,
+        /// Row of the game among the position's games.
+        game: usize,
+        /// Ply, from 1.
+        ply: usize,
+        /// The move as stored.
+        uci: String,
+    },
+}
+
+/// Results of the games through a line.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Games.
+    pub games: u64,
+    /// White wins.
+    pub white_wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Black wins.
+    pub black_wins: u64,
+}
+
+impl Counts {
+    fn add(&mut self, white_score: f64) {
+        self.games += 1;
+        if white_score > 0.75 {
+            self.white_wins += 1;
+        } else if white_score < 0.25 {
+            self.black_wins += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
+    /// White's score, `(W + D/2) / games`.
+    #[must_use]
+    #[allow(clippy::cast_precision_loss)]
+    pub fn white_score(&self) -> f64 {
+        if self.games == 0 {
+            return 0.0;
+        }
+        (self.white_wins as f64 + self.draws as f64 / 2.0) / self.games as f64
+    }
+
+    /// White's score with its 95% interval (Wilson's form, as self-play
+    /// reports it): `(mean, low, high)`.
+    #[must_use]
+    pub fn interval(&self) -> (f64, f64, f64) {
+        match c960_core::trinomial_interval(self.white_wins, self.draws, self.black_wins) {
+            Some(i) => (i.mean, i.low, i.high),
+            None => (0.0, 0.0, 1.0),
+        }
+    }
+}
+
+/// One line of the tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// The moves in UCI (Chess960 castling: king takes rook).
+    pub uci: Vec<String>,
+    /// The moves in SAN (castling as O-O / O-O-O).
+    pub san: Vec<String>,
+    /// Games through the line.
+    pub counts: Counts,
+}
+
+impl Line {
+    /// The line with move numbers, e.g. `1. e4 e5 2. Nf3`.
+    #[must_use]
+    pub fn numbered(&self) -> String {
+        numbered(&self.san, 0)
+    }
+}
+
+/// SAN moves with move numbers, the first at ply `from` (0 = White's
+/// first move).
+#[must_use]
+pub fn numbered(san: &[String], from: usize) -> String {
+    let mut text = String::new();
+    for (i, m) in san.iter().enumerate() {
+        let ply = from + i;
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        if ply.is_multiple_of(2) {
+            let _ = write!(text, "{}. ", ply / 2 + 1);
+        } else if i == 0 {
+            let _ = write!(text, "{}... ", ply / 2 + 1);
+        }
+        text.push_str(m);
+    }
+    text
+}
+
+/// The opening tree of one position.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    /// The position.
+    pub position: StartPosition,
+    /// All games of the position.
+    pub root: Counts,
+    /// Plies the tree goes deep.
+    pub plies: usize,
+    /// Every line up to `plies`, keyed by its UCI moves joined by spaces
+    /// (so children follow their parent in key order).
+    pub lines: BTreeMap<String, Line>,
+}
+
+impl Tree {
+    /// Builds the tree of `position` from a game table (`games.parquet` of
+    /// self-play or of `c960 import`): its `sp`, `moves` and
+    /// `white_score` columns. Only the position's games are read.
+    pub fn from_games(
+        games: &Path,
+        position: StartPosition,
+        plies: usize,
+    ) -> Result<Tree, TreeError> {
+        let frame = LazyFrame::scan_parquet(
+            PlRefPath::from(games.to_string_lossy().as_ref()),
+            ScanArgsParquet::default(),
+        )?
+        .filter(col("sp").eq(lit(u32::from(position.sp()))))
+        .select([col("moves"), col("white_score")])
+        .collect()?;
+        let moves = frame.column("moves")?.str()?.clone();
+        let scores = frame.column("white_score")?.f64()?.clone();
+        let games =
+            (0..frame.height()).filter_map(|i| Some((moves.get(i)?.to_owned(), scores.get(i)?)));
+        Tree::from_moves(position, plies, games)
+    }
+
+    /// Builds the tree from `(moves in UCI separated by spaces, White's
+    /// score)` of games played from `position`.
+    pub fn from_moves(
+        position: StartPosition,
+        plies: usize,
+        games: impl IntoIterator<Item = (String, f64)>,
+    ) -> Result<Tree, TreeError> {
+        let mut tree = Tree {
+            position,
+            root: Counts::default(),
+            plies,
+            lines: BTreeMap::new(),
+        };
+        for (index, (moves, score)) in games.into_iter().enumerate() {
+            tree.root.add(score);
+            let mut board: Chess = position.to_position();
+            let mut key = String::new();
+            let mut san: Vec<String> = Vec::new();
+            for (ply, uci) in moves.split_whitespace().take(plies).enumerate() {
+                let mv = uci
+                    .parse::<UciMove>()
+                    .ok()
+                    .and_then(|u| u.to_move(&board).ok())
+                    .ok_or_else(|| TreeError::BadMove {
+                        sp: position.sp(),
+                        game: index,
+                        ply: ply + 1,
+                        uci: uci.to_owned(),
+                    })?;
+                if !key.is_empty() {
+                    key.push(' ');
+                }
+                key.push_str(uci);
+                let line = match tree.lines.entry(key.clone()) {
+                    Entry::Occupied(known) => {
+                        board.play_unchecked(mv);
+                        known.into_mut()
+                    }
+                    Entry::Vacant(new) => {
+                        san.push(SanPlus::from_move_and_play_unchecked(&mut board, mv).to_string());
+                        new.insert(Line {
+                            uci: key.split(' ').map(str::to_owned).collect(),
+                            san: san.clone(),
+                            counts: Counts::default(),
+                        })
+                    }
+                };
+                line.counts.add(score);
+                san.clone_from(&line.san);
+            }
+        }
+        Ok(tree)
+    }
+
+    /// The share of the position's games that go through `line`.
+    #[must_use]
+    #[allow(clippy::cast_precision_loss)]
+    pub fn share(&self, line: &Line) -> f64 {
+        if self.root.games == 0 {
+            0.0
+        } else {
+            line.counts.games as f64 / self.root.games as f64
+        }
+    }
+
+    /// The moves that follow `prefix` (UCI moves joined by spaces, "" for
+    /// the start), most played first.
+    #[must_use]
+    pub fn next_moves(&self, prefix: &str) -> Vec<&Line> {
+        let depth = if prefix.is_empty() {
+            1
+        } else {
+            prefix.split(' ').count() + 1
+        };
+        let mut next: Vec<&Line> = self
+            .lines
+            .range(prefix.to_owned()..)
+            .take_while(|(k, _)| prefix.is_empty() || k.starts_with(prefix))
+            .filter(|(k, l)| {
+                l.uci.len() == depth
+                    && (prefix.is_empty() || k.as_bytes().get(prefix.len()) == Some(&b' '))
+            })
+            .map(|(_, l)| l)
+            .collect();
+        next.sort_by(|a, b| b.counts.games.cmp(&a.counts.games).then(a.uci.cmp(&b.uci)));
+        next
+    }
+
+    /// The lines reached by at least `share` of the games, deepest last
+    /// within each branch (tree order).
+    #[must_use]
+    pub fn openings(&self, share: f64) -> Vec<&Line> {
+        let mut out = Vec::new();
+        self.walk("", share, &mut out);
+        out
+    }
+
+    fn walk<'a>(&'a self, prefix: &str, share: f64, out: &mut Vec<&'a Line>) {
+        for line in self.next_moves(prefix) {
+            if self.share(line) + 1e-12 < share {
+                continue;
+            }
+            out.push(line);
+            self.walk(&line.uci.join(" "), share, out);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! `c960 openings`: one position's opening tree from a game table.
+
+use std::fmt::Write as _;
+
+use anyhow::{Context, Result, bail};
+use c960_core::StartPosition;
+use c960_openings::{Counts, Tree};
+
+use crate::{
+    cli::{InputError, OpeningsArgs},
+    output::Text,
+};
+
+fn stats(counts: &Counts) -> String {
+    let (mean, low, high) = counts.interval();
+    format!(
+        "{:>6} games  White {:5.1}% [{:5.1}, {:5.1}]  +{} ={} -{}",
+        counts.games,
+        mean * 100.0,
+        low * 100.0,
+        high * 100.0,
+        counts.white_wins,
+        counts.draws,
+        counts.black_wins
+    )
+}
+
+pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
+    let position: StartPosition = args.position.parse()?;
+    if args.plies == 0 {
+        bail!(InputError("--plies must be at least 1".to_owned()));
+    }
+    if !(0.0..=1.0).contains(&args.min_share) {
+        bail!(InputError(format!(
+            "--min-share {} must be between 0 and 1",
+            args.min_share
+        )));
+    }
+    let file = if args.games.is_dir() {
+        args.games.join("games.parquet")
+    } else {
+        args.games.clone()
+    };
+    if !file.is_file() {
+        bail!(InputError(format!(
+            "{}: no game table (a games.parquet, or a self-play or import directory)",
+            args.games.display()
+        )));
+    }
+    let tree = Tree::from_games(&file, position, args.plies)
+        .with_context(|| format!("reading {}", file.display()))?;
+    let mut text = Text::default();
+    writeln!(
+        text,
+        "SP {} {}: {} games in {}",
+        position.sp(),
+        position.placement(),
+        tree.root.games,
+        file.display()
+    )?;
+    if tree.root.games == 0 {
+        text.print()?;
+        return Ok(());
+    }
+    writeln!(text, "all games  {}", stats(&tree.root))?;
+    writeln!(
+        text,
+        "\nlines reached by at least {:.1}% of the games, up to {} plies (share of all games):",
+        args.min_share * 100.0,
+        args.plies
+    )?;
+    for line in tree.openings(args.min_share) {
+        let ply = line.san.len() - 1;
+        let label = c960_openings::tree::numbered(&line.san[ply..], ply);
+        let indent = "  ".repeat(ply);
+        writeln!(
+            text,
+            "{:<30} {:5.1}%  {}",
+            format!("{indent}{label}"),
+            tree.share(line) * 100.0,
+            stats(&line.counts),
+        )?;
+    }
+    for threshold in [0.10, 0.05, 0.02] {
+        if threshold + 1e-12 < args.min_share {
+            continue;
+        }
+        let lines = tree.openings(threshold);
+        let leaves: Vec<_> = lines
+            .iter()
+            .filter(|l| {
+                let key = l.uci.join(" ");
+                !lines
+                    .iter()
+                    .any(|c| c.uci.len() == l.uci.len() + 1 && c.uci.join(" ").starts_with(&key))
+            })
+            .collect();
+        writeln!(
+            text,
+            "\nopenings reached by at least {:.0}% of the games:",
+            threshold * 100.0
+        )?;
+        for leaf in leaves {
+            writeln!(
+                text,
+                "  {:5.1}%  {}  ({})",
+                tree.share(leaf) * 100.0,
+                leaf.numbered(),
+                stats(&leaf.counts).trim_start()
+            )?;
+        }
+    }
+    text.print()?;
+    Ok(())
+}
