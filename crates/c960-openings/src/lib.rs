@@ -10,4 +10,4 @@ pub mod import;
 pub mod tree;
 
 pub use import::{Filters, ImportSummary, ImportedGame, SkipReason, import, import_to};
-pub use tree::{Counts, Line, Tree, TreeError};
+pub use tree::{Counts, Line, Tree, TreeError, trees_by_position};

@@ -264,3 +264,37 @@ impl Tree {
         }
     }
 }
+
+/// The trees of every position in a game table, from one read of its
+/// `sp`, `moves` and `white_score` columns (the whole table is held while
+/// the trees are built).
+pub fn trees_by_position(games: &Path, plies: usize) -> Result<BTreeMap<u16, Tree>, TreeError> {
+    let frame = LazyFrame::scan_parquet(
+        PlRefPath::from(games.to_string_lossy().as_ref()),
+        ScanArgsParquet::default(),
+    )?
+    .select([col("sp"), col("moves"), col("white_score")])
+    .collect()?;
+    let sp = frame.column("sp")?.u32()?.clone();
+    let moves = frame.column("moves")?.str()?.clone();
+    let scores = frame.column("white_score")?.f64()?.clone();
+    let mut by_position: BTreeMap<u16, Vec<(String, f64)>> = BTreeMap::new();
+    for i in 0..frame.height() {
+        if let (Some(sp), Some(moves), Some(score)) = (sp.get(i), moves.get(i), scores.get(i))
+            && let Ok(sp) = u16::try_from(sp)
+        {
+            by_position
+                .entry(sp)
+                .or_default()
+                .push((moves.to_owned(), score));
+        }
+    }
+    let mut trees = BTreeMap::new();
+    for (sp, games) in by_position {
+        let Ok(position) = StartPosition::new(sp) else {
+            continue;
+        };
+        trees.insert(sp, Tree::from_moves(position, plies, games)?);
+    }
+    Ok(trees)
+}

@@ -73,6 +73,50 @@ pub enum ReportError {
     /// Writing files failed.
     #[error(transparent)]
     Io(#[from] io::Error),
+    /// A game table that cannot be replayed.
+    #[error(transparent)]
+    Openings(#[from] c960_openings::TreeError),
+}
+
+/// Plies of the opening trees in the report.
+pub const TREE_PLIES: usize = 12;
+
+/// The opening trees of one self-play run, by SP.
+pub type Trees = BTreeMap<u16, c960_openings::Tree>;
+
+/// Adds each self-play run's first-move columns to `frame`:
+/// `{label}__first_move` (the most played first move, SAN),
+/// `{label}__first_move_share` (its share of the position's games) and
+/// `{label}__first_moves` (how many different first moves were played).
+fn with_first_moves(frame: DataFrame, trees: &[(String, Trees)]) -> Result<DataFrame, ReportError> {
+    let mut table = frame.lazy();
+    for (label, by_sp) in trees {
+        let mut sp = Vec::new();
+        let mut first = Vec::new();
+        let mut share = Vec::new();
+        let mut distinct = Vec::new();
+        for (position, tree) in by_sp {
+            let next = tree.next_moves("");
+            let Some(top) = next.first() else { continue };
+            sp.push(u32::from(*position));
+            first.push(top.san[0].clone());
+            share.push(tree.share(top));
+            distinct.push(u32::try_from(next.len()).unwrap_or(u32::MAX));
+        }
+        let columns = DataFrame::new(
+            sp.len(),
+            vec![
+                Column::new("sp".into(), sp),
+                Column::new(format!("{label}__first_move").into(), first),
+                Column::new(format!("{label}__first_move_share").into(), share),
+                Column::new(format!("{label}__first_moves").into(), distinct),
+            ],
+        )?;
+        table = table.left_join(columns.lazy(), col("sp"), col("sp"));
+    }
+    Ok(table
+        .sort(["sp"], SortMultipleOptions::default())
+        .collect()?)
 }
 
 /// Columns taken from a sweep's table.
@@ -299,6 +343,15 @@ pub struct Built {
 /// `*.png`) and the site (`index.html`, `fair.html`, `positions/*.html`).
 pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     let (frame, sources) = per_position(runs)?;
+    let mut trees: Vec<(String, Trees)> = Vec::new();
+    for source in sources.iter().filter(|s| s.kind == RunKind::Selfplay) {
+        let games = source.dir.join("games.parquet");
+        trees.push((
+            source.label.clone(),
+            c960_openings::trees_by_position(&games, TREE_PLIES)?,
+        ));
+    }
+    let frame = with_first_moves(frame, &trees)?;
     write_table(out, &frame, &sources)?;
     let mut shelf = Shelf {
         out: out.to_owned(),
@@ -319,7 +372,7 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     for source in sources.iter().filter(|s| s.kind == RunKind::Selfplay) {
         selfplay_charts(&mut shelf, &frame, source, &sources)?;
     }
-    site::write_site(out, &frame, &sources, &shelf.shown)?;
+    site::write_site(out, &frame, &sources, &shelf.shown, &trees)?;
     Ok(Built {
         sources,
         charts: shelf.files,
@@ -483,6 +536,37 @@ fn selfplay_charts(
             ),
             &format!("engine-vs-selfplay-{}-{}", sweep.label, source.label),
             &scatter,
+        )?;
+        let share = frame
+            .column(&format!("{}__first_move_share", source.label))?
+            .f64()?
+            .clone();
+        let concentration = charts::Scatter {
+            title: "How concentrated play is, against White's advantage".to_owned(),
+            provenance: format!(
+                "x: {}, {}; y: {}",
+                sweep.manifest["engine"]["name"]
+                    .as_str()
+                    .unwrap_or("engine"),
+                sweep.manifest["limit"].as_str().unwrap_or("?"),
+                line.split(", finished").next().unwrap_or(&line)
+            ),
+            points: (0..frame.height())
+                .filter_map(|row| {
+                    let sp = u32::try_from(row).ok()?;
+                    Some((sp, *scores.get(&sp)?, share.get(row)?))
+                })
+                .collect(),
+            x_desc: "engine score, centipawns (White's view)".to_owned(),
+            y_desc: "share of the most played first move".to_owned(),
+        };
+        shelf.add(
+            &format!(
+                "Most played first move's share against engine score ({} × {})",
+                sweep.label, source.label
+            ),
+            &format!("first-move-concentration-{}-{}", sweep.label, source.label),
+            &concentration,
         )?;
     }
     Ok(())

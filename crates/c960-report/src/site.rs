@@ -15,7 +15,7 @@ use c960_core::{
 };
 use polars::prelude::*;
 
-use crate::{RunKind, Source};
+use crate::{RunKind, Source, Trees};
 
 const SCRIPT: &str = include_str!("../assets/table.js");
 const STYLE: &str = include_str!("../assets/style.css");
@@ -25,6 +25,7 @@ struct RunColumn {
     header: String,
     column: String,
     percent: bool,
+    text: bool,
 }
 
 fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
@@ -36,17 +37,32 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
                 header: format!("score cp<br><small>{short}</small>"),
                 column: format!("{}__score_cp", s.label),
                 percent: false,
+                text: false,
             }),
             RunKind::Selfplay => {
                 columns.push(RunColumn {
                     header: format!("White score<br><small>{short}</small>"),
                     column: format!("{}__white_score", s.label),
                     percent: true,
+                    text: false,
                 });
                 columns.push(RunColumn {
                     header: "games".to_owned(),
                     column: format!("{}__games", s.label),
                     percent: false,
+                    text: false,
+                });
+                columns.push(RunColumn {
+                    header: "most played first move".to_owned(),
+                    column: format!("{}__first_move", s.label),
+                    percent: false,
+                    text: true,
+                });
+                columns.push(RunColumn {
+                    header: "its share".to_owned(),
+                    column: format!("{}__first_move_share", s.label),
+                    percent: true,
+                    text: false,
                 });
             }
         }
@@ -100,6 +116,7 @@ pub fn write_site(
     frame: &DataFrame,
     sources: &[Source],
     charts: &[(String, PathBuf)],
+    trees: &[(String, Trees)],
 ) -> io::Result<()> {
     fs::create_dir_all(dir.join("positions"))?;
     let write = |name: &Path, text: &str| {
@@ -117,7 +134,7 @@ pub fn write_site(
         let sp = StartPosition::new(row as u16).map_err(io::Error::other)?;
         write(
             &dir.join(format!("positions/{}.html", sp.sp())),
-            &position_page(frame, sources, row, sp),
+            &position_page(frame, sources, row, sp, trees),
         )?;
     }
     Ok(())
@@ -197,7 +214,8 @@ fn index(
         let _ = write!(body, "<th data-type=\"{kind}\">{h}</th>");
     }
     for c in columns {
-        let _ = write!(body, "<th data-type=\"num\">{}</th>", c.header);
+        let kind = if c.text { "text" } else { "num" };
+        let _ = write!(body, "<th data-type=\"{kind}\">{}</th>", c.header);
     }
     body.push_str("</tr></thead>\n<tbody>\n");
     for row in 0..frame.height() {
@@ -398,7 +416,13 @@ fn board_svg_of(features: &Features) -> String {
     svg
 }
 
-fn position_page(frame: &DataFrame, sources: &[Source], row: usize, sp: StartPosition) -> String {
+fn position_page(
+    frame: &DataFrame,
+    sources: &[Source],
+    row: usize,
+    sp: StartPosition,
+    trees: &[(String, Trees)],
+) -> String {
     let features = Features::of(sp);
     let mut body = String::new();
     let prev = (sp.sp() + 959) % 960;
@@ -459,6 +483,11 @@ fn position_page(frame: &DataFrame, sources: &[Source], row: usize, sp: StartPos
     }
     run_facts(frame, sources, row, &mut fact);
     body.push_str("</table>\n");
+    for (label, by_sp) in trees {
+        if let Some(tree) = by_sp.get(&sp.sp()) {
+            body.push_str(&opening_section(frame, sources, row, label, tree));
+        }
+    }
     page(&format!("SP {} {}", sp.sp(), sp.placement()), 1, &body)
 }
 
@@ -566,4 +595,79 @@ fn fair_intro(sweep: Option<&Source>, selfplay: Option<&Source>, mean: Option<f6
             _ => String::new(),
         }
     )
+}
+
+/// Lines shown on a position page: reached by at least this share.
+const PAGE_SHARE: f64 = 0.05;
+
+/// A position page's openings from one self-play run: the first moves with
+/// their shares and scores beside the engine's best first move, and every
+/// line reached by at least 5% of the games.
+fn opening_section(
+    frame: &DataFrame,
+    sources: &[Source],
+    row: usize,
+    label: &str,
+    tree: &c960_openings::Tree,
+) -> String {
+    let mut html = String::new();
+    let _ = writeln!(
+        html,
+        "<h2>Openings in self-play <small>{}</small></h2>\n<p>{} games. First moves played, most played first:</p>",
+        escape(label),
+        tree.root.games
+    );
+    let best: Vec<String> = sources
+        .iter()
+        .filter(|s| s.kind == RunKind::Sweep)
+        .map(|s| cell(frame, &format!("{}__best_move_san", s.label), row, false))
+        .filter(|m| !m.is_empty())
+        .collect();
+    if !best.is_empty() {
+        let _ = writeln!(
+            html,
+            "<p>The engine's best first move: <b>{}</b>.</p>",
+            best.join(", ")
+        );
+    }
+    html.push_str("<table class=\"facts openings\"><thead><tr><th>move</th><th>share</th><th>games</th><th>White's score (95% interval)</th><th>+ = −</th></tr></thead><tbody>\n");
+    let row_html = |html: &mut String, label: String, line: &c960_openings::Line| {
+        let (mean, low, high) = line.counts.interval();
+        let _ = writeln!(
+            html,
+            "<tr><td class=\"mono\">{label}</td><td>{:.1}%</td><td>{}</td><td>{:.1}% ({:.1}–{:.1}%)</td><td>+{} ={} −{}</td></tr>",
+            tree.share(line) * 100.0,
+            line.counts.games,
+            mean * 100.0,
+            low * 100.0,
+            high * 100.0,
+            line.counts.white_wins,
+            line.counts.draws,
+            line.counts.black_wins
+        );
+    };
+    for line in tree.next_moves("") {
+        row_html(&mut html, escape(&line.numbered()), line);
+    }
+    html.push_str("</tbody></table>\n");
+    let lines = tree.openings(PAGE_SHARE);
+    if !lines.is_empty() {
+        let _ = writeln!(
+            html,
+            "<p>Lines reached by at least {:.0}% of the games (up to {} plies):</p>\n<table class=\"facts openings\"><thead><tr><th>line</th><th>share</th><th>games</th><th>White's score (95% interval)</th><th>+ = −</th></tr></thead><tbody>",
+            PAGE_SHARE * 100.0,
+            tree.plies
+        );
+        for line in lines {
+            let ply = line.san.len() - 1;
+            let label = format!(
+                "{}{}",
+                "&nbsp;&nbsp;".repeat(ply),
+                escape(&c960_openings::tree::numbered(&line.san[ply..], ply))
+            );
+            row_html(&mut html, label, line);
+        }
+        html.push_str("</tbody></table>\n");
+    }
+    html
 }

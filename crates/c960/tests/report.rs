@@ -117,6 +117,7 @@ fn a_report_with_self_play_games() {
         "castling-opportunities",
         "by-castling-sweep",
         "by-castling-blockers-sweep",
+        "first-move-concentration-sweep_stockfish_15_1_nodes_1000000_mpv3-",
     ] {
         assert!(
             index.contains(&format!("charts/{chart}")),
@@ -147,6 +148,19 @@ fn a_report_with_self_play_games() {
     assert!(page.contains("how games ended"));
     assert!(page.contains("castled (share of games)"));
     assert!(page.contains("best first moves"));
+    // Its openings: first moves with shares, the engine's choice beside.
+    assert!(
+        page.contains("<h2>Openings in self-play"),
+        "opening tree on the page"
+    );
+    assert!(page.contains("4 games. First moves played"));
+    assert!(page.contains("The engine's best first move: <b>"));
+    assert!(index.contains("most played first move"));
+    let csv = fs::read_to_string(dir.file("site/positions.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    for column in ["__first_move,", "__first_move_share,", "__first_moves"] {
+        assert!(header.contains(column), "{column} in {header}");
+    }
     // fair.html: self-play beside the engine score, intervals included.
     let fair = fs::read_to_string(dir.file("site/fair.html")).unwrap();
     assert!(fair.contains("self-play White score"));
