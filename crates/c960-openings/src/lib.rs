@@ -10,4 +10,6 @@ pub mod import;
 pub mod tree;
 
 pub use import::{Filters, ImportSummary, ImportedGame, SkipReason, import, import_to};
-pub use tree::{Counts, Line, Tree, TreeError, trees_by_position};
+pub use tree::{
+    Counts, FirstMove, Line, Tree, TreeError, first_moves, first_moves_frame, trees_by_position,
+};

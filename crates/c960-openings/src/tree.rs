@@ -298,3 +298,127 @@ pub fn trees_by_position(games: &Path, plies: usize) -> Result<BTreeMap<u16, Tre
     }
     Ok(trees)
 }
+
+/// One row of the first-move table: a first move played from a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FirstMove {
+    /// Scharnagl number.
+    pub sp: u16,
+    /// The move in UCI (Chess960 castling).
+    pub uci: String,
+    /// The move in SAN.
+    pub san: String,
+    /// Games that began with it.
+    pub counts: Counts,
+    /// All games of the position.
+    pub position_games: u64,
+}
+
+/// Rows read at a time by [`first_moves`].
+const SLICE: usize = 1 << 16;
+
+/// The first-move table of every position in a game table: for each
+/// position, every first move played with its games and results. The table
+/// is read in slices of 65,536 games, so memory stays bounded (by a slice
+/// and one counter per position and first move) however many games there
+/// are.
+pub fn first_moves(games: &Path) -> Result<Vec<FirstMove>, TreeError> {
+    let scan = || {
+        LazyFrame::scan_parquet(
+            PlRefPath::from(games.to_string_lossy().as_ref()),
+            ScanArgsParquet::default(),
+        )
+    };
+    let height = scan()?.select([len()]).collect()?;
+    let height = height.column("len")?.u32()?.get(0).unwrap_or(0) as usize;
+    let mut counts: BTreeMap<(u16, String), Counts> = BTreeMap::new();
+    let mut totals: BTreeMap<u16, u64> = BTreeMap::new();
+    let mut offset = 0;
+    while offset < height {
+        let frame = scan()?
+            .slice(i64::try_from(offset).unwrap_or(i64::MAX), SLICE as u32)
+            .select([col("sp"), col("moves"), col("white_score")])
+            .collect()?;
+        let sp = frame.column("sp")?.u32()?.clone();
+        let moves = frame.column("moves")?.str()?.clone();
+        let scores = frame.column("white_score")?.f64()?.clone();
+        for i in 0..frame.height() {
+            let (Some(sp), Some(moves), Some(score)) = (sp.get(i), moves.get(i), scores.get(i))
+            else {
+                continue;
+            };
+            let Ok(sp) = u16::try_from(sp) else { continue };
+            *totals.entry(sp).or_default() += 1;
+            if let Some(first) = moves.split(' ').next().filter(|m| !m.is_empty()) {
+                counts.entry((sp, first.to_owned())).or_default().add(score);
+            }
+        }
+        offset += SLICE;
+    }
+    let mut rows = Vec::with_capacity(counts.len());
+    for ((sp, uci), counts) in counts {
+        let position = StartPosition::new(sp).map_err(|_| TreeError::BadMove {
+            sp,
+            game: 0,
+            ply: 1,
+            uci: uci.clone(),
+        })?;
+        let board: Chess = position.to_position();
+        let mv = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&board).ok())
+            .ok_or_else(|| TreeError::BadMove {
+                sp,
+                game: 0,
+                ply: 1,
+                uci: uci.clone(),
+            })?;
+        rows.push(FirstMove {
+            sp,
+            san: SanPlus::from_move(board, mv).to_string(),
+            uci,
+            counts,
+            position_games: totals.get(&sp).copied().unwrap_or(0),
+        });
+    }
+    rows.sort_by(|a, b| {
+        a.sp.cmp(&b.sp)
+            .then(b.counts.games.cmp(&a.counts.games))
+            .then(a.uci.cmp(&b.uci))
+    });
+    Ok(rows)
+}
+
+/// The first-move table as a frame: `sp`, `placement`, `move_uci`,
+/// `move_san`, `games`, `share` (of the position's games), `white_wins`,
+/// `draws`, `black_wins`, `white_score`, `white_score_low`,
+/// `white_score_high`.
+pub fn first_moves_frame(rows: &[FirstMove]) -> PolarsResult<DataFrame> {
+    macro_rules! column {
+        ($name:literal, $f:expr) => {
+            Column::new($name.into(), rows.iter().map($f).collect::<Vec<_>>())
+        };
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let share = |r: &FirstMove| r.counts.games as f64 / r.position_games.max(1) as f64;
+    DataFrame::new(
+        rows.len(),
+        vec![
+            column!("sp", |r: &FirstMove| u32::from(r.sp)),
+            column!("placement", |r: &FirstMove| StartPosition::new(r.sp)
+                .map(StartPosition::placement)
+                .unwrap_or_default()),
+            column!("move_uci", |r: &FirstMove| r.uci.clone()),
+            column!("move_san", |r: &FirstMove| r.san.clone()),
+            column!("games", |r: &FirstMove| r.counts.games),
+            column!("share", share),
+            column!("white_wins", |r: &FirstMove| r.counts.white_wins),
+            column!("draws", |r: &FirstMove| r.counts.draws),
+            column!("black_wins", |r: &FirstMove| r.counts.black_wins),
+            column!("white_score", |r: &FirstMove| r.counts.interval().0),
+            column!("white_score_low", |r: &FirstMove| r.counts.interval().1),
+            column!("white_score_high", |r: &FirstMove| r.counts.interval().2),
+        ],
+    )
+}

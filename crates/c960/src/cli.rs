@@ -193,12 +193,25 @@ pub(crate) struct ReportArgs {
                         numbers. Castling is written O-O / O-O-O.\n\n\
                         Examples:\n  \
                         c960 openings 518 --games runs/quick/selfplay\n  \
-                        c960 openings NNRKBRQB --games runs/lichess/games.parquet --plies 8 --min-share 0.05"
+                        c960 openings NNRKBRQB --games runs/lichess/games.parquet --plies 8 --min-share 0.05\n  \
+                        c960 openings --first-moves --games runs/research/selfplay --out first-moves.csv"
 )]
 pub(crate) struct OpeningsArgs {
     /// A Scharnagl number, a placement such as RNBQKBNR, or a FEN.
-    #[arg(value_name = "SP|PLACEMENT|FEN")]
-    pub(crate) position: String,
+    #[arg(
+        value_name = "SP|PLACEMENT|FEN",
+        required_unless_present = "first_moves"
+    )]
+    pub(crate) position: Option<String>,
+    /// Instead of one tree: the first-move table of all positions as CSV
+    /// (every first move played, with games, share and White's score),
+    /// read in bounded memory however large the table.
+    #[arg(long, conflicts_with = "position")]
+    pub(crate) first_moves: bool,
+    /// With --first-moves: write the CSV here (atomically) instead of to
+    /// standard output.
+    #[arg(long, value_name = "FILE", requires = "first_moves")]
+    pub(crate) out: Option<PathBuf>,
     /// A game table: games.parquet, or a self-play or import directory.
     #[arg(long, value_name = "PATH")]
     pub(crate) games: PathBuf,

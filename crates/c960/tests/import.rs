@@ -117,6 +117,34 @@ fn openings_prints_a_positions_tree_from_imported_games() {
         all.contains("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 O-O"),
         "{all}"
     );
+    let table = dir.ok(&["openings", "--first-moves", "--games", "games"]);
+    let rows: Vec<&str> = table.lines().collect();
+    assert!(rows[0].starts_with("sp,placement,move_uci,move_san,games,share,"));
+    assert_eq!(rows.len(), 4, "{table}");
+    assert!(
+        rows[1].starts_with("91,NNRKBRQB,b2b3,b3,1,1.0,1,0,0,1.0,"),
+        "{table}"
+    );
+    assert!(
+        rows[2].starts_with("518,RNBQKBNR,e2e4,e4,4,0.8,1,2,1,0.5,"),
+        "{table}"
+    );
+    assert!(
+        rows[3].starts_with("518,RNBQKBNR,d2d4,d4,1,0.2,1,0,0,1.0,"),
+        "{table}"
+    );
+    dir.ok(&[
+        "openings",
+        "--first-moves",
+        "--games",
+        "games",
+        "--out",
+        "first.csv",
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(dir.file("first.csv")).unwrap(),
+        table
+    );
     assert!(
         dir.bad_input(&["openings", "518", "--games", "nothing"])
             .contains("no game table")

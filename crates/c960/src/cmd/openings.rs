@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use anyhow::{Context, Result, bail};
 use c960_core::StartPosition;
 use c960_openings::{Counts, Tree};
+use polars::prelude::SerWriter as _;
 
 use crate::{
     cli::{InputError, OpeningsArgs},
@@ -25,8 +26,21 @@ fn stats(counts: &Counts) -> String {
     )
 }
 
+/// `--first-moves`: the table of all positions as CSV.
+fn first_moves(args: &OpeningsArgs, file: &std::path::Path) -> Result<()> {
+    let rows =
+        c960_openings::first_moves(file).with_context(|| format!("reading {}", file.display()))?;
+    let mut frame = c960_openings::first_moves_frame(&rows)?;
+    crate::output::write_to(args.out.as_deref(), |out| {
+        polars::prelude::CsvWriter::new(out as &mut dyn std::io::Write)
+            .include_header(true)
+            .finish(&mut frame)
+            .map_err(std::io::Error::other)
+    })?;
+    Ok(())
+}
+
 pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
-    let position: StartPosition = args.position.parse()?;
     if args.plies == 0 {
         bail!(InputError("--plies must be at least 1".to_owned()));
     }
@@ -47,6 +61,10 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
             args.games.display()
         )));
     }
+    if args.first_moves {
+        return first_moves(args, &file);
+    }
+    let position: StartPosition = args.position.as_deref().unwrap_or_default().parse()?;
     let tree = Tree::from_games(&file, position, args.plies)
         .with_context(|| format!("reading {}", file.display()))?;
     let mut text = Text::default();
