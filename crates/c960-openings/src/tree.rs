@@ -137,24 +137,28 @@ pub struct Tree {
 impl Tree {
     /// Builds the tree of `position` from a game table (`games.parquet` of
     /// self-play or of `c960 import`): its `sp`, `moves` and
-    /// `white_score` columns. Only the position's games are read.
+    /// `white_score` columns. The table is read in slices, and only the
+    /// position's games are kept.
     pub fn from_games(
         games: &Path,
         position: StartPosition,
         plies: usize,
     ) -> Result<Tree, TreeError> {
-        let frame = LazyFrame::scan_parquet(
-            PlRefPath::from(games.to_string_lossy().as_ref()),
-            ScanArgsParquet::default(),
-        )?
-        .filter(col("sp").eq(lit(u32::from(position.sp()))))
-        .select([col("moves"), col("white_score")])
-        .collect()?;
-        let moves = frame.column("moves")?.str()?.clone();
-        let scores = frame.column("white_score")?.f64()?.clone();
-        let games =
-            (0..frame.height()).filter_map(|i| Some((moves.get(i)?.to_owned(), scores.get(i)?)));
-        Tree::from_moves(position, plies, games)
+        let mut mine = Vec::new();
+        for_each_slice(games, |frame| {
+            let frame = frame
+                .lazy()
+                .filter(col("sp").eq(lit(u32::from(position.sp()))))
+                .collect()?;
+            let moves = frame.column("moves")?.str()?.clone();
+            let scores = frame.column("white_score")?.f64()?.clone();
+            mine.extend(
+                (0..frame.height())
+                    .filter_map(|i| Some((moves.get(i)?.to_owned(), scores.get(i)?))),
+            );
+            Ok(())
+        })?;
+        Tree::from_moves(position, plies, mine)
     }
 
     /// Builds the tree from `(moves in UCI separated by spaces, White's
@@ -314,15 +318,15 @@ pub struct FirstMove {
     pub position_games: u64,
 }
 
-/// Rows read at a time by [`first_moves`].
+/// Rows read at a time from a game table.
 const SLICE: usize = 1 << 16;
 
-/// The first-move table of every position in a game table: for each
-/// position, every first move played with its games and results. The table
-/// is read in slices of 65,536 games, so memory stays bounded (by a slice
-/// and one counter per position and first move) however many games there
-/// are.
-pub fn first_moves(games: &Path) -> Result<Vec<FirstMove>, TreeError> {
+/// Calls `each` with successive slices of [`SLICE`] games of a game
+/// table, each with its `sp`, `moves` and `white_score` columns only.
+fn for_each_slice(
+    games: &Path,
+    mut each: impl FnMut(DataFrame) -> Result<(), TreeError>,
+) -> Result<(), TreeError> {
     let scan = || {
         LazyFrame::scan_parquet(
             PlRefPath::from(games.to_string_lossy().as_ref()),
@@ -331,14 +335,27 @@ pub fn first_moves(games: &Path) -> Result<Vec<FirstMove>, TreeError> {
     };
     let height = scan()?.select([len()]).collect()?;
     let height = height.column("len")?.u32()?.get(0).unwrap_or(0) as usize;
-    let mut counts: BTreeMap<(u16, String), Counts> = BTreeMap::new();
-    let mut totals: BTreeMap<u16, u64> = BTreeMap::new();
     let mut offset = 0;
     while offset < height {
         let frame = scan()?
             .slice(i64::try_from(offset).unwrap_or(i64::MAX), SLICE as u32)
             .select([col("sp"), col("moves"), col("white_score")])
             .collect()?;
+        each(frame)?;
+        offset += SLICE;
+    }
+    Ok(())
+}
+
+/// The first-move table of every position in a game table: for each
+/// position, every first move played with its games and results. The table
+/// is read in slices of 65,536 games, so memory stays bounded (by a slice
+/// and one counter per position and first move) however many games there
+/// are.
+pub fn first_moves(games: &Path) -> Result<Vec<FirstMove>, TreeError> {
+    let mut counts: BTreeMap<(u16, String), Counts> = BTreeMap::new();
+    let mut totals: BTreeMap<u16, u64> = BTreeMap::new();
+    for_each_slice(games, |frame| {
         let sp = frame.column("sp")?.u32()?.clone();
         let moves = frame.column("moves")?.str()?.clone();
         let scores = frame.column("white_score")?.f64()?.clone();
@@ -353,8 +370,8 @@ pub fn first_moves(games: &Path) -> Result<Vec<FirstMove>, TreeError> {
                 counts.entry((sp, first.to_owned())).or_default().add(score);
             }
         }
-        offset += SLICE;
-    }
+        Ok(())
+    })?;
     let mut rows = Vec::with_capacity(counts.len());
     for ((sp, uci), counts) in counts {
         let position = StartPosition::new(sp).map_err(|_| TreeError::BadMove {
