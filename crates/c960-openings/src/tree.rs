@@ -168,51 +168,65 @@ impl Tree {
         plies: usize,
         games: impl IntoIterator<Item = (String, f64)>,
     ) -> Result<Tree, TreeError> {
-        let mut tree = Tree {
+        let mut tree = Tree::new(position, plies);
+        for (moves, score) in games {
+            tree.add(&moves, score)?;
+        }
+        Ok(tree)
+    }
+
+    /// An empty tree.
+    #[must_use]
+    pub fn new(position: StartPosition, plies: usize) -> Tree {
+        Tree {
             position,
             root: Counts::default(),
             plies,
             lines: BTreeMap::new(),
-        };
-        for (index, (moves, score)) in games.into_iter().enumerate() {
-            tree.root.add(score);
-            let mut board: Chess = position.to_position();
-            let mut key = String::new();
-            let mut san: Vec<String> = Vec::new();
-            for (ply, uci) in moves.split_whitespace().take(plies).enumerate() {
-                let mv = uci
-                    .parse::<UciMove>()
-                    .ok()
-                    .and_then(|u| u.to_move(&board).ok())
-                    .ok_or_else(|| TreeError::BadMove {
-                        sp: position.sp(),
-                        game: index,
-                        ply: ply + 1,
-                        uci: uci.to_owned(),
-                    })?;
-                if !key.is_empty() {
-                    key.push(' ');
-                }
-                key.push_str(uci);
-                let line = match tree.lines.entry(key.clone()) {
-                    Entry::Occupied(known) => {
-                        board.play_unchecked(mv);
-                        known.into_mut()
-                    }
-                    Entry::Vacant(new) => {
-                        san.push(SanPlus::from_move_and_play_unchecked(&mut board, mv).to_string());
-                        new.insert(Line {
-                            uci: key.split(' ').map(str::to_owned).collect(),
-                            san: san.clone(),
-                            counts: Counts::default(),
-                        })
-                    }
-                };
-                line.counts.add(score);
-                san.clone_from(&line.san);
-            }
         }
-        Ok(tree)
+    }
+
+    /// Adds one game: its moves in UCI separated by spaces, and White's
+    /// score.
+    pub fn add(&mut self, moves: &str, score: f64) -> Result<(), TreeError> {
+        let index = usize::try_from(self.root.games).unwrap_or(usize::MAX);
+        self.root.add(score);
+        let mut board: Chess = self.position.to_position();
+        let mut key = String::new();
+        let mut san: Vec<String> = Vec::new();
+        for (ply, uci) in moves.split_whitespace().take(self.plies).enumerate() {
+            let mv = uci
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(&board).ok())
+                .ok_or_else(|| TreeError::BadMove {
+                    sp: self.position.sp(),
+                    game: index,
+                    ply: ply + 1,
+                    uci: uci.to_owned(),
+                })?;
+            if !key.is_empty() {
+                key.push(' ');
+            }
+            key.push_str(uci);
+            let line = match self.lines.entry(key.clone()) {
+                Entry::Occupied(known) => {
+                    board.play_unchecked(mv);
+                    known.into_mut()
+                }
+                Entry::Vacant(new) => {
+                    san.push(SanPlus::from_move_and_play_unchecked(&mut board, mv).to_string());
+                    new.insert(Line {
+                        uci: key.split(' ').map(str::to_owned).collect(),
+                        san: san.clone(),
+                        counts: Counts::default(),
+                    })
+                }
+            };
+            line.counts.add(score);
+            san.clone_from(&line.san);
+        }
+        Ok(())
     }
 
     /// The share of the position's games that go through `line`.
@@ -269,37 +283,33 @@ impl Tree {
     }
 }
 
-/// The trees of every position in a game table, from one read of its
-/// `sp`, `moves` and `white_score` columns (the whole table is held while
-/// the trees are built).
+/// The trees of every position in a game table, read in slices: memory
+/// grows with the number of distinct lines up to `plies`, not with the
+/// number of games.
 pub fn trees_by_position(games: &Path, plies: usize) -> Result<BTreeMap<u16, Tree>, TreeError> {
-    let frame = LazyFrame::scan_parquet(
-        PlRefPath::from(games.to_string_lossy().as_ref()),
-        ScanArgsParquet::default(),
-    )?
-    .select([col("sp"), col("moves"), col("white_score")])
-    .collect()?;
-    let sp = frame.column("sp")?.u32()?.clone();
-    let moves = frame.column("moves")?.str()?.clone();
-    let scores = frame.column("white_score")?.f64()?.clone();
-    let mut by_position: BTreeMap<u16, Vec<(String, f64)>> = BTreeMap::new();
-    for i in 0..frame.height() {
-        if let (Some(sp), Some(moves), Some(score)) = (sp.get(i), moves.get(i), scores.get(i))
-            && let Ok(sp) = u16::try_from(sp)
-        {
-            by_position
-                .entry(sp)
-                .or_default()
-                .push((moves.to_owned(), score));
+    let mut trees: BTreeMap<u16, Tree> = BTreeMap::new();
+    for_each_slice(games, |frame| {
+        let sp = frame.column("sp")?.u32()?.clone();
+        let moves = frame.column("moves")?.str()?.clone();
+        let scores = frame.column("white_score")?.f64()?.clone();
+        for i in 0..frame.height() {
+            let (Some(sp), Some(moves), Some(score)) = (sp.get(i), moves.get(i), scores.get(i))
+            else {
+                continue;
+            };
+            let Some(position) = u16::try_from(sp)
+                .ok()
+                .and_then(|sp| StartPosition::new(sp).ok())
+            else {
+                continue;
+            };
+            trees
+                .entry(position.sp())
+                .or_insert_with(|| Tree::new(position, plies))
+                .add(moves, score)?;
         }
-    }
-    let mut trees = BTreeMap::new();
-    for (sp, games) in by_position {
-        let Ok(position) = StartPosition::new(sp) else {
-            continue;
-        };
-        trees.insert(sp, Tree::from_moves(position, plies, games)?);
-    }
+        Ok(())
+    })?;
     Ok(trees)
 }
 

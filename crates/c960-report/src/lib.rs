@@ -353,6 +353,9 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     }
     let frame = with_first_moves(frame, &trees)?;
     write_table(out, &frame, &sources)?;
+    for source in sources.iter().filter(|s| s.kind == RunKind::Selfplay) {
+        write_first_moves(out, &frame, source, &sources)?;
+    }
     let mut shelf = Shelf {
         out: out.to_owned(),
         shown: Vec::new(),
@@ -378,6 +381,47 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
         charts: shelf.files,
         pages: frame.height() + 2,
     })
+}
+
+/// Writes `first-moves-{label}.csv`: every first move played in a
+/// self-play run, per position, with its games, share and White's score,
+/// and the first sweep's best first move beside it (`engine_best_move`).
+fn write_first_moves(
+    out: &Path,
+    frame: &DataFrame,
+    source: &Source,
+    sources: &[Source],
+) -> Result<(), ReportError> {
+    let rows = c960_openings::first_moves(&source.dir.join("games.parquet"))?;
+    let mut table = c960_openings::first_moves_frame(&rows)?;
+    let best = match sources.iter().find(|s| s.kind == RunKind::Sweep) {
+        Some(sweep) => Some(
+            frame
+                .column(&format!("{}__best_move_san", sweep.label))?
+                .str()?
+                .clone(),
+        ),
+        None => None,
+    };
+    let engine: Vec<Option<String>> = rows
+        .iter()
+        .map(|r| {
+            best.as_ref()
+                .and_then(|b| b.get(usize::from(r.sp)))
+                .map(str::to_owned)
+        })
+        .collect();
+    table.with_column(Column::new("engine_best_move".into(), engine))?;
+    write_atomically(
+        &out.join(format!("first-moves-{}.csv", source.label)),
+        |file| {
+            CsvWriter::new(file)
+                .include_header(true)
+                .finish(&mut table)
+                .map_err(io::Error::other)
+        },
+    )?;
+    Ok(())
 }
 
 /// Charts written so far: files and the titles the index shows.

@@ -33,12 +33,20 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
     for s in sources {
         let short = s.label.clone();
         match s.kind {
-            RunKind::Sweep => columns.push(RunColumn {
-                header: format!("score cp<br><small>{short}</small>"),
-                column: format!("{}__score_cp", s.label),
-                percent: false,
-                text: false,
-            }),
+            RunKind::Sweep => {
+                columns.push(RunColumn {
+                    header: format!("score cp<br><small>{short}</small>"),
+                    column: format!("{}__score_cp", s.label),
+                    percent: false,
+                    text: false,
+                });
+                columns.push(RunColumn {
+                    header: "engine's first move".to_owned(),
+                    column: format!("{}__best_move_san", s.label),
+                    percent: false,
+                    text: true,
+                });
+            }
             RunKind::Selfplay => {
                 columns.push(RunColumn {
                     header: format!("White score<br><small>{short}</small>"),

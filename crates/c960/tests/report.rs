@@ -158,6 +158,7 @@ fn a_report_with_self_play_games() {
     assert!(index.contains("most played first move"));
     let csv = fs::read_to_string(dir.file("site/positions.csv")).unwrap();
     let header = csv.lines().next().unwrap();
+    first_moves_table(&dir);
     for column in ["__first_move,", "__first_move_share,", "__first_moves"] {
         assert!(header.contains(column), "{column} in {header}");
     }
@@ -199,4 +200,30 @@ fn wrong_or_missing_runs_are_one_line_errors() {
         dir.bad_input(&["report", "--sweep", &sweep, "--sweep", &sweep])
             .contains("same provenance")
     );
+}
+
+/// The report's first-move table: every first move per position, with the
+/// engine's choice beside it.
+fn first_moves_table(dir: &Dir) {
+    let name = fs::read_dir(dir.file("site"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| {
+            n.starts_with("first-moves-selfplay_c960_builtin") && n.ends_with("nodes_300.csv")
+        })
+        .expect("a first-moves table for the self-play run");
+    let first = fs::read_to_string(dir.file(&format!("site/{name}"))).unwrap();
+    let header_row = first.lines().next().unwrap();
+    assert!(
+        header_row.starts_with("sp,placement,move_uci,move_san,games,share,"),
+        "{header_row}"
+    );
+    assert!(header_row.ends_with(",engine_best_move"), "{header_row}");
+    let per_position: usize = first
+        .lines()
+        .skip(1)
+        .filter(|l| l.starts_with("518,"))
+        .map(|l| l.split(',').nth(4).unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(per_position, 4, "SP 518's four games, by first move");
 }
