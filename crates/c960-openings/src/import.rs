@@ -589,6 +589,7 @@ pub fn games_frame(mut games: Vec<(u32, ImportedGame)>) -> PolarsResult<DataFram
 pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result<ImportSummary> {
     std::fs::create_dir_all(out)?;
     let mut summary = None;
+    let mut tallies: BTreeMap<u16, PositionTally> = BTreeMap::new();
     c960_store::write_atomically(&out.join("games.parquet"), |file| {
         let schema = games_frame(Vec::new())
             .map_err(io::Error::other)?
@@ -607,6 +608,7 @@ pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result
             Ok(())
         };
         summary = Some(import(files, filters, |game| {
+            tallies.entry(game.sp).or_default().add(&game);
             let index = &mut next[usize::from(game.sp)];
             batch.push((*index, game));
             *index += 1;
@@ -630,7 +632,192 @@ pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result
     c960_store::write_atomically(&out.join("import.json"), |file| {
         io::Write::write_all(file, json.as_bytes())
     })?;
+    let mut positions = positions_frame(&tallies).map_err(io::Error::other)?;
+    c960_store::write_atomically(&out.join("positions.parquet"), |file| {
+        ParquetWriter::new(file)
+            .finish(&mut positions)
+            .map(|_| ())
+            .map_err(io::Error::other)
+    })?;
+    c960_store::write_atomically(&out.join("positions.csv"), |file| {
+        CsvWriter::new(file)
+            .include_header(true)
+            .finish(&mut positions)
+            .map_err(io::Error::other)
+    })?;
+    // The manifest a report reads, as self-play and sweeps write one.
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| {
+            f.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        })
+        .collect();
+    let manifest = serde_json::to_string_pretty(&serde_json::json!({
+        "kind": "import",
+        "c960_version": env!("CARGO_PKG_VERSION"),
+        "files": names,
+        "filters": {
+            "min_rating": filters.min_rating,
+            "max_rating": filters.max_rating,
+            "time_controls": filters.time_controls,
+            "since": filters.since,
+            "until": filters.until,
+        },
+        "games": summary.kept,
+        "read": summary.read,
+        "finished": humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    }))
+    .map_err(io::Error::other)?;
+    c960_store::write_atomically(&out.join("manifest.json"), |file| {
+        io::Write::write_all(file, manifest.as_bytes())
+    })?;
     Ok(summary)
+}
+
+/// Termination names of imported games, in table order.
+pub const TERMINATIONS: [&str; 8] = [
+    "checkmate",
+    "stalemate",
+    "insufficient-material",
+    "resignation",
+    "time-forfeit",
+    "draw-agreed",
+    "abandoned",
+    "rules-infraction",
+];
+
+/// One position's imported games, counted as they stream past.
+#[derive(Default)]
+struct PositionTally {
+    counts: crate::tree::Counts,
+    /// `[colour][side]` games in which White (0) / Black (1) castled a (0)
+    /// or h (1).
+    castled: [[u64; 2]; 2],
+    /// Histograms of castling plies per colour.
+    castle_plies: [Vec<u64>; 2],
+    terminations: [u64; 8],
+}
+
+impl PositionTally {
+    fn add(&mut self, game: &ImportedGame) {
+        self.counts.add_score(game.white_score);
+        for (colour, castling) in [game.white_castling, game.black_castling]
+            .iter()
+            .enumerate()
+        {
+            if let Some((side, ply)) = castling {
+                self.castled[colour][usize::from(*side == 'h')] += 1;
+                let histogram = &mut self.castle_plies[colour];
+                let ply = *ply as usize;
+                if histogram.len() <= ply {
+                    histogram.resize(ply + 1, 0);
+                }
+                histogram[ply] += 1;
+            }
+        }
+        if let Some(k) = TERMINATIONS.iter().position(|t| *t == game.termination) {
+            self.terminations[k] += 1;
+        }
+    }
+}
+
+/// Median of a histogram (index = value).
+#[allow(clippy::cast_precision_loss)]
+fn median(histogram: &[u64]) -> Option<f64> {
+    let total: u64 = histogram.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let value_at = |rank: u64| {
+        let mut seen = 0;
+        for (value, count) in histogram.iter().enumerate() {
+            seen += count;
+            if seen > rank {
+                return value as f64;
+            }
+        }
+        0.0
+    };
+    Some(if total % 2 == 1 {
+        value_at(total / 2)
+    } else {
+        f64::midpoint(value_at(total / 2 - 1), value_at(total / 2))
+    })
+}
+
+/// The per-position table of an import: the columns of self-play's
+/// position table that human games have (games, W/D/L, White's score with
+/// its interval, draw rate, castling rates and median plies) and one count
+/// per termination.
+#[allow(clippy::cast_precision_loss)]
+fn positions_frame(tallies: &BTreeMap<u16, PositionTally>) -> PolarsResult<DataFrame> {
+    let rows: Vec<(&u16, &PositionTally)> = tallies.iter().collect();
+    let col_u64 = |name: &str, f: &dyn Fn(&PositionTally) -> u64| {
+        Column::new(
+            name.into(),
+            rows.iter().map(|(_, t)| f(t)).collect::<Vec<_>>(),
+        )
+    };
+    let col_f64 = |name: &str, f: &dyn Fn(&PositionTally) -> f64| {
+        Column::new(
+            name.into(),
+            rows.iter().map(|(_, t)| f(t)).collect::<Vec<_>>(),
+        )
+    };
+    let share = |n: u64, t: &PositionTally| n as f64 / t.counts.games.max(1) as f64;
+    let mut columns = vec![
+        Column::new(
+            "sp".into(),
+            rows.iter()
+                .map(|(sp, _)| u32::from(**sp))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "placement".into(),
+            rows.iter()
+                .map(|(sp, _)| {
+                    StartPosition::new(**sp)
+                        .map(StartPosition::placement)
+                        .unwrap_or_default()
+                })
+                .collect::<Vec<_>>(),
+        ),
+        col_u64("games", &|t| t.counts.games),
+        col_u64("white_wins", &|t| t.counts.white_wins),
+        col_u64("draws", &|t| t.counts.draws),
+        col_u64("black_wins", &|t| t.counts.black_wins),
+        col_f64("white_score", &|t| t.counts.interval().0),
+        col_f64("white_score_low", &|t| t.counts.interval().1),
+        col_f64("white_score_high", &|t| t.counts.interval().2),
+        Column::new("interval".into(), vec!["trinomial"; rows.len()]),
+        col_f64("draw_rate", &|t| share(t.counts.draws, t)),
+        col_f64("white_castled_a", &|t| share(t.castled[0][0], t)),
+        col_f64("white_castled_h", &|t| share(t.castled[0][1], t)),
+        col_f64("black_castled_a", &|t| share(t.castled[1][0], t)),
+        col_f64("black_castled_h", &|t| share(t.castled[1][1], t)),
+        Column::new(
+            "white_median_castle_ply".into(),
+            rows.iter()
+                .map(|(_, t)| median(&t.castle_plies[0]))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black_median_castle_ply".into(),
+            rows.iter()
+                .map(|(_, t)| median(&t.castle_plies[1]))
+                .collect::<Vec<_>>(),
+        ),
+    ];
+    for (k, name) in TERMINATIONS.iter().enumerate() {
+        columns.push(Column::new(
+            name.replace('-', "_").into(),
+            rows.iter()
+                .map(|(_, t)| t.terminations[k])
+                .collect::<Vec<_>>(),
+        ));
+    }
+    DataFrame::new(rows.len(), columns)
 }
 
 #[cfg(test)]

@@ -49,6 +49,11 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// Counts one game by White's score (1, ½ or 0).
+    pub fn add_score(&mut self, white_score: f64) {
+        self.add(white_score);
+    }
+
     fn add(&mut self, white_score: f64) {
         self.games += 1;
         if white_score > 0.75 {

@@ -31,6 +31,16 @@ pub enum RunKind {
     Sweep,
     /// `c960 selfplay`: games per position.
     Selfplay,
+    /// `c960 import`: human games per position.
+    Import,
+}
+
+impl RunKind {
+    /// Whether the run holds games (self-play or imported).
+    #[must_use]
+    pub fn has_games(self) -> bool {
+        matches!(self, RunKind::Selfplay | RunKind::Import)
+    }
 }
 
 /// One input run and how it is labelled in the table.
@@ -161,6 +171,45 @@ const SELFPLAY_COLUMNS: [&str; 24] = [
     "draw_adjudication",
 ];
 
+/// Columns taken from an import's position table.
+const IMPORT_COLUMNS: [&str; 23] = [
+    "games",
+    "white_wins",
+    "draws",
+    "black_wins",
+    "white_score",
+    "white_score_low",
+    "white_score_high",
+    "interval",
+    "draw_rate",
+    "white_castled_a",
+    "white_castled_h",
+    "black_castled_a",
+    "black_castled_h",
+    "white_median_castle_ply",
+    "black_median_castle_ply",
+    "checkmate",
+    "stalemate",
+    "insufficient_material",
+    "resignation",
+    "time_forfeit",
+    "draw_agreed",
+    "abandoned",
+    "rules_infraction",
+];
+
+/// The termination columns among [`IMPORT_COLUMNS`], with their names.
+pub const IMPORT_TERMINATIONS: [(&str, &str); 8] = [
+    ("checkmate", "checkmate"),
+    ("stalemate", "stalemate"),
+    ("insufficient_material", "insufficient material"),
+    ("resignation", "resignation"),
+    ("time_forfeit", "time forfeit"),
+    ("draw_agreed", "draw agreed"),
+    ("abandoned", "abandoned"),
+    ("rules_infraction", "rules infraction"),
+];
+
 /// The termination columns among [`SELFPLAY_COLUMNS`], with their names.
 pub const TERMINATIONS: [(&str, &str); 8] = [
     ("checkmate", "checkmate"),
@@ -199,13 +248,18 @@ pub fn source(dir: &Path) -> Result<Source, ReportError> {
                 .map(|a| a.iter().filter_map(|e| e["name"].as_str()).collect())
                 .unwrap_or_default(),
         ),
+        Some("import") => (RunKind::Import, Vec::new()),
         other => return Err(bad(format!("unknown run kind {other:?} in manifest.json"))),
     };
-    let kind_name = match kind {
-        RunKind::Sweep => "sweep",
-        RunKind::Selfplay => "selfplay",
+    let mut label = match kind {
+        RunKind::Sweep => format!("sweep {} {limit}", engines.join(" vs ")),
+        RunKind::Selfplay => format!("selfplay {} {limit}", engines.join(" vs ")),
+        RunKind::Import => format!(
+            "import {}",
+            dir.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        ),
     };
-    let mut label = format!("{kind_name} {} {limit}", engines.join(" vs "));
     if kind == RunKind::Sweep
         && let Some(k) = manifest["multipv"].as_u64()
         && k > 1
@@ -253,6 +307,7 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
         let (file, columns): (&str, &[&str]) = match source.kind {
             RunKind::Sweep => ("sweep.parquet", &SWEEP_COLUMNS),
             RunKind::Selfplay => ("positions.parquet", &SELFPLAY_COLUMNS),
+            RunKind::Import => ("positions.parquet", &IMPORT_COLUMNS),
         };
         let path = source.dir.join(file);
         if !path.is_file() {
@@ -344,7 +399,7 @@ pub struct Built {
 pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     let (frame, sources) = per_position(runs)?;
     let mut trees: Vec<(String, Trees)> = Vec::new();
-    for source in sources.iter().filter(|s| s.kind == RunKind::Selfplay) {
+    for source in sources.iter().filter(|s| s.kind.has_games()) {
         let games = source.dir.join("games.parquet");
         trees.push((
             source.label.clone(),
@@ -353,7 +408,7 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     }
     let frame = with_first_moves(frame, &trees)?;
     write_table(out, &frame, &sources)?;
-    for source in sources.iter().filter(|s| s.kind == RunKind::Selfplay) {
+    for source in sources.iter().filter(|s| s.kind.has_games()) {
         write_first_moves(out, &frame, source, &sources)?;
     }
     let mut shelf = Shelf {
@@ -372,7 +427,7 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     for source in sources.iter().filter(|s| s.kind == RunKind::Sweep) {
         sweep_charts(&mut shelf, &frame, source)?;
     }
-    for source in sources.iter().filter(|s| s.kind == RunKind::Selfplay) {
+    for source in sources.iter().filter(|s| s.kind.has_games()) {
         selfplay_charts(&mut shelf, &frame, source, &sources)?;
     }
     site::write_site(out, &frame, &sources, &shelf.shown, &trees)?;
@@ -528,28 +583,33 @@ fn selfplay_charts(
     sources: &[Source],
 ) -> Result<(), ReportError> {
     let line = selfplay_provenance(source);
+    let what = if source.kind == RunKind::Import {
+        "imported games"
+    } else {
+        "self-play"
+    };
     let points = selfplay_scores(frame, source)?;
     let overall = overall_score(frame, source)?;
     let intervals = charts::Intervals {
-        title: "White's self-play score per position".to_owned(),
+        title: format!("White's score per position in {what}"),
         provenance: line.clone(),
         points: points.clone(),
         y_desc: "White's score (win 1, draw ½), with 95% interval".to_owned(),
         reference: overall.map(|v| (format!("all games: {v:.3}"), v)),
     };
     shelf.add(
-        &format!("White's self-play score per position ({})", source.label),
+        &format!("White's score per position in {what} ({})", source.label),
         &format!("selfplay-score-{}", source.label),
         &intervals,
     )?;
-    let (sides, timing) = selfplay_castling(source, &line)?;
+    let (sides, timing) = selfplay_castling(source, &line, what)?;
     shelf.add(
-        &format!("Castling in self-play ({})", source.label),
+        &format!("Castling in {what} ({})", source.label),
         &format!("selfplay-castling-{}", source.label),
         &sides,
     )?;
     shelf.add(
-        &format!("When castling happens in self-play ({})", source.label),
+        &format!("When castling happens in {what} ({})", source.label),
         &format!("selfplay-castling-timing-{}", source.label),
         &timing,
     )?;
@@ -557,7 +617,7 @@ fn selfplay_charts(
         let scores: std::collections::HashMap<u32, f64> =
             sweep_scores(frame, sweep)?.into_iter().collect();
         let scatter = charts::Scatter {
-            title: "Engine score against self-play score".to_owned(),
+            title: format!("Engine score against the score in {what}"),
             provenance: format!(
                 "x: {}, {}; y: {}",
                 sweep.manifest["engine"]["name"]
@@ -571,11 +631,11 @@ fn selfplay_charts(
                 .filter_map(|p| Some((p.0, *scores.get(&p.0)?, p.1)))
                 .collect(),
             x_desc: "engine score, centipawns (White's view)".to_owned(),
-            y_desc: "White's self-play score".to_owned(),
+            y_desc: format!("White's score in {what}"),
         };
         shelf.add(
             &format!(
-                "Engine score against self-play score ({} × {})",
+                "Engine score against the score in {what} ({} × {})",
                 sweep.label, source.label
             ),
             &format!("engine-vs-selfplay-{}-{}", sweep.label, source.label),
@@ -735,6 +795,19 @@ fn count(n: usize) -> f64 {
 
 fn selfplay_provenance(source: &Source) -> String {
     let m = &source.manifest;
+    if source.kind == RunKind::Import {
+        let files: Vec<&str> = m["files"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|f| f.as_str()).collect())
+            .unwrap_or_default();
+        return format!(
+            "{} imported games from {}, finished {} (c960 {})",
+            m["games"].as_u64().unwrap_or(0),
+            files.join(", "),
+            m["finished"].as_str().unwrap_or("?"),
+            m["c960_version"].as_str().unwrap_or("?"),
+        );
+    }
     let engines: Vec<&str> = m["engines"]
         .as_array()
         .map(|a| a.iter().filter_map(|e| e["name"].as_str()).collect())
@@ -789,6 +862,7 @@ fn overall_score(frame: &DataFrame, source: &Source) -> Result<Option<f64>, Repo
 fn selfplay_castling(
     source: &Source,
     provenance: &str,
+    what: &str,
 ) -> Result<(charts::Bars, charts::Bars), ReportError> {
     let path = source.dir.join("games.parquet");
     if !path.is_file() {
@@ -854,7 +928,7 @@ fn selfplay_castling(
     };
     Ok((
         charts::Bars {
-            title: "Castling in self-play: which side".to_owned(),
+            title: format!("Castling in {what}: which side"),
             provenance: provenance.to_owned(),
             categories: vec![
                 "a-side (O-O-O)".to_owned(),
@@ -866,7 +940,7 @@ fn selfplay_castling(
             y_desc: "% of games".to_owned(),
         },
         charts::Bars {
-            title: "Castling in self-play: at which move".to_owned(),
+            title: format!("Castling in {what}: at which move"),
             provenance: provenance.to_owned(),
             categories: bins.iter().map(|b| b.2.to_owned()).collect(),
             series: series(timing),

@@ -47,7 +47,7 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
                     text: true,
                 });
             }
-            RunKind::Selfplay => {
+            RunKind::Selfplay | RunKind::Import => {
                 columns.push(RunColumn {
                     header: format!("White score<br><small>{short}</small>"),
                     column: format!("{}__white_score", s.label),
@@ -166,6 +166,18 @@ fn provenance(sources: &[Source]) -> String {
                         .join(" vs ")
                 })
                 .unwrap_or_default(),
+            RunKind::Import => format!(
+                "{} games from {}",
+                m["games"].as_u64().unwrap_or(0),
+                m["files"]
+                    .as_array()
+                    .map(|a| a
+                        .iter()
+                        .filter_map(|f| f.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "))
+                    .unwrap_or_default()
+            ),
         };
         let _ = write!(
             text,
@@ -174,6 +186,7 @@ fn provenance(sources: &[Source]) -> String {
             match s.kind {
                 RunKind::Sweep => "engine sweep",
                 RunKind::Selfplay => "self-play",
+                RunKind::Import => "imported games",
             },
             escape(&engines),
             escape(m["limit"].as_str().unwrap_or("?")),
@@ -252,7 +265,7 @@ fn fair(frame: &DataFrame, sources: &[Source]) -> String {
     let mut body = String::from("<h1>Fair positions for organizers</h1>\n");
     body.push_str(&provenance(sources));
     let sweep = sources.iter().find(|s| s.kind == RunKind::Sweep);
-    let selfplay = sources.iter().find(|s| s.kind == RunKind::Selfplay);
+    let selfplay = sources.iter().find(|s| s.kind.has_games());
     if sweep.is_none() && selfplay.is_none() {
         body.push_str("<p>Ranking by balance needs an engine sweep or self-play games: run <code>c960 run</code>, or <code>c960 sweep</code> and give it to <code>c960 report --sweep DIR</code>.</p>");
         return page("Fair positions", 0, &body);
@@ -493,7 +506,10 @@ fn position_page(
     body.push_str("</table>\n");
     for (label, by_sp) in trees {
         if let Some(tree) = by_sp.get(&sp.sp()) {
-            body.push_str(&opening_section(frame, sources, row, label, tree));
+            let imported = sources
+                .iter()
+                .any(|s| s.label == *label && s.kind == RunKind::Import);
+            body.push_str(&opening_section(frame, sources, row, label, tree, imported));
         }
     }
     page(&format!("SP {} {}", sp.sp(), sp.placement()), 1, &body)
@@ -543,9 +559,17 @@ fn run_facts(
                     fact("best first moves", moves.join(", "));
                 }
             }
-            RunKind::Selfplay => {
+            RunKind::Selfplay | RunKind::Import => {
                 fact(
-                    &format!("self-play <small>{}</small>", escape(&s.label)),
+                    &format!(
+                        "{} <small>{}</small>",
+                        if s.kind == RunKind::Import {
+                            "games"
+                        } else {
+                            "self-play"
+                        },
+                        escape(&s.label)
+                    ),
                     format!(
                         "White {} (95% interval {}–{}) over {} games: +{} ={} −{}",
                         c("white_score", true),
@@ -557,7 +581,12 @@ fn run_facts(
                         c("black_wins", false)
                     ),
                 );
-                let ended: Vec<String> = crate::TERMINATIONS
+                let terminations: &[(&str, &str)] = if s.kind == RunKind::Import {
+                    &crate::IMPORT_TERMINATIONS
+                } else {
+                    &crate::TERMINATIONS
+                };
+                let ended: Vec<String> = terminations
                     .iter()
                     .filter_map(|(column, name)| {
                         let n = c(column, false);
@@ -617,11 +646,17 @@ fn opening_section(
     row: usize,
     label: &str,
     tree: &c960_openings::Tree,
+    imported: bool,
 ) -> String {
     let mut html = String::new();
     let _ = writeln!(
         html,
-        "<h2>Openings in self-play <small>{}</small></h2>\n<p>{} games. First moves played, most played first:</p>",
+        "<h2>Openings in {} <small>{}</small></h2>\n<p>{} games. First moves played, most played first:</p>",
+        if imported {
+            "imported games"
+        } else {
+            "self-play"
+        },
         escape(label),
         tree.root.games
     );

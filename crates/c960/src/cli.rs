@@ -176,6 +176,9 @@ pub(crate) struct ReportArgs {
     /// A self-play run directory (repeatable).
     #[arg(long = "selfplay", value_name = "DIR")]
     pub(crate) selfplays: Vec<PathBuf>,
+    /// A `c960 import` directory of human games (repeatable).
+    #[arg(long = "games", value_name = "DIR")]
+    pub(crate) imports: Vec<PathBuf>,
     /// Output directory.
     #[arg(long, value_name = "DIR", default_value = "reports/site")]
     pub(crate) out: PathBuf,

@@ -154,3 +154,32 @@ fn openings_prints_a_positions_tree_from_imported_games() {
             .contains("out of range")
     );
 }
+
+#[test]
+fn imported_games_flow_into_the_report() {
+    let dir = Dir::new();
+    dir.ok(&["import", &fixture(), "--out", "human", "--quiet"]);
+    let table = std::fs::read_to_string(dir.file("human/positions.csv")).unwrap();
+    let classical = table.lines().find(|l| l.starts_with("518,")).unwrap();
+    // Three games from SP 518: two won by White, one mate by Black.
+    assert!(
+        classical.starts_with("518,RNBQKBNR,3,2,0,1,"),
+        "{classical}"
+    );
+    dir.ok(&["report", "--games", "human", "--out", "site", "--quiet"]);
+    let page = std::fs::read_to_string(dir.file("site/positions/518.html")).unwrap();
+    assert!(page.contains("games <small>import_human</small>"), "{page}");
+    assert!(page.contains("over 3 games: +2 =0 −1"), "{page}");
+    assert!(page.contains("checkmate 1, resignation 2"), "{page}");
+    assert!(page.contains("<h2>Openings in imported games"), "{page}");
+    let index = std::fs::read_to_string(dir.file("site/index.html")).unwrap();
+    assert!(
+        index.contains("imported games with 4 games from defects.pgn"),
+        "{index}"
+    );
+    assert!(index.contains("charts/selfplay-score-import_human.svg"));
+    assert!(
+        dir.bad_input(&["report", "--games", "human", "--selfplay", "human"])
+            .contains("holds imported games (give them with --games)")
+    );
+}

@@ -190,7 +190,7 @@ fn wrong_or_missing_runs_are_one_line_errors() {
     let sweep = published_sweep();
     assert!(
         dir.bad_input(&["report", "--selfplay", &sweep])
-            .contains("holds a Sweep run")
+            .contains("holds a sweep (give it with --sweep)")
     );
     assert!(
         dir.bad_input(&["report", "--sweep", "no/such/run"])

@@ -15,20 +15,31 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
     for (dirs, kind, flag) in [
         (&args.sweeps, RunKind::Sweep, "--sweep"),
         (&args.selfplays, RunKind::Selfplay, "--selfplay"),
+        (&args.imports, RunKind::Import, "--games"),
     ] {
         for dir in dirs {
             let found = source(dir)?;
             if found.kind != kind {
+                let what = match found.kind {
+                    RunKind::Sweep => "a sweep (give it with --sweep)",
+                    RunKind::Selfplay => "a self-play run (give it with --selfplay)",
+                    RunKind::Import => "imported games (give them with --games)",
+                };
                 bail!(InputError(format!(
-                    "{flag} {}: that directory holds a {:?} run",
-                    dir.display(),
-                    found.kind
+                    "{flag} {}: that directory holds {what}",
+                    dir.display()
                 )));
             }
         }
     }
     let started = Instant::now();
-    let runs: Vec<_> = args.sweeps.iter().chain(&args.selfplays).cloned().collect();
+    let runs: Vec<_> = args
+        .sweeps
+        .iter()
+        .chain(&args.selfplays)
+        .chain(&args.imports)
+        .cloned()
+        .collect();
     let built =
         build(&runs, &args.out).with_context(|| format!("report into {}", args.out.display()))?;
     if !args.quiet {
