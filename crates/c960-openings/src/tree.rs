@@ -454,3 +454,129 @@ pub fn first_moves_frame(rows: &[FirstMove]) -> PolarsResult<DataFrame> {
         ],
     )
 }
+
+/// The trees of every position with only the lines that matter: every
+/// first move, and below that the moves that follow a line reached by at
+/// least `min_share` of the position's games, up to `plies`. Built level by
+/// level (one read of the table per ply, in slices), so memory is bounded
+/// by the number of frequent lines — at most `1 / min_share` per position
+/// and ply — and their next moves, however many games there are.
+pub fn frequent_trees(
+    games: &Path,
+    plies: usize,
+    min_share: f64,
+) -> Result<BTreeMap<u16, Tree>, TreeError> {
+    // Level 1: every position's games and first moves.
+    let mut root: BTreeMap<u16, Counts> = BTreeMap::new();
+    let mut levels: Vec<BTreeMap<(u16, String), Counts>> = Vec::new();
+    let mut first: BTreeMap<(u16, String), Counts> = BTreeMap::new();
+    for_each_slice(games, |frame| {
+        each_game(&frame, |sp, moves, score| {
+            root.entry(sp).or_default().add(score);
+            if let Some(m) = moves.split(' ').next().filter(|m| !m.is_empty()) {
+                first.entry((sp, m.to_owned())).or_default().add(score);
+            }
+        })
+    })?;
+    levels.push(first);
+    // Deeper levels: only below lines that reached `min_share`.
+    for depth in 2..=plies {
+        let frequent: std::collections::HashSet<(u16, &str)> = levels[depth - 2]
+            .iter()
+            .filter(|((sp, _), c)| {
+                let total = root.get(sp).map_or(0, |r| r.games);
+                #[allow(clippy::cast_precision_loss)]
+                let enough = c.games as f64 + 1e-9 >= min_share * total as f64;
+                enough && c.games > 0
+            })
+            .map(|((sp, line), _)| (*sp, line.as_str()))
+            .collect();
+        if frequent.is_empty() {
+            break;
+        }
+        let mut level: BTreeMap<(u16, String), Counts> = BTreeMap::new();
+        for_each_slice(games, |frame| {
+            each_game(&frame, |sp, moves, score| {
+                let Some(end) = nth_space(moves, depth - 1) else {
+                    return;
+                };
+                if !frequent.contains(&(sp, &moves[..end])) {
+                    return;
+                }
+                let line = nth_space(moves, depth).map_or(moves, |e| &moves[..e]);
+                if line.len() > end {
+                    level.entry((sp, line.to_owned())).or_default().add(score);
+                }
+            })
+        })?;
+        levels.push(level);
+    }
+    let mut trees: BTreeMap<u16, Tree> = BTreeMap::new();
+    for (sp, counts) in root {
+        let Ok(position) = StartPosition::new(sp) else {
+            continue;
+        };
+        let mut tree = Tree::new(position, plies);
+        tree.root = counts;
+        trees.insert(sp, tree);
+    }
+    for level in levels {
+        for ((sp, line), counts) in level {
+            let Some(tree) = trees.get_mut(&sp) else {
+                continue;
+            };
+            let uci: Vec<String> = line.split(' ').map(str::to_owned).collect();
+            let parent = uci[..uci.len() - 1].join(" ");
+            let mut san = if parent.is_empty() {
+                Vec::new()
+            } else {
+                tree.lines
+                    .get(&parent)
+                    .map(|l| l.san.clone())
+                    .unwrap_or_default()
+            };
+            // Replay the line for the SAN of its last move.
+            let mut board: Chess = tree.position.to_position();
+            for (ply, m) in uci.iter().enumerate() {
+                let mv = m
+                    .parse::<UciMove>()
+                    .ok()
+                    .and_then(|u| u.to_move(&board).ok())
+                    .ok_or_else(|| TreeError::BadMove {
+                        sp,
+                        game: 0,
+                        ply: ply + 1,
+                        uci: m.clone(),
+                    })?;
+                if ply + 1 == uci.len() {
+                    san.truncate(ply);
+                    san.push(SanPlus::from_move(board.clone(), mv).to_string());
+                }
+                board.play_unchecked(mv);
+            }
+            tree.lines.insert(line, Line { uci, san, counts });
+        }
+    }
+    Ok(trees)
+}
+
+/// The byte index of the `n`-th space of `text` (1-based), i.e. the end of
+/// its first `n` words.
+fn nth_space(text: &str, n: usize) -> Option<usize> {
+    text.match_indices(' ').nth(n - 1).map(|(i, _)| i)
+}
+
+/// Calls `each(sp, moves, white_score)` for every game of a slice.
+fn each_game(frame: &DataFrame, mut each: impl FnMut(u16, &str, f64)) -> Result<(), TreeError> {
+    let sp = frame.column("sp")?.u32()?.clone();
+    let moves = frame.column("moves")?.str()?.clone();
+    let scores = frame.column("white_score")?.f64()?.clone();
+    for i in 0..frame.height() {
+        if let (Some(sp), Some(moves), Some(score)) = (sp.get(i), moves.get(i), scores.get(i))
+            && let Ok(sp) = u16::try_from(sp)
+        {
+            each(sp, moves, score);
+        }
+    }
+    Ok(())
+}

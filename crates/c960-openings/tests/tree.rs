@@ -78,3 +78,38 @@ fn castling_is_written_o_o_from_king_takes_rook() {
     assert!(shallow.lines.values().all(|l| l.uci.len() <= 2));
     assert_eq!(shallow.lines.len(), 5, "e4, d4, e4 e5, e4 c5, d4 d5");
 }
+
+#[test]
+fn frequent_trees_keep_the_frequent_lines_with_exact_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tree.pgn");
+    import_to(&[pgn], &Filters::default(), dir.path()).unwrap();
+    let games = dir.path().join("games.parquet");
+    let full = c960_openings::trees_by_position(&games, 12).unwrap();
+    // With no threshold, every line: the same trees as a full build.
+    let all = c960_openings::frequent_trees(&games, 12, 0.0).unwrap();
+    assert_eq!(all.keys().collect::<Vec<_>>(), [&91, &518]);
+    for (sp, tree) in &full {
+        assert_eq!(all[sp].root, tree.root);
+        assert_eq!(all[sp].lines, tree.lines, "SP {sp}");
+    }
+    // At 50%: first moves, then below e4 (80%), e4 e5 (60%) and
+    // e4 e5 Nf3 (60%) only.
+    let half = c960_openings::frequent_trees(&games, 12, 0.5).unwrap();
+    let lines: Vec<&str> = half[&518].lines.keys().map(String::as_str).collect();
+    assert_eq!(
+        lines,
+        [
+            "d2d4",
+            "e2e4",
+            "e2e4 c7c5",
+            "e2e4 e7e5",
+            "e2e4 e7e5 g1f3",
+            "e2e4 e7e5 g1f3 b8c6",
+            "e2e4 e7e5 g1f3 g8f6"
+        ]
+    );
+    for (key, line) in &half[&518].lines {
+        assert_eq!(line, &full[&518].lines[key], "{key}: exact counts and SAN");
+    }
+}

@@ -91,6 +91,10 @@ pub enum ReportError {
 /// Plies of the opening trees in the report.
 pub const TREE_PLIES: usize = 12;
 
+/// The report's opening trees go below lines reached by at least this share
+/// of a position's games (and list every first move).
+pub const TREE_SHARE: f64 = 0.05;
+
 /// The opening trees of one self-play run, by SP.
 pub type Trees = BTreeMap<u16, c960_openings::Tree>;
 
@@ -403,7 +407,7 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
         let games = source.dir.join("games.parquet");
         trees.push((
             source.label.clone(),
-            c960_openings::trees_by_position(&games, TREE_PLIES)?,
+            c960_openings::frequent_trees(&games, TREE_PLIES, TREE_SHARE)?,
         ));
     }
     let frame = with_first_moves(frame, &trees)?;

@@ -635,7 +635,7 @@ fn fair_intro(sweep: Option<&Source>, selfplay: Option<&Source>, mean: Option<f6
 }
 
 /// Lines shown on a position page: reached by at least this share.
-const PAGE_SHARE: f64 = 0.05;
+const PAGE_SHARE: f64 = crate::TREE_SHARE;
 
 /// A position page's openings from one self-play run: the first moves with
 /// their shares and scores beside the engine's best first move, and every
