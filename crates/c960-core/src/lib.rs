@@ -28,5 +28,5 @@ pub use error::{DiceError, DrawError, StartPositionError};
 pub use features::{CastlingFeature, CastlingKind, Features, FirstMoveAttack};
 pub use position::{POSITION_COUNT, StartPosition, format_position_set, parse_position_set};
 pub use record::PositionRecord;
-pub use score::{Interval, score_interval, trinomial_interval};
+pub use score::{Interval, histogram_median, score_interval, trinomial_interval};
 pub use shakmaty;

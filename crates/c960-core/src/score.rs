@@ -60,3 +60,28 @@ pub fn score_interval(mean: f64, variance: f64, n: f64) -> Interval {
         high: (centre + half).min(1.0),
     }
 }
+
+/// Median of a histogram (index = value), e.g. of castling plies.
+#[must_use]
+#[allow(clippy::cast_precision_loss)]
+pub fn histogram_median(histogram: &[u64]) -> Option<f64> {
+    let total: u64 = histogram.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let value_at = |rank: u64| {
+        let mut seen = 0;
+        for (value, count) in histogram.iter().enumerate() {
+            seen += count;
+            if seen > rank {
+                return value as f64;
+            }
+        }
+        unreachable!("rank below total")
+    };
+    Some(if total % 2 == 1 {
+        value_at(total / 2)
+    } else {
+        f64::midpoint(value_at(total / 2 - 1), value_at(total / 2))
+    })
+}

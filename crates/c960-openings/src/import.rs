@@ -11,7 +11,7 @@ use std::{
 };
 
 use c960_core::{
-    StartPosition,
+    StartPosition, histogram_median,
     shakmaty::{
         CastlingSide, Chess, Color, KnownOutcome, Move, Outcome, Position, Square, fen::Fen,
     },
@@ -701,7 +701,7 @@ struct PositionTally {
 
 impl PositionTally {
     fn add(&mut self, game: &ImportedGame) {
-        self.counts.add_score(game.white_score);
+        self.counts.add(game.white_score);
         for (colour, castling) in [game.white_castling, game.black_castling]
             .iter()
             .enumerate()
@@ -720,30 +720,6 @@ impl PositionTally {
             self.terminations[k] += 1;
         }
     }
-}
-
-/// Median of a histogram (index = value).
-#[allow(clippy::cast_precision_loss)]
-fn median(histogram: &[u64]) -> Option<f64> {
-    let total: u64 = histogram.iter().sum();
-    if total == 0 {
-        return None;
-    }
-    let value_at = |rank: u64| {
-        let mut seen = 0;
-        for (value, count) in histogram.iter().enumerate() {
-            seen += count;
-            if seen > rank {
-                return value as f64;
-            }
-        }
-        0.0
-    };
-    Some(if total % 2 == 1 {
-        value_at(total / 2)
-    } else {
-        f64::midpoint(value_at(total / 2 - 1), value_at(total / 2))
-    })
 }
 
 /// The per-position table of an import: the columns of self-play's
@@ -799,13 +775,13 @@ fn positions_frame(tallies: &BTreeMap<u16, PositionTally>) -> PolarsResult<DataF
         Column::new(
             "white_median_castle_ply".into(),
             rows.iter()
-                .map(|(_, t)| median(&t.castle_plies[0]))
+                .map(|(_, t)| histogram_median(&t.castle_plies[0]))
                 .collect::<Vec<_>>(),
         ),
         Column::new(
             "black_median_castle_ply".into(),
             rows.iter()
-                .map(|(_, t)| median(&t.castle_plies[1]))
+                .map(|(_, t)| histogram_median(&t.castle_plies[1]))
                 .collect::<Vec<_>>(),
         ),
     ];

@@ -11,6 +11,6 @@ pub mod tree;
 
 pub use import::{Filters, ImportSummary, ImportedGame, SkipReason, import, import_to};
 pub use tree::{
-    Counts, FirstMove, Line, Tree, TreeError, first_moves, first_moves_frame, frequent_trees,
-    trees_by_position,
+    Counts, FirstMove, Line, Tree, TreeError, first_moves, first_moves_frame, first_moves_of,
+    frequent_trees, trees_by_position,
 };

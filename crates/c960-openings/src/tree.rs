@@ -50,11 +50,7 @@ pub struct Counts {
 
 impl Counts {
     /// Counts one game by White's score (1, ½ or 0).
-    pub fn add_score(&mut self, white_score: f64) {
-        self.add(white_score);
-    }
-
-    fn add(&mut self, white_score: f64) {
+    pub fn add(&mut self, white_score: f64) {
         self.games += 1;
         if white_score > 0.75 {
             self.white_wins += 1;
@@ -293,28 +289,21 @@ impl Tree {
 /// number of games.
 pub fn trees_by_position(games: &Path, plies: usize) -> Result<BTreeMap<u16, Tree>, TreeError> {
     let mut trees: BTreeMap<u16, Tree> = BTreeMap::new();
+    let mut result = Ok(());
     for_each_slice(games, |frame| {
-        let sp = frame.column("sp")?.u32()?.clone();
-        let moves = frame.column("moves")?.str()?.clone();
-        let scores = frame.column("white_score")?.f64()?.clone();
-        for i in 0..frame.height() {
-            let (Some(sp), Some(moves), Some(score)) = (sp.get(i), moves.get(i), scores.get(i))
-            else {
-                continue;
+        each_game(&frame, |sp, moves, score| {
+            let Ok(position) = StartPosition::new(sp) else {
+                return;
             };
-            let Some(position) = u16::try_from(sp)
-                .ok()
-                .and_then(|sp| StartPosition::new(sp).ok())
-            else {
-                continue;
-            };
-            trees
-                .entry(position.sp())
-                .or_insert_with(|| Tree::new(position, plies))
-                .add(moves, score)?;
-        }
-        Ok(())
+            if result.is_ok() {
+                result = trees
+                    .entry(sp)
+                    .or_insert_with(|| Tree::new(position, plies))
+                    .add(moves, score);
+            }
+        })
     })?;
+    result?;
     Ok(trees)
 }
 
@@ -368,58 +357,25 @@ fn for_each_slice(
 /// and one counter per position and first move) however many games there
 /// are.
 pub fn first_moves(games: &Path) -> Result<Vec<FirstMove>, TreeError> {
-    let mut counts: BTreeMap<(u16, String), Counts> = BTreeMap::new();
-    let mut totals: BTreeMap<u16, u64> = BTreeMap::new();
-    for_each_slice(games, |frame| {
-        let sp = frame.column("sp")?.u32()?.clone();
-        let moves = frame.column("moves")?.str()?.clone();
-        let scores = frame.column("white_score")?.f64()?.clone();
-        for i in 0..frame.height() {
-            let (Some(sp), Some(moves), Some(score)) = (sp.get(i), moves.get(i), scores.get(i))
-            else {
-                continue;
-            };
-            let Ok(sp) = u16::try_from(sp) else { continue };
-            *totals.entry(sp).or_default() += 1;
-            if let Some(first) = moves.split(' ').next().filter(|m| !m.is_empty()) {
-                counts.entry((sp, first.to_owned())).or_default().add(score);
-            }
-        }
-        Ok(())
-    })?;
-    let mut rows = Vec::with_capacity(counts.len());
-    for ((sp, uci), counts) in counts {
-        let position = StartPosition::new(sp).map_err(|_| TreeError::BadMove {
-            sp,
-            game: 0,
-            ply: 1,
-            uci: uci.clone(),
-        })?;
-        let board: Chess = position.to_position();
-        let mv = uci
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(&board).ok())
-            .ok_or_else(|| TreeError::BadMove {
-                sp,
-                game: 0,
-                ply: 1,
-                uci: uci.clone(),
-            })?;
-        rows.push(FirstMove {
-            sp,
-            san: SanPlus::from_move(board, mv).to_string(),
-            uci,
-            counts,
-            position_games: totals.get(&sp).copied().unwrap_or(0),
-        });
-    }
-    rows.sort_by(|a, b| {
-        a.sp.cmp(&b.sp)
-            .then(b.counts.games.cmp(&a.counts.games))
-            .then(a.uci.cmp(&b.uci))
-    });
-    Ok(rows)
+    // Trees one ply deep hold exactly every first move with its games.
+    Ok(first_moves_of(&frequent_trees(games, 1, 1.0)?))
+}
+
+/// The first-move table of trees already built: by SP, most played first.
+#[must_use]
+pub fn first_moves_of(trees: &BTreeMap<u16, Tree>) -> Vec<FirstMove> {
+    trees
+        .iter()
+        .flat_map(|(sp, tree)| {
+            tree.next_moves("").into_iter().map(|line| FirstMove {
+                sp: *sp,
+                uci: line.uci[0].clone(),
+                san: line.san[0].clone(),
+                counts: line.counts,
+                position_games: tree.root.games,
+            })
+        })
+        .collect()
 }
 
 /// The first-move table as a frame: `sp`, `placement`, `move_uci`,

@@ -412,8 +412,8 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     }
     let frame = with_first_moves(frame, &trees)?;
     write_table(out, &frame, &sources)?;
-    for source in sources.iter().filter(|s| s.kind.has_games()) {
-        write_first_moves(out, &frame, source, &sources)?;
+    for (label, by_sp) in &trees {
+        write_first_moves(out, &frame, label, by_sp, &sources)?;
     }
     let mut shelf = Shelf {
         out: out.to_owned(),
@@ -448,10 +448,12 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
 fn write_first_moves(
     out: &Path,
     frame: &DataFrame,
-    source: &Source,
+    label: &str,
+    trees: &Trees,
     sources: &[Source],
 ) -> Result<(), ReportError> {
-    let rows = c960_openings::first_moves(&source.dir.join("games.parquet"))?;
+    // The trees hold every first move already: no second read of the games.
+    let rows = c960_openings::first_moves_of(trees);
     let mut table = c960_openings::first_moves_frame(&rows)?;
     let best = match sources.iter().find(|s| s.kind == RunKind::Sweep) {
         Some(sweep) => Some(
@@ -471,15 +473,12 @@ fn write_first_moves(
         })
         .collect();
     table.with_column(Column::new("engine_best_move".into(), engine))?;
-    write_atomically(
-        &out.join(format!("first-moves-{}.csv", source.label)),
-        |file| {
-            CsvWriter::new(file)
-                .include_header(true)
-                .finish(&mut table)
-                .map_err(io::Error::other)
-        },
-    )?;
+    write_atomically(&out.join(format!("first-moves-{label}.csv")), |file| {
+        CsvWriter::new(file)
+            .include_header(true)
+            .finish(&mut table)
+            .map_err(io::Error::other)
+    })?;
     Ok(())
 }
 
@@ -527,43 +526,45 @@ fn sweep_charts(shelf: &mut Shelf, frame: &DataFrame, source: &Source) -> Result
         &format!("histogram-{}", source.label),
         &histogram,
     )?;
-    let by_weak = charts::GroupMeans {
-        title: "White's advantage by number of weak pawns".to_owned(),
-        provenance: line.clone(),
-        groups: group_by(frame, &scores, |row| weak_group(frame, row))?,
-        x_desc: "weak pawns per side".to_owned(),
-        y_desc: "mean engine score, centipawns (White's view)".to_owned(),
-    };
-    shelf.add(
-        &format!("White's advantage by weak pawns ({})", source.label),
-        &format!("by-weak-pawns-{}", source.label),
-        &by_weak,
-    )?;
-    let by_castling = charts::GroupMeans {
-        title: "White's advantage by castling legal on move 1".to_owned(),
-        provenance: line.clone(),
-        groups: group_by(frame, &scores, |row| castling_group(frame, row))?,
-        x_desc: "castling legal on move 1 (each side has the same)".to_owned(),
-        y_desc: "mean engine score, centipawns (White's view)".to_owned(),
-    };
-    shelf.add(
-        &format!("White's advantage by castling on move 1 ({})", source.label),
-        &format!("by-castling-{}", source.label),
-        &by_castling,
-    )?;
-    let by_blockers = charts::GroupMeans {
-        title: "White's advantage by pieces in the way of castling".to_owned(),
-        provenance: line.clone(),
-        groups: group_by(frame, &scores, |row| blockers_group(frame, row))?,
-        x_desc: "pieces between king and rook and on their target squares, both sides together"
-            .to_owned(),
-        y_desc: "mean engine score, centipawns (White's view)".to_owned(),
-    };
-    shelf.add(
-        &format!("White's advantage by pieces in the way ({})", source.label),
-        &format!("by-castling-blockers-{}", source.label),
-        &by_blockers,
-    )?;
+    // White's advantage grouped by a feature: (chart title, index title,
+    // file name, grouping, x axis).
+    let groupings: [(&str, &str, &str, GroupKey, &str); 3] = [
+        (
+            "White's advantage by number of weak pawns",
+            "White's advantage by weak pawns",
+            "by-weak-pawns",
+            &|row| weak_group(frame, row),
+            "weak pawns per side",
+        ),
+        (
+            "White's advantage by castling legal on move 1",
+            "White's advantage by castling on move 1",
+            "by-castling",
+            &|row| castling_group(frame, row),
+            "castling legal on move 1 (each side has the same)",
+        ),
+        (
+            "White's advantage by pieces in the way of castling",
+            "White's advantage by pieces in the way",
+            "by-castling-blockers",
+            &|row| blockers_group(frame, row),
+            "pieces between king and rook and on their target squares, both sides together",
+        ),
+    ];
+    for (title, shown, name, key, x_desc) in groupings {
+        let chart = charts::GroupMeans {
+            title: title.to_owned(),
+            provenance: line.clone(),
+            groups: group_by(frame, &scores, key)?,
+            x_desc: x_desc.to_owned(),
+            y_desc: "mean engine score, centipawns (White's view)".to_owned(),
+        };
+        shelf.add(
+            &format!("{shown} ({})", source.label),
+            &format!("{name}-{}", source.label),
+            &chart,
+        )?;
+    }
     let twins = mirror_differences(frame, &scores)?;
     let mirror = charts::ScoreHistogram {
         title: "Mirror twins: score difference (the castling effect)".to_owned(),
@@ -622,14 +623,7 @@ fn selfplay_charts(
             sweep_scores(frame, sweep)?.into_iter().collect();
         let scatter = charts::Scatter {
             title: format!("Engine score against the score in {what}"),
-            provenance: format!(
-                "x: {}, {}; y: {}",
-                sweep.manifest["engine"]["name"]
-                    .as_str()
-                    .unwrap_or("engine"),
-                sweep.manifest["limit"].as_str().unwrap_or("?"),
-                line.split(", finished").next().unwrap_or(&line)
-            ),
+            provenance: pair_provenance(sweep, &line),
             points: points
                 .iter()
                 .filter_map(|p| Some((p.0, *scores.get(&p.0)?, p.1)))
@@ -651,14 +645,7 @@ fn selfplay_charts(
             .clone();
         let concentration = charts::Scatter {
             title: "How concentrated play is, against White's advantage".to_owned(),
-            provenance: format!(
-                "x: {}, {}; y: {}",
-                sweep.manifest["engine"]["name"]
-                    .as_str()
-                    .unwrap_or("engine"),
-                sweep.manifest["limit"].as_str().unwrap_or("?"),
-                line.split(", finished").next().unwrap_or(&line)
-            ),
+            provenance: pair_provenance(sweep, &line),
             points: (0..frame.height())
                 .filter_map(|row| {
                     let sp = u32::try_from(row).ok()?;
@@ -721,6 +708,9 @@ fn group_by(
     }
     Ok(groups.into_iter().map(|((_, k), v)| (k, v)).collect())
 }
+
+/// A grouping of rows (SPs) for [`group_by`].
+type GroupKey<'a> = &'a dyn Fn(usize) -> Result<Option<(u32, String)>, ReportError>;
 
 /// The group "k weak" of a row.
 fn weak_group(frame: &DataFrame, row: usize) -> Result<Option<(u32, String)>, ReportError> {
@@ -795,6 +785,19 @@ pub fn castling_opportunities(frame: &DataFrame) -> Result<charts::Bars, ReportE
 /// A count as a float (counts here are far below 2^32).
 fn count(n: usize) -> f64 {
     f64::from(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// The provenance line of a chart that sets a sweep (x) against games (y,
+/// `games_line` as [`selfplay_provenance`] writes it).
+fn pair_provenance(sweep: &Source, games_line: &str) -> String {
+    format!(
+        "x: {}, {}; y: {}",
+        sweep.manifest["engine"]["name"]
+            .as_str()
+            .unwrap_or("engine"),
+        sweep.manifest["limit"].as_str().unwrap_or("?"),
+        games_line.split(", finished").next().unwrap_or(games_line)
+    )
 }
 
 fn selfplay_provenance(source: &Source) -> String {

@@ -10,8 +10,8 @@ use std::{
 
 use serde::Serialize;
 
-use c960_core::score_interval;
 pub use c960_core::{Interval, trinomial_interval};
+use c960_core::{histogram_median as median, score_interval};
 
 use crate::{GameRecord, Outcome, Termination};
 
@@ -162,30 +162,6 @@ fn pair_interval(pairs: &Pairs) -> Option<Interval> {
         ((pairs.sum_sq - n * mean * mean) / (n - 1.0)).max(0.0)
     };
     Some(score_interval(mean, variance, n))
-}
-
-/// Median of a histogram (index = value).
-#[allow(clippy::cast_precision_loss)]
-fn median(histogram: &[u64]) -> Option<f64> {
-    let total: u64 = histogram.iter().sum();
-    if total == 0 {
-        return None;
-    }
-    let value_at = |rank: u64| {
-        let mut seen = 0;
-        for (value, count) in histogram.iter().enumerate() {
-            seen += count;
-            if seen > rank {
-                return value as f64;
-            }
-        }
-        unreachable!("rank below total")
-    };
-    Some(if total % 2 == 1 {
-        value_at(total / 2)
-    } else {
-        f64::midpoint(value_at(total / 2 - 1), value_at(total / 2))
-    })
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
     Ok(())
 }
 
-fn write_csv(out: &mut dyn Write, records: &[PositionRecord]) -> io::Result<()> {
+pub(crate) fn write_csv(out: &mut dyn Write, records: &[PositionRecord]) -> io::Result<()> {
     let mut writer = csv::Writer::from_writer(out);
     for record in records {
         writer.serialize(record).map_err(csv_to_io)?;

@@ -525,11 +525,7 @@ fn write_positions(out: &Path, display: &Display, stages: usize) -> Result<Stage
     display.stage(1, stages, "positions", 960, "positions");
     let records: Vec<PositionRecord> = Features::all().iter().map(PositionRecord::from).collect();
     c960_store::write_atomically(&out.join("positions.csv"), |out| {
-        let mut writer = csv::Writer::from_writer(out);
-        for record in &records {
-            writer.serialize(record).map_err(std::io::Error::other)?;
-        }
-        writer.flush()
+        crate::cmd::positions::write_csv(out, &records)
     })?;
     display.bar.set_position(960);
     Ok(StageTime {
