@@ -1,0 +1,25 @@
+//! c960-balance: the statistics that turn noisy per-position measurements
+//! into statements a user can rely on. Pure functions, no I/O.
+//!
+//! - [`adaptive`]: which positions get the next round of adaptive self-play.
+//! - [`normal`]: the normal distribution (CDF and quantile).
+//! - [`reliability`]: correlations, split-half reliability and the
+//!   Spearman–Brown projection; how far a ranking can be trusted.
+//! - [`shrink`]: normal–normal empirical Bayes shrinkage toward the
+//!   all-position mean (Efron & Morris 1975).
+//! - [`sequential`]: confidence sequences and e-process p-values for
+//!   scores in \[0, 1\] that stay valid when the number of games depends on
+//!   the data (Waudby-Smith & Ramdas 2024).
+//! - [`verdict`]: per-position verdicts (`balanced`, `more-for-white`,
+//!   `less-for-white`, `unresolved`) with Benjamini–Hochberg q-values.
+//! - [`consensus`]: several engines' per-position means on one scale.
+//! - [`rng`]: the seeded random numbers the methods and simulations use.
+
+pub mod adaptive;
+pub mod consensus;
+pub mod normal;
+pub mod reliability;
+pub mod rng;
+pub mod sequential;
+pub mod shrink;
+pub mod verdict;
