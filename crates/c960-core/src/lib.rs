@@ -14,6 +14,7 @@
 //! # Ok::<(), c960_core::StartPositionError>(())
 //! ```
 
+mod castling;
 mod dice;
 mod draw;
 mod error;
@@ -22,6 +23,7 @@ mod position;
 mod record;
 mod score;
 
+pub use castling::{CastlingRule, CastlingText, Lang, castling_rules, castling_texts};
 pub use dice::{DiceDraw, DiceStep, RollOutcome, dice};
 pub use draw::{Draw, DrawFilter, DrawMethod, draw};
 pub use error::{DiceError, DrawError, StartPositionError};
