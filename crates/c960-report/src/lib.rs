@@ -4,8 +4,10 @@
 //! apart by provenance: each run's columns carry a label made from its
 //! engine and limit, and two runs with the same label are refused.
 
+pub mod board;
 pub mod charts;
 mod features;
+pub mod html;
 pub mod site;
 
 use std::{

@@ -43,6 +43,9 @@ pub(crate) enum Command {
     Show(ShowArgs),
     /// Draw positions for a tournament, reproducibly, from a seed or a phrase.
     Draw(DrawArgs),
+    /// A tournament kit: announcement, printable round sheets with castling
+    /// rules in words, and a verifiable draw record.
+    Tournament(TournamentArgs),
     /// Turn die rolls into a position with the dice procedure.
     Dice(DiceArgs),
     /// Score start positions with an engine (Stockfish when installed).
@@ -322,6 +325,9 @@ pub(crate) struct ShowArgs {
     /// X-FEN / Shredder-FEN of a start position.
     #[arg(value_name = "SP|PLACEMENT|FEN")]
     pub(crate) position: String,
+    /// Language of the castling rules in words.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub(crate) lang: LangArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub(crate) format: ReportFormat,
@@ -354,6 +360,18 @@ pub(crate) struct DrawArgs {
         allow_negative_numbers = true
     )]
     pub(crate) rounds: usize,
+    /// Conditions on the drawn positions.
+    #[command(flatten)]
+    pub(crate) filters: DrawFilterArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub(crate) format: ReportFormat,
+}
+
+/// Conditions a drawn position must meet: shared by `draw` and
+/// `tournament`.
+#[derive(Debug, Args)]
+pub(crate) struct DrawFilterArgs {
     /// Never draw these positions (SP numbers, comma-separated or repeated).
     #[arg(long, value_name = "SP,...", value_delimiter = ',')]
     pub(crate) exclude: Vec<String>,
@@ -372,9 +390,92 @@ pub(crate) struct DrawArgs {
     /// Only positions where White cannot castle on move 1.
     #[arg(long)]
     pub(crate) no_first_move_castling: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-    pub(crate) format: ReportFormat,
+}
+
+/// Languages of printed material.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LangArg {
+    /// English.
+    En,
+    /// German (c-Rochade, g-Rochade).
+    De,
+    /// Dutch.
+    Nl,
+    /// Turkish.
+    Tr,
+}
+
+impl LangArg {
+    pub(crate) fn lang(self) -> c960_core::Lang {
+        match self {
+            LangArg::En => c960_core::Lang::En,
+            LangArg::De => c960_core::Lang::De,
+            LangArg::Nl => c960_core::Lang::Nl,
+            LangArg::Tr => c960_core::Lang::Tr,
+        }
+    }
+}
+
+/// Paper sizes the kit is laid out for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Paper {
+    /// ISO A4, 210 × 297 mm.
+    A4,
+    /// US Letter, 8.5 × 11 in.
+    Letter,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    group = clap::ArgGroup::new("method").required(true).args(["seed", "phrase"]),
+    after_help = "Writes into --out: announcement.html (the event, how the positions were \
+                  drawn, and the published rounds), round-N.html (one printable sheet per \
+                  round: large diagram, number, FENs, castling rules for that position in \
+                  words), kit.html (every round sheet, one per printed page), draw.json (the \
+                  draw record) and VERIFY.md (how anyone recomputes the draw). With --pdf, \
+                  also kit.pdf, printed by headless Chromium.\n\n\
+                  Examples:\n  \
+                  c960 tournament --phrase \"Club Open 2026\" --rounds 5 --out kit\n  \
+                  c960 tournament --seed 7 --rounds 9 --max-weak 1 --lang de --publish-rounds 1 --out kit --pdf"
+)]
+pub(crate) struct TournamentArgs {
+    /// Seed of the random draw (any unsigned 64-bit number).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub(crate) seed: Option<u64>,
+    /// Publishable phrase the draw is derived from with SHA-256.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) phrase: Option<String>,
+    /// Number of rounds, one drawn position each.
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 5,
+        allow_negative_numbers = true
+    )]
+    pub(crate) rounds: usize,
+    /// Conditions on the drawn positions.
+    #[command(flatten)]
+    pub(crate) filters: DrawFilterArgs,
+    /// Rounds shown in the announcement (the rest are published at their
+    /// round); default all.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub(crate) publish_rounds: Option<usize>,
+    /// The event's name, at the top of every page.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) title: Option<String>,
+    /// Language of the pages.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub(crate) lang: LangArg,
+    /// Paper the pages are laid out for.
+    #[arg(long, value_enum, default_value_t = Paper::A4)]
+    pub(crate) paper: Paper,
+    /// Also print kit.pdf with headless Chromium (`chromium`, or the
+    /// program named by `C960_CHROMIUM`).
+    #[arg(long)]
+    pub(crate) pdf: bool,
+    /// The output directory.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
 }
 
 #[derive(Debug, Args)]

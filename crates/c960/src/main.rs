@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         Command::Positions(args) => cmd::positions::run(&args),
         Command::Show(args) => cmd::show::run(&args),
         Command::Draw(args) => cmd::draw::run(&args),
+        Command::Tournament(args) => cmd::tournament::run(&args),
         Command::Dice(args) => cmd::dice::run(&args),
         Command::Sweep(args) => cmd::sweep::run(&args),
         Command::Selfplay(args) => cmd::selfplay::run(&args),

@@ -7,7 +7,7 @@ use c960_core::{DrawFilter, DrawMethod, Features, StartPosition, draw};
 use serde_json::json;
 
 use crate::{
-    cli::{DrawArgs, ReportFormat},
+    cli::{DrawArgs, DrawFilterArgs, ReportFormat},
     output::Text,
 };
 
@@ -18,30 +18,41 @@ struct DrawPlan {
     filter: DrawFilter,
 }
 
-impl DrawPlan {
-    fn from_args(args: &DrawArgs) -> Result<DrawPlan> {
-        let method = match (&args.phrase, args.seed) {
-            (Some(phrase), _) => DrawMethod::Phrase(phrase.clone()),
-            (None, Some(seed)) => DrawMethod::Seed(seed),
-            (None, None) => unreachable!("clap requires --seed or --phrase"),
-        };
-        let exclude = args
+/// The draw method from `--phrase` or `--seed` (clap requires one).
+pub(crate) fn method(phrase: Option<&String>, seed: Option<u64>) -> DrawMethod {
+    match (phrase, seed) {
+        (Some(phrase), _) => DrawMethod::Phrase(phrase.clone()),
+        (None, Some(seed)) => DrawMethod::Seed(seed),
+        (None, None) => unreachable!("clap requires --seed or --phrase"),
+    }
+}
+
+impl DrawFilterArgs {
+    /// The filter these flags describe.
+    pub(crate) fn to_filter(&self) -> Result<DrawFilter> {
+        let exclude = self
             .exclude
             .iter()
             .filter(|s| !s.trim().is_empty())
             .map(|s| StartPosition::from_sp_str(s))
             .collect::<Result<_, _>>()?;
+        Ok(DrawFilter {
+            exclude,
+            max_undefended: self.max_undefended,
+            max_king_only: self.max_king_only,
+            max_weak: self.max_weak,
+            no_first_move_attack: self.no_first_move_attack,
+            no_first_move_castling: self.no_first_move_castling,
+        })
+    }
+}
+
+impl DrawPlan {
+    fn from_args(args: &DrawArgs) -> Result<DrawPlan> {
         Ok(DrawPlan {
-            method,
+            method: method(args.phrase.as_ref(), args.seed),
             rounds: args.rounds,
-            filter: DrawFilter {
-                exclude,
-                max_undefended: args.max_undefended,
-                max_king_only: args.max_king_only,
-                max_weak: args.max_weak,
-                no_first_move_attack: args.no_first_move_attack,
-                no_first_move_castling: args.no_first_move_castling,
-            },
+            filter: args.filters.to_filter()?,
         })
     }
 }

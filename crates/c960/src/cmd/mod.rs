@@ -11,4 +11,5 @@ pub(crate) mod run;
 pub(crate) mod selfplay;
 pub(crate) mod show;
 pub(crate) mod sweep;
+pub(crate) mod tournament;
 pub(crate) mod uci;

@@ -23,7 +23,8 @@ pub(crate) fn run(args: &ShowArgs) -> Result<()> {
             output::write_to(None, |out| writeln!(out, "{json}"))?;
         }
         ReportFormat::Text => {
-            let text = render(&features);
+            let mut text = render(&features);
+            text.push_str(&castling_words(position, args.lang.lang()));
             output::write_to(None, |out| out.write_all(text.as_bytes()))?;
         }
     }
@@ -103,6 +104,15 @@ fn render(f: &Features) -> String {
         "Queen in a corner",
         if f.queen_in_corner() { "yes" } else { "no" }.to_owned(),
     );
+    s
+}
+
+/// The castling rules of the position in words, in `lang`.
+fn castling_words(position: StartPosition, lang: c960_core::Lang) -> String {
+    let mut s = String::from("\nCastling rules\n");
+    for text in c960_core::castling_texts(position, lang) {
+        let _ = writeln!(s, "  {}\n    {}", text.title, text.sentences());
+    }
     s
 }
 

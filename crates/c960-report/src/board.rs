@@ -1,0 +1,136 @@
+//! Board diagrams as SVG: the position pages' board (weak pawns ringed,
+//! castling targets outlined) and the plain diagram of printed round sheets.
+
+use std::fmt::Write as _;
+
+use c960_core::{
+    Features, StartPosition,
+    shakmaty::{Bitboard, Color, File, Rank, Role, Square},
+};
+
+/// What a diagram marks besides the pieces.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Marks {
+    /// Ring weak pawns (undefended or defended only by the king) in red.
+    pub weak_pawns: bool,
+    /// Outline the castling targets c1, g1, c8 and g8 in green.
+    pub castling_targets: bool,
+}
+
+impl Marks {
+    /// Everything marked, as on position pages.
+    pub const ALL: Marks = Marks {
+        weak_pawns: true,
+        castling_targets: true,
+    };
+    /// Pieces only, as on a printed round sheet.
+    pub const NONE: Marks = Marks {
+        weak_pawns: false,
+        castling_targets: false,
+    };
+}
+
+/// The start position as an SVG board (viewBox 340 × 360, scaled by its
+/// container): White at the bottom, files and ranks labelled. With
+/// `width` the element gets that fixed size in pixels.
+#[must_use]
+pub fn diagram_svg(position: StartPosition, marks: Marks, width: Option<u32>) -> String {
+    let features = Features::of(position);
+    let weak = if marks.weak_pawns {
+        let weak = features.weak_pawns();
+        weak.white | weak.black
+    } else {
+        Bitboard::EMPTY
+    };
+    let targets = if marks.castling_targets {
+        Bitboard::from(Square::C1)
+            | Bitboard::from(Square::G1)
+            | Bitboard::from(Square::C8)
+            | Bitboard::from(Square::G8)
+    } else {
+        Bitboard::EMPTY
+    };
+    let board = position.board();
+    let size = width.map_or_else(String::new, |w| {
+        format!(" width=\"{w}\" height=\"{}\"", w * 360 / 340)
+    });
+    let mut svg = format!(
+        "<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 340 360\"{size} role=\"img\" aria-label=\"SP {} {}\">",
+        position.sp(),
+        position.placement()
+    );
+    for rank in Rank::ALL {
+        for file in File::ALL {
+            let sq = Square::from_coords(file, rank);
+            let x = 20 + 40 * u32::from(file);
+            let y = 20 + 40 * (7 - u32::from(rank));
+            let light = (u32::from(file) + u32::from(rank)) % 2 == 1;
+            let _ = write!(
+                svg,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"40\" height=\"40\" fill=\"{}\"/>",
+                if light { "#f0d9b5" } else { "#b58863" }
+            );
+            if targets.contains(sq) {
+                let _ = write!(
+                    svg,
+                    "<rect class=\"castle-target\" x=\"{}\" y=\"{}\" width=\"36\" height=\"36\" fill=\"none\" stroke=\"#2a9d3a\" stroke-width=\"3\"/>",
+                    x + 2,
+                    y + 2
+                );
+            }
+            if let Some(piece) = board.piece_at(sq) {
+                if weak.contains(sq) {
+                    let _ = write!(
+                        svg,
+                        "<circle class=\"weak\" cx=\"{}\" cy=\"{}\" r=\"17\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"3\"/>",
+                        x + 20,
+                        y + 20
+                    );
+                }
+                let _ = write!(
+                    svg,
+                    "<text x=\"{}\" y=\"{}\" font-size=\"32\" text-anchor=\"middle\">{}</text>",
+                    x + 20,
+                    y + 31,
+                    glyph(piece.color, piece.role)
+                );
+            }
+        }
+    }
+    for (i, file) in File::ALL.iter().enumerate() {
+        let _ = write!(
+            svg,
+            "<text x=\"{}\" y=\"354\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
+            40 + 40 * i,
+            file.char()
+        );
+    }
+    for (i, rank) in Rank::ALL.iter().enumerate() {
+        let _ = write!(
+            svg,
+            "<text x=\"8\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
+            44 + 40 * (7 - i),
+            rank.char()
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// The Unicode chess symbol of a piece.
+const fn glyph(color: Color, role: Role) -> char {
+    match (color, role) {
+        (Color::White, Role::King) => '♔',
+        (Color::White, Role::Queen) => '♕',
+        (Color::White, Role::Rook) => '♖',
+        (Color::White, Role::Bishop) => '♗',
+        (Color::White, Role::Knight) => '♘',
+        (Color::White, Role::Pawn) => '♙',
+        (Color::Black, Role::King) => '♚',
+        (Color::Black, Role::Queen) => '♛',
+        (Color::Black, Role::Rook) => '♜',
+        (Color::Black, Role::Bishop) => '♝',
+        (Color::Black, Role::Knight) => '♞',
+        (Color::Black, Role::Pawn) => '♟',
+    }
+}
