@@ -1,12 +1,22 @@
 //! Board diagrams as SVG: the position pages' board (weak pawns ringed,
 //! castling targets outlined) and the plain diagram of printed round sheets.
 
-use std::fmt::Write as _;
+use std::{fmt::Write as _, io, path::Path};
 
 use c960_core::{
     Features, StartPosition,
     shakmaty::{Bitboard, Color, File, Rank, Role, Square},
 };
+use plotters::{
+    coord::Shift,
+    prelude::*,
+    style::{
+        Color as _,
+        text_anchor::{HPos, Pos, VPos},
+    },
+};
+
+use crate::charts::{Chart, write_png};
 
 /// What a diagram marks besides the pieces.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -30,14 +40,10 @@ impl Marks {
     };
 }
 
-/// The start position as an SVG board (viewBox 340 × 360, scaled by its
-/// container): White at the bottom, files and ranks labelled. With
-/// `width` the element gets that fixed size in pixels.
-#[must_use]
-pub fn diagram_svg(position: StartPosition, marks: Marks, width: Option<u32>) -> String {
-    let features = Features::of(position);
+/// The squares marked on a diagram: weak pawns and castling targets.
+fn marked(position: StartPosition, marks: Marks) -> (Bitboard, Bitboard) {
     let weak = if marks.weak_pawns {
-        let weak = features.weak_pawns();
+        let weak = Features::of(position).weak_pawns();
         weak.white | weak.black
     } else {
         Bitboard::EMPTY
@@ -50,6 +56,15 @@ pub fn diagram_svg(position: StartPosition, marks: Marks, width: Option<u32>) ->
     } else {
         Bitboard::EMPTY
     };
+    (weak, targets)
+}
+
+/// The start position as an SVG board (viewBox 340 × 360, scaled by its
+/// container): White at the bottom, files and ranks labelled. With
+/// `width` the element gets that fixed size in pixels.
+#[must_use]
+pub fn diagram_svg(position: StartPosition, marks: Marks, width: Option<u32>) -> String {
+    let (weak, targets) = marked(position, marks);
     let board = position.board();
     let size = width.map_or_else(String::new, |w| {
         format!(" width=\"{w}\" height=\"{}\"", w * 360 / 340)
@@ -132,5 +147,113 @@ const fn glyph(color: Color, role: Role) -> char {
         (Color::Black, Role::Bishop) => '♝',
         (Color::Black, Role::Knight) => '♞',
         (Color::Black, Role::Pawn) => '♟',
+    }
+}
+
+/// The same diagram as a PNG of `pixels` × `pixels · 36/34`, written
+/// atomically to `path` (pieces drawn with the bundled `DejaVu Sans`).
+pub fn write_diagram_png(
+    position: StartPosition,
+    marks: Marks,
+    pixels: u32,
+    path: &Path,
+) -> io::Result<()> {
+    let diagram = Diagram { position, marks };
+    write_png(&diagram, path, (pixels, pixels * 360 / 340))
+}
+
+/// A diagram drawn through plotters, on the SVG's 340 × 360 grid scaled.
+struct Diagram {
+    position: StartPosition,
+    marks: Marks,
+}
+
+impl Chart for Diagram {
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss
+    )]
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let (w, _) = area.dim_in_pixel();
+        let k = f64::from(w) / 340.0;
+        let at = |x: u32, y: u32| {
+            (
+                (f64::from(x) * k).round() as i32,
+                (f64::from(y) * k).round() as i32,
+            )
+        };
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+        area.fill(&WHITE).map_err(err)?;
+        let (weak, targets) = marked(self.position, self.marks);
+        let board = self.position.board();
+        let light = RGBColor(0xf0, 0xd9, 0xb5);
+        let dark = RGBColor(0xb5, 0x88, 0x63);
+        let piece_font = ("sans-serif", 32.0 * k).into_font();
+        for rank in Rank::ALL {
+            for file in File::ALL {
+                let sq = Square::from_coords(file, rank);
+                let x = 20 + 40 * u32::from(file);
+                let y = 20 + 40 * (7 - u32::from(rank));
+                let colour = if (u32::from(file) + u32::from(rank)) % 2 == 1 {
+                    light
+                } else {
+                    dark
+                };
+                area.draw(&Rectangle::new(
+                    [at(x, y), at(x + 40, y + 40)],
+                    colour.filled(),
+                ))
+                .map_err(err)?;
+                if targets.contains(sq) {
+                    area.draw(&Rectangle::new(
+                        [at(x + 2, y + 2), at(x + 38, y + 38)],
+                        RGBColor(0x2a, 0x9d, 0x3a).stroke_width((3.0 * k).round() as u32),
+                    ))
+                    .map_err(err)?;
+                }
+                if let Some(piece) = board.piece_at(sq) {
+                    if weak.contains(sq) {
+                        area.draw(&Circle::new(
+                            at(x + 20, y + 20),
+                            (17.0 * k).round() as i32,
+                            RGBColor(0xd6, 0x27, 0x28).stroke_width((3.0 * k).round() as u32),
+                        ))
+                        .map_err(err)?;
+                    }
+                    let style = piece_font
+                        .clone()
+                        .color(&BLACK)
+                        .pos(Pos::new(HPos::Center, VPos::Center));
+                    area.draw(&Text::new(
+                        glyph(piece.color, piece.role).to_string(),
+                        at(x + 20, y + 21),
+                        style,
+                    ))
+                    .map_err(err)?;
+                }
+            }
+        }
+        let label = ("sans-serif", 12.0 * k)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Center));
+        for (i, file) in File::ALL.iter().enumerate() {
+            area.draw(&Text::new(
+                file.char().to_string(),
+                at(40 + 40 * i as u32, 350),
+                label.clone(),
+            ))
+            .map_err(err)?;
+        }
+        for (i, rank) in Rank::ALL.iter().enumerate() {
+            area.draw(&Text::new(
+                rank.char().to_string(),
+                at(8, 40 + 40 * (7 - i as u32)),
+                label.clone(),
+            ))
+            .map_err(err)?;
+        }
+        Ok(())
     }
 }

@@ -200,16 +200,30 @@ pub fn write(chart: &impl Chart, dir: &Path, name: &str) -> io::Result<[PathBuf;
             .map_err(|e| io::Error::other(e.to_string()))?;
     }
     c960_store::write_atomically(&svg_path, |out| io::Write::write_all(out, svg.as_bytes()))?;
+    write_png(chart, &png_path, SIZE)?;
+    Ok([svg_path, png_path])
+}
+
+/// Writes `chart` as a PNG of `size` pixels at `path`, atomically.
+pub fn write_png(chart: &impl Chart, path: &Path, size: (u32, u32)) -> io::Result<()> {
+    fonts();
     // The PNG encoder writes to a path: draw into a temporary file beside
     // the target, then rename it into place.
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let temp = dir.join(format!(".{name}.{}.png", std::process::id()));
     let drawn = (|| {
-        let area = BitMapBackend::new(&temp, SIZE).into_drawing_area();
+        let area = BitMapBackend::new(&temp, size).into_drawing_area();
         chart.draw(&area).map_err(io::Error::other)?;
         area.present().map_err(|e| io::Error::other(e.to_string()))
     })();
-    match drawn.and_then(|()| fs::rename(&temp, &png_path)) {
-        Ok(()) => Ok([svg_path, png_path]),
+    match drawn.and_then(|()| fs::rename(&temp, path)) {
+        Ok(()) => Ok(()),
         Err(e) => {
             let _ = fs::remove_file(&temp);
             Err(e)

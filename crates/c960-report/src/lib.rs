@@ -8,6 +8,7 @@ pub mod board;
 pub mod charts;
 mod features;
 pub mod html;
+pub mod sheet;
 pub mod site;
 
 use std::{

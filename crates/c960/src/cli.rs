@@ -325,12 +325,35 @@ pub(crate) struct ShowArgs {
     /// X-FEN / Shredder-FEN of a start position.
     #[arg(value_name = "SP|PLACEMENT|FEN")]
     pub(crate) position: String,
-    /// Language of the castling rules in words.
+    /// Language of the castling rules in words (text format).
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     pub(crate) lang: LangArg,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-    pub(crate) format: ReportFormat,
+    /// Output format: text and json describe the position; svg and png are
+    /// its diagram; html is a writer's sheet (facts, diagram, castling).
+    #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
+    pub(crate) format: ShowFormat,
+    /// Write to this file (atomically) instead of standard output; required
+    /// for png.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: Option<PathBuf>,
+    /// Width of the png diagram in pixels.
+    #[arg(long, value_name = "PX", default_value_t = 680)]
+    pub(crate) size: u32,
+}
+
+/// What `c960 show` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ShowFormat {
+    /// Readable text.
+    Text,
+    /// JSON.
+    Json,
+    /// The diagram as SVG.
+    Svg,
+    /// The diagram as PNG.
+    Png,
+    /// A standalone HTML sheet for writers.
+    Html,
 }
 
 #[derive(Debug, Args)]

@@ -3,31 +3,60 @@
 
 use std::fmt::Write as _;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use c960_core::{
     Features, PositionRecord, StartPosition,
     shakmaty::{Bitboard, ByColor, CastlingSide, File, Rank, Square},
 };
 
+use c960_report::{
+    board::{Marks, diagram_svg, write_diagram_png},
+    sheet::{Measured, sheet_html},
+};
+
 use crate::{
-    cli::{ReportFormat, ShowArgs},
+    cli::{InputError, ShowArgs, ShowFormat},
     output,
 };
 
 pub(crate) fn run(args: &ShowArgs) -> Result<()> {
     let position: StartPosition = args.position.parse()?;
+    if !(64..=4096).contains(&args.size) {
+        return Err(InputError(format!(
+            "--size {} is out of range 64..=4096 pixels",
+            args.size
+        ))
+        .into());
+    }
+    let out = args.out.as_deref();
     let features = Features::of(position);
-    match args.format {
-        ReportFormat::Json => {
-            let json = serde_json::to_string_pretty(&PositionRecord::from(&features))?;
-            output::write_to(None, |out| writeln!(out, "{json}"))?;
-        }
-        ReportFormat::Text => {
+    let text = match args.format {
+        ShowFormat::Json => format!(
+            "{}\n",
+            serde_json::to_string_pretty(&PositionRecord::from(&features))?
+        ),
+        ShowFormat::Text => {
             let mut text = render(&features);
             text.push_str(&castling_words(position, args.lang.lang()));
-            output::write_to(None, |out| out.write_all(text.as_bytes()))?;
+            text
         }
-    }
+        ShowFormat::Svg => format!("{}\n", diagram_svg(position, Marks::ALL, Some(340))),
+        ShowFormat::Html => sheet_html(position, &Measured::default()),
+        ShowFormat::Png => {
+            let Some(path) = out else {
+                return Err(InputError("--format png needs --out FILE".to_owned()).into());
+            };
+            write_diagram_png(position, Marks::ALL, args.size, path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            return Ok(());
+        }
+    };
+    output::write_to(out, |w| w.write_all(text.as_bytes())).with_context(|| {
+        out.map_or_else(
+            || "cannot write to standard output".to_owned(),
+            |p| format!("cannot write {}", p.display()),
+        )
+    })?;
     Ok(())
 }
 
