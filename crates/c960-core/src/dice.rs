@@ -1,6 +1,6 @@
 //! The dice procedure for drawing a start position at the board.
 //!
-//! One six-sided die, rolled for each piece in turn (DOMAIN.md):
+//! One six-sided die, rolled for each piece in turn (docs/domain.md#drawing-a-position):
 //! dark-squared bishop on a1, c1, e1, g1 (1–4; reroll 5–6); light-squared
 //! bishop on b1, d1, f1, h1 (1–4; reroll 5–6); queen on the k-th of the six
 //! free squares (1–6); first knight on the k-th of the five free squares

@@ -186,7 +186,7 @@ impl StartPosition {
             });
         }
 
-        // Scharnagl numbering (see DOMAIN.md): light bishop, dark bishop,
+        // Scharnagl numbering (docs/domain.md#numbering-scharnagl): light bishop, dark bishop,
         // queen among the six free squares, knight pair among the last five.
         let light = bishops
             .iter()

@@ -112,7 +112,7 @@ fn bishop_on_f1_blocks_h_side_castling_on_move_1() {
 
 #[test]
 fn published_weak_pawn_counts_are_reproduced() {
-    // chess960frc blog (2010), quoted in DOMAIN.md.
+    // chess960frc blog (2010), quoted in docs/domain.md#what-c960-measures-per-position.
     let all = Features::all();
     assert_eq!(all.iter().filter(|f| f.weak_count() > 0).count(), 842);
     assert_eq!(all.iter().filter(|f| f.king_only_count() >= 1).count(), 472);
@@ -174,7 +174,7 @@ fn weak_pawns_match_an_independent_geometric_check() {
 
 #[test]
 fn castling_on_move_1_matches_the_rule_applied_by_hand() {
-    // DOMAIN.md: every square between king and its target and between rook
+    // docs/domain.md#castling: every square between king and its target and between rook
     // and its target (targets inclusive) must be empty except for that king
     // and rook; on move 1 no square can be attacked.
     for f in Features::all() {

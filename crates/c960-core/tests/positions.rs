@@ -7,7 +7,7 @@ use c960_core::{
     shakmaty::{CastlingMode, Position},
 };
 
-/// Scharnagl's numbering written out independently from DOMAIN.md, with
+/// Scharnagl's numbering written out independently from docs/domain.md#numbering-scharnagl, with
 /// its own knight table, to check the code under test (which goes through
 /// `shakmaty::Board::chess960` one way and its own inverse the other).
 fn scharnagl_placement(n: usize) -> String {
