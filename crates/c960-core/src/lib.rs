@@ -15,6 +15,7 @@
 //! ```
 
 mod castling;
+mod dfrc;
 mod dice;
 mod draw;
 mod error;
@@ -24,6 +25,10 @@ mod record;
 mod score;
 
 pub use castling::{CastlingRule, CastlingText, Lang, castling_rules, castling_texts};
+pub use dfrc::{
+    DFRC_COUNT, DfrcError, DfrcFeatures, DfrcSetup, SideAttack, SideTable, parse_dfrc_set,
+    stratified_sample,
+};
 pub use dice::{DiceDraw, DiceStep, RollOutcome, dice};
 pub use draw::{Draw, DrawFilter, DrawMethod, draw};
 pub use error::{DiceError, DrawError, StartPositionError};
