@@ -6,7 +6,13 @@
 
 mod util;
 
-use std::{fs, path::Path};
+use std::{
+    fs,
+    path::Path,
+    process::{Command, Stdio},
+    thread,
+    time::{Duration, Instant},
+};
 
 use util::{Dir, fake_engine, run_command};
 
@@ -224,4 +230,94 @@ fn max_plies_0_is_bad_input() {
     let error = dir.bad_input(&["run", "--config", "run.toml", "--dry-run"]);
     assert!(error.contains("max_plies must be at least 1"), "{error}");
     assert!(!dir.file("runs").exists());
+}
+
+/// Runs `command`, killing it if it is not done within `limit`.
+fn run_within(mut command: Command, limit: Duration) -> (util::Run, Duration) {
+    let started = Instant::now();
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("still running after {limit:?}");
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    let elapsed = started.elapsed();
+    let output = child.wait_with_output().unwrap();
+    let run = util::Run {
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+        code: output.status.code().unwrap(),
+    };
+    (run, elapsed)
+}
+
+#[test]
+fn the_builtin_engine_obeys_the_watchdog() {
+    let dir = Dir::new();
+    let command = dir.command(&[
+        "sweep",
+        "--engine",
+        "builtin",
+        "--positions",
+        "0",
+        "--depth",
+        "60",
+        "--watchdog",
+        "1",
+        "--retries",
+        "0",
+        "--out",
+        "out",
+        "--quiet",
+    ]);
+    let (run, elapsed) = run_within(command, Duration::from_secs(30));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("did not answer within 1s"),
+        "{}",
+        run.stderr
+    );
+    assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
+}
+
+#[test]
+fn a_huge_hash_is_bad_input_not_an_abort() {
+    let dir = Dir::new();
+    for engine in ["builtin", fake_engine().to_str().unwrap()] {
+        let error = dir.bad_input(&[
+            "sweep",
+            "--engine",
+            engine,
+            "--hash",
+            "1000000000",
+            "--positions",
+            "0",
+            "--out",
+            "out",
+        ]);
+        assert!(
+            error.contains("--hash 1000000000 MiB")
+                && error.contains("is more than this machine's memory"),
+            "{error}"
+        );
+    }
+    let error = dir.bad_input(&["sweep", "--engine", "builtin", "--hash", "0"]);
+    assert!(error.contains("--hash must be at least 1 MiB"), "{error}");
+    let error = dir.bad_input(&[
+        "run",
+        "--engine",
+        "builtin",
+        "--hash",
+        "1000000000",
+        "--dry-run",
+    ]);
+    assert!(error.contains("more than this machine's memory"), "{error}");
+    assert!(!dir.file("out").exists());
 }
