@@ -58,14 +58,14 @@ fn a_100_kb_comment_is_read_like_any_comment() {
 }
 
 #[test]
-fn a_tag_longer_than_a_mebibyte_skips_only_its_game() {
+fn a_tag_too_long_to_read_skips_only_its_game() {
     let dir = Dir::new();
     fs::write(dir.file("huge.pgn"), five_games(3 << 20, 10)).unwrap();
     let out = dir.ok(&["import", "huge.pgn", "--out", "games"]);
     assert!(out.starts_with("5 games read, 4 kept, 1 skipped"), "{out}");
     assert!(
         out.contains(
-            "skipped        1  a tag line too long to read (over 1 MiB)  (first: huge.pgn #2)"
+            "skipped        1  a tag line too long to read (over 256 KiB)  (first: huge.pgn #2)"
         ),
         "{out}"
     );
