@@ -138,13 +138,14 @@ fn one_line(message: &str) -> String {
     clip_long_words(&message.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-/// Words longer than this are shortened in error messages.
-const LONGEST_WORD: usize = 80;
+/// Words longer than this are shortened in error messages (paths this long
+/// are shown whole).
+const LONGEST_WORD: usize = 160;
 
 /// Shortens every word (run of non-space characters) longer than
-/// [`LONGEST_WORD`] characters to its first 60 and last 20 characters around
-/// an ellipsis, with its length: a 100 KB argument echoed in an error stays
-/// readable, and a long path keeps its file name.
+/// [`LONGEST_WORD`] characters to its first 100 and last 40 characters
+/// around an ellipsis, with its length: a 100 KB argument echoed in an error
+/// stays readable, and a long path keeps its file name.
 fn clip_long_words(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(4096));
     let mut rest = message;
@@ -153,9 +154,9 @@ fn clip_long_words(message: &str) -> String {
         let (word, tail) = rest.split_at(end);
         let chars = word.chars().count();
         if chars > LONGEST_WORD {
-            out.extend(word.chars().take(60));
+            out.extend(word.chars().take(100));
             out.push('…');
-            out.extend(word.chars().skip(chars - 20));
+            out.extend(word.chars().skip(chars - 40));
             out.push_str(" (");
             out.push_str(&chars.to_string());
             out.push_str(" characters)");

@@ -57,6 +57,10 @@ fn a_100_kb_argument_is_not_echoed_in_full() {
         assert!(error.contains("…"), "{error}");
         assert!(error.contains(" characters)"), "{error}");
     }
+    // A path of ordinary length is named whole.
+    let path = format!("{}/games.pgn", "d".repeat(140));
+    let error = dir.bad_input(&["import", &path]);
+    assert!(error.contains(&format!("{path}: no such file")), "{error}");
 }
 
 #[test]
