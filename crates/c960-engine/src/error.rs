@@ -87,6 +87,35 @@ pub enum EngineError {
         /// The position, as Shredder-FEN.
         fen: String,
     },
+    /// The engine's answer cannot be used: a best move without a scored
+    /// line, or a line without depth.
+    #[error("engine {name:?} gave an unusable answer in {fen}: {reason}")]
+    BadAnswer {
+        /// The engine's name.
+        name: String,
+        /// The position, as Shredder-FEN.
+        fen: String,
+        /// What is missing.
+        reason: String,
+    },
+    /// The engine stopped far short of the search limit: it does not
+    /// honour this kind of limit, so its answers are not searches at the
+    /// limit asked for.
+    #[error(
+        "engine {name:?} does not honour the limit `{limit}`: it {reached} ({rule}); {honoured}"
+    )]
+    LimitIgnored {
+        /// The engine's name.
+        name: String,
+        /// The limit, as sent (`nodes 200000`).
+        limit: String,
+        /// What the search did instead (`stopped at depth 1 after 6 nodes`).
+        reached: String,
+        /// The rule it broke.
+        rule: String,
+        /// Which limits the engine does honour, found by trying them.
+        honoured: String,
+    },
     /// A line that cannot be read.
     #[error("engine {name:?}: {reason}")]
     Protocol {
@@ -109,6 +138,7 @@ impl EngineError {
                 | EngineError::NotUci { .. }
                 | EngineError::NoChess960 { .. }
                 | EngineError::Option { .. }
+                | EngineError::LimitIgnored { .. }
         )
     }
 

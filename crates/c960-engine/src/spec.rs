@@ -1,6 +1,8 @@
 //! Which engine to run: a UCI program or the built-in engine. Sweeps and
 //! self-play start engines from a spec, one per worker.
 
+use std::time::Duration;
+
 use crate::{
     Engine, EngineError, EngineInfo, GamePosition, Search, SearchResult,
     builtin::BuiltinEngine,
@@ -16,6 +18,9 @@ pub enum EngineSpec {
     Builtin {
         /// Hash table size in MiB.
         hash_mb: usize,
+        /// Overrides the search watchdog derived from the limit, as
+        /// [`UciConfig::watchdog`] does for UCI engines.
+        watchdog: Option<Duration>,
     },
 }
 
@@ -26,8 +31,10 @@ impl EngineSpec {
             EngineSpec::Uci(config) => {
                 UciEngine::start(config).map(|e| AnyEngine::Uci(Box::new(e)))
             }
-            EngineSpec::Builtin { hash_mb } => {
-                Ok(AnyEngine::Builtin(Box::new(BuiltinEngine::new(*hash_mb))))
+            EngineSpec::Builtin { hash_mb, watchdog } => {
+                let mut engine = BuiltinEngine::try_new(*hash_mb)?;
+                engine.set_watchdog(*watchdog);
+                Ok(AnyEngine::Builtin(Box::new(engine)))
             }
         }
     }

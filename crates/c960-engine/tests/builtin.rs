@@ -141,3 +141,52 @@ fn never_plays_an_illegal_move_from_all_starts_and_random_playouts() {
     }
     assert!(searched > 2500, "{searched} positions");
 }
+
+#[test]
+fn the_watchdog_stops_a_search_that_runs_too_long() {
+    use std::time::{Duration, Instant};
+
+    let mut engine = BuiltinEngine::new(16);
+    engine.set_watchdog(Some(Duration::from_millis(300)));
+    let started = Instant::now();
+    let err = engine
+        .search(
+            &GamePosition::from_start(StartPosition::CLASSICAL),
+            Search::new(Limit::Depth(60)),
+        )
+        .unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(5), "{err}");
+    assert!(
+        matches!(err, c960_engine::EngineError::Timeout { .. }),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().contains("did not answer within 0.3s"),
+        "{err}"
+    );
+    assert!(!err.is_setup_error(), "a hung search is retried");
+    // The engine searches again afterwards, and results within the
+    // watchdog do not depend on it.
+    let pos = GamePosition::from_start(StartPosition::CLASSICAL);
+    let watched = search(&mut engine, &pos, Limit::Nodes(3000), 1);
+    let free = search(&mut BuiltinEngine::new(16), &pos, Limit::Nodes(3000), 1);
+    assert_eq!(
+        (watched.best_move, watched.lines, watched.nodes),
+        (free.best_move, free.lines, free.nodes)
+    );
+}
+
+#[test]
+fn a_hash_table_that_cannot_be_allocated_is_an_error_not_an_abort() {
+    let err = BuiltinEngine::try_new(usize::MAX >> 20).unwrap_err();
+    assert!(err.is_setup_error(), "{err}");
+    assert!(
+        err.to_string().contains("cannot allocate a hash table of"),
+        "{err}"
+    );
+    let spec = c960_engine::EngineSpec::Builtin {
+        hash_mb: usize::MAX >> 20,
+        watchdog: None,
+    };
+    assert!(spec.start().is_err());
+}

@@ -310,3 +310,102 @@ fn the_pool_stops_at_an_engine_that_cannot_be_set_up() {
     assert!(matches!(result, Err(EngineError::NoChess960 { .. })));
     assert!(done.is_empty());
 }
+
+#[test]
+fn a_bestmove_without_an_info_line_is_a_bad_answer() {
+    let mut engine = start(&["--no-info"]).unwrap();
+    let err = search_518(&mut engine).unwrap_err();
+    assert!(matches!(err, EngineError::BadAnswer { .. }), "{err:?}");
+    assert!(
+        err.to_string()
+            .contains("sent bestmove without an info line with a score"),
+        "{err}"
+    );
+    assert!(!err.is_setup_error(), "retried like a crash");
+}
+
+#[test]
+fn a_wdl_of_900_900_900_is_refused() {
+    let mut engine = start(&["--bad-wdl"]).unwrap();
+    let err = search_518(&mut engine).unwrap_err();
+    assert!(matches!(err, EngineError::Protocol { .. }), "{err:?}");
+    assert!(err.to_string().contains("adds up to 2700"), "{err}");
+}
+
+#[test]
+fn an_engine_that_ignores_a_limit_is_a_setup_error_naming_what_it_honours() {
+    let position = GamePosition::from_start(StartPosition::CLASSICAL);
+    let mut engine = start(&["--ignore-nodes"]).unwrap();
+    let err = engine
+        .search(&position, Search::new(Limit::Nodes(200_000)))
+        .unwrap_err();
+    match &err {
+        EngineError::LimitIgnored {
+            limit,
+            reached,
+            honoured,
+            ..
+        } => {
+            assert_eq!(limit, "nodes 200000");
+            assert_eq!(reached, "stopped at depth 1 after 6 nodes");
+            assert_eq!(honoured, "this engine honours `go depth` (use --depth N)");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(err.is_setup_error(), "a pool stops at once");
+    // The engine is still usable at the limit it honours.
+    let result = engine
+        .search(&position, Search::new(Limit::Depth(12)))
+        .unwrap();
+    assert_eq!(result.best_line().unwrap().depth, 12);
+    // A small node limit cannot be told from a search that used it.
+    engine
+        .search(&position, Search::new(Limit::Nodes(24)))
+        .unwrap();
+
+    let mut engine = start(&["--ignore-depth"]).unwrap();
+    let err = engine
+        .search(&position, Search::new(Limit::Depth(9)))
+        .unwrap_err();
+    assert!(err.to_string().contains("stopped at depth 1 of 9"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("honours `go nodes` (use --nodes N)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_pool_stops_at_an_engine_that_ignores_its_limit() {
+    let (done, result) = pool_run(&["--ignore-nodes"], 4, 2);
+    // pool_run searches at 10 nodes, which the fake reports as 6: enough.
+    result.unwrap();
+    assert_eq!(done.len(), 4);
+    let config = fake(&["--ignore-nodes"]);
+    let starter = move || UciEngine::start(&config);
+    let positions: Vec<StartPosition> = StartPosition::all().take(6).collect();
+    let work = |engine: &mut UciEngine, sp: &StartPosition| {
+        engine.search(
+            &GamePosition::from_start(*sp),
+            Search::new(Limit::Nodes(100_000)),
+        )
+    };
+    let stop = AtomicBool::new(false);
+    let mut finished = 0;
+    let result = pool::run(
+        &starter,
+        &positions,
+        &work,
+        PoolOptions {
+            workers: 2,
+            retries: 2,
+        },
+        &stop,
+        |_| finished += 1,
+    );
+    assert!(
+        matches!(result, Err(EngineError::LimitIgnored { .. })),
+        "{result:?}"
+    );
+    assert_eq!(finished, 0, "no position is reported done or failed");
+}

@@ -160,3 +160,16 @@ fn malformed_lines_are_errors() {
     assert!(parse_line("bestmove").is_err());
     assert!(parse_line("option name Foo").is_err());
 }
+
+#[test]
+fn a_wdl_that_does_not_add_up_to_1000_is_an_error() {
+    let err = parse_line("info depth 5 score cp 10 wdl 900 900 900 nodes 9 pv e2e4").unwrap_err();
+    assert!(
+        err.reason
+            .contains("wdl 900 900 900 adds up to 2700, not 1000"),
+        "{err}"
+    );
+    assert!(parse_line("info depth 5 score cp 10 wdl 0 0 0 pv e2e4").is_err());
+    assert!(parse_line("info depth 5 score cp 10 wdl 0 999 0 pv e2e4").is_err());
+    assert!(parse_line("info depth 5 score cp 10 wdl 1 998 1 pv e2e4").is_ok());
+}

@@ -5,7 +5,7 @@
 use std::{
     collections::BTreeMap,
     fs::File,
-    io::{self, BufReader, Read},
+    io::{self, BufReader, Cursor, Read},
     ops::ControlFlow,
     path::{Path, PathBuf},
 };
@@ -46,11 +46,21 @@ pub enum SkipReason {
     TimeControl,
     /// Outside the date range.
     Date,
+    /// A tag line too long to read (lines of up to [`MAX_TAG_LINE`] bytes
+    /// are always read): the game is skipped, the games after it are read.
+    TagTooLong,
 }
+
+/// Tag lines of up to this many bytes are read (a `Site` of 100 KB, say);
+/// a game with a longer one may be skipped as [`SkipReason::TagTooLong`].
+/// The reader's buffer is twice this: at 256 KiB it stays in cache (plain
+/// PGN is parsed as fast as with pgn-reader's default 255 bytes), at 1 MiB
+/// parsing took twice as long.
+pub const MAX_TAG_LINE: usize = 1 << 18;
 
 impl SkipReason {
     /// All reasons, in report order.
-    pub const ALL: [SkipReason; 10] = [
+    pub const ALL: [SkipReason; 11] = [
         SkipReason::NotChess960,
         SkipReason::UnknownFen,
         SkipReason::MalformedFen,
@@ -61,6 +71,7 @@ impl SkipReason {
         SkipReason::Rating,
         SkipReason::TimeControl,
         SkipReason::Date,
+        SkipReason::TagTooLong,
     ];
 
     /// A short description for summaries.
@@ -77,6 +88,7 @@ impl SkipReason {
             SkipReason::Rating => "outside the rating range",
             SkipReason::TimeControl => "other time control",
             SkipReason::Date => "outside the date range",
+            SkipReason::TagTooLong => "a tag line too long to read (over 256 KiB)",
         }
     }
 }
@@ -438,18 +450,58 @@ fn push_uci(out: &mut String, mv: Move) {
     }
 }
 
-/// Opens a PGN file, decompressing `.zst` files on the fly.
+/// Opens a PGN file, decompressing `.zst` files on the fly. A directory,
+/// or a `.zst` file that does not start with a zstd frame, is an
+/// [`io::ErrorKind::InvalidInput`] error naming the file.
 fn open(path: &Path) -> io::Result<Box<dyn Read>> {
-    let file = File::open(path)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot open {}: {e}", path.display())))?;
+    let cannot =
+        |e: io::Error| io::Error::new(e.kind(), format!("cannot open {}: {e}", path.display()));
+    if path.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is a directory, not a PGN file", path.display()),
+        ));
+    }
+    let mut file = File::open(path).map_err(cannot)?;
     if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("zst"))
     {
-        Ok(Box::new(zstd::stream::read::Decoder::new(file)?))
+        // Read the magic number first: other data would otherwise pass for
+        // a file cut short.
+        let mut head = Vec::with_capacity(4);
+        (&mut file).take(4).read_to_end(&mut head).map_err(cannot)?;
+        if !is_zstd_magic(&head) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is not zstd data (it does not start with a zstd frame);                      give plain PGN a name without .zst",
+                    path.display()
+                ),
+            ));
+        }
+        Ok(Box::new(zstd::stream::read::Decoder::new(
+            Cursor::new(head).chain(file),
+        )?))
     } else {
         Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
     }
+}
+
+/// Whether `head` starts a zstd frame, or a skippable frame.
+fn is_zstd_magic(head: &[u8]) -> bool {
+    match head {
+        [0x28, 0xb5, 0x2f, 0xfd] => true,
+        [low, 0x2a, 0x4d, 0x18] => low & 0xf0 == 0x50,
+        _ => false,
+    }
+}
+
+/// Checks that `path` can be read as PGN before an import starts: it
+/// opens, is not a directory, and a `.zst` file starts with a zstd frame.
+/// An [`io::ErrorKind::InvalidInput`] error means the file is not PGN.
+pub fn check_file(path: &Path) -> io::Result<()> {
+    open(path).map(drop)
 }
 
 /// Counts the bytes passing through.
@@ -483,15 +535,31 @@ pub fn import(
         fens: std::collections::HashMap::new(),
     };
     for path in files {
-        let mut reader = Reader::new(Counting {
+        let mut reader = Reader::build(Counting {
             inner: open(path)?,
             bytes: 0,
-        });
+        })
+        .set_supported_tag_line_length(MAX_TAG_LINE)
+        .finish();
         let mut index = 0u64;
         loop {
             let game = match reader.read_game(&mut importer) {
                 Ok(Some(game)) => game,
                 Ok(None) => break,
+                Err(e) if is_long_tag(&e) && reader.has_more()? => {
+                    // The reader stopped after the long line; the rest of
+                    // this game is skipped, the next one is read.
+                    skip_rest_of_game(&mut reader).map_err(|e| {
+                        io::Error::new(
+                            e.kind(),
+                            format!("{}: game {}: {e}", path.display(), index + 1),
+                        )
+                    })?;
+                    summary.read += 1;
+                    index += 1;
+                    count(&mut summary, SkipReason::TagTooLong, path, index);
+                    continue;
+                }
                 Err(e) if is_truncation(&e) => {
                     // The compressed stream (or the file) ends mid-game.
                     summary.truncated_files.push(path.clone());
@@ -520,6 +588,23 @@ pub fn import(
         summary.bytes += reader.into_inner().bytes;
     }
     Ok(summary)
+}
+
+/// Skips what is left of a game whose tags the reader gave up on, however
+/// many of its tag lines are too long.
+fn skip_rest_of_game<R: Read>(reader: &mut Reader<R>) -> io::Result<()> {
+    loop {
+        match reader.skip_game() {
+            Err(e) if is_long_tag(&e) => {}
+            other => return other.map(drop),
+        }
+    }
+}
+
+/// The reader's error for a tag line longer than its buffer (or cut off by
+/// the end of the file, which [`Reader::has_more`] tells apart).
+fn is_long_tag(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::InvalidData && error.to_string() == "unterminated tag"
 }
 
 fn is_truncation(error: &io::Error) -> bool {

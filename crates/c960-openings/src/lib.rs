@@ -9,7 +9,9 @@
 pub mod import;
 pub mod tree;
 
-pub use import::{Filters, ImportSummary, ImportedGame, SkipReason, import, import_to};
+pub use import::{
+    Filters, ImportSummary, ImportedGame, MAX_TAG_LINE, SkipReason, check_file, import, import_to,
+};
 pub use tree::{
     Counts, FirstMove, Line, Tree, TreeError, first_moves, first_moves_frame, first_moves_of,
     frequent_trees, trees_by_position,

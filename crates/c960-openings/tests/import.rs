@@ -245,3 +245,29 @@ print(json.dumps(expected))
         assert_eq!(game.result, want["result"].as_str().unwrap());
     }
 }
+
+#[test]
+fn a_long_tag_is_read_and_a_too_long_one_skips_only_its_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |site: &str, result: &str| {
+        format!(
+            "[Site \"{site}\"]\n[Variant \"Chess960\"]\n\
+             [FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n\
+             1. e4 e5 {result}\n\n"
+        )
+    };
+    for (site_len, kept) in [(100_000, 3), (3 * c960_openings::MAX_TAG_LINE, 2)] {
+        let path = dir.path().join(format!("{site_len}.pgn"));
+        let long = "s".repeat(site_len);
+        let pgn = [game("a", "1-0"), game(&long, "0-1"), game("c", "1/2-1/2")].concat();
+        fs::write(&path, pgn).unwrap();
+        let (summary, games) = read_all(&[path], &Filters::default());
+        assert_eq!(summary.read, 3, "{site_len}");
+        assert_eq!(summary.kept, kept, "{site_len}");
+        assert!(summary.truncated_files.is_empty(), "{site_len}");
+        assert_eq!(games.last().unwrap().result, "1/2-1/2", "{site_len}");
+        if kept == 2 {
+            assert_eq!(summary.skipped.get(&SkipReason::TagTooLong), Some(&1));
+        }
+    }
+}

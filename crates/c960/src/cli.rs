@@ -214,9 +214,9 @@ pub(crate) struct OpeningsArgs {
     /// read in bounded memory however large the table.
     #[arg(long, conflicts_with = "position")]
     pub(crate) first_moves: bool,
-    /// With --first-moves: write the CSV here (atomically) instead of to
-    /// standard output.
-    #[arg(long, value_name = "FILE", requires = "first_moves")]
+    /// Write to this file (atomically) instead of standard output: the
+    /// tree, or with --first-moves the CSV.
+    #[arg(long, value_name = "FILE")]
     pub(crate) out: Option<PathBuf>,
     /// A game table: games.parquet, or a self-play or import directory.
     #[arg(long, value_name = "PATH")]

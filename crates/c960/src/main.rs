@@ -8,12 +8,15 @@ mod output;
 
 use std::{io, process::ExitCode};
 
-use clap::{Parser, error::ErrorKind};
+use clap::{CommandFactory as _, FromArgMatches as _, error::ErrorKind};
 
 use crate::cli::{Cli, Command};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+    {
         Ok(cli) => cli,
         Err(err) => return report_usage_error(&err),
     };
@@ -41,6 +44,24 @@ fn main() -> ExitCode {
     }
 }
 
+/// The command line, with every flag that takes a value accepting negative
+/// numbers: `--jitter -0.5` reaches the flag's own range check instead of
+/// being read as a flag `-0`.
+fn command() -> clap::Command {
+    fn negatives(command: clap::Command) -> clap::Command {
+        command
+            .mut_args(|arg| {
+                if arg.get_action().takes_values() {
+                    arg.allow_negative_numbers(true)
+                } else {
+                    arg
+                }
+            })
+            .mut_subcommands(negatives)
+    }
+    negatives(Cli::command())
+}
+
 /// Help and version go to stdout with success; every other parse error is
 /// bad input: one line on stderr, exit code 2.
 fn report_usage_error(err: &clap::Error) -> ExitCode {
@@ -64,7 +85,7 @@ fn report_usage_error(err: &clap::Error) -> ExitCode {
                 .collect();
             let message = paragraph.join(" ");
             let message = message.strip_prefix("error: ").unwrap_or(&message);
-            eprintln!("c960: error: {message} (see --help)");
+            eprintln!("c960: error: {} (see --help)", clip_long_words(message));
             ExitCode::from(2)
         }
     }
@@ -115,5 +136,37 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 fn one_line(message: &str) -> String {
-    message.split_whitespace().collect::<Vec<_>>().join(" ")
+    clip_long_words(&message.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// Words longer than this are shortened in error messages (paths this long
+/// are shown whole).
+const LONGEST_WORD: usize = 160;
+
+/// Shortens every word (run of non-space characters) longer than
+/// [`LONGEST_WORD`] characters to its first 100 and last 40 characters
+/// around an ellipsis, with its length: a 100 KB argument echoed in an error
+/// stays readable, and a long path keeps its file name.
+fn clip_long_words(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(4096));
+    let mut rest = message;
+    while !rest.is_empty() {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (word, tail) = rest.split_at(end);
+        let chars = word.chars().count();
+        if chars > LONGEST_WORD {
+            out.extend(word.chars().take(100));
+            out.push('…');
+            out.extend(word.chars().skip(chars - 40));
+            out.push_str(" (");
+            out.push_str(&chars.to_string());
+            out.push_str(" characters)");
+        } else {
+            out.push_str(word);
+        }
+        let spaces = tail.len() - tail.trim_start().len();
+        out.push_str(&tail[..spaces]);
+        rest = &tail[spaces..];
+    }
+    out
 }

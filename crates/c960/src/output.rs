@@ -39,6 +39,12 @@ impl std::fmt::Write for Text {
 impl Text {
     /// Writes the collected text to standard output.
     pub(crate) fn print(&self) -> io::Result<()> {
-        write_to(None, |out| out.write_all(self.0.as_bytes()))
+        self.write(None)
+    }
+
+    /// Writes the collected text to `path` (atomically) or to standard
+    /// output.
+    pub(crate) fn write(&self, path: Option<&Path>) -> io::Result<()> {
+        write_to(path, |out| out.write_all(self.0.as_bytes()))
     }
 }

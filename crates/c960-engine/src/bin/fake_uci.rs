@@ -4,12 +4,17 @@
 //! ```text
 //! c960-fake-uci [--no-chess960] [--not-uci] [--silent] [--crash]
 //!               [--crash-once FILE] [--crash-after N] [--hang] [--illegal]
-//!               [--garbage] [--slow MS] [--castle] [--no-wdl]
+//!               [--garbage] [--slow MS] [--castle] [--no-wdl] [--no-info]
+//!               [--bad-wdl] [--ignore-nodes] [--ignore-depth]
 //! ```
 //!
 //! It plays the first legal move in UCI order (a castling move with
 //! `--castle`) and reports a score derived from the position's Zobrist
-//! hash, so every answer is the same for the same position.
+//! hash, so every answer is the same for the same position. It reports the
+//! depth and nodes it was asked for (depth 1 and 1 node by default), except
+//! that `--ignore-nodes` and `--ignore-depth` answer those limits after
+//! depth 1 and 6 nodes, as Debian's Ethereal 12 does with `go nodes`.
+//! `--no-info` sends the best move alone; `--bad-wdl` a WDL of 900/900/900.
 
 use std::{
     env,
@@ -42,6 +47,10 @@ struct Modes {
     slow_ms: u64,
     castle: bool,
     no_wdl: bool,
+    no_info: bool,
+    bad_wdl: bool,
+    ignore_nodes: bool,
+    ignore_depth: bool,
 }
 
 fn modes() -> Modes {
@@ -69,6 +78,10 @@ fn modes() -> Modes {
             "--slow" => m.slow_ms = value().parse().unwrap_or_else(|_| fail("MS")),
             "--castle" => m.castle = true,
             "--no-wdl" => m.no_wdl = true,
+            "--no-info" => m.no_info = true,
+            "--bad-wdl" => m.bad_wdl = true,
+            "--ignore-nodes" => m.ignore_nodes = true,
+            "--ignore-depth" => m.ignore_depth = true,
             other => fail(&format!("unknown argument {other}")),
         }
     }
@@ -164,13 +177,19 @@ fn main() {
                     }
                 }
                 thread::sleep(Duration::from_millis(modes.slow_ms));
-                let nodes = words
-                    .iter()
-                    .position(|w| *w == "nodes")
-                    .and_then(|i| words.get(i + 1))
-                    .and_then(|n| n.parse::<u64>().ok())
-                    .unwrap_or(1);
-                search(&position, &modes, multipv, show_wdl && !modes.no_wdl, nodes)
+                let value = |key: &str| {
+                    words
+                        .iter()
+                        .position(|w| *w == key)
+                        .and_then(|i| words.get(i + 1))
+                        .and_then(|n| n.parse::<u64>().ok())
+                };
+                let reach = match (value("nodes"), value("depth")) {
+                    (Some(_), _) if modes.ignore_nodes => (1, 6),
+                    (_, Some(_)) if modes.ignore_depth => (1, 6),
+                    (nodes, depth) => (depth.unwrap_or(1), nodes.unwrap_or(1)),
+                };
+                search(&position, &modes, multipv, show_wdl && !modes.no_wdl, reach)
             }
             Some("quit") => return,
             _ => continue,
@@ -207,7 +226,14 @@ fn parse_position(words: &[&str]) -> Result<Chess, String> {
     Ok(position)
 }
 
-fn search(position: &Chess, modes: &Modes, multipv: usize, wdl: bool, nodes: u64) -> String {
+/// The answer to `go`, reporting `(depth, nodes)` as searched.
+fn search(
+    position: &Chess,
+    modes: &Modes,
+    multipv: usize,
+    wdl: bool,
+    (depth, nodes): (u64, u64),
+) -> String {
     let mut moves: Vec<(String, shakmaty::Move)> = position
         .legal_moves()
         .into_iter()
@@ -226,12 +252,17 @@ fn search(position: &Chess, modes: &Modes, multipv: usize, wdl: bool, nodes: u64
     let hash: u64 = position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
     let base = i32::try_from(hash % 61).expect("small") - 30;
     let mut reply = String::new();
-    for (i, (uci, _)) in moves.iter().take(multipv.max(1)).enumerate() {
+    let lines = if modes.no_info { 0 } else { multipv.max(1) };
+    for (i, (uci, _)) in moves.iter().take(lines).enumerate() {
         let cp = base - 7 * i32::try_from(i).expect("small");
-        let wdl = if wdl { " wdl 100 800 100" } else { "" };
+        let wdl = match (wdl, modes.bad_wdl) {
+            (_, true) => " wdl 900 900 900",
+            (true, false) => " wdl 100 800 100",
+            (false, false) => "",
+        };
         let _ = writeln!(
             reply,
-            "info depth 1 seldepth 1 multipv {} score cp {cp}{wdl} nodes {nodes} nps 1000 time 1 pv {uci}",
+            "info depth {depth} seldepth {depth} multipv {} score cp {cp}{wdl} nodes {nodes} nps 1000 time 1 pv {uci}",
             i + 1
         );
     }

@@ -12,7 +12,7 @@
 mod eval;
 mod search;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use shakmaty::Position;
 
@@ -31,21 +31,58 @@ pub const NAME: &str = concat!("c960 builtin ", env!("CARGO_PKG_VERSION"));
 pub struct BuiltinEngine {
     info: EngineInfo,
     searcher: Searcher,
+    watch: Watch,
+}
+
+/// When a search is abandoned as hung.
+#[derive(Copy, Clone, Debug)]
+enum Watch {
+    /// Never: a search runs to its limit (or to `stop`).
+    Off,
+    /// After the limit's watchdog ([`crate::Limit::watchdog`]).
+    Limit,
+    /// After this long.
+    Fixed(Duration),
 }
 
 impl BuiltinEngine {
     /// A new engine with a hash table of `hash_mb` MiB.
+    ///
+    /// # Panics
+    ///
+    /// Panics if the hash table cannot be allocated; [`BuiltinEngine::try_new`]
+    /// reports that as an error instead.
     #[must_use]
     pub fn new(hash_mb: usize) -> BuiltinEngine {
-        BuiltinEngine {
+        BuiltinEngine::try_new(hash_mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A new engine with a hash table of `hash_mb` MiB, or an
+    /// [`EngineError::Option`] if the table cannot be allocated.
+    pub fn try_new(hash_mb: usize) -> Result<BuiltinEngine, EngineError> {
+        let searcher = Searcher::new(hash_mb).map_err(|e| EngineError::Option {
+            name: NAME.to_owned(),
+            reason: format!("cannot allocate a hash table of {hash_mb} MiB ({e})"),
+        })?;
+        Ok(BuiltinEngine {
             info: EngineInfo {
                 name: NAME.to_owned(),
                 author: Some("the c960 developers".to_owned()),
                 path: "builtin".to_owned(),
                 options: vec![("Hash".to_owned(), hash_mb.to_string())],
             },
-            searcher: Searcher::new(hash_mb),
-        }
+            searcher,
+            watch: Watch::Off,
+        })
+    }
+
+    /// Abandons searches that take longer than `watchdog`, or with `None`
+    /// than their limit's watchdog ([`crate::Limit::watchdog`]), as the UCI
+    /// driver stops a hung engine: such a search fails with
+    /// [`EngineError::Timeout`]. Without this call searches run to their
+    /// limit (or to UCI `stop`) however long that takes.
+    pub fn set_watchdog(&mut self, watchdog: Option<Duration>) {
+        self.watch = watchdog.map_or(Watch::Limit, Watch::Fixed);
     }
 
     /// Lets another thread end searches early by setting `flag`.
@@ -76,6 +113,11 @@ impl BuiltinEngine {
             history.push(key(&replay));
             replay.play_unchecked(*m);
         }
+        self.searcher.watchdog = match self.watch {
+            Watch::Off => None,
+            Watch::Limit => Some(search.limit.watchdog()),
+            Watch::Fixed(watchdog) => Some(watchdog),
+        };
         let iteration = self.searcher.search(
             current,
             &history,
@@ -83,6 +125,13 @@ impl BuiltinEngine {
             search.multipv as usize,
             on_iteration,
         );
+        if self.searcher.timed_out {
+            return Err(EngineError::Timeout {
+                name: self.info.name.clone(),
+                phase: format!("searching ({})", search.limit),
+                waited: self.searcher.watchdog.unwrap_or_default(),
+            });
+        }
         let lines: Vec<Line> = iteration
             .lines
             .iter()

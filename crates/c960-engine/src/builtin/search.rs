@@ -5,6 +5,7 @@
 //! the clock, so they are deterministic.
 
 use std::{
+    collections::TryReserveError,
     sync::{
         Arc,
         atomic::{AtomicBool, Ordering},
@@ -67,13 +68,26 @@ pub(crate) struct Searcher {
     pv: Vec<Vec<Move>>,
     /// Set from outside (UCI `stop`) to end the search early.
     pub(crate) external_stop: Option<Arc<AtomicBool>>,
+    /// How long a search may take before it is abandoned as hung.
+    pub(crate) watchdog: Option<Duration>,
+    watchdog_at: Option<Instant>,
+    /// Whether the last search was abandoned by the watchdog.
+    pub(crate) timed_out: bool,
 }
 
 impl Searcher {
-    pub(crate) fn new(hash_mb: usize) -> Searcher {
-        let entries = (hash_mb.max(1) << 20) / std::mem::size_of::<Option<TtEntry>>();
-        Searcher {
-            tt: vec![None; entries.next_power_of_two() / 2],
+    /// A searcher with a hash table of at most `hash_mb` MiB, or the
+    /// allocator's refusal.
+    pub(crate) fn new(hash_mb: usize) -> Result<Searcher, TryReserveError> {
+        let bytes = hash_mb.max(1).saturating_mul(1 << 20);
+        let entries = (bytes / std::mem::size_of::<Option<TtEntry>>())
+            .checked_next_power_of_two()
+            .map_or(usize::MAX / 2 + 1, |n| n / 2);
+        let mut tt = Vec::new();
+        tt.try_reserve_exact(entries)?;
+        tt.resize(entries, None);
+        Ok(Searcher {
+            tt,
             killers: vec![[None; 2]; MAX_PLY],
             history: vec![0; 64 * 64],
             nodes: 0,
@@ -84,7 +98,10 @@ impl Searcher {
             path: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             external_stop: None,
-        }
+            watchdog: None,
+            watchdog_at: None,
+            timed_out: false,
+        })
     }
 
     pub(crate) fn clear(&mut self) {
@@ -108,6 +125,8 @@ impl Searcher {
         let started = Instant::now();
         self.nodes = 0;
         self.stop = false;
+        self.timed_out = false;
+        self.watchdog_at = self.watchdog.map(|w| started + w);
         self.node_limit = match limit {
             Limit::Nodes(n) => n.max(1),
             _ => u64::MAX,
@@ -182,7 +201,11 @@ impl Searcher {
                 .external_stop
                 .as_ref()
                 .is_some_and(|f| f.load(Ordering::Relaxed));
-            self.stop = late || told;
+            // The watchdog ends a search that runs far past its limit; its
+            // result is then thrown away, so node-limited results never
+            // depend on the clock.
+            self.timed_out = self.watchdog_at.is_some_and(|d| Instant::now() >= d);
+            self.stop = late || told || self.timed_out;
         }
         self.stop
     }

@@ -21,9 +21,12 @@ use std::{
 use shakmaty::{Chess, Move, Position, uci::UciMove};
 
 use crate::{
-    Engine, EngineError, EngineInfo, GamePosition, Line, Search, SearchResult,
+    Engine, EngineError, EngineInfo, GamePosition, Limit, Line, Search, SearchResult,
     types::shredder_fen,
-    uci::parse::{EngineLine, Info, OptionDecl, parse_line},
+    uci::{
+        parse::{EngineLine, Info, OptionDecl, parse_line},
+        sanity::{self, Fault},
+    },
 };
 
 /// How to start and set up a UCI engine.
@@ -58,6 +61,13 @@ impl UciConfig {
             watchdog: None,
         }
     }
+
+    /// The executable [`UciEngine::start`] would run: `path` itself if it
+    /// names a file, otherwise the first match on `PATH`; an
+    /// [`EngineError::NotFound`] if there is none.
+    pub fn executable(&self) -> Result<PathBuf, EngineError> {
+        resolve(&self.path)
+    }
 }
 
 enum Event {
@@ -75,6 +85,8 @@ pub struct UciEngine {
     info: EngineInfo,
     offered: BTreeMap<String, OptionDecl>,
     multipv: u32,
+    /// Set while trying which limits the engine honours.
+    probing: bool,
 }
 
 impl UciEngine {
@@ -125,6 +137,7 @@ impl UciEngine {
             },
             offered: BTreeMap::new(),
             multipv: 1,
+            probing: false,
         };
         engine.handshake(&path)?;
         engine.configure()?;
@@ -354,6 +367,73 @@ impl UciEngine {
             })
     }
 
+    /// `result` if it passes the sanity checks (see [`sanity`]); otherwise
+    /// the fault, and for a search short of its limit, which limits this
+    /// engine does honour.
+    fn checked(
+        &mut self,
+        position: &GamePosition,
+        search: Search,
+        result: SearchResult,
+    ) -> Result<SearchResult, EngineError> {
+        match sanity::check(position.current(), search, &result) {
+            Ok(()) => Ok(result),
+            Err(Fault::Unusable(reason)) => Err(EngineError::BadAnswer {
+                name: self.info.name.clone(),
+                fen: shredder_fen(position.current()),
+                reason,
+            }),
+            Err(Fault::ShortOfLimit(reached)) => Err(EngineError::LimitIgnored {
+                name: self.info.name.clone(),
+                limit: search.limit.to_string(),
+                reached,
+                rule: sanity::rule(search.limit),
+                honoured: if self.probing {
+                    String::new()
+                } else {
+                    self.honoured_limits(position, search)
+                },
+            }),
+        }
+    }
+
+    /// Tries the kinds of limit other than the one `search` broke in the
+    /// same position, each with a short watchdog, and says which ones the
+    /// engine honours.
+    fn honoured_limits(&mut self, position: &GamePosition, search: Search) -> String {
+        const PROBE_WATCHDOG: Duration = Duration::from_secs(30);
+        let saved = self.config.watchdog;
+        self.config.watchdog = Some(saved.map_or(PROBE_WATCHDOG, |w| w.min(PROBE_WATCHDOG)));
+        self.probing = true;
+        let mut honoured = Vec::new();
+        for (probe, name) in [(Limit::Depth(5), "depth"), (Limit::Nodes(50_000), "nodes")] {
+            if std::mem::discriminant(&probe) == std::mem::discriminant(&search.limit) {
+                continue;
+            }
+            let probe = Search {
+                limit: probe,
+                multipv: search.multipv,
+            };
+            if self.search(position, probe).is_ok() {
+                honoured.push(name);
+            }
+        }
+        self.probing = false;
+        self.config.watchdog = saved;
+        match honoured.as_slice() {
+            [] => "it honours neither node nor depth limits here (time limits are not checked)"
+                .to_owned(),
+            kinds => {
+                let flags: Vec<String> = kinds.iter().map(|k| format!("--{k} N")).collect();
+                format!(
+                    "this engine honours `go {}` (use {})",
+                    kinds.join("` and `go "),
+                    flags.join(" or ")
+                )
+            }
+        }
+    }
+
     fn line_from(&self, position: &Chess, info: &Info) -> Result<Line, EngineError> {
         let mut pos = position.clone();
         let mut pv = Vec::with_capacity(info.pv.len());
@@ -455,7 +535,7 @@ impl Engine for UciEngine {
                         .filter(|info| info.multipv.unwrap_or(1) <= search.multipv)
                         .map(|info| self.line_from(current, info))
                         .collect::<Result<Vec<_>, _>>()?;
-                    return Ok(SearchResult {
+                    let result = SearchResult {
                         turn: current.turn(),
                         best_move,
                         ponder,
@@ -463,7 +543,8 @@ impl Engine for UciEngine {
                         nodes,
                         time: time_ms.map(Duration::from_millis),
                         elapsed: sent.elapsed(),
-                    });
+                    };
+                    return self.checked(position, search, result);
                 }
                 Ok(_) => {}
                 Err(e) => {

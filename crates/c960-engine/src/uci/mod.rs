@@ -3,6 +3,7 @@
 
 mod driver;
 mod parse;
+pub mod sanity;
 mod server;
 
 pub use driver::{UciConfig, UciEngine, find_stockfish};

@@ -250,11 +250,23 @@ fn parse_info(line: &str) -> Result<Info, ParseError> {
                 i += 1;
             }
             "wdl" => {
-                info.wdl = Some(Wdl {
+                let wdl = Wdl {
                     win: small(i + 1, "wdl")?,
                     draw: small(i + 2, "wdl")?,
                     loss: small(i + 3, "wdl")?,
-                });
+                };
+                // Per mille: anything else is not a win/draw/loss expectation.
+                let sum = u64::from(wdl.win) + u64::from(wdl.draw) + u64::from(wdl.loss);
+                if sum != 1000 {
+                    return Err(error(
+                        line,
+                        &format!(
+                            "wdl {} {} {} adds up to {sum}, not 1000",
+                            wdl.win, wdl.draw, wdl.loss
+                        ),
+                    ));
+                }
+                info.wdl = Some(wdl);
                 i += 4;
             }
             "pv" => {

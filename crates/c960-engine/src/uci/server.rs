@@ -113,10 +113,15 @@ impl Session {
         match name.as_str() {
             "Hash" => {
                 if let Ok(mb) = value.parse::<usize>() {
-                    self.hash_mb = mb.clamp(1, 4096);
-                    let mut engine = BuiltinEngine::new(self.hash_mb);
-                    engine.set_stop_flag(Arc::clone(&self.stop));
-                    *self.lock_engine() = engine;
+                    match BuiltinEngine::try_new(mb.clamp(1, 4096)) {
+                        Ok(mut engine) => {
+                            self.hash_mb = mb.clamp(1, 4096);
+                            engine.set_stop_flag(Arc::clone(&self.stop));
+                            *self.lock_engine() = engine;
+                        }
+                        // The table in use stays.
+                        Err(e) => self.say(&format!("info string {e}"))?,
+                    }
                 }
             }
             "MultiPV" => self.multipv = value.parse::<u32>().unwrap_or(1).clamp(1, 256),

@@ -1,7 +1,7 @@
 //! Flags shared by the commands that run engines: validated into engine
 //! configurations, limits, job counts, run directories and progress bars.
 
-use std::{num::NonZero, path::PathBuf, thread, time::Duration};
+use std::{fs, num::NonZero, path::PathBuf, thread, time::Duration};
 
 use anyhow::{Result, bail};
 use c960_engine::{
@@ -29,11 +29,15 @@ impl EngineArgs {
             Some(secs) if !(secs > 0.0 && secs.is_finite()) => bail!(InputError(format!(
                 "--watchdog {secs} must be a positive number of seconds"
             ))),
-            Some(secs) => Some(Duration::from_secs_f64(secs)),
+            Some(secs) => Some(
+                Duration::try_from_secs_f64(secs)
+                    .map_err(|_| InputError(format!("--watchdog {secs} is too long")))?,
+            ),
             None => None,
         };
+        self.check_hash()?;
         let path = match engine {
-            "builtin" => return self.builtin(options),
+            "builtin" => return self.builtin(options, watchdog),
             "auto" => {
                 let Some(path) = find_stockfish() else {
                     if !self.quiet {
@@ -42,7 +46,7 @@ impl EngineArgs {
                              engine (apt-get install stockfish for research-grade numbers)"
                         );
                     }
-                    return self.builtin(options);
+                    return self.builtin(options, watchdog);
                 };
                 if !self.quiet {
                     eprintln!("c960: engine auto: Stockfish at {}", path.display());
@@ -57,10 +61,36 @@ impl EngineArgs {
         config.hash_mb = self.hash;
         config.options = pairs;
         config.watchdog = watchdog;
+        // A missing engine is reported before any run directory is made.
+        config.executable().map_err(|e| InputError(e.to_string()))?;
         Ok(EngineSpec::Uci(config))
     }
 
-    fn builtin(&self, options: &[String]) -> Result<EngineSpec> {
+    /// `--hash` within what this machine can hold: at least 1 MiB, and for
+    /// all engines running at once, at most the machine's memory.
+    fn check_hash(&self) -> Result<()> {
+        if self.hash == 0 {
+            bail!(InputError("--hash must be at least 1 MiB".to_owned()));
+        }
+        let engines = self.jobs()?;
+        let total = u64::from(self.hash).saturating_mul(engines as u64);
+        if let Some(memory) = memory_mib()
+            && total > memory
+        {
+            let each = if engines > 1 {
+                format!(" for each of {engines} engines ({total} MiB in all)")
+            } else {
+                String::new()
+            };
+            bail!(InputError(format!(
+                "--hash {} MiB{each} is more than this machine's memory ({memory} MiB)",
+                self.hash
+            )));
+        }
+        Ok(())
+    }
+
+    fn builtin(&self, options: &[String], watchdog: Option<Duration>) -> Result<EngineSpec> {
         if let Some(option) = options.first() {
             bail!(InputError(format!(
                 "the built-in engine takes no UCI options (got {option:?}); --hash sets its hash"
@@ -73,6 +103,7 @@ impl EngineArgs {
         }
         Ok(EngineSpec::Builtin {
             hash_mb: self.hash as usize,
+            watchdog,
         })
     }
 
@@ -121,6 +152,27 @@ impl LimitArgs {
             )));
         }
         Ok(limit)
+    }
+}
+
+/// The memory this process may use, in MiB: the machine's (`MemTotal` in
+/// `/proc/meminfo`), or its control group's limit when lower; `None` where
+/// neither can be read.
+fn memory_mib() -> Option<u64> {
+    let total = fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        text.lines()
+            .find_map(|line| line.strip_prefix("MemTotal:"))
+            .and_then(|rest| rest.trim().strip_suffix("kB"))
+            .and_then(|kib| kib.trim().parse::<u64>().ok())
+            .map(|kib| kib / 1024)
+    });
+    let group = fs::read_to_string("/sys/fs/cgroup/memory.max")
+        .ok()
+        .and_then(|text| text.trim().parse::<u64>().ok())
+        .map(|bytes| bytes >> 20);
+    match (total, group) {
+        (Some(t), Some(g)) => Some(t.min(g)),
+        (t, g) => t.or(g),
     }
 }
 

@@ -1,6 +1,6 @@
 //! `c960 import`: Chess960 games from PGN files into the game table.
 
-use std::{fmt::Write as _, time::Instant};
+use std::{fmt::Write as _, fs, io, time::Instant};
 
 use anyhow::{Context, Result, bail};
 use c960_openings::{Filters, SkipReason, import_to};
@@ -10,6 +10,8 @@ use crate::{
     output::Text,
 };
 
+/// A `--since`/`--until` date as PGN writes dates (`YYYY.MM.DD`), if it is
+/// a day of the calendar.
 fn date(flag: &str, value: Option<&String>) -> Result<Option<String>> {
     let Some(value) = value else {
         return Ok(None);
@@ -26,7 +28,51 @@ fn date(flag: &str, value: Option<&String>) -> Result<Option<String>> {
             "{flag} {value:?} is not a date (YYYY-MM-DD or YYYY.MM.DD)"
         )));
     }
+    let number = |part: &str| part.parse::<u32>().unwrap_or_default();
+    let (year, month, day) = (number(parts[0]), number(parts[1]), number(parts[2]));
+    if !(1..=12).contains(&month) {
+        bail!(InputError(format!(
+            "{flag} {value:?} is not a date: there is no month {month}"
+        )));
+    }
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+    let days = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if !(1..=days).contains(&day) {
+        bail!(InputError(format!(
+            "{flag} {value:?} is not a date: month {month} of {year} has days 1 to {days}"
+        )));
+    }
     Ok(Some(normal))
+}
+
+/// Refuses what cannot be read as PGN before anything is written: missing
+/// files, directories, unreadable files and `.zst` files that are not zstd
+/// data. Pipes and devices are read as streams.
+fn check_input(file: &std::path::Path) -> Result<()> {
+    let shown = file.display();
+    let metadata = match fs::metadata(file) {
+        Ok(metadata) => metadata,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            bail!(InputError(format!("{shown}: no such file")))
+        }
+        Err(e) => bail!(InputError(format!("cannot read {shown}: {e}"))),
+    };
+    if metadata.is_dir() {
+        bail!(InputError(format!(
+            "{shown} is a directory, not a PGN file"
+        )));
+    }
+    if metadata.is_file()
+        && let Err(e) = c960_openings::check_file(file)
+    {
+        bail!(InputError(e.to_string()));
+    }
+    Ok(())
 }
 
 pub(crate) fn run(args: &ImportArgs) -> Result<()> {
@@ -38,9 +84,7 @@ pub(crate) fn run(args: &ImportArgs) -> Result<()> {
         )));
     }
     for file in &args.files {
-        if !file.is_file() {
-            bail!(InputError(format!("{}: no such file", file.display())));
-        }
+        check_input(file)?;
     }
     let filters = Filters {
         min_rating: args.min_rating,
@@ -49,6 +93,13 @@ pub(crate) fn run(args: &ImportArgs) -> Result<()> {
         since: date("--since", args.since.as_ref())?,
         until: date("--until", args.until.as_ref())?,
     };
+    if let (Some(since), Some(until)) = (&filters.since, &filters.until)
+        && since > until
+    {
+        bail!(InputError(format!(
+            "--since {since} is after --until {until}: no game could be kept"
+        )));
+    }
     let started = Instant::now();
     let summary = import_to(&args.files, &filters, &args.out)
         .with_context(|| format!("import into {}", args.out.display()))?;

@@ -77,7 +77,7 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
         file.display()
     )?;
     if tree.root.games == 0 {
-        text.print()?;
+        text.write(args.out.as_deref())?;
         return Ok(());
     }
     writeln!(text, "all games  {}", stats(&tree.root))?;
@@ -128,6 +128,6 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
             )?;
         }
     }
-    text.print()?;
+    text.write(args.out.as_deref())?;
     Ok(())
 }

@@ -221,6 +221,11 @@ fn plan(args: &RunArgs) -> Result<Plan> {
     if plan.sweep.multipv == 0 {
         bail!(InputError("multipv must be at least 1".to_owned()));
     }
+    if plan.selfplay.max_plies == 0 {
+        bail!(InputError(
+            "selfplay.max_plies must be at least 1 (a game of 0 plies is no game)".to_owned()
+        ));
+    }
     if !(0.0..1.0).contains(&plan.selfplay.jitter) {
         bail!(InputError(format!(
             "jitter {} must be at least 0 and below 1",
@@ -332,12 +337,14 @@ impl Display {
 
 pub(crate) fn run(args: &RunArgs) -> Result<()> {
     let plan = plan(args)?;
+    // The dry run validates exactly what the real run does (quietly: it
+    // prints nothing but the plan); only the engine is not started.
+    let (sweep, selfplay) = configs(&plan, args.quiet || args.dry_run)?;
     if args.dry_run {
         let mut text = Text::default();
         writeln!(text, "{}", serde_json::to_string_pretty(&plan)?)?;
         return Ok(text.print()?);
     }
-    let (sweep, selfplay) = configs(&plan, args.quiet)?;
     // Start the engine once before anything is written: a broken engine is
     // reported at once, and the run says which engine it uses.
     let engine = {

@@ -24,6 +24,11 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             args.jitter
         )));
     }
+    if args.max_plies == 0 {
+        bail!(InputError(
+            "--max-plies must be at least 1 (a game of 0 plies is no game)".to_owned()
+        ));
+    }
     if args.games_per_position == 0 {
         bail!(InputError(
             "--games-per-position must be at least 1".to_owned()

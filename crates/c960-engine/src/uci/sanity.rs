@@ -1,0 +1,229 @@
+//! Sanity checks on a UCI engine's answer. A search result is only used
+//! when it is a search of the position within the limit asked for:
+//!
+//! - the best move comes with at least one `info` line that has a depth of
+//!   at least 1, a score and a principal variation (`bestmove` alone would
+//!   give a row without depth or score);
+//! - a node-limited search (`go nodes N`) reports at least N/4 nodes;
+//! - a depth-limited search (`go depth D`) reports a best line of depth D.
+//!
+//! A search may stop short of its limit for a reason that does not change
+//! its answer, and then passes:
+//!
+//! - the position has a single legal move;
+//! - the best line's score is a mate (for either side): the engine found a
+//!   forced line to its end;
+//! - the best line reached depth [`FULL_DEPTH`]: engines stop iterating
+//!   at their maximum depth, which in simple endgames comes after few nodes.
+//!
+//! Time limits (`go movetime`) are not checked: time is not reproducible.
+//! WDL triples that do not add up to 1000 are refused by the parser.
+
+use shakmaty::{Chess, Position};
+
+use crate::{Limit, Score, Search, SearchResult};
+
+/// A search that reaches this depth has searched enough, whatever its limit.
+pub const FULL_DEPTH: u32 = 64;
+
+/// A node-limited search must report at least `1/MIN_NODE_FRACTION` of its
+/// node limit.
+pub const MIN_NODE_FRACTION: u64 = 4;
+
+/// What is wrong with an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Fault {
+    /// The answer itself cannot be used.
+    Unusable(String),
+    /// The search stopped far short of its limit: what it did instead.
+    ShortOfLimit(String),
+}
+
+/// The rule a search short of its limit broke, for error messages.
+pub(crate) fn rule(limit: Limit) -> String {
+    let exemptions = format!(
+        "unless the position has one legal move, a mate is found or depth {FULL_DEPTH} is reached"
+    );
+    match limit {
+        Limit::Nodes(_) => format!(
+            "a node-limited search must search at least 1/{MIN_NODE_FRACTION} of its nodes \
+             {exemptions}"
+        ),
+        Limit::Depth(_) => format!("a depth-limited search must reach its depth {exemptions}"),
+        Limit::MoveTime(_) => "time limits are not checked".to_owned(),
+    }
+}
+
+/// Checks `result`, the answer to `search` in `position`.
+pub(crate) fn check(position: &Chess, search: Search, result: &SearchResult) -> Result<(), Fault> {
+    let Some(best) = result.best_line() else {
+        return Err(Fault::Unusable(
+            "it sent bestmove without an info line with a score and a principal variation"
+                .to_owned(),
+        ));
+    };
+    if best.depth == 0 {
+        return Err(Fault::Unusable(
+            "its best line has no depth (depth 0 or none)".to_owned(),
+        ));
+    }
+    let finished_early = matches!(best.score, Score::Mate(_))
+        || best.depth >= FULL_DEPTH
+        || position.legal_moves().len() == 1;
+    match search.limit {
+        Limit::Nodes(limit) => match result.nodes {
+            None => Err(Fault::ShortOfLimit(format!(
+                "reported no node count (depth {})",
+                best.depth
+            ))),
+            Some(nodes) if !finished_early && nodes.saturating_mul(MIN_NODE_FRACTION) < limit => {
+                Err(Fault::ShortOfLimit(format!(
+                    "stopped at depth {} after {nodes} nodes",
+                    best.depth
+                )))
+            }
+            Some(_) => Ok(()),
+        },
+        Limit::Depth(depth) if !finished_early && best.depth < depth => Err(Fault::ShortOfLimit(
+            format!("stopped at depth {} of {depth}", best.depth),
+        )),
+        Limit::Depth(_) | Limit::MoveTime(_) => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use shakmaty::{CastlingMode, Color, fen::Fen};
+
+    use super::*;
+    use crate::{Bound, Line};
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Chess960)
+            .unwrap()
+    }
+
+    fn start() -> Chess {
+        Chess::default()
+    }
+
+    fn result(position: &Chess, depth: u32, score: Score, nodes: Option<u64>) -> SearchResult {
+        let best = position.legal_moves()[0];
+        SearchResult {
+            turn: Color::White,
+            best_move: best,
+            ponder: None,
+            lines: vec![Line {
+                multipv: 1,
+                depth,
+                seldepth: None,
+                score,
+                bound: Bound::Exact,
+                wdl: None,
+                pv: vec![best],
+            }],
+            nodes,
+            time: None,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    fn nodes(n: u64) -> Search {
+        Search::new(Limit::Nodes(n))
+    }
+
+    #[test]
+    fn a_bestmove_without_an_info_line_is_unusable() {
+        let pos = start();
+        let mut r = result(&pos, 1, Score::Cp(0), Some(100));
+        r.lines.clear();
+        assert!(matches!(
+            check(&pos, nodes(100), &r),
+            Err(Fault::Unusable(m)) if m.contains("without an info line")
+        ));
+        let r = result(&pos, 0, Score::Cp(0), Some(100));
+        assert!(matches!(
+            check(&pos, nodes(100), &r),
+            Err(Fault::Unusable(_))
+        ));
+    }
+
+    #[test]
+    fn a_node_limit_must_be_used_to_a_quarter() {
+        let pos = start();
+        let limit = nodes(200_000);
+        assert_eq!(
+            check(&pos, limit, &result(&pos, 1, Score::Cp(83), Some(6))),
+            Err(Fault::ShortOfLimit(
+                "stopped at depth 1 after 6 nodes".to_owned()
+            ))
+        );
+        assert!(check(&pos, limit, &result(&pos, 9, Score::Cp(20), Some(49_999))).is_err());
+        assert!(check(&pos, limit, &result(&pos, 9, Score::Cp(20), Some(50_000))).is_ok());
+        assert!(check(&pos, limit, &result(&pos, 9, Score::Cp(20), Some(200_100))).is_ok());
+        assert!(matches!(
+            check(&pos, limit, &result(&pos, 9, Score::Cp(20), None)),
+            Err(Fault::ShortOfLimit(m)) if m.contains("no node count")
+        ));
+    }
+
+    #[test]
+    fn a_depth_limit_must_be_reached() {
+        let pos = start();
+        let limit = Search::new(Limit::Depth(12));
+        assert_eq!(
+            check(&pos, limit, &result(&pos, 1, Score::Cp(83), Some(6))),
+            Err(Fault::ShortOfLimit("stopped at depth 1 of 12".to_owned()))
+        );
+        assert!(check(&pos, limit, &result(&pos, 11, Score::Cp(8), Some(9))).is_err());
+        assert!(check(&pos, limit, &result(&pos, 12, Score::Cp(8), Some(9))).is_ok());
+        // Beyond every engine's maximum depth, reaching FULL_DEPTH is enough.
+        let deep = Search::new(Limit::Depth(300));
+        assert!(check(&pos, deep, &result(&pos, FULL_DEPTH, Score::Cp(8), None)).is_ok());
+        // Time is not checked.
+        let time = Search::new(Limit::MoveTime(10_000));
+        assert!(check(&pos, time, &result(&pos, 1, Score::Cp(8), Some(1))).is_ok());
+    }
+
+    #[test]
+    fn forced_mates_single_moves_and_full_depth_may_stop_early() {
+        let pos = start();
+        let limit = nodes(1_000_000);
+        for score in [Score::Mate(3), Score::Mate(-2)] {
+            assert!(check(&pos, limit, &result(&pos, 5, score, Some(900))).is_ok());
+            let depth = Search::new(Limit::Depth(30));
+            assert!(check(&pos, depth, &result(&pos, 5, score, Some(900))).is_ok());
+        }
+        assert!(
+            check(
+                &pos,
+                limit,
+                &result(&pos, FULL_DEPTH, Score::Cp(0), Some(900))
+            )
+            .is_ok()
+        );
+        assert!(
+            check(
+                &pos,
+                limit,
+                &result(&pos, FULL_DEPTH - 1, Score::Cp(0), Some(900))
+            )
+            .is_err()
+        );
+        // Black's king on h8, in check from the rook on a8: only Kh7.
+        let forced = position("R6k/8/5K2/8/8/8/8/8 b - - 0 1");
+        assert_eq!(forced.legal_moves().len(), 1);
+        assert!(
+            check(
+                &forced,
+                limit,
+                &result(&forced, 1, Score::Cp(-900), Some(2))
+            )
+            .is_ok()
+        );
+    }
+}

@@ -1,0 +1,130 @@
+//! Arguments refused with one clear line: negative numbers reach their
+//! range check, long values are not echoed in full, a dry run refuses what
+//! the run refuses, and a missing engine leaves nothing behind. Each test
+//! is named after its defect and fails without the fix.
+
+mod util;
+
+use std::{fmt::Write as _, fs};
+
+use util::{Dir, fake_engine};
+
+#[test]
+fn a_negative_number_reaches_the_flags_range_check() {
+    let dir = Dir::new();
+    let engine = fake_engine();
+    let error = dir.bad_input(&[
+        "selfplay",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--jitter",
+        "-0.5",
+    ]);
+    assert!(
+        error.contains("--jitter -0.5 must be at least 0 and below 1"),
+        "{error}"
+    );
+    let error = dir.bad_input(&["run", "--jitter", "-0.5", "--dry-run"]);
+    assert!(error.contains("jitter -0.5 must be at least 0"), "{error}");
+    let error = dir.bad_input(&["sweep", "--engine", "builtin", "--watchdog", "-1"]);
+    assert!(
+        error.contains("--watchdog -1 must be a positive"),
+        "{error}"
+    );
+    let error = dir.bad_input(&["openings", "518", "--games", "g", "--min-share", "-0.1"]);
+    assert!(
+        error.contains("--min-share -0.1 must be between"),
+        "{error}"
+    );
+    // An unsigned flag says why a negative value is wrong.
+    let error = dir.bad_input(&["sweep", "--nodes", "-5"]);
+    assert!(error.contains("invalid value '-5' for '--nodes"), "{error}");
+}
+
+#[test]
+fn a_100_kb_argument_is_not_echoed_in_full() {
+    let dir = Dir::new();
+    let long = "7".repeat(100_000);
+    let garbage = "x".repeat(100_000);
+    for args in [
+        vec!["show", garbage.as_str()],
+        vec!["sweep", "--positions", garbage.as_str()],
+        vec!["sweep", "--nodes", long.as_str()],
+        vec!["import", garbage.as_str()],
+    ] {
+        let error = dir.bad_input(&args);
+        assert!(error.len() < 400, "{} bytes: {error:.400}", error.len());
+        assert!(error.contains("…"), "{error}");
+        assert!(error.contains(" characters)"), "{error}");
+    }
+    // A path of ordinary length is named whole.
+    let path = format!("{}/games.pgn", "d".repeat(140));
+    let error = dir.bad_input(&["import", &path]);
+    assert!(error.contains(&format!("{path}: no such file")), "{error}");
+}
+
+#[test]
+fn openings_out_writes_the_tree_instead_of_ignoring_it() {
+    let dir = Dir::new();
+    let pgn = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../c960-openings/tests/fixtures/tree.pgn"
+    );
+    dir.ok(&["import", pgn, "--out", "games", "--quiet"]);
+    let printed = dir.ok(&["openings", "518", "--games", "games"]);
+    let written = dir.ok(&["openings", "518", "--games", "games", "--out", "tree.txt"]);
+    assert_eq!(written, "", "the tree goes to the file");
+    assert_eq!(fs::read_to_string(dir.file("tree.txt")).unwrap(), printed);
+}
+
+#[test]
+fn a_dry_run_refuses_what_the_run_refuses() {
+    let dir = Dir::new();
+    for (args, says) in [
+        (vec!["--positions", "abc"], "abc"),
+        (vec!["--jobs", "0"], "--jobs must be at least 1"),
+        (vec!["--engine", "/nonexistent/engine"], "not found"),
+        (vec!["--option", "Hash"], "NAME=VALUE"),
+        (
+            vec!["--engine", "builtin", "--option", "Hash=1"],
+            "takes no UCI options",
+        ),
+        (vec!["--hash", "0"], "--hash must be at least 1"),
+    ] {
+        let mut all = vec!["run", "--dry-run", "--out", "dry"];
+        all.extend_from_slice(&args);
+        let error = dir.bad_input(&all);
+        assert!(error.contains(says), "{args:?}: {error}");
+        // The real run refuses it the same way.
+        let mut all = vec!["run", "--quiet", "--out", "real"];
+        all.extend_from_slice(&args);
+        assert_eq!(dir.bad_input(&all), error, "{args:?}");
+    }
+    assert!(!dir.file("dry").exists() && !dir.file("real").exists());
+}
+
+#[test]
+fn an_engine_not_found_leaves_no_out_directory() {
+    let dir = Dir::new();
+    for command in ["sweep", "selfplay"] {
+        let error = dir.bad_input(&[
+            command,
+            "--engine",
+            "/nonexistent/engine",
+            "--positions",
+            "0",
+            "--out",
+            "out",
+        ]);
+        assert!(error.contains("not found"), "{error}");
+        assert!(!dir.file("out").exists(), "{command} made --out");
+    }
+    let error = dir.bad_input(&["run", "--engine", "no-such-engine-c960", "--out", "run"]);
+    assert!(error.contains("not found"), "{error}");
+    assert!(!dir.file("run").exists());
+    let mut listing = String::new();
+    for entry in fs::read_dir(dir.path()).unwrap() {
+        let _ = writeln!(listing, "{}", entry.unwrap().path().display());
+    }
+    assert_eq!(listing, "", "nothing written");
+}
