@@ -34,6 +34,6 @@ pub use draw::{Draw, DrawFilter, DrawMethod, draw};
 pub use error::{DiceError, DrawError, StartPositionError};
 pub use features::{CastlingFeature, CastlingKind, Features, FirstMoveAttack};
 pub use position::{POSITION_COUNT, StartPosition, format_position_set, parse_position_set};
-pub use record::PositionRecord;
+pub use record::{DfrcRecord, PositionRecord};
 pub use score::{Interval, histogram_median, score_interval, trinomial_interval};
 pub use shakmaty;

@@ -286,6 +286,17 @@ pub(crate) enum TableFormat {
     Csv,
     /// A JSON array with one object per position.
     Json,
+    /// Apache Parquet (needs --out).
+    Parquet,
+}
+
+/// Which family of start positions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Variant {
+    /// The 960 Chess960 positions (both sides alike).
+    Chess960,
+    /// Double Fischer Random: 921,600 setups, each side's rank drawn apart.
+    Dfrc,
 }
 
 /// Formats for a report about a few positions.
@@ -303,9 +314,18 @@ pub(crate) enum ReportFormat {
                         Examples:\n  \
                         c960 positions                       # CSV on standard output\n  \
                         c960 positions --out positions.csv   # written atomically\n  \
-                        c960 positions --format json --out positions.json"
+                        c960 positions --format json --out positions.json\n  \
+                        c960 positions --variant dfrc --format parquet --out dfrc.parquet\n  \
+                        c960 positions --variant dfrc --positions sample:20000:1 --out sample.csv"
 )]
 pub(crate) struct PositionsArgs {
+    /// Chess960 (960 rows) or Double Fischer Random (921,600 setups).
+    #[arg(long, value_enum, default_value_t = Variant::Chess960)]
+    pub(crate) variant: Variant,
+    /// With --variant dfrc: which setups (all, symmetric, ranges of
+    /// indices, white:SP, black:SP, sample:N:SEED, comma-separated).
+    #[arg(long, value_name = "SET", default_value = "all")]
+    pub(crate) positions: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
     pub(crate) format: TableFormat,
@@ -322,9 +342,13 @@ pub(crate) struct PositionsArgs {
                         c960 show 91 --format json")]
 pub(crate) struct ShowArgs {
     /// A Scharnagl number (0..=959), a placement such as RNBQKBNR, or an
-    /// X-FEN / Shredder-FEN of a start position.
+    /// X-FEN / Shredder-FEN of a start position; with --variant dfrc a setup
+    /// index (0..=921599), a placement such as BBQNNRKR/RKRNNQBB or a FEN.
     #[arg(value_name = "SP|PLACEMENT|FEN")]
     pub(crate) position: String,
+    /// Chess960 position or Double Fischer Random setup.
+    #[arg(long, value_enum, default_value_t = Variant::Chess960)]
+    pub(crate) variant: Variant,
     /// Language of the castling rules in words (text format).
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     pub(crate) lang: LangArg,

@@ -1,21 +1,75 @@
-//! `c960 positions`: the position table for all 960 start positions.
+//! `c960 positions`: the position table — the 960 Chess960 positions, or
+//! Double Fischer Random setups streamed in slices so memory stays flat for
+//! all 921,600.
 
 use std::io::{self, Write};
 
-use anyhow::Result;
-use c960_core::{Features, PositionRecord};
+use anyhow::{Context, Result};
+use c960_core::{DfrcFeatures, DfrcRecord, Features, PositionRecord, SideTable, parse_dfrc_set};
+use polars::prelude::*;
+use serde::Serialize;
 
 use crate::{
-    cli::{PositionsArgs, TableFormat},
+    cli::{InputError, PositionsArgs, TableFormat, Variant},
     output,
 };
 
+/// Setups per slice (and Parquet row group).
+const SLICE: usize = 65_536;
+
 pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
-    let records: Vec<PositionRecord> = Features::all().iter().map(PositionRecord::from).collect();
-    output::write_to(args.out.as_deref(), |out| match args.format {
-        TableFormat::Csv => write_csv(out, &records),
-        TableFormat::Json => write_json(out, &records),
-    })?;
+    if args.format == TableFormat::Parquet && args.out.is_none() {
+        return Err(InputError("--format parquet needs --out FILE".to_owned()).into());
+    }
+    match args.variant {
+        Variant::Chess960 => {
+            if args.positions != "all" {
+                return Err(InputError(
+                    "--positions selects DFRC setups; use it with --variant dfrc".to_owned(),
+                )
+                .into());
+            }
+            let records: Vec<PositionRecord> =
+                Features::all().iter().map(PositionRecord::from).collect();
+            output::write_to(args.out.as_deref(), |out| match args.format {
+                TableFormat::Csv => write_csv(out, &records),
+                TableFormat::Json => write_json(out, records.len(), records.iter()),
+                TableFormat::Parquet => write_parquet(out, &records, chess960_frame),
+            })?;
+        }
+        Variant::Dfrc => {
+            let setups = parse_dfrc_set(&args.positions)?;
+            // Build the per-rank tables before the writer opens its file.
+            let _ = SideTable::all();
+            let records = || {
+                setups.chunks(SLICE).map(|slice| {
+                    slice
+                        .iter()
+                        .map(|s| DfrcRecord::from(&DfrcFeatures::of(*s)))
+                        .collect::<Vec<_>>()
+                })
+            };
+            output::write_to(args.out.as_deref(), |out| match args.format {
+                TableFormat::Csv => {
+                    let mut writer = csv::Writer::from_writer(out);
+                    for slice in records() {
+                        for record in &slice {
+                            writer.serialize(record).map_err(csv_to_io)?;
+                        }
+                    }
+                    writer.flush()
+                }
+                TableFormat::Json => write_json(out, setups.len(), records().flatten()),
+                TableFormat::Parquet => write_parquet_slices(out, records(), dfrc_frame),
+            })
+            .with_context(|| {
+                args.out.as_ref().map_or_else(
+                    || "cannot write to standard output".to_owned(),
+                    |p| format!("cannot write {}", p.display()),
+                )
+            })?;
+        }
+    }
     Ok(())
 }
 
@@ -37,12 +91,141 @@ fn csv_to_io(error: csv::Error) -> io::Error {
 }
 
 /// A JSON array with one compact object per line.
-fn write_json(out: &mut dyn Write, records: &[PositionRecord]) -> io::Result<()> {
+fn write_json<T: Serialize>(
+    out: &mut dyn Write,
+    count: usize,
+    records: impl Iterator<Item = T>,
+) -> io::Result<()> {
     out.write_all(b"[\n")?;
-    for (i, record) in records.iter().enumerate() {
-        serde_json::to_writer(&mut *out, record)?;
-        out.write_all(if i + 1 < records.len() { b",\n" } else { b"\n" })?;
+    for (i, record) in records.enumerate() {
+        serde_json::to_writer(&mut *out, &record)?;
+        out.write_all(if i + 1 < count { b",\n" } else { b"\n" })?;
     }
     out.write_all(b"]\n")?;
     Ok(())
+}
+
+fn write_parquet<T: Clone>(
+    out: &mut dyn Write,
+    records: &[T],
+    frame: fn(&[T]) -> PolarsResult<DataFrame>,
+) -> io::Result<()> {
+    write_parquet_slices(out, std::iter::once(records.to_vec()), frame)
+}
+
+/// Writes slices of rows as Parquet row groups, one slice in memory at a
+/// time.
+fn write_parquet_slices<T>(
+    out: &mut dyn Write,
+    slices: impl Iterator<Item = Vec<T>>,
+    frame: fn(&[T]) -> PolarsResult<DataFrame>,
+) -> io::Result<()> {
+    let schema = frame(&[]).map_err(io::Error::other)?.schema().clone();
+    let mut writer = ParquetWriter::new(out)
+        .batched(&schema)
+        .map_err(io::Error::other)?;
+    for slice in slices {
+        writer
+            .write_batch(&frame(&slice).map_err(io::Error::other)?)
+            .map_err(io::Error::other)?;
+    }
+    writer.finish().map(|_| ()).map_err(io::Error::other)
+}
+
+/// A column of one field of every row.
+macro_rules! column {
+    ($rows:expr, $name:ident, $map:expr) => {
+        Column::new(
+            stringify!($name).into(),
+            $rows.iter().map(|r| $map(&r.$name)).collect::<Vec<_>>(),
+        )
+    };
+}
+
+fn chess960_frame(rows: &[PositionRecord]) -> PolarsResult<DataFrame> {
+    let text = String::as_str;
+    let count = |n: &usize| *n as u64;
+    let sp = |n: &u16| u32::from(*n);
+    let file = |c: &char| c.to_string();
+    let flag = |b: &bool| *b;
+    let columns = vec![
+        column!(rows, sp, sp),
+        column!(rows, placement, text),
+        column!(rows, xfen, text),
+        column!(rows, shredder_fen, text),
+        column!(rows, mirror_sp, sp),
+        column!(rows, mirror_placement, text),
+        column!(rows, king_file, file),
+        column!(rows, rook_a_file, file),
+        column!(rows, rook_h_file, file),
+        column!(rows, queen_file, file),
+        column!(rows, bishop_files, text),
+        column!(rows, knight_files, text),
+        column!(rows, legal_first_moves, count),
+        column!(rows, undefended_pawns, count),
+        column!(rows, undefended_files, text),
+        column!(rows, king_only_pawns, count),
+        column!(rows, king_only_files, text),
+        column!(rows, weak_pawns, count),
+        column!(rows, weak_files, text),
+        column!(rows, first_move_attackable, count),
+        column!(rows, first_move_attacks, text),
+        column!(rows, castle_a_first_move, flag),
+        column!(rows, castle_a_kind, text),
+        column!(rows, castle_a_blockers, count),
+        column!(rows, castle_a_blocker_squares, text),
+        column!(rows, castle_h_first_move, flag),
+        column!(rows, castle_h_kind, text),
+        column!(rows, castle_h_blockers, count),
+        column!(rows, castle_h_blocker_squares, text),
+        column!(rows, corner_bishops, count),
+        column!(rows, corner_bishop_squares, text),
+        column!(rows, queen_in_corner, flag),
+    ];
+    DataFrame::new(rows.len(), columns)
+}
+
+fn dfrc_frame(rows: &[DfrcRecord]) -> PolarsResult<DataFrame> {
+    let text = String::as_str;
+    let count = |n: &usize| *n as u64;
+    let sp = |n: &u16| u32::from(*n);
+    let index = |n: &u32| *n;
+    let flag = |b: &bool| *b;
+    let diff = |d: &i32| *d;
+    let columns = vec![
+        column!(rows, index, index),
+        column!(rows, white_sp, sp),
+        column!(rows, black_sp, sp),
+        column!(rows, symmetric, flag),
+        column!(rows, placement, text),
+        column!(rows, shredder_fen, text),
+        column!(rows, xfen, text),
+        column!(rows, white_undefended, count),
+        column!(rows, black_undefended, count),
+        column!(rows, white_king_only, count),
+        column!(rows, black_king_only, count),
+        column!(rows, white_weak, count),
+        column!(rows, black_weak, count),
+        column!(rows, white_attackable, count),
+        column!(rows, white_attacks, text),
+        column!(rows, black_attackable, count),
+        column!(rows, black_attacks, text),
+        column!(rows, white_castle_a_first_move, flag),
+        column!(rows, white_castle_h_first_move, flag),
+        column!(rows, black_castle_a_first_move, flag),
+        column!(rows, black_castle_h_first_move, flag),
+        column!(rows, white_castle_a_kind, text),
+        column!(rows, white_castle_h_kind, text),
+        column!(rows, black_castle_a_kind, text),
+        column!(rows, black_castle_h_kind, text),
+        column!(rows, white_castle_blockers, count),
+        column!(rows, black_castle_blockers, count),
+        column!(rows, white_corner_bishops, count),
+        column!(rows, black_corner_bishops, count),
+        column!(rows, weak_diff, diff),
+        column!(rows, attackable_diff, diff),
+        column!(rows, castle_first_move_diff, diff),
+        column!(rows, corner_bishops_diff, diff),
+    ];
+    DataFrame::new(rows.len(), columns)
 }

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 
 use anyhow::{Context, Result};
 use c960_core::{
-    Features, PositionRecord, StartPosition,
+    CastlingText, DfrcFeatures, DfrcRecord, DfrcSetup, Features, PositionRecord, StartPosition,
+    castling_rules,
     shakmaty::{Bitboard, ByColor, CastlingSide, File, Rank, Square},
 };
 
@@ -15,11 +16,14 @@ use c960_report::{
 };
 
 use crate::{
-    cli::{InputError, ShowArgs, ShowFormat},
+    cli::{InputError, ShowArgs, ShowFormat, Variant},
     output,
 };
 
 pub(crate) fn run(args: &ShowArgs) -> Result<()> {
+    if args.variant == Variant::Dfrc {
+        return show_dfrc(args);
+    }
     let position: StartPosition = args.position.parse()?;
     if !(64..=4096).contains(&args.size) {
         return Err(InputError(format!(
@@ -217,4 +221,159 @@ fn counted(pawns: ByColor<Bitboard>) -> String {
         return "0".to_owned();
     }
     format!("{}: {} / {}", white.count(), squares(white), squares(black))
+}
+
+/// `c960 show --variant dfrc`: one Double Fischer Random setup, each
+/// side's features and castling rules.
+fn show_dfrc(args: &ShowArgs) -> Result<()> {
+    let setup: DfrcSetup = args.position.parse()?;
+    let f = DfrcFeatures::of(setup);
+    let text = match args.format {
+        ShowFormat::Json => format!("{}\n", serde_json::to_string_pretty(&DfrcRecord::from(&f))?),
+        ShowFormat::Text => render_dfrc(&f, args.lang.lang()),
+        ShowFormat::Svg | ShowFormat::Png | ShowFormat::Html => {
+            return Err(InputError(
+                "--variant dfrc shows text or json (diagrams are for Chess960 positions)"
+                    .to_owned(),
+            )
+            .into());
+        }
+    };
+    output::write_to(args.out.as_deref(), |w| w.write_all(text.as_bytes()))?;
+    Ok(())
+}
+
+fn render_dfrc(f: &DfrcFeatures, lang: c960_core::Lang) -> String {
+    let setup = f.setup;
+    let record = DfrcRecord::from(f);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "DFRC setup {}  {}  (White SP {}, Black SP {}{})\n",
+        setup.index(),
+        setup.placement(),
+        setup.white().sp(),
+        setup.black().sp(),
+        if setup.is_symmetric() {
+            ", symmetric: a Chess960 position"
+        } else {
+            ""
+        }
+    );
+    let board = setup.board();
+    for rank in Rank::ALL.into_iter().rev() {
+        let _ = write!(s, "  {}  ", rank.char());
+        for file in File::ALL {
+            let piece = board
+                .piece_at(Square::from_coords(file, rank))
+                .map_or('.', c960_core::shakmaty::Piece::char);
+            let _ = write!(s, "{piece} ");
+        }
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+    }
+    s.push_str("     a b c d e f g h\n\n");
+    let _ = writeln!(s, "{:<24}{}", "X-FEN", setup.to_xfen());
+    let _ = writeln!(s, "{:<24}{}\n", "Shredder-FEN", setup.to_shredder_fen());
+    s.push_str(&sides_table(&record));
+    s.push_str("\nCastling rules\n");
+    let white = castling_rules(setup.white());
+    let black = castling_rules(setup.black());
+    for rule in [
+        &white.white.queen_side,
+        &white.white.king_side,
+        &black.black.queen_side,
+        &black.black.king_side,
+    ] {
+        let text = CastlingText::new(rule, lang);
+        let _ = writeln!(s, "  {}\n    {}", text.title, text.sentences());
+    }
+    s
+}
+
+/// White's and Black's features side by side, then their differences.
+fn sides_table(record: &DfrcRecord) -> String {
+    let mut s = String::new();
+    let row = |s: &mut String, label: &str, white: String, black: String| {
+        let _ = writeln!(s, "{label:<24}{white:<28}{black}");
+    };
+    row(&mut s, "", "White".to_owned(), "Black".to_owned());
+    row(
+        &mut s,
+        "Undefended pawns",
+        record.white_undefended.to_string(),
+        record.black_undefended.to_string(),
+    );
+    row(
+        &mut s,
+        "King-only pawns",
+        record.white_king_only.to_string(),
+        record.black_king_only.to_string(),
+    );
+    row(
+        &mut s,
+        "Weak pawns",
+        record.white_weak.to_string(),
+        record.black_weak.to_string(),
+    );
+    row(
+        &mut s,
+        "Attacks on move 1",
+        if record.white_attacks.is_empty() {
+            "0".to_owned()
+        } else {
+            record.white_attacks.clone()
+        },
+        if record.black_attacks.is_empty() {
+            "0".to_owned()
+        } else {
+            record.black_attacks.clone()
+        },
+    );
+    row(
+        &mut s,
+        "Castling a-side",
+        castle_cell(
+            record.white_castle_a_first_move,
+            &record.white_castle_a_kind,
+        ),
+        castle_cell(
+            record.black_castle_a_first_move,
+            &record.black_castle_a_kind,
+        ),
+    );
+    row(
+        &mut s,
+        "Castling h-side",
+        castle_cell(
+            record.white_castle_h_first_move,
+            &record.white_castle_h_kind,
+        ),
+        castle_cell(
+            record.black_castle_h_first_move,
+            &record.black_castle_h_kind,
+        ),
+    );
+    row(
+        &mut s,
+        "Corner bishops",
+        record.white_corner_bishops.to_string(),
+        record.black_corner_bishops.to_string(),
+    );
+    let _ = writeln!(
+        s,
+        "Differences (White − Black): weak pawns {:+}, attackable pawns {:+}, castlings on move 1 {:+}, corner bishops {:+}",
+        record.weak_diff,
+        record.attackable_diff,
+        record.castle_first_move_diff,
+        record.corner_bishops_diff
+    );
+    s
+}
+
+fn castle_cell(first_move: bool, kind: &str) -> String {
+    format!(
+        "{kind}{}",
+        if first_move { ", legal on move 1" } else { "" }
+    )
 }
