@@ -63,6 +63,18 @@ pub struct DrawFilter {
     pub no_first_move_attack: bool,
     /// No castling among White's legal first moves.
     pub no_first_move_castling: bool,
+    /// Only these positions (e.g. those a balance table calls balanced),
+    /// with words saying which.
+    pub only: Option<Allowed>,
+}
+
+/// A list of allowed positions and what they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Allowed {
+    /// What the list is, e.g. `verdict balanced in runs/x/balance.csv`.
+    pub label: String,
+    /// The positions.
+    pub positions: BTreeSet<StartPosition>,
 }
 
 impl DrawFilter {
@@ -76,6 +88,10 @@ impl DrawFilter {
             && within(self.max_weak, f.weak_count())
             && (!self.no_first_move_attack || f.first_move_attacks.is_empty())
             && (!self.no_first_move_castling || !f.castling_on_first_move())
+            && self
+                .only
+                .as_ref()
+                .is_none_or(|only| only.positions.contains(&f.position))
     }
 
     /// The positions (from `features`) that pass, in the given order.
@@ -112,6 +128,13 @@ impl fmt::Display for DrawFilter {
         }
         if self.no_first_move_castling {
             parts.push("no castling on move 1".to_owned());
+        }
+        if let Some(only) = &self.only {
+            parts.push(format!(
+                "only {} ({} positions)",
+                only.label,
+                only.positions.len()
+            ));
         }
         if parts.is_empty() {
             f.write_str("none")

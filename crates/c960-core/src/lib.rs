@@ -30,7 +30,7 @@ pub use dfrc::{
     stratified_sample,
 };
 pub use dice::{DiceDraw, DiceStep, RollOutcome, dice};
-pub use draw::{Draw, DrawFilter, DrawMethod, draw};
+pub use draw::{Allowed, Draw, DrawFilter, DrawMethod, draw};
 pub use error::{DiceError, DrawError, StartPositionError};
 pub use features::{CastlingFeature, CastlingKind, Features, FirstMoveAttack};
 pub use position::{POSITION_COUNT, StartPosition, format_position_set, parse_position_set};

@@ -59,6 +59,7 @@ fn filters_are_honoured() {
         max_weak: Some(2),
         no_first_move_attack: true,
         no_first_move_castling: true,
+        only: None,
     };
     let by_sp: HashMap<StartPosition, &Features> = all.iter().map(|f| (f.position, f)).collect();
     let candidates = filter.candidates(&all);

@@ -4,6 +4,7 @@
 //! apart by provenance: each run's columns carry a label made from its
 //! engine and limit, and two runs with the same label are refused.
 
+pub mod balance;
 pub mod board;
 pub mod charts;
 mod features;

@@ -56,6 +56,9 @@ pub(crate) enum Command {
     Uci(UciArgs),
     /// Build the report: table, charts and a static site for all positions.
     Report(ReportArgs),
+    /// Verdicts per position with error control, and how reliable each
+    /// method's ranking is, from games and sweeps.
+    Balance(BalanceArgs),
     /// Import Chess960 games from PGN (or .pgn.zst) into a game table.
     Import(ImportArgs),
     /// One position's opening tree from self-play or imported games.
@@ -159,6 +162,74 @@ pub(crate) struct RunArgs {
     /// No progress display and no summary.
     #[arg(long)]
     pub(crate) quiet: bool,
+}
+
+/// Verdicts the draw can filter by.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum VerdictArg {
+    /// White's edge within the band around the all-position mean.
+    Balanced,
+    /// More for White than the band.
+    MoreForWhite,
+    /// Less for White than the band.
+    LessForWhite,
+    /// Not decided at the stated false discovery rate.
+    Unresolved,
+}
+
+impl VerdictArg {
+    pub(crate) fn verdict(self) -> c960_balance::verdict::Verdict {
+        use c960_balance::verdict::Verdict;
+        match self {
+            VerdictArg::Balanced => Verdict::Balanced,
+            VerdictArg::MoreForWhite => Verdict::MoreForWhite,
+            VerdictArg::LessForWhite => Verdict::LessForWhite,
+            VerdictArg::Unresolved => Verdict::Unresolved,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Reads game tables (games.parquet of c960 selfplay or c960 import, or \
+                        their directories) and sweep tables (sweep.parquet or sweep \
+                        directories; runs of one engine and limit count as repeats) and writes \
+                        balance.csv (per position: verdict, q_value, balance_estimate, \
+                        balance_low, balance_high, and each method's columns) and balance.json \
+                        (settings, reliability of each method, verdict counts, engine \
+                        agreement). The verdict comes from the games when there are any.\n\n\
+                        Examples:\n  \
+                        c960 balance --games data/research-stockfish-15.1 --out balance\n  \
+                        c960 balance --sweep runs/sf-a --sweep runs/sf-b --sweep runs/eth --out balance\n  \
+                        c960 draw --seed 1 --verdict balanced --balance balance/balance.csv"
+)]
+pub(crate) struct BalanceArgs {
+    /// A game table or run directory (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) games: Vec<PathBuf>,
+    /// A sweep table or run directory (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) sweep: Vec<PathBuf>,
+    /// Half width of the balanced band for game scores (White's score).
+    #[arg(long, value_name = "SCORE", default_value_t = 0.02)]
+    pub(crate) band: f64,
+    /// Half width of the balanced band for engine scores (centipawns).
+    #[arg(long, value_name = "CP", default_value_t = 10.0)]
+    pub(crate) band_cp: f64,
+    /// False discovery rate of the verdicts.
+    #[arg(long, value_name = "RATE", default_value_t = 0.05)]
+    pub(crate) fdr: f64,
+    /// Seed of the random splits for split-half reliability.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// The number of games per position was fixed before play (no
+    /// adaptive stopping): use fixed-n normal intervals and tests, which are
+    /// narrower. The default, anytime-valid intervals, is valid either way.
+    #[arg(long)]
+    pub(crate) fixed_n: bool,
+    /// The output directory.
+    #[arg(long, value_name = "DIR", default_value = "balance")]
+    pub(crate) out: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -437,6 +508,14 @@ pub(crate) struct DrawFilterArgs {
     /// Only positions where White cannot castle on move 1.
     #[arg(long)]
     pub(crate) no_first_move_castling: bool,
+    /// Only positions with this verdict in the balance table given with
+    /// --balance (made by `c960 balance`).
+    #[arg(long, value_name = "VERDICT", requires = "balance")]
+    pub(crate) verdict: Option<VerdictArg>,
+    /// The balance table (`balance.csv`, or the directory holding it) that
+    /// --verdict reads.
+    #[arg(long, value_name = "FILE", requires = "verdict")]
+    pub(crate) balance: Option<PathBuf>,
 }
 
 /// Languages of printed material.

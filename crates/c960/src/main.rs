@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => cmd::selfplay::run(&args),
         Command::Uci(_) => cmd::uci::run(),
         Command::Report(args) => cmd::report::run(&args),
+        Command::Balance(args) => cmd::balance::run(&args),
         Command::Import(args) => cmd::import::run(&args),
         Command::Openings(args) => cmd::openings::run(&args),
     };

@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use anyhow::Result;
-use c960_core::{DrawFilter, DrawMethod, Features, StartPosition, draw};
+use anyhow::{Context, Result};
+use c960_core::{Allowed, DrawFilter, DrawMethod, Features, StartPosition, draw};
 use serde_json::json;
 
 use crate::{
@@ -43,6 +43,23 @@ impl DrawFilterArgs {
             max_weak: self.max_weak,
             no_first_move_attack: self.no_first_move_attack,
             no_first_move_castling: self.no_first_move_castling,
+            only: match (self.verdict, &self.balance) {
+                (Some(verdict), Some(path)) => {
+                    let csv = if path.is_dir() {
+                        path.join(c960_report::balance::BALANCE_CSV)
+                    } else {
+                        path.clone()
+                    };
+                    let verdict = verdict.verdict();
+                    let positions = c960_report::balance::positions_with_verdict(&csv, verdict)
+                        .with_context(|| format!("cannot read {}", csv.display()))?;
+                    Some(Allowed {
+                        label: format!("verdict {} in {}", verdict.name(), csv.display()),
+                        positions: positions.into_iter().collect(),
+                    })
+                }
+                _ => None,
+            },
         })
     }
 }

@@ -298,6 +298,13 @@ impl Kit<'_> {
         if f.no_first_move_castling {
             parts.push(self.text("f_no_castling").to_owned());
         }
+        if let Some(only) = &f.only {
+            parts.push(
+                self.text("f_only")
+                    .replace("{label}", &only.label)
+                    .replace("{n}", &only.positions.len().to_string()),
+            );
+        }
         if parts.is_empty() {
             self.text("filters_none").to_owned()
         } else {
@@ -368,6 +375,7 @@ fn record(plan: &Plan, result: &Draw, candidates: &[StartPosition]) -> serde_jso
             "max_weak": f.max_weak,
             "no_first_move_attack": f.no_first_move_attack,
             "no_first_move_castling": f.no_first_move_castling,
+            "only": f.only.as_ref().map(|o| o.label.clone()),
         },
         "candidates": result.candidates,
         "candidate_sps": candidates.iter().map(|p| p.sp()).collect::<Vec<_>>(),

@@ -1,0 +1,103 @@
+//! `c960 balance`: verdicts per position with error control, and the
+//! reliability of each method, from game and sweep tables.
+
+use std::fmt::Write as _;
+
+use anyhow::{Context, Result};
+use c960_report::balance::{BALANCE_CSV, BALANCE_JSON, MethodSummary, Settings, compute};
+
+use crate::{
+    cli::{BalanceArgs, InputError},
+    output::Text,
+};
+
+pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
+    if args.games.is_empty() && args.sweep.is_empty() {
+        return Err(InputError("give at least one --games or --sweep table".to_owned()).into());
+    }
+    if !(args.fdr > 0.0 && args.fdr < 1.0) {
+        return Err(InputError(format!("--fdr {} must be between 0 and 1", args.fdr)).into());
+    }
+    if !(args.band >= 0.0 && args.band < 0.5) {
+        return Err(InputError(format!("--band {} must be in [0, 0.5)", args.band)).into());
+    }
+    if !(args.band_cp >= 0.0 && args.band_cp.is_finite()) {
+        return Err(InputError(format!("--band-cp {} must be 0 or more", args.band_cp)).into());
+    }
+    for path in args.games.iter().chain(&args.sweep) {
+        if !path.exists() {
+            return Err(InputError(format!("{} does not exist", path.display())).into());
+        }
+    }
+    let settings = Settings {
+        band_score: args.band,
+        band_cp: args.band_cp,
+        level: args.fdr,
+        seed: args.seed,
+        fixed_n: args.fixed_n,
+    };
+    let balance = compute(&args.games, &args.sweep, settings)?;
+    balance
+        .write(&args.out)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let mut text = Text::default();
+    let describe =
+        |text: &mut Text, name: &str, unit: &str, m: &MethodSummary| -> std::fmt::Result {
+            let reliability = m.reliability.map_or_else(
+                || "not measurable".to_owned(),
+                |r| {
+                    format!(
+                        "{:.2} (split-half {:.2} over {} positions)",
+                        r.whole, r.half, r.positions
+                    )
+                },
+            );
+            writeln!(
+                text,
+                "{name}: mean {:.3}{unit}, band ±{}{unit}; reliability {reliability}: {}",
+                m.mean, m.band, m.words
+            )?;
+            let counts: Vec<String> = m.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
+            writeln!(
+                text,
+                "  verdicts at FDR {}: {}",
+                args.fdr,
+                counts.join(", ")
+            )
+        };
+    if let Some(m) = &balance.games {
+        describe(&mut text, "games", "", m)?;
+    }
+    if let Some(m) = &balance.sweep {
+        describe(&mut text, "sweep consensus", " cp", m)?;
+    }
+    for engine in &balance.engines {
+        let r = engine.repeatability.map_or_else(
+            || "one search per position: repeatability not measured".to_owned(),
+            |r| format!("repeatability {:.2}", r.whole),
+        );
+        writeln!(text, "  {} ({} repeats): {r}", engine.name, engine.repeats)?;
+    }
+    for a in &balance.agreement {
+        writeln!(
+            text,
+            "  {} vs {}: r = {}, Spearman {}, top decile {:.0}%, bottom decile {:.0}%",
+            a.a,
+            a.b,
+            a.pearson
+                .map_or_else(|| "-".to_owned(), |r| format!("{r:.2}")),
+            a.spearman
+                .map_or_else(|| "-".to_owned(), |r| format!("{r:.2}")),
+            a.top_decile * 100.0,
+            a.bottom_decile * 100.0
+        )?;
+    }
+    writeln!(
+        text,
+        "wrote {} and {}",
+        args.out.join(BALANCE_CSV).display(),
+        args.out.join(BALANCE_JSON).display()
+    )?;
+    text.print()?;
+    Ok(())
+}

@@ -1,0 +1,213 @@
+//! `c960 balance` on tables with known truth: clear positions get their
+//! verdicts, noise gets none, reliability is stated, and `c960 draw
+//! --verdict` draws only what the table calls balanced.
+
+mod util;
+
+use std::fs::File;
+
+use c960_balance::rng::Rng;
+use polars::prelude::*;
+use util::Dir;
+
+/// A game table: `per` games for each position in `sps`, White's expected
+/// score `truth(sp)`, a third of games drawn.
+fn games_table(dir: &Dir, name: &str, sps: &[u32], per: u32, truth: &dyn Fn(u32) -> f64) {
+    let mut rng = Rng::new(5);
+    let (mut sp_col, mut game_col, mut score_col) = (Vec::new(), Vec::new(), Vec::new());
+    for &sp in sps {
+        let score = truth(sp);
+        let draws = 0.34;
+        let win = score - draws / 2.0;
+        for g in 0..per {
+            let u = rng.uniform();
+            sp_col.push(sp);
+            game_col.push(g);
+            score_col.push(if u < win {
+                1.0
+            } else if u < win + draws {
+                0.5
+            } else {
+                0.0
+            });
+        }
+    }
+    let n = sp_col.len();
+    let mut frame = DataFrame::new(
+        n,
+        vec![
+            Column::new("sp".into(), sp_col),
+            Column::new("game".into(), game_col),
+            Column::new("white_score".into(), score_col),
+        ],
+    )
+    .unwrap();
+    ParquetWriter::new(File::create(dir.file(name)).unwrap())
+        .finish(&mut frame)
+        .unwrap();
+}
+
+fn column(csv: &str, name: &str) -> Vec<String> {
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let at = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == name)
+        .unwrap();
+    reader
+        .records()
+        .map(|r| r.unwrap()[at].to_owned())
+        .collect()
+}
+
+#[test]
+fn clear_positions_get_verdicts_and_the_draw_can_use_them() {
+    let dir = Dir::new();
+    // 60 positions: 0-19 at the mean, 20-39 far above, 40-59 far below.
+    let sps: Vec<u32> = (0..60).collect();
+    let truth = |sp: u32| match sp {
+        0..=19 => 0.54,
+        20..=39 => 0.70,
+        _ => 0.38,
+    };
+    // Anytime-valid intervals are wider than fixed-n ones: a balanced
+    // verdict within ±0.02 needs some 5,000 games.
+    games_table(&dir, "games.parquet", &sps, 6000, &truth);
+    let out = dir.ok(&["balance", "--games", "games.parquet", "--out", "bal"]);
+    assert!(out.contains("high reliability"), "{out}");
+    let csv = std::fs::read_to_string(dir.file("bal/balance.csv")).unwrap();
+    let verdicts = column(&csv, "verdict");
+    assert_eq!(verdicts.len(), 60);
+    for (sp, v) in verdicts.iter().enumerate() {
+        let expected = match sp {
+            0..=19 => ["balanced", "unresolved"],
+            20..=39 => ["more-for-white", "more-for-white"],
+            _ => ["less-for-white", "less-for-white"],
+        };
+        assert!(expected.contains(&v.as_str()), "SP {sp}: {v}");
+    }
+    let balanced: Vec<usize> = verdicts
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| *v == "balanced")
+        .map(|(i, _)| i)
+        .collect();
+    assert!(
+        balanced.len() >= 5,
+        "centred positions decided: {balanced:?}"
+    );
+    let q: Vec<f64> = column(&csv, "q_value")
+        .iter()
+        .map(|q| q.parse().unwrap())
+        .collect();
+    assert!(q.iter().all(|q| (0.0..=1.0).contains(q)));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.file("bal/balance.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["settings"]["level"], 0.05);
+    assert!(json["games"]["reliability"]["whole"].as_f64().unwrap() > 0.9);
+
+    let drawn = dir.ok(&[
+        "draw",
+        "--seed",
+        "3",
+        "--rounds",
+        "5",
+        "--verdict",
+        "balanced",
+        "--balance",
+        "bal",
+        "--format",
+        "json",
+    ]);
+    let drawn: serde_json::Value = serde_json::from_str(&drawn).unwrap();
+    assert!(
+        drawn["filters"]
+            .as_str()
+            .unwrap()
+            .contains("only verdict balanced"),
+        "{drawn}"
+    );
+    for round in drawn["rounds"].as_array().unwrap() {
+        let sp = round["sp"].as_u64().unwrap() as usize;
+        assert!(balanced.contains(&sp), "drew SP {sp}, not balanced");
+    }
+}
+
+#[test]
+fn fixed_n_tests_are_sharper_when_the_games_were_fixed_in_advance() {
+    let dir = Dir::new();
+    let sps: Vec<u32> = (0..60).collect();
+    games_table(&dir, "games.parquet", &sps, 6000, &|sp| match sp {
+        0..=39 => 0.54,
+        40..=49 => 0.70,
+        _ => 0.38,
+    });
+    dir.ok(&["balance", "--games", "games.parquet", "--out", "anytime"]);
+    dir.ok(&[
+        "balance",
+        "--games",
+        "games.parquet",
+        "--fixed-n",
+        "--out",
+        "fixed",
+    ]);
+    let balanced = |out: &str| {
+        let csv = std::fs::read_to_string(dir.file(out).join("balance.csv")).unwrap();
+        column(&csv, "verdict")
+            .iter()
+            .filter(|v| *v == "balanced")
+            .count()
+    };
+    assert!(
+        balanced("fixed") > balanced("anytime"),
+        "{} vs {}",
+        balanced("fixed"),
+        balanced("anytime")
+    );
+    assert!(balanced("fixed") >= 25, "{}", balanced("fixed"));
+}
+
+#[test]
+fn noise_decides_nothing_and_says_so() {
+    let dir = Dir::new();
+    let sps: Vec<u32> = (0..960).collect();
+    // Ten games a position from one true score: nothing to tell apart.
+    games_table(&dir, "games.parquet", &sps, 10, &|_| 0.54);
+    let out = dir.ok(&["balance", "--games", "games.parquet", "--out", "bal"]);
+    assert!(out.contains("mostly noise"), "{out}");
+    let csv = std::fs::read_to_string(dir.file("bal/balance.csv")).unwrap();
+    assert!(column(&csv, "verdict").iter().all(|v| v == "unresolved"));
+    // A single sweep has no measured noise: no sweep verdicts either.
+    let sweep = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/sweep-stockfish-15.1-nodes1000000-mpv3");
+    let out = dir.ok(&[
+        "balance",
+        "--sweep",
+        sweep.to_str().unwrap(),
+        "--out",
+        "bal2",
+    ]);
+    assert!(out.contains("noise is unknown"), "{out}");
+    let csv = std::fs::read_to_string(dir.file("bal2/balance.csv")).unwrap();
+    assert!(
+        column(&csv, "sweep_verdict")
+            .iter()
+            .all(|v| v == "unresolved")
+    );
+    assert!(column(&csv, "sweep_cp_low").iter().all(String::is_empty));
+}
+
+#[test]
+fn balance_bad_input_is_one_line() {
+    let dir = Dir::new();
+    let line = dir.bad_input(&["balance", "--out", "x"]);
+    assert!(line.contains("--games or --sweep"), "{line}");
+    let line = dir.bad_input(&["balance", "--games", "nothing.parquet", "--out", "x"]);
+    assert!(line.contains("does not exist"), "{line}");
+    let line = dir.bad_input(&["balance", "--games", ".", "--fdr", "2", "--out", "x"]);
+    assert!(line.contains("--fdr"), "{line}");
+    let line = dir.bad_input(&["draw", "--seed", "1", "--verdict", "balanced"]);
+    assert!(line.contains("--balance"), "{line}");
+}
