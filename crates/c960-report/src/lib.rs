@@ -15,7 +15,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_store::write_atomically;
+use c960_store::{CorruptFile, DirLock, LockError, check_parquet, quietly, write_atomically};
 use polars::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
@@ -54,6 +54,35 @@ pub struct Source {
     pub dir: PathBuf,
     /// Its manifest, as written by the run.
     pub manifest: Value,
+    /// Units that failed in the run (SP and reason, one per failed
+    /// position or game): the table has no numbers for them.
+    pub failed: Vec<(u16, String)>,
+}
+
+impl Source {
+    /// The run's failures in one line, if it has any: `2 failed positions
+    /// (SP 5, 7)`.
+    #[must_use]
+    pub fn failures(&self) -> Option<String> {
+        if self.failed.is_empty() {
+            return None;
+        }
+        let unit = match self.kind {
+            RunKind::Sweep => "position",
+            RunKind::Selfplay | RunKind::Import => "game",
+        };
+        let sps: BTreeSet<u16> = self.failed.iter().map(|(sp, _)| *sp).collect();
+        let mut listed: Vec<String> = sps.iter().take(10).map(|sp| format!("SP {sp}")).collect();
+        if sps.len() > 10 {
+            listed.push(format!("{} more", sps.len() - 10));
+        }
+        Some(format!(
+            "{} failed {unit}{} ({})",
+            self.failed.len(),
+            if self.failed.len() == 1 { "" } else { "s" },
+            listed.join(", ")
+        ))
+    }
 }
 
 /// Why the table cannot be made.
@@ -86,6 +115,30 @@ pub enum ReportError {
     /// A game table that cannot be replayed.
     #[error(transparent)]
     Openings(#[from] c960_openings::TreeError),
+    /// An input table that is damaged or does not match its manifest.
+    #[error(transparent)]
+    Corrupt(#[from] CorruptFile),
+    /// A run or the output is in use by another process.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// Reading the inputs failed inside a dependency (damaged data).
+    #[error("cannot read the inputs: {0}")]
+    Unreadable(String),
+}
+
+impl ReportError {
+    /// Whether the inputs (not the machine) are at fault: missing,
+    /// damaged or inconsistent runs.
+    #[must_use]
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            ReportError::BadRun { .. }
+                | ReportError::Duplicate { .. }
+                | ReportError::Corrupt(_)
+                | ReportError::Unreadable(_)
+        )
+    }
 }
 
 /// Plies of the opening trees in the report.
@@ -270,11 +323,24 @@ pub fn source(dir: &Path) -> Result<Source, ReportError> {
     {
         let _ = write!(label, " mpv{k}");
     }
+    let failed = manifest["failed"]
+        .as_array()
+        .map(|failed| {
+            failed
+                .iter()
+                .filter_map(|f| {
+                    let sp = u16::try_from(f["sp"].as_u64()?).ok()?;
+                    Some((sp, f["reason"].as_str().unwrap_or("failed").to_owned()))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(Source {
         kind,
         label: slug(&label),
         dir: dir.to_owned(),
         manifest,
+        failed,
     })
 }
 
@@ -320,6 +386,7 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
                 reason: format!("{file} is missing"),
             });
         }
+        check_table(source, &path)?;
         let run = LazyFrame::scan_parquet(
             PlRefPath::from(path.to_string_lossy().as_ref()),
             ScanArgsParquet::default(),
@@ -345,6 +412,42 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
         .sort(["sp"], SortMultipleOptions::default())
         .collect()?;
     Ok((frame, sources))
+}
+
+/// Checks a run's table before it is used: it is intact (its seal, if it
+/// has one), and the manifest inside it, if any, is the run's
+/// `manifest.json` (which labels its columns), with as many rows.
+fn check_table(source: &Source, path: &Path) -> Result<(), ReportError> {
+    let info = check_parquet(path)?;
+    let corrupt = |reason: String| CorruptFile {
+        path: path.to_owned(),
+        reason,
+    };
+    if let Some(inside) = info.get("c960.manifest") {
+        let inside: Value = serde_json::from_str(inside)
+            .map_err(|e| corrupt(format!("its manifest is not JSON: {e}")))?;
+        if inside != source.manifest {
+            return Err(ReportError::BadRun {
+                dir: source.dir.clone(),
+                reason: format!(
+                    "manifest.json does not match the manifest inside {} (edited?)",
+                    path.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                ),
+            });
+        }
+    }
+    if source.kind == RunKind::Sweep
+        && let Some(rows) = source.manifest["rows"].as_u64()
+        && usize::try_from(rows).ok() != Some(info.rows)
+    {
+        return Err(corrupt(format!(
+            "holds {} rows but its manifest says {rows}",
+            info.rows
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 /// Writes the table as `positions.parquet` (sources in the metadata) and
@@ -400,11 +503,40 @@ pub struct Built {
 /// Builds the whole report into `out`: the per-position table
 /// (`positions.parquet`, `positions.csv`), the charts (`charts/*.svg` and
 /// `*.png`) and the site (`index.html`, `fair.html`, `positions/*.html`).
+///
+/// The report is built in a temporary directory beside `out` and swapped
+/// in as a whole: a report that fails or is killed leaves the previous
+/// one as it was. The inputs are locked for reading and `out` for writing
+/// meanwhile.
 pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
+    let mut locks = Vec::new();
+    for dir in runs {
+        locks.push(DirLock::shared(dir)?);
+    }
+    let swap = site::Swap::begin(out)?;
+    let built = match quietly(|| build_into(runs, swap.building())) {
+        Ok(Ok(built)) => built,
+        Ok(Err(e)) => {
+            swap.abandon();
+            return Err(e);
+        }
+        Err(panic) => {
+            swap.abandon();
+            return Err(ReportError::Unreadable(panic));
+        }
+    };
+    swap.finish()?;
+    drop(locks);
+    Ok(built)
+}
+
+/// Builds the report into `out` (the directory that is swapped in).
+fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     let (frame, sources) = per_position(runs)?;
     let mut trees: Vec<(String, Trees)> = Vec::new();
     for source in sources.iter().filter(|s| s.kind.has_games()) {
         let games = source.dir.join("games.parquet");
+        check_parquet(&games)?;
         trees.push((
             source.label.clone(),
             c960_openings::frequent_trees(&games, TREE_PLIES, TREE_SHARE)?,

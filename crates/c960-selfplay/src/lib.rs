@@ -9,6 +9,7 @@
 //! the outputs are written in (SP, game) order from the journal, so memory
 //! stays flat however many games are played.
 
+pub mod checks;
 mod game;
 mod pgn;
 mod stats;
@@ -252,6 +253,7 @@ pub fn run(
     validate(config)?;
     let started = now();
     let clock = std::time::Instant::now();
+    let _lock = c960_store::DirLock::exclusive(&config.out).map_err(io::Error::other)?;
     let mut state = Prepared::new(config)?;
     // Round by round (a round is one game, or one colour-reversed pair, from
     // every position), so an interrupted run covers all positions evenly.
@@ -368,9 +370,10 @@ impl Prepared {
         };
         let mut stats: BTreeMap<u16, PositionStats> = BTreeMap::new();
         let mut done = HashSet::new();
-        let journal = Journal::<GameRecord>::open_streaming(
+        let journal = Journal::<GameRecord>::open_streaming_checked(
             &config.out.join(JOURNAL_FILE),
             &settings,
+            &checks::validation(config),
             |game| {
                 if wanted(config, game.sp, game.game) && done.insert((game.sp, game.game)) {
                     stats.entry(game.sp).or_default().add(&game, paired);

@@ -92,15 +92,30 @@ fn exit_code(err: &anyhow::Error) -> u8 {
                 .is_some_and(c960_selfplay::SelfplayError::is_bad_input)
             || cause
                 .downcast_ref::<c960_report::ReportError>()
-                .is_some_and(|e| {
-                    matches!(
-                        e,
-                        c960_report::ReportError::BadRun { .. }
-                            | c960_report::ReportError::Duplicate { .. }
-                    )
-                })
+                .is_some_and(c960_report::ReportError::is_bad_input)
+            || is_corrupt_input(cause)
     });
     if bad_input { 2 } else { 1 }
+}
+
+/// Damaged or inconsistent input files (a journal line, a Parquet file)
+/// and outputs that are not regular files are bad input too.
+fn is_corrupt_input(cause: &(dyn std::error::Error + 'static)) -> bool {
+    cause.is::<c960_store::CorruptFile>()
+        || cause
+            .downcast_ref::<c960_store::JournalError>()
+            .is_some_and(|e| matches!(e, c960_store::JournalError::Corrupt { .. }))
+        || cause
+            .downcast_ref::<c960_selfplay::SelfplayError>()
+            .is_some_and(|e| {
+                matches!(
+                    e,
+                    c960_selfplay::SelfplayError::Journal(c960_store::JournalError::Corrupt { .. })
+                )
+            })
+        || cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::InvalidInput)
 }
 
 /// A reader that closes the pipe early (`c960 positions | head`) is not an

@@ -42,6 +42,15 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         .collect();
     let built =
         build(&runs, &args.out).with_context(|| format!("report into {}", args.out.display()))?;
+    // Runs with failures are reported, and flagged on every page.
+    for source in &built.sources {
+        if let Some(failures) = source.failures() {
+            eprintln!(
+                "c960: warning: {} has {failures}; the report has no numbers for them",
+                source.dir.display()
+            );
+        }
+    }
     if !args.quiet {
         let mut text = Text::default();
         writeln!(

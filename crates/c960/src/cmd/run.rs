@@ -242,6 +242,7 @@ fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConf
         retries: 2,
         watchdog: None,
         quiet,
+        repair: false,
     };
     let engine: EngineSpec = engine_args.engine_spec(&plan.engine, &plan.options)?;
     let jobs = engine_args.jobs()?;
@@ -253,6 +254,7 @@ fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConf
         jobs,
         retries: 2,
         out: plan.out.join("sweep"),
+        repair: false,
     };
     let p = &plan.selfplay;
     let selfplay = (p.games > 0).then(|| SelfplayConfig {
@@ -337,7 +339,8 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         writeln!(text, "{}", serde_json::to_string_pretty(&plan)?)?;
         return Ok(text.print()?);
     }
-    let (sweep, selfplay) = configs(&plan, args.quiet)?;
+    let (mut sweep, selfplay) = configs(&plan, args.quiet)?;
+    sweep.repair = args.repair;
     // Start the engine once before anything is written: a broken engine is
     // reported at once, and the run says which engine it uses.
     let engine = {
@@ -370,8 +373,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
             plan.out.display()
         );
     }
-    fs::create_dir_all(&plan.out)
-        .with_context(|| format!("cannot create {}", plan.out.display()))?;
+    let _lock = claim(&plan, selfplay.as_ref(), args.repair)?;
     interrupt::install();
     let stages_total = if selfplay.is_some() { 4 } else { 3 };
     let display = Display::new(args.quiet);
@@ -535,6 +537,27 @@ fn write_positions(out: &Path, display: &Display, stages: usize) -> Result<Stage
     })
 }
 
+/// Locks the run directory (creating it) for this run's life, checks its
+/// own outputs, and with `--repair` repairs the self-play journal (the
+/// sweep repairs its own).
+fn claim(
+    plan: &Plan,
+    selfplay: Option<&SelfplayConfig>,
+    repair: bool,
+) -> Result<c960_store::DirLock> {
+    let lock = c960_store::DirLock::exclusive(&plan.out)?;
+    c960_store::check_output(&[&plan.out.join("positions.csv"), &plan.out.join("run.json")])?;
+    if repair && let Some(selfplay) = selfplay {
+        let dropped = c960_selfplay::checks::repair(selfplay)
+            .with_context(|| format!("repair {}", selfplay.out.display()))?;
+        crate::cmd::sweep::report_repairs(
+            &selfplay.out.join(c960_selfplay::JOURNAL_FILE),
+            &dropped,
+        );
+    }
+    Ok(lock)
+}
+
 /// Stage 2: the engine sweep (resumed from its journal).
 fn sweep_stage(
     sweep: &SweepConfig,
@@ -553,6 +576,7 @@ fn sweep_stage(
         display.bar.set_position(p.done as u64);
     })
     .with_context(|| format!("sweep into {}", sweep.out.display()))?;
+    crate::cmd::sweep::report_repairs(&swept.journal, &swept.repaired);
     if swept.interrupted {
         display.bar.finish_and_clear();
         return Err(Interrupted(format!(
