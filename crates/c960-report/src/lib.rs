@@ -107,7 +107,7 @@ pub enum ReportError {
         second: PathBuf,
     },
     /// Reading or writing tables failed.
-    #[error(transparent)]
+    #[error("{}", c960_store::polars_reason(.0))]
     Polars(#[from] PolarsError),
     /// Writing files failed.
     #[error(transparent)]
@@ -137,7 +137,7 @@ impl ReportError {
                 | ReportError::Duplicate { .. }
                 | ReportError::Corrupt(_)
                 | ReportError::Unreadable(_)
-        )
+        ) || matches!(self, ReportError::Io(e) if e.kind() == io::ErrorKind::InvalidInput)
     }
 }
 

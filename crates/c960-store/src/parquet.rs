@@ -258,6 +258,12 @@ fn parse_seal(seal: &str) -> Option<(&str, u64)> {
 #[must_use]
 pub fn polars_reason(e: &PolarsError) -> String {
     let text = e.to_string();
+    // polars appends the query plan, repeated per level: the first
+    // sentence is the reason.
+    let text = text
+        .split("Resolved plan until failure")
+        .next()
+        .unwrap_or(&text);
     let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if line.contains("PAR1") || line.contains("thrift") || line.contains("out of spec") {
         format!("not a valid Parquet file ({line}); damaged or truncated?")

@@ -306,6 +306,8 @@ impl Prepared {
                 format!("cannot create {}: {e}", config.out.display()),
             )
         })?;
+        // Temporary files of a run killed while writing go first.
+        c960_store::remove_stale_temporaries(&config.out);
         // Outputs that cannot be replaced are refused before any work.
         let outputs =
             [JOURNAL_FILE, PARQUET_FILE, CSV_FILE, MANIFEST_FILE].map(|f| config.out.join(f));

@@ -60,6 +60,7 @@ pub(crate) fn run(args: &ImportArgs) -> Result<()> {
     ]
     .map(|f| args.out.join(f));
     c960_store::check_output(&outputs.each_ref().map(std::path::PathBuf::as_path))?;
+    c960_store::remove_stale_temporaries(&args.out);
     let started = Instant::now();
     let summary = import_to(&args.files, &filters, &args.out)
         .with_context(|| format!("import into {}", args.out.display()))?;

@@ -11,6 +11,16 @@ use crate::{
 };
 
 pub(crate) fn run(args: &ReportArgs) -> Result<()> {
+    // Runs being written are not read (the report locks them again).
+    let mut locks = Vec::new();
+    for dir in args
+        .sweeps
+        .iter()
+        .chain(&args.selfplays)
+        .chain(&args.imports)
+    {
+        locks.push(c960_store::DirLock::shared(dir)?);
+    }
     // Each directory must hold the kind of run its flag says.
     for (dirs, kind, flag) in [
         (&args.sweeps, RunKind::Sweep, "--sweep"),

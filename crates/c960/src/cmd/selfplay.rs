@@ -88,6 +88,7 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     ]
     .map(|f| config.out.join(f));
     c960_store::check_output(&outputs.each_ref().map(std::path::PathBuf::as_path))?;
+    c960_store::remove_stale_temporaries(&config.out);
     if args.engine.repair {
         let dropped = c960_selfplay::checks::repair(&config)
             .with_context(|| format!("repair {}", config.out.display()))?;
