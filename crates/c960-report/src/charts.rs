@@ -212,7 +212,18 @@ pub fn write(chart: &impl Chart, dir: &Path, name: &str) -> io::Result<[PathBuf;
         Ok(()) => Ok([svg_path, png_path]),
         Err(e) => {
             let _ = fs::remove_file(&temp);
-            Err(e)
+            // The encoder wraps I/O errors in its own; a full disk is said
+            // as such.
+            let text = format!("{e:?}");
+            let full = e.kind() == io::ErrorKind::StorageFull
+                || text.contains("StorageFull")
+                || text.contains("os error 28");
+            let e = if full {
+                io::Error::from(io::ErrorKind::StorageFull)
+            } else {
+                io::Error::new(e.kind(), e.to_string())
+            };
+            Err(c960_store::describe_write_error(&png_path, &e))
         }
     }
 }

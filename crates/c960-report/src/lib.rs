@@ -461,14 +461,11 @@ pub fn write_table(dir: &Path, frame: &DataFrame, sources: &[Source]) -> Result<
     .to_string();
     let mut frame = frame.clone();
     write_atomically(&dir.join("positions.parquet"), |out| {
-        ParquetWriter::new(out)
-            .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![(
-                "c960.sources".to_owned(),
-                provenance.clone(),
-            )])))
-            .finish(&mut frame)
-            .map(|_| ())
-            .map_err(io::Error::other)
+        c960_store::write_sealed(
+            out,
+            &mut frame,
+            vec![("c960.sources".to_owned(), provenance.clone())],
+        )
     })?;
     write_atomically(&dir.join("positions.csv"), |out| {
         CsvWriter::new(out)
@@ -517,8 +514,16 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     let built = match quietly(|| build_into(runs, swap.building())) {
         Ok(Ok(built)) => built,
         Ok(Err(e)) => {
+            let building = swap.building().display().to_string();
             swap.abandon();
-            return Err(e);
+            // Name the files where they were going, not where they were built.
+            return Err(match e {
+                ReportError::Io(e) => ReportError::Io(io::Error::new(
+                    e.kind(),
+                    e.to_string().replace(&building, &out.display().to_string()),
+                )),
+                e => e,
+            });
         }
         Err(panic) => {
             swap.abandon();

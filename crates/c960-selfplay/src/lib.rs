@@ -519,10 +519,9 @@ fn write_outputs(
     })?;
     write_atomically(&dir.join(GAMES_FILE), |out| {
         let schema = games_frame(&[])?.schema().clone();
-        let mut writer = ParquetWriter::new(out)
-            .with_key_value_metadata(Some(manifest_metadata(&manifest_json)))
-            .batched(&schema)
-            .map_err(io::Error::other)?;
+        let mut writer =
+            c960_store::SealedWriter::new(out, &schema, manifest_pairs(&manifest_json))
+                .map_err(io::Error::other)?;
         let mut batch = Vec::with_capacity(BATCH);
         let mut flush = |batch: &mut Vec<GameRecord>| -> io::Result<()> {
             writer
@@ -542,15 +541,11 @@ fn write_outputs(
         if !batch.is_empty() {
             flush(&mut batch)?;
         }
-        writer.finish().map(|_| ()).map_err(io::Error::other)
+        writer.finish().map_err(io::Error::other)
     })?;
     let mut positions = positions_frame(&outcome.positions).map_err(io::Error::other)?;
     write_atomically(&dir.join(POSITIONS_PARQUET), |out| {
-        ParquetWriter::new(out)
-            .with_key_value_metadata(Some(manifest_metadata(&manifest_json)))
-            .finish(&mut positions)
-            .map(|_| ())
-            .map_err(io::Error::other)
+        c960_store::write_sealed(out, &mut positions, manifest_pairs(&manifest_json))
     })?;
     write_atomically(&dir.join(POSITIONS_CSV), |out| {
         CsvWriter::new(out)
@@ -568,8 +563,8 @@ fn write_outputs(
 /// Games per Parquet row group.
 const BATCH: usize = 2_048;
 
-fn manifest_metadata(json: &str) -> KeyValueMetadata {
-    KeyValueMetadata::from_static(vec![("c960.manifest".to_owned(), json.to_owned())])
+fn manifest_pairs(json: &str) -> Vec<(String, String)> {
+    vec![("c960.manifest".to_owned(), json.to_owned())]
 }
 
 /// Byte offset of each wanted game's journal line, by (SP, game).
