@@ -292,6 +292,7 @@ pub fn source(dir: &Path) -> Result<Source, ReportError> {
     })?;
     let manifest: Value =
         serde_json::from_str(&text).map_err(|e| bad(format!("manifest.json is not JSON: {e}")))?;
+    check_manifest(&manifest).map_err(|reason| bad(format!("manifest.json: {reason}")))?;
     let limit = manifest["limit"].as_str().unwrap_or("unknown limit");
     let (kind, engines) = match manifest["kind"].as_str() {
         Some("sweep") => (
@@ -342,6 +343,46 @@ pub fn source(dir: &Path) -> Result<Source, ReportError> {
         manifest,
         failed,
     })
+}
+
+/// Checks the fields a manifest's kind must have, with their types: they
+/// label the run's columns, so a manifest without them cannot be used.
+fn check_manifest(manifest: &Value) -> Result<(), String> {
+    let text = |field: &str, value: &Value| match value {
+        Value::String(s) if !s.is_empty() => Ok(()),
+        _ => Err(format!("{field} must be a non-empty string")),
+    };
+    let number = |field: &str, value: &Value| match value {
+        Value::Null => Ok(()),
+        v if v.as_u64().is_some() => Ok(()),
+        _ => Err(format!("{field} must be a whole number")),
+    };
+    match manifest["kind"].as_str() {
+        Some("sweep") => {
+            text("limit", &manifest["limit"])?;
+            text("engine.name", &manifest["engine"]["name"])?;
+            number("multipv", &manifest["multipv"])?;
+            number("rows", &manifest["rows"])?;
+            if manifest["multipv"].as_u64() == Some(0) {
+                return Err("multipv must be at least 1".to_owned());
+            }
+        }
+        Some("selfplay") => {
+            text("limit", &manifest["limit"])?;
+            let engines = manifest["engines"]
+                .as_array()
+                .filter(|a| !a.is_empty())
+                .ok_or("engines must be a list of engines")?;
+            for engine in engines {
+                text("engines[].name", &engine["name"])?;
+            }
+        }
+        _ => {}
+    }
+    if !manifest["failed"].is_null() && !manifest["failed"].is_array() {
+        return Err("failed must be a list".to_owned());
+    }
+    Ok(())
 }
 
 /// Lower-case letters and digits joined by `_`.

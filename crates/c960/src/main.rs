@@ -34,7 +34,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("c960: error: {}", one_line(&format!("{err:#}")));
+            eprintln!("c960: error: {}", one_line(&message(&err)));
             ExitCode::from(exit_code(&err))
         }
     }
@@ -126,6 +126,23 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
+}
+
+/// The error and its causes joined by ": ", each said once: a cause
+/// whose text an outer message already includes is not repeated.
+fn message(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if part.is_empty() || text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }
 
 fn one_line(message: &str) -> String {

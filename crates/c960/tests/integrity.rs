@@ -499,3 +499,63 @@ fn an_illegal_move_in_a_self_play_journal_is_refused() {
     assert!(repaired.stderr.contains("dropped"), "{}", repaired.stderr);
     assert_eq!(fs::read(dir.file("sp/games.pgn")).unwrap(), before);
 }
+
+#[test]
+fn an_error_is_said_once_in_one_line() {
+    let dir = Dir::new();
+    for args in [
+        &[
+            "sweep",
+            "--engine",
+            "builtin",
+            "--positions",
+            "0",
+            "--out",
+            "/proc/x",
+            "--quiet",
+        ][..],
+        &[
+            "selfplay",
+            "--engine",
+            "builtin",
+            "--positions",
+            "0",
+            "--out",
+            "/proc/x",
+            "--quiet",
+        ],
+        &[
+            "run",
+            "--engine",
+            "builtin",
+            "--positions",
+            "0",
+            "--games",
+            "0",
+            "--out",
+            "/proc/x",
+            "--quiet",
+        ],
+    ] {
+        let run = dir.run(args);
+        assert_ne!(run.code, 0);
+        let line = one_line(&run.stderr);
+        assert_eq!(line.matches("cannot create /proc/x").count(), 1, "{line}");
+        assert_eq!(line.matches("os error 2").count(), 1, "{line}");
+    }
+}
+
+#[test]
+fn a_manifest_of_the_wrong_shape_is_refused() {
+    let dir = Dir::new();
+    swept(&dir, "a", "0-2");
+    let path = dir.file("a/manifest.json");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(
+        &path,
+        text.replace("\"limit\": \"nodes 10\"", "\"limit\": 7"),
+    )
+    .unwrap();
+    let line = dir.bad_input(&["report", "--sweep", "a", "--out", "site", "--quiet"]);
+    assert!(line.contains("limit must be a non-empty string"), "{line}");
+}
