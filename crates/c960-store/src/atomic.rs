@@ -71,8 +71,15 @@ fn not_regular(path: &Path) -> Option<&'static str> {
 pub fn check_output(paths: &[&Path]) -> io::Result<()> {
     for path in paths {
         if let Some(what) = not_regular(path) {
+            // A directory is refused as before (status 1); a link, FIFO or
+            // device in its place is bad input.
+            let kind = if what == "a directory" {
+                io::ErrorKind::Other
+            } else {
+                io::ErrorKind::InvalidInput
+            };
             return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
+                kind,
                 format!(
                     "cannot write {}: it is {what}; c960 only replaces regular files",
                     path.display()
@@ -167,7 +174,7 @@ where
         if last_error == Some(io::ErrorKind::StorageFull) {
             return describe_write_error(path, &io::Error::from(io::ErrorKind::StorageFull));
         }
-        if e.kind() == io::ErrorKind::InvalidInput && not_regular(path).is_some() {
+        if not_regular(path).is_some() && e.to_string().starts_with("cannot write") {
             return e;
         }
         describe_write_error(path, &e)
