@@ -559,3 +559,43 @@ fn a_manifest_of_the_wrong_shape_is_refused() {
     let line = dir.bad_input(&["report", "--sweep", "a", "--out", "site", "--quiet"]);
     assert!(line.contains("limit must be a non-empty string"), "{line}");
 }
+
+#[test]
+fn a_second_c960_run_on_one_directory_is_refused() {
+    let dir = Dir::new();
+    let engine = fake_engine();
+    let args = [
+        "run",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--positions",
+        "0-29",
+        "--sweep-nodes",
+        "10",
+        "--games",
+        "0",
+        "--jobs",
+        "1",
+        "--out",
+        "r",
+        "--quiet",
+    ];
+    let mut first = dir.command(&args);
+    first.env("C960_FAKE_UCI", "--slow 40");
+    let mut first = first
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for(&dir.file("r/sweep/journal.jsonl"));
+    let second = dir.run(&args);
+    assert_eq!(second.code, 1, "{}", second.stderr);
+    let line = one_line(&second.stderr);
+    assert!(
+        line.contains(&format!("in use by process {}", first.id())),
+        "{line}"
+    );
+    assert!(line.contains("c960 run"), "{line}");
+    assert!(first.wait().unwrap().success());
+    assert_eq!(json(&dir.file("r/sweep/manifest.json"))["rows"], 30);
+}
