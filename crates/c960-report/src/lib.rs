@@ -479,6 +479,28 @@ fn check_table(source: &Source, path: &Path) -> Result<(), ReportError> {
         }
     }
     if source.kind == RunKind::Sweep
+        && info.get("c960.manifest").is_none()
+        && let Some(limit) = source.manifest["limit"].as_str()
+    {
+        // The limit labels the run's columns: in a table without its own
+        // manifest, every row must have the limit manifest.json says.
+        let limits = LazyFrame::scan_parquet(
+            PlRefPath::from(path.to_string_lossy().as_ref()),
+            ScanArgsParquet::default(),
+        )?
+        .select([col("limit").unique()])
+        .collect()?;
+        let column = limits.column("limit")?.str()?.clone();
+        if let Some(other) = column.iter().flatten().find(|l| *l != limit) {
+            return Err(ReportError::BadRun {
+                dir: source.dir.clone(),
+                reason: format!(
+                    "manifest.json says limit {limit:?} but rows were made at {other:?}"
+                ),
+            });
+        }
+    }
+    if source.kind == RunKind::Sweep
         && let Some(rows) = source.manifest["rows"].as_u64()
         && usize::try_from(rows).ok() != Some(info.rows)
     {

@@ -599,3 +599,22 @@ fn a_second_c960_run_on_one_directory_is_refused() {
     assert!(first.wait().unwrap().success());
     assert_eq!(json(&dir.file("r/sweep/manifest.json"))["rows"], 30);
 }
+
+#[test]
+fn a_manifest_edited_together_with_the_table_metadata_still_must_match_the_rows() {
+    use polars::prelude::*;
+    let dir = Dir::new();
+    swept(&dir, "a", "0-2");
+    // An older table (no seal, no manifest inside) with an edited manifest.
+    let mut frame = ParquetReader::new(fs::File::open(dir.file("a/sweep.parquet")).unwrap())
+        .finish()
+        .unwrap();
+    ParquetWriter::new(fs::File::create(dir.file("a/sweep.parquet")).unwrap())
+        .finish(&mut frame)
+        .unwrap();
+    let path = dir.file("a/manifest.json");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace("\"nodes 10\"", "\"nodes 40000\"")).unwrap();
+    let line = dir.bad_input(&["report", "--sweep", "a", "--out", "site", "--quiet"]);
+    assert!(line.contains("rows were made at \"nodes 10\""), "{line}");
+}
