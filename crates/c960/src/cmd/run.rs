@@ -547,6 +547,9 @@ fn claim(
 ) -> Result<c960_store::DirLock> {
     let lock = c960_store::DirLock::exclusive(&plan.out)?;
     c960_store::remove_stale_temporaries(&plan.out);
+    if let Some(selfplay) = selfplay {
+        c960_store::remove_stale_temporaries(&selfplay.out);
+    }
     c960_store::check_output(&[&plan.out.join("positions.csv"), &plan.out.join("run.json")])?;
     if repair && let Some(selfplay) = selfplay {
         let dropped = c960_selfplay::checks::repair(selfplay)
