@@ -226,7 +226,18 @@ pub fn write_png(chart: &impl Chart, path: &Path, size: (u32, u32)) -> io::Resul
         Ok(()) => Ok(()),
         Err(e) => {
             let _ = fs::remove_file(&temp);
-            Err(e)
+            // The encoder wraps I/O errors in its own; a full disk is said
+            // as such.
+            let text = format!("{e:?}");
+            let full = e.kind() == io::ErrorKind::StorageFull
+                || text.contains("StorageFull")
+                || text.contains("os error 28");
+            let e = if full {
+                io::Error::from(io::ErrorKind::StorageFull)
+            } else {
+                io::Error::new(e.kind(), e.to_string())
+            };
+            Err(c960_store::describe_write_error(&png_path, &e))
         }
     }
 }

@@ -19,7 +19,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_store::write_atomically;
+use c960_store::{CorruptFile, DirLock, LockError, check_parquet, quietly, write_atomically};
 use polars::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
@@ -58,6 +58,35 @@ pub struct Source {
     pub dir: PathBuf,
     /// Its manifest, as written by the run.
     pub manifest: Value,
+    /// Units that failed in the run (SP and reason, one per failed
+    /// position or game): the table has no numbers for them.
+    pub failed: Vec<(u16, String)>,
+}
+
+impl Source {
+    /// The run's failures in one line, if it has any: `2 failed positions
+    /// (SP 5, 7)`.
+    #[must_use]
+    pub fn failures(&self) -> Option<String> {
+        if self.failed.is_empty() {
+            return None;
+        }
+        let unit = match self.kind {
+            RunKind::Sweep => "position",
+            RunKind::Selfplay | RunKind::Import => "game",
+        };
+        let sps: BTreeSet<u16> = self.failed.iter().map(|(sp, _)| *sp).collect();
+        let mut listed: Vec<String> = sps.iter().take(10).map(|sp| format!("SP {sp}")).collect();
+        if sps.len() > 10 {
+            listed.push(format!("{} more", sps.len() - 10));
+        }
+        Some(format!(
+            "{} failed {unit}{} ({})",
+            self.failed.len(),
+            if self.failed.len() == 1 { "" } else { "s" },
+            listed.join(", ")
+        ))
+    }
 }
 
 /// Why the table cannot be made.
@@ -82,7 +111,7 @@ pub enum ReportError {
         second: PathBuf,
     },
     /// Reading or writing tables failed.
-    #[error(transparent)]
+    #[error("{}", c960_store::polars_reason(.0))]
     Polars(#[from] PolarsError),
     /// Writing files failed.
     #[error(transparent)]
@@ -90,6 +119,30 @@ pub enum ReportError {
     /// A game table that cannot be replayed.
     #[error(transparent)]
     Openings(#[from] c960_openings::TreeError),
+    /// An input table that is damaged or does not match its manifest.
+    #[error(transparent)]
+    Corrupt(#[from] CorruptFile),
+    /// A run or the output is in use by another process.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// Reading the inputs failed inside a dependency (damaged data).
+    #[error("cannot read the inputs: {0}")]
+    Unreadable(String),
+}
+
+impl ReportError {
+    /// Whether the inputs (not the machine) are at fault: missing,
+    /// damaged or inconsistent runs.
+    #[must_use]
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            ReportError::BadRun { .. }
+                | ReportError::Duplicate { .. }
+                | ReportError::Corrupt(_)
+                | ReportError::Unreadable(_)
+        ) || matches!(self, ReportError::Io(e) if e.kind() == io::ErrorKind::InvalidInput)
+    }
 }
 
 /// Plies of the opening trees in the report.
@@ -243,6 +296,7 @@ pub fn source(dir: &Path) -> Result<Source, ReportError> {
     })?;
     let manifest: Value =
         serde_json::from_str(&text).map_err(|e| bad(format!("manifest.json is not JSON: {e}")))?;
+    check_manifest(&manifest).map_err(|reason| bad(format!("manifest.json: {reason}")))?;
     let limit = manifest["limit"].as_str().unwrap_or("unknown limit");
     let (kind, engines) = match manifest["kind"].as_str() {
         Some("sweep") => (
@@ -274,12 +328,65 @@ pub fn source(dir: &Path) -> Result<Source, ReportError> {
     {
         let _ = write!(label, " mpv{k}");
     }
+    let failed = manifest["failed"]
+        .as_array()
+        .map(|failed| {
+            failed
+                .iter()
+                .filter_map(|f| {
+                    let sp = u16::try_from(f["sp"].as_u64()?).ok()?;
+                    Some((sp, f["reason"].as_str().unwrap_or("failed").to_owned()))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(Source {
         kind,
         label: slug(&label),
         dir: dir.to_owned(),
         manifest,
+        failed,
     })
+}
+
+/// Checks the fields a manifest's kind must have, with their types: they
+/// label the run's columns, so a manifest without them cannot be used.
+fn check_manifest(manifest: &Value) -> Result<(), String> {
+    let text = |field: &str, value: &Value| match value {
+        Value::String(s) if !s.is_empty() => Ok(()),
+        _ => Err(format!("{field} must be a non-empty string")),
+    };
+    let number = |field: &str, value: &Value| match value {
+        Value::Null => Ok(()),
+        v if v.as_u64().is_some() => Ok(()),
+        _ => Err(format!("{field} must be a whole number")),
+    };
+    match manifest["kind"].as_str() {
+        Some("sweep") => {
+            text("limit", &manifest["limit"])?;
+            text("engine.name", &manifest["engine"]["name"])?;
+            number("multipv", &manifest["multipv"])?;
+            number("rows", &manifest["rows"])?;
+            if manifest["multipv"].as_u64() == Some(0) {
+                return Err("multipv must be at least 1".to_owned());
+            }
+        }
+        Some("selfplay") => {
+            text("limit", &manifest["limit"])?;
+            let engines = manifest["engines"]
+                .as_array()
+                .filter(|a| !a.is_empty())
+                .ok_or("engines must be a list of engines")?;
+            for engine in engines {
+                text("engines[].name", &engine["name"])?;
+            }
+        }
+        _ => {}
+    }
+    if !manifest["failed"].is_null() && !manifest["failed"].is_array() {
+        return Err("failed must be a list".to_owned());
+    }
+    Ok(())
 }
 
 /// Lower-case letters and digits joined by `_`.
@@ -324,6 +431,7 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
                 reason: format!("{file} is missing"),
             });
         }
+        check_table(source, &path)?;
         let run = LazyFrame::scan_parquet(
             PlRefPath::from(path.to_string_lossy().as_ref()),
             ScanArgsParquet::default(),
@@ -351,6 +459,64 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
     Ok((frame, sources))
 }
 
+/// Checks a run's table before it is used: it is intact (its seal, if it
+/// has one), and the manifest inside it, if any, is the run's
+/// `manifest.json` (which labels its columns), with as many rows.
+fn check_table(source: &Source, path: &Path) -> Result<(), ReportError> {
+    let info = check_parquet(path)?;
+    let corrupt = |reason: String| CorruptFile {
+        path: path.to_owned(),
+        reason,
+    };
+    if let Some(inside) = info.get("c960.manifest") {
+        let inside: Value = serde_json::from_str(inside)
+            .map_err(|e| corrupt(format!("its manifest is not JSON: {e}")))?;
+        if inside != source.manifest {
+            return Err(ReportError::BadRun {
+                dir: source.dir.clone(),
+                reason: format!(
+                    "manifest.json does not match the manifest inside {} (edited?)",
+                    path.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                ),
+            });
+        }
+    }
+    if source.kind == RunKind::Sweep
+        && info.get("c960.manifest").is_none()
+        && let Some(limit) = source.manifest["limit"].as_str()
+    {
+        // The limit labels the run's columns: in a table without its own
+        // manifest, every row must have the limit manifest.json says.
+        let limits = LazyFrame::scan_parquet(
+            PlRefPath::from(path.to_string_lossy().as_ref()),
+            ScanArgsParquet::default(),
+        )?
+        .select([col("limit").unique()])
+        .collect()?;
+        let column = limits.column("limit")?.str()?.clone();
+        if let Some(other) = column.iter().flatten().find(|l| *l != limit) {
+            return Err(ReportError::BadRun {
+                dir: source.dir.clone(),
+                reason: format!(
+                    "manifest.json says limit {limit:?} but rows were made at {other:?}"
+                ),
+            });
+        }
+    }
+    if source.kind == RunKind::Sweep
+        && let Some(rows) = source.manifest["rows"].as_u64()
+        && usize::try_from(rows).ok() != Some(info.rows)
+    {
+        return Err(corrupt(format!(
+            "holds {} rows but its manifest says {rows}",
+            info.rows
+        ))
+        .into());
+    }
+    Ok(())
+}
+
 /// Writes the table as `positions.parquet` (sources in the metadata) and
 /// `positions.csv` into `dir`, atomically.
 pub fn write_table(dir: &Path, frame: &DataFrame, sources: &[Source]) -> Result<(), ReportError> {
@@ -362,14 +528,11 @@ pub fn write_table(dir: &Path, frame: &DataFrame, sources: &[Source]) -> Result<
     .to_string();
     let mut frame = frame.clone();
     write_atomically(&dir.join("positions.parquet"), |out| {
-        ParquetWriter::new(out)
-            .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![(
-                "c960.sources".to_owned(),
-                provenance.clone(),
-            )])))
-            .finish(&mut frame)
-            .map(|_| ())
-            .map_err(io::Error::other)
+        c960_store::write_sealed(
+            out,
+            &mut frame,
+            vec![("c960.sources".to_owned(), provenance.clone())],
+        )
     })?;
     write_atomically(&dir.join("positions.csv"), |out| {
         CsvWriter::new(out)
@@ -404,11 +567,48 @@ pub struct Built {
 /// Builds the whole report into `out`: the per-position table
 /// (`positions.parquet`, `positions.csv`), the charts (`charts/*.svg` and
 /// `*.png`) and the site (`index.html`, `fair.html`, `positions/*.html`).
+///
+/// The report is built in a temporary directory beside `out` and swapped
+/// in as a whole: a report that fails or is killed leaves the previous
+/// one as it was. The inputs are locked for reading and `out` for writing
+/// meanwhile.
 pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
+    let mut locks = Vec::new();
+    for dir in runs {
+        locks.push(DirLock::shared(dir)?);
+    }
+    let swap = site::Swap::begin(out)?;
+    let built = match quietly(|| build_into(runs, swap.building())) {
+        Ok(Ok(built)) => built,
+        Ok(Err(e)) => {
+            let building = swap.building().display().to_string();
+            swap.abandon();
+            // Name the files where they were going, not where they were built.
+            return Err(match e {
+                ReportError::Io(e) => ReportError::Io(io::Error::new(
+                    e.kind(),
+                    e.to_string().replace(&building, &out.display().to_string()),
+                )),
+                e => e,
+            });
+        }
+        Err(panic) => {
+            swap.abandon();
+            return Err(ReportError::Unreadable(panic));
+        }
+    };
+    swap.finish()?;
+    drop(locks);
+    Ok(built)
+}
+
+/// Builds the report into `out` (the directory that is swapped in).
+fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     let (frame, sources) = per_position(runs)?;
     let mut trees: Vec<(String, Trees)> = Vec::new();
     for source in sources.iter().filter(|s| s.kind.has_games()) {
         let games = source.dir.join("games.parquet");
+        check_parquet(&games)?;
         trees.push((
             source.label.clone(),
             c960_openings::frequent_trees(&games, TREE_PLIES, TREE_SHARE)?,

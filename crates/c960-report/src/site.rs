@@ -116,6 +116,167 @@ fn page(title: &str, depth: usize, body: &str) -> String {
     )
 }
 
+/// A report being built beside its target: `.NAME.build.PID` in the
+/// target's parent, renamed over the target once complete.
+pub(crate) struct Swap {
+    out: PathBuf,
+    temp: PathBuf,
+    parent: PathBuf,
+    name: String,
+    _lock: c960_store::DirLock,
+}
+
+/// What a report directory holds (anything else is someone's own file,
+/// which a report must not delete).
+fn written_by_report(name: &str) -> bool {
+    matches!(
+        name,
+        "index.html"
+            | "fair.html"
+            | "style.css"
+            | "table.js"
+            | "positions.parquet"
+            | "positions.csv"
+            | "charts"
+            | "positions"
+    ) || name.starts_with('.')
+        || (name.starts_with("first-moves-")
+            && Path::new(name)
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("csv")))
+}
+
+impl Swap {
+    /// Locks `out`, cleans what killed reports left beside it, checks that
+    /// it may be replaced, and makes the directory to build in.
+    pub(crate) fn begin(out: &Path) -> Result<Swap, crate::ReportError> {
+        let bad = |reason: String| {
+            crate::ReportError::Io(io::Error::new(io::ErrorKind::InvalidInput, reason))
+        };
+        let name = out
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .ok_or_else(|| bad(format!("cannot write a report to {}", out.display())))?;
+        let parent = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        fs::create_dir_all(&parent).map_err(|e| {
+            io::Error::new(e.kind(), format!("cannot create {}: {e}", parent.display()))
+        })?;
+        let lock = c960_store::DirLock::exclusive_file(&parent.join(format!(".{name}.lock")), out)?;
+        let swap = Swap {
+            out: out.to_owned(),
+            temp: parent.join(format!(".{name}.build.{}", std::process::id())),
+            parent,
+            name,
+            _lock: lock,
+        };
+        swap.clean_up();
+        match fs::symlink_metadata(out) {
+            Err(_) => {}
+            Ok(meta) if meta.is_dir() => {
+                for entry in fs::read_dir(out)? {
+                    let entry = entry?.file_name().to_string_lossy().into_owned();
+                    if !written_by_report(&entry) {
+                        return Err(bad(format!(
+                            "cannot replace {}: it holds {entry}, which c960 report did not write; \
+                             give a new or empty directory",
+                            out.display()
+                        )));
+                    }
+                }
+            }
+            Ok(_) => {
+                return Err(bad(format!(
+                    "cannot write a report to {}: it is not a directory",
+                    out.display()
+                )));
+            }
+        }
+        let _ = fs::remove_dir_all(&swap.temp);
+        fs::create_dir(&swap.temp).map_err(|e| c960_store::describe_write_error(&swap.temp, &e))?;
+        Ok(swap)
+    }
+
+    /// Removes directories of killed reports (their process is gone); a
+    /// report killed between its two renames is put back first.
+    fn clean_up(&self) {
+        let Ok(entries) = fs::read_dir(&self.parent) else {
+            return;
+        };
+        let prefix = format!(".{}.", self.name);
+        for entry in entries.flatten() {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            let Some(rest) = file.strip_prefix(&prefix) else {
+                continue;
+            };
+            let Some((stage, pid)) = rest.split_once('.') else {
+                continue;
+            };
+            let Ok(pid) = pid.parse::<u32>() else {
+                continue;
+            };
+            if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
+                continue;
+            }
+            match stage {
+                "old" if !self.out.exists() => {
+                    let _ = fs::rename(entry.path(), &self.out);
+                }
+                "old" | "build" => {
+                    let _ = fs::remove_dir_all(entry.path());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Where the report is built.
+    pub(crate) fn building(&self) -> &Path {
+        &self.temp
+    }
+
+    /// Gives up: the target stays as it was.
+    pub(crate) fn abandon(self) {
+        let _ = fs::remove_dir_all(&self.temp);
+    }
+
+    /// Puts the built report in place of the old one.
+    pub(crate) fn finish(self) -> io::Result<()> {
+        let old = self
+            .parent
+            .join(format!(".{}.old.{}", self.name, std::process::id()));
+        let had_old = self.out.exists();
+        let moved = (|| {
+            if had_old {
+                fs::rename(&self.out, &old)?;
+            }
+            fs::rename(&self.temp, &self.out)
+        })();
+        if let Err(e) = moved {
+            if had_old && !self.out.exists() {
+                let _ = fs::rename(&old, &self.out);
+            }
+            let _ = fs::remove_dir_all(&self.temp);
+            return Err(io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot put the report in place at {}: {e}",
+                    self.out.display()
+                ),
+            ));
+        }
+        if let Ok(dir) = fs::File::open(&self.parent) {
+            let _ = dir.sync_all();
+        }
+        if had_old {
+            let _ = fs::remove_dir_all(&old);
+        }
+        Ok(())
+    }
+}
+
 /// Writes the site into `dir`: `index.html`, `fair.html`,
 /// `positions/<sp>.html`, `style.css`, `table.js`. `charts` are file names
 /// (relative to `dir`) of SVG charts shown on the index.
@@ -127,7 +288,10 @@ pub fn write_site(
     trees: &[(String, Trees)],
 ) -> io::Result<()> {
     fs::create_dir_all(dir.join("positions"))?;
+    let banner = failures_banner(sources, None);
     let write = |name: &Path, text: &str| {
+        // Every page opens with the inputs' failures, if any.
+        let text = text.replacen("<body>\n", &format!("<body>\n{banner}"), 1);
         c960_store::write_atomically(name, |out| io::Write::write_all(out, text.as_bytes()))
     };
     write(&dir.join("style.css"), STYLE)?;
@@ -140,10 +304,13 @@ pub fn write_site(
     write(&dir.join("fair.html"), &fair(frame, sources))?;
     for row in 0..frame.height() {
         let sp = StartPosition::new(row as u16).map_err(io::Error::other)?;
-        write(
-            &dir.join(format!("positions/{}.html", sp.sp())),
-            &position_page(frame, sources, row, sp, trees),
-        )?;
+        let page = position_page(frame, sources, row, sp, trees);
+        let page = page.replacen(
+            "<body>\n",
+            &format!("<body>\n{}", failures_banner(sources, Some(sp.sp()))),
+            1,
+        );
+        write(&dir.join(format!("positions/{}.html", sp.sp())), &page)?;
     }
     Ok(())
 }
@@ -196,6 +363,39 @@ fn provenance(sources: &[Source]) -> String {
     }
     text.push_str("</ul>");
     text
+}
+
+/// A warning naming the runs with failed positions or games (empty if
+/// none); on a position's page (`sp`), also what failed there.
+fn failures_banner(sources: &[Source], sp: Option<u16>) -> String {
+    let mut lines = Vec::new();
+    for source in sources {
+        let Some(summary) = source.failures() else {
+            continue;
+        };
+        let mut line = format!(
+            "Incomplete input: run <b>{}</b> has {}; the table has no numbers for them.",
+            escape(&source.label),
+            escape(&summary)
+        );
+        if let Some(sp) = sp {
+            for (failed, reason) in source.failed.iter().filter(|(f, _)| *f == sp) {
+                let _ = write!(
+                    line,
+                    "<br>SP {failed} failed in this run: {}",
+                    escape(reason)
+                );
+            }
+        }
+        lines.push(line);
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<div class=\"warning\" role=\"alert\" style=\"border:2px solid #b00;background:#fee;padding:0.5em 1em;margin:0.5em 0\">{}</div>\n",
+        lines.join("<br>")
+    )
 }
 
 fn index(

@@ -55,6 +55,7 @@ fn write_sweep(dir: &std::path::Path, limit: &str, rows: &[SweepRow]) {
         started: "-".into(),
         finished: "-".into(),
         notes: String::new(),
+        repaired: vec![],
     };
     write_outputs(dir, rows, 1, &manifest).unwrap();
 }

@@ -9,6 +9,7 @@
 //! the outputs are written in (SP, game) order from the journal, so memory
 //! stays flat however many games are played.
 
+pub mod checks;
 mod game;
 mod pgn;
 mod stats;
@@ -252,6 +253,7 @@ pub fn run(
     validate(config)?;
     let started = now();
     let clock = std::time::Instant::now();
+    let _lock = c960_store::DirLock::exclusive(&config.out).map_err(io::Error::other)?;
     let mut state = Prepared::new(config)?;
     // Round by round (a round is one game, or one colour-reversed pair, from
     // every position), so an interrupted run covers all positions evenly.
@@ -368,9 +370,10 @@ impl Prepared {
         };
         let mut stats: BTreeMap<u16, PositionStats> = BTreeMap::new();
         let mut done = HashSet::new();
-        let journal = Journal::<GameRecord>::open_streaming(
+        let journal = Journal::<GameRecord>::open_streaming_checked(
             &config.out.join(JOURNAL_FILE),
             &settings,
+            &checks::validation(config),
             |game| {
                 if wanted(config, game.sp, game.game) && done.insert((game.sp, game.game)) {
                     stats.entry(game.sp).or_default().add(&game, paired);
@@ -516,10 +519,9 @@ fn write_outputs(
     })?;
     write_atomically(&dir.join(GAMES_FILE), |out| {
         let schema = games_frame(&[])?.schema().clone();
-        let mut writer = ParquetWriter::new(out)
-            .with_key_value_metadata(Some(manifest_metadata(&manifest_json)))
-            .batched(&schema)
-            .map_err(io::Error::other)?;
+        let mut writer =
+            c960_store::SealedWriter::new(out, &schema, manifest_pairs(&manifest_json))
+                .map_err(io::Error::other)?;
         let mut batch = Vec::with_capacity(BATCH);
         let mut flush = |batch: &mut Vec<GameRecord>| -> io::Result<()> {
             writer
@@ -539,15 +541,11 @@ fn write_outputs(
         if !batch.is_empty() {
             flush(&mut batch)?;
         }
-        writer.finish().map(|_| ()).map_err(io::Error::other)
+        writer.finish().map_err(io::Error::other)
     })?;
     let mut positions = positions_frame(&outcome.positions).map_err(io::Error::other)?;
     write_atomically(&dir.join(POSITIONS_PARQUET), |out| {
-        ParquetWriter::new(out)
-            .with_key_value_metadata(Some(manifest_metadata(&manifest_json)))
-            .finish(&mut positions)
-            .map(|_| ())
-            .map_err(io::Error::other)
+        c960_store::write_sealed(out, &mut positions, manifest_pairs(&manifest_json))
     })?;
     write_atomically(&dir.join(POSITIONS_CSV), |out| {
         CsvWriter::new(out)
@@ -565,8 +563,8 @@ fn write_outputs(
 /// Games per Parquet row group.
 const BATCH: usize = 2_048;
 
-fn manifest_metadata(json: &str) -> KeyValueMetadata {
-    KeyValueMetadata::from_static(vec![("c960.manifest".to_owned(), json.to_owned())])
+fn manifest_pairs(json: &str) -> Vec<(String, String)> {
+    vec![("c960.manifest".to_owned(), json.to_owned())]
 }
 
 /// Byte offset of each wanted game's journal line, by (SP, game).

@@ -1,7 +1,10 @@
 //! Atomic file writes: readers see the old file or the new one, never half
-//! of one, and a failed write leaves the old file in place.
+//! of one, and a failed write leaves the old file in place. Only regular
+//! files are ever replaced: a symlink, FIFO, device or directory at the
+//! target is an error, found before anything is written.
 
 use std::{
+    cell::Cell,
     fs::{self, File, OpenOptions},
     io::{self, BufWriter, Write},
     path::{Path, PathBuf},
@@ -11,23 +14,117 @@ use std::{
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// The temporary file a write goes to; remembers the last I/O error so
+/// that a full disk is reported as such, whatever the writing code made
+/// of it.
+#[derive(Debug)]
+pub struct OutputFile<'a> {
+    file: &'a File,
+    error: Cell<Option<io::ErrorKind>>,
+}
+
+impl Write for OutputFile<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file
+            .write(buf)
+            .inspect_err(|e| self.error.set(Some(e.kind())))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file
+            .flush()
+            .inspect_err(|e| self.error.set(Some(e.kind())))
+    }
+}
+
+/// What is at `path`, if it is not a regular file c960 may replace.
+fn not_regular(path: &Path) -> Option<&'static str> {
+    let meta = fs::symlink_metadata(path).ok()?;
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return None;
+    }
+    Some(if kind.is_dir() {
+        "a directory"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if kind.is_fifo() {
+                return Some("a FIFO");
+            }
+            if kind.is_char_device() || kind.is_block_device() {
+                return Some("a device");
+            }
+            if kind.is_socket() {
+                return Some("a socket");
+            }
+        }
+        "not a regular file"
+    })
+}
+
+/// Checks that each of `paths` is a regular file or absent, so that a run
+/// can refuse an unusable output before it starts any work.
+pub fn check_output(paths: &[&Path]) -> io::Result<()> {
+    for path in paths {
+        if let Some(what) = not_regular(path) {
+            // A directory is refused as before (status 1); a link, FIFO or
+            // device in its place is bad input.
+            let kind = if what == "a directory" {
+                io::ErrorKind::Other
+            } else {
+                io::ErrorKind::InvalidInput
+            };
+            return Err(io::Error::new(
+                kind,
+                format!(
+                    "cannot write {}: it is {what}; c960 only replaces regular files",
+                    path.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An I/O error on `path` said in one line; a full disk is said as such.
+#[must_use]
+pub fn describe_write_error(path: &Path, e: &io::Error) -> io::Error {
+    if e.kind() == io::ErrorKind::StorageFull {
+        return io::Error::new(
+            e.kind(),
+            format!("no space left on device writing {}", path.display()),
+        );
+    }
+    io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
+}
+
+/// `what path: error`, or for a full disk `no space left on device
+/// writing path`.
+pub(crate) fn io_message(what: &str, path: &Path, e: &io::Error) -> String {
+    if e.kind() == io::ErrorKind::StorageFull {
+        format!("no space left on device writing {}", path.display())
+    } else {
+        format!("{what} {}: {e}", path.display())
+    }
+}
+
 /// Writes `path` through `write`: into a temporary file in the same
 /// directory, synced, then renamed over `path`. On any error the temporary
-/// file is removed and `path` is untouched.
+/// file is removed and `path` is untouched. `path` must be a regular file
+/// or absent.
 pub fn write_atomically<F>(path: &Path, write: F) -> io::Result<()>
 where
-    F: FnOnce(&mut BufWriter<&File>) -> io::Result<()>,
+    F: FnOnce(&mut BufWriter<OutputFile<'_>>) -> io::Result<()>,
 {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
         _ => PathBuf::from("."),
     };
-    if path.is_dir() {
-        return Err(io::Error::other(format!(
-            "cannot write {}: it is a directory",
-            path.display()
-        )));
-    }
+    check_output(&[path])?;
     if !dir.is_dir() {
         return Err(io::Error::new(
             io::ErrorKind::NotFound,
@@ -38,25 +135,31 @@ where
             ),
         ));
     }
-    let name = path
-        .file_name()
-        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
     let temp = dir.join(format!(
-        ".{name}.{}.{}.tmp",
+        ".{}.{}.{}.tmp",
+        file_name(path),
         process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
+    let mut last_error = None;
     let result = (|| {
         let file = OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&temp)?;
         {
-            let mut out = BufWriter::new(&file);
-            write(&mut out)?;
-            out.flush()?;
+            let mut out = BufWriter::new(OutputFile {
+                file: &file,
+                error: Cell::new(None),
+            });
+            let written = write(&mut out).and_then(|()| out.flush());
+            last_error = out.get_ref().error.get();
+            written?;
         }
         file.sync_all()?;
+        // Checked again just before the rename: nothing else may have
+        // appeared at the target meanwhile.
+        check_output(&[path])?;
         fs::rename(&temp, path)?;
         // Make the rename itself durable.
         if let Ok(d) = File::open(&dir) {
@@ -68,6 +171,57 @@ where
         let _ = fs::remove_file(&temp);
     }
     result.map_err(|e: io::Error| {
-        io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
+        if last_error == Some(io::ErrorKind::StorageFull) {
+            return describe_write_error(path, &io::Error::from(io::ErrorKind::StorageFull));
+        }
+        if not_regular(path).is_some() && e.to_string().starts_with("cannot write") {
+            return e;
+        }
+        describe_write_error(path, &e)
     })
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Removes temporary files that writes in `dir` left behind when their
+/// process was killed (`.NAME.PID.N.tmp` of a process no longer running).
+/// Returns how many were removed.
+pub fn remove_stale_temporaries(dir: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = temporary_pid(&name) else {
+            continue;
+        };
+        if pid != process::id() && !process_alive(pid) && fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// The process id in a temporary file's name `.NAME.PID.N.tmp`.
+fn temporary_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let mut parts = rest.rsplitn(3, '.');
+    let counter = parts.next()?;
+    let pid = parts.next()?;
+    parts.next()?;
+    counter.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
+/// Whether process `pid` is running (always true where that cannot be
+/// known).
+pub(crate) fn process_alive(pid: u32) -> bool {
+    if !Path::new("/proc/self").exists() {
+        return true;
+    }
+    Path::new(&format!("/proc/{pid}")).exists()
 }

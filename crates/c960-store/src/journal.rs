@@ -6,8 +6,15 @@
 //! record is written with one `write` and synced before `append` returns;
 //! a process killed mid-write leaves at most an unterminated last line,
 //! which reopening discards.
+//!
+//! Each line ends with a checksum field (`"c960_sum"`), checked when the
+//! journal is read back, together with the record's content (see
+//! [`Validation`]); lines of journals written before checksums are read
+//! unchecked. A line that cannot be trusted is an error naming it, and
+//! [`Journal::repair`] drops such lines.
 
 use std::{
+    collections::{BTreeMap, BTreeSet, HashMap},
     fmt::Write as _,
     fs::{self, File, OpenOptions},
     io::{self, BufRead, BufReader, Write},
@@ -17,6 +24,7 @@ use std::{
 
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use crate::write_atomically;
@@ -25,7 +33,7 @@ use crate::write_atomically;
 #[derive(Debug, Error)]
 pub enum JournalError {
     /// Reading or writing failed.
-    #[error("journal {}: {source}", path.display())]
+    #[error("{}", crate::atomic::io_message("journal", path, source))]
     Io {
         /// The journal.
         path: PathBuf,
@@ -56,6 +64,44 @@ pub enum JournalError {
     },
 }
 
+/// How the records read back from a journal are checked: a record that
+/// fails `check`, two records with one `key` and different content, a
+/// line whose checksum does not match or that cannot be read are not
+/// trusted.
+pub struct Validation<'a, R> {
+    /// Checks one record's content; the error says what is wrong.
+    pub check: Check<'a, R>,
+    /// The unit a record is about (`SP 518`, `SP 518 game 3`); two records
+    /// with one key must be equal. `None` for records that may repeat.
+    pub key: Key<'a, R>,
+}
+
+/// Checks one record: `Err(what is wrong)`.
+pub type Check<'a, R> = Box<dyn Fn(&R) -> Result<(), String> + 'a>;
+
+/// The unit a record is about, if records must be unique per unit.
+pub type Key<'a, R> = Box<dyn Fn(&R) -> Option<String> + 'a>;
+
+impl<R> Validation<'_, R> {
+    /// Every well-formed record is trusted.
+    #[must_use]
+    pub fn none() -> Validation<'static, R> {
+        Validation {
+            check: Box::new(|_| Ok(())),
+            key: Box::new(|_| None),
+        }
+    }
+}
+
+/// A journal line that `--repair` dropped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct DroppedLine {
+    /// 1-based line number in the journal before the repair.
+    pub line: usize,
+    /// Why it was not trusted.
+    pub reason: String,
+}
+
 /// An open journal of records of type `R`.
 #[derive(Debug)]
 pub struct Journal<R> {
@@ -66,6 +112,101 @@ pub struct Journal<R> {
 
 const FORMAT: u64 = 1;
 
+/// The checksum field closing each line: `,"c960_sum":"<16 hex digits>"}`.
+const SUM_KEY: &[u8] = b"\"c960_sum\":\"";
+const SUM_DIGITS: usize = 16;
+
+/// The first 64 bits of the SHA-256 of `body`, in hex.
+fn checksum(body: &[u8]) -> String {
+    let digest = Sha256::digest(body);
+    digest[..SUM_DIGITS / 2]
+        .iter()
+        .fold(String::new(), |mut out, b| {
+            let _ = write!(out, "{b:02x}");
+            out
+        })
+}
+
+/// `json` (one object) with its checksum as the last field, newline-ended.
+fn seal(mut json: Vec<u8>) -> Vec<u8> {
+    if json.len() >= 2 && json.first() == Some(&b'{') && json.last() == Some(&b'}') {
+        let sum = checksum(&json);
+        json.pop();
+        if json.len() > 1 {
+            json.push(b',');
+        }
+        json.extend_from_slice(SUM_KEY);
+        json.extend_from_slice(sum.as_bytes());
+        json.extend_from_slice(b"\"}");
+    }
+    json.push(b'\n');
+    json
+}
+
+/// Checks the checksum of `line` (without its newline), if it has one.
+/// Lines from journals written before checksums are taken as they are.
+fn unseal(line: &[u8]) -> Result<(), String> {
+    let tail = SUM_KEY.len() + SUM_DIGITS + 2;
+    let n = line.len();
+    if n < tail + 2
+        || !line.ends_with(b"\"}")
+        || &line[n - tail..n - tail + SUM_KEY.len()] != SUM_KEY
+    {
+        return Ok(());
+    }
+    let sum = &line[n - SUM_DIGITS - 2..n - 2];
+    let mut body = match line[n - tail - 1] {
+        b',' => line[..n - tail - 1].to_vec(),
+        b'{' => b"{".to_vec(),
+        _ => return Ok(()),
+    };
+    body.push(b'}');
+    if checksum(&body).as_bytes() == sum {
+        Ok(())
+    } else {
+        Err("checksum does not match: the line was changed or damaged".to_owned())
+    }
+}
+
+/// One pass over a journal's complete lines.
+struct Lines {
+    reader: Option<BufReader<File>>,
+    /// Bytes of complete (newline-ended) lines so far.
+    complete: u64,
+    number: usize,
+}
+
+impl Lines {
+    fn open(path: &Path) -> io::Result<Lines> {
+        let reader = match File::open(path) {
+            Ok(file) => Some(BufReader::new(file)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        Ok(Lines {
+            reader,
+            complete: 0,
+            number: 0,
+        })
+    }
+
+    /// The next complete line into `line` (with its newline); false at the
+    /// end or at an unterminated last line.
+    fn next(&mut self, line: &mut Vec<u8>) -> io::Result<bool> {
+        let Some(reader) = self.reader.as_mut() else {
+            return Ok(false);
+        };
+        line.clear();
+        let n = reader.read_until(b'\n', line)?;
+        if n == 0 || line.last() != Some(&b'\n') {
+            return Ok(false);
+        }
+        self.complete += n as u64;
+        self.number += 1;
+        Ok(true)
+    }
+}
+
 impl<R: Serialize + DeserializeOwned> Journal<R> {
     /// Opens the journal at `path` for a run with `settings`, creating it if
     /// needed, and returns the records already in it.
@@ -73,8 +214,20 @@ impl<R: Serialize + DeserializeOwned> Journal<R> {
         path: &Path,
         settings: &S,
     ) -> Result<(Journal<R>, Vec<R>), JournalError> {
+        Journal::open_checked(path, settings, &Validation::none())
+    }
+
+    /// Like [`Journal::open`], with every record checked by `validation`:
+    /// a record that cannot be trusted is an error naming the line.
+    pub fn open_checked<S: Serialize>(
+        path: &Path,
+        settings: &S,
+        validation: &Validation<'_, R>,
+    ) -> Result<(Journal<R>, Vec<R>), JournalError> {
         let mut records = Vec::new();
-        let journal = Journal::open_streaming(path, settings, |record| records.push(record))?;
+        let journal = Journal::open_streaming_checked(path, settings, validation, |record| {
+            records.push(record);
+        })?;
         Ok((journal, records))
     }
 
@@ -84,75 +237,65 @@ impl<R: Serialize + DeserializeOwned> Journal<R> {
     pub fn open_streaming<S: Serialize>(
         path: &Path,
         settings: &S,
+        on_record: impl FnMut(R),
+    ) -> Result<Journal<R>, JournalError> {
+        Journal::open_streaming_checked(path, settings, &Validation::none(), on_record)
+    }
+
+    /// [`Journal::open_streaming`] with every record checked by
+    /// `validation` first (a record that cannot be trusted is an error
+    /// naming the line, and no record is handed on).
+    pub fn open_streaming_checked<S: Serialize>(
+        path: &Path,
+        settings: &S,
+        validation: &Validation<'_, R>,
         mut on_record: impl FnMut(R),
     ) -> Result<Journal<R>, JournalError> {
-        let io_error = |source| JournalError::Io {
-            path: path.to_owned(),
-            source,
-        };
-        let corrupt = |line: usize, reason: String| JournalError::Corrupt {
-            path: path.to_owned(),
-            line,
-            reason,
-        };
+        let io_error = |source| JournalError::io(path, source);
         let settings = serde_json::to_value(settings).map_err(|e| io_error(io::Error::other(e)))?;
         let header = serde_json::json!({ "c960_journal": FORMAT, "settings": settings });
 
-        let mut reader = match File::open(path) {
-            Ok(file) => Some(BufReader::new(file)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(io_error(e)),
-        };
-        // Only newline-terminated lines were written completely; `complete`
-        // counts their bytes.
-        let mut complete: u64 = 0;
+        let mut lines = Lines::open(path).map_err(io_error)?;
         let mut line = Vec::new();
-        let mut next_line = |line: &mut Vec<u8>| -> Result<bool, JournalError> {
-            let Some(reader) = reader.as_mut() else {
-                return Ok(false);
-            };
-            line.clear();
-            let n = reader.read_until(b'\n', line).map_err(io_error)?;
-            if n == 0 || line.last() != Some(&b'\n') {
-                return Ok(false);
-            }
-            complete += n as u64;
-            Ok(true)
-        };
-        if next_line(&mut line)? {
-            let found: Value = serde_json::from_slice(&line)
-                .map_err(|e| corrupt(1, format!("not a journal header: {e}")))?;
-            if found.get("c960_journal") != Some(&Value::from(FORMAT)) {
-                return Err(corrupt(1, "not a c960 journal header".to_owned()));
-            }
-            let theirs = found.get("settings").cloned().unwrap_or(Value::Null);
+        if lines.next(&mut line).map_err(io_error)? {
+            let theirs = read_header(path, &line)?;
             if theirs != settings {
                 return Err(JournalError::SettingsDiffer {
                     path: path.to_owned(),
                     differences: differences(&theirs, &settings),
                 });
             }
-            let mut number = 1;
-            while next_line(&mut line)? {
-                number += 1;
-                let record =
-                    serde_json::from_slice(&line).map_err(|e| corrupt(number, e.to_string()))?;
+            // First pass: every line is checked before any is used.
+            if let Some(bad) = scan(path, validation)?.into_iter().next() {
+                return Err(JournalError::Corrupt {
+                    path: path.to_owned(),
+                    line: bad.line,
+                    reason: bad.reason,
+                });
+            }
+            while lines.next(&mut line).map_err(io_error)? {
+                let record = serde_json::from_slice(&line).map_err(|e| JournalError::Corrupt {
+                    path: path.to_owned(),
+                    line: lines.number,
+                    reason: e.to_string(),
+                })?;
                 on_record(record);
             }
             let length = fs::metadata(path).map_err(io_error)?.len();
-            if complete < length {
+            if lines.complete < length {
                 // Drop the unterminated tail of a killed write.
                 let file = OpenOptions::new()
                     .write(true)
                     .open(path)
                     .map_err(io_error)?;
-                file.set_len(complete).map_err(io_error)?;
+                file.set_len(lines.complete).map_err(io_error)?;
                 file.sync_all().map_err(io_error)?;
             }
         } else {
             // New, or killed before the header was complete.
-            let line = format!("{header}\n");
-            write_atomically(path, |out| out.write_all(line.as_bytes())).map_err(io_error)?;
+            let line =
+                seal(serde_json::to_vec(&header).map_err(|e| io_error(io::Error::other(e)))?);
+            write_atomically(path, |out| out.write_all(&line)).map_err(io_error)?;
         }
         let file = OpenOptions::new()
             .append(true)
@@ -165,14 +308,44 @@ impl<R: Serialize + DeserializeOwned> Journal<R> {
         })
     }
 
+    /// Drops from the journal at `path` every line `validation` does not
+    /// trust (both copies of a conflicting duplicate), rewriting it
+    /// atomically, and returns what was dropped. The header must be
+    /// intact; a missing journal has nothing to repair.
+    pub fn repair(
+        path: &Path,
+        validation: &Validation<'_, R>,
+    ) -> Result<Vec<DroppedLine>, JournalError> {
+        let io_error = |source| JournalError::io(path, source);
+        let mut lines = Lines::open(path).map_err(io_error)?;
+        let mut line = Vec::new();
+        if !lines.next(&mut line).map_err(io_error)? {
+            return Ok(Vec::new());
+        }
+        read_header(path, &line)?;
+        let dropped = scan(path, validation)?;
+        if dropped.is_empty() {
+            return Ok(dropped);
+        }
+        let skip: BTreeSet<usize> = dropped.iter().map(|d| d.line).collect();
+        let header = line.clone();
+        write_atomically(path, |out| {
+            out.write_all(&header)?;
+            while lines.next(&mut line)? {
+                if !skip.contains(&lines.number) {
+                    out.write_all(&line)?;
+                }
+            }
+            Ok(())
+        })
+        .map_err(io_error)?;
+        Ok(dropped)
+    }
+
     /// Appends one record and syncs it to disk.
     pub fn append(&mut self, record: &R) -> Result<(), JournalError> {
-        let io_error = |source| JournalError::Io {
-            path: self.path.clone(),
-            source,
-        };
-        let mut line = serde_json::to_vec(record).map_err(|e| io_error(io::Error::other(e)))?;
-        line.push(b'\n');
+        let io_error = |source| JournalError::io(&self.path, source);
+        let line = seal(serde_json::to_vec(record).map_err(|e| io_error(io::Error::other(e)))?);
         self.file.write_all(&line).map_err(io_error)?;
         self.file.sync_data().map_err(io_error)
     }
@@ -181,6 +354,101 @@ impl<R: Serialize + DeserializeOwned> Journal<R> {
     #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+impl JournalError {
+    fn io(path: &Path, source: io::Error) -> JournalError {
+        JournalError::Io {
+            path: path.to_owned(),
+            source,
+        }
+    }
+}
+
+/// The settings in a journal's header line.
+fn read_header(path: &Path, line: &[u8]) -> Result<Value, JournalError> {
+    let corrupt = |reason: String| JournalError::Corrupt {
+        path: path.to_owned(),
+        line: 1,
+        reason,
+    };
+    unseal(trim_newline(line)).map_err(corrupt)?;
+    let found: Value =
+        serde_json::from_slice(line).map_err(|e| corrupt(format!("not a journal header: {e}")))?;
+    if found.get("c960_journal") != Some(&Value::from(FORMAT)) {
+        return Err(corrupt("not a c960 journal header".to_owned()));
+    }
+    Ok(found.get("settings").cloned().unwrap_or(Value::Null))
+}
+
+fn trim_newline(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\n").unwrap_or(line)
+}
+
+/// Every record line (after the header) that cannot be trusted, in order.
+fn scan<R: DeserializeOwned>(
+    path: &Path,
+    validation: &Validation<'_, R>,
+) -> Result<Vec<DroppedLine>, JournalError> {
+    let io_error = |source| JournalError::io(path, source);
+    let mut lines = Lines::open(path).map_err(io_error)?;
+    let mut line = Vec::new();
+    lines.next(&mut line).map_err(io_error)?;
+    let mut bad: BTreeMap<usize, String> = BTreeMap::new();
+    // Per key: the first line with it and its content.
+    let mut units: HashMap<String, (usize, Vec<u8>)> = HashMap::new();
+    while lines.next(&mut line).map_err(io_error)? {
+        let number = lines.number;
+        let text = trim_newline(&line);
+        if let Err(reason) = unseal(text) {
+            bad.insert(number, reason);
+            continue;
+        }
+        let record: R = match serde_json::from_slice(text) {
+            Ok(record) => record,
+            Err(e) => {
+                bad.insert(number, e.to_string());
+                continue;
+            }
+        };
+        if let Err(reason) = (validation.check)(&record) {
+            bad.insert(number, reason);
+            continue;
+        }
+        if let Some(key) = (validation.key)(&record) {
+            let content = content(text).to_vec();
+            match units.get(&key) {
+                Some((first, seen)) if *seen != content => {
+                    let first = *first;
+                    bad.entry(first).or_insert_with(|| {
+                        format!("{key} differs from line {number}: conflicting duplicate")
+                    });
+                    bad.insert(
+                        number,
+                        format!("{key} differs from line {first}: conflicting duplicate"),
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    units.insert(key, (number, content));
+                }
+            }
+        }
+    }
+    Ok(bad
+        .into_iter()
+        .map(|(line, reason)| DroppedLine { line, reason })
+        .collect())
+}
+
+/// A line without its checksum field.
+fn content(line: &[u8]) -> &[u8] {
+    let tail = SUM_KEY.len() + SUM_DIGITS + 2;
+    if line.len() > tail + 1 && line[line.len() - tail..].starts_with(SUM_KEY) {
+        &line[..line.len() - tail - 1]
+    } else {
+        line.strip_suffix(b"}").unwrap_or(line)
     }
 }
 

@@ -1,10 +1,20 @@
 //! c960-store: how c960 puts results on disk safely. Files are written
 //! atomically (a temporary file beside the target, synced, then renamed),
-//! and long runs append each finished unit of work durably to a journal so
-//! that a run killed at any moment resumes where it stopped.
+//! long runs append each finished unit of work durably to a journal so
+//! that a run killed at any moment resumes where it stopped, and a run
+//! directory is locked so that two runs never write into it at once.
 
 mod atomic;
 mod journal;
+mod lock;
+mod parquet;
 
-pub use atomic::write_atomically;
-pub use journal::{Journal, JournalError};
+pub use atomic::{
+    OutputFile, check_output, describe_write_error, remove_stale_temporaries, write_atomically,
+};
+pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
+pub use lock::{DirLock, LOCK_FILE, LockError};
+pub use parquet::{
+    CorruptFile, HASH_KEY, ParquetInfo, ROWS_KEY, SealedWriter, check_parquet, polars_reason,
+    quietly, write_sealed,
+};

@@ -10,6 +10,7 @@
 
 mod row;
 mod table;
+mod validate;
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -24,12 +25,16 @@ use c960_engine::{
     AnyEngine, Engine, EngineError, EngineInfo, EngineSpec, GamePosition, Limit, Search,
     pool::{self, PoolOptions},
 };
-use c960_store::{Journal, JournalError, write_atomically};
+use c960_store::{
+    CorruptFile, DirLock, DroppedLine, Journal, JournalError, LockError, Validation, check_output,
+    write_atomically,
+};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 pub use row::{SweepRow, TopMove};
 pub use table::{PARQUET_MANIFEST_KEY, frame};
+pub use validate::check_row;
 
 /// File names inside a run directory.
 pub const JOURNAL_FILE: &str = "journal.jsonl";
@@ -57,6 +62,9 @@ pub struct SweepConfig {
     pub retries: u32,
     /// The run directory.
     pub out: PathBuf,
+    /// Drop journal lines that cannot be trusted (and say so) instead of
+    /// refusing to resume.
+    pub repair: bool,
 }
 
 /// A position that failed on every attempt.
@@ -120,6 +128,8 @@ pub struct SweepOutcome {
     pub interrupted: bool,
     /// The journal.
     pub journal: PathBuf,
+    /// Journal lines `--repair` dropped in this run.
+    pub repaired: Vec<DroppedLine>,
 }
 
 /// Why a sweep could not run.
@@ -137,6 +147,12 @@ pub enum SweepError {
     /// No positions, or a multipv of 0.
     #[error("{0}")]
     Invalid(String),
+    /// Another process holds the run directory.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// A table that cannot be trusted.
+    #[error(transparent)]
+    Corrupt(#[from] CorruptFile),
 }
 
 impl SweepError {
@@ -147,9 +163,13 @@ impl SweepError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             SweepError::Engine(e) => e.is_setup_error(),
-            SweepError::Journal(e) => matches!(e, JournalError::SettingsDiffer { .. }),
-            SweepError::Invalid(_) => true,
-            SweepError::Io(_) => false,
+            SweepError::Journal(e) => matches!(
+                e,
+                JournalError::SettingsDiffer { .. } | JournalError::Corrupt { .. }
+            ),
+            SweepError::Invalid(_) | SweepError::Corrupt(_) => true,
+            SweepError::Io(e) => e.kind() == io::ErrorKind::InvalidInput,
+            SweepError::Lock(_) => false,
         }
     }
 }
@@ -183,6 +203,9 @@ pub struct Manifest {
     pub finished: String,
     /// Notes on reading the table.
     pub notes: String,
+    /// Journal lines dropped by `--repair`, if any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repaired: Vec<DroppedLine>,
 }
 
 /// Runs (or resumes) a sweep. `stop`, once set, lets running searches
@@ -194,6 +217,7 @@ pub fn run(
     mut on_progress: impl FnMut(Progress),
 ) -> Result<SweepOutcome, SweepError> {
     let started = now();
+    let _lock = DirLock::exclusive(&config.out)?;
     let mut state = Prepared::new(config)?;
     let wanted: BTreeSet<u16> = config.positions.iter().map(|p| p.sp()).collect();
     let todo: Vec<StartPosition> = config
@@ -230,6 +254,7 @@ pub fn run(
         resumed,
         interrupted,
         journal: state.journal.path().to_owned(),
+        repaired: state.repaired,
     };
     if !interrupted {
         let manifest = Manifest {
@@ -246,6 +271,7 @@ pub fn run(
             started,
             finished: now(),
             notes: NOTES.to_owned(),
+            repaired: outcome.repaired.clone(),
         };
         write_outputs(&config.out, &outcome.rows, config.multipv, &manifest)?;
     }
@@ -263,6 +289,7 @@ struct Prepared {
     engine_config: EngineSpec,
     journal: Journal<Entry>,
     done: BTreeMap<u16, SweepRow>,
+    repaired: Vec<DroppedLine>,
 }
 
 impl Prepared {
@@ -279,6 +306,12 @@ impl Prepared {
                 format!("cannot create {}: {e}", config.out.display()),
             )
         })?;
+        // Temporary files of a run killed while writing go first.
+        c960_store::remove_stale_temporaries(&config.out);
+        // Outputs that cannot be replaced are refused before any work.
+        let outputs =
+            [JOURNAL_FILE, PARQUET_FILE, CSV_FILE, MANIFEST_FILE].map(|f| config.out.join(f));
+        check_output(&outputs.each_ref().map(PathBuf::as_path))?;
         let engine_config = config.engine.with_multipv(config.multipv);
         // Start one engine up front: a wrong engine is reported before any
         // work, and its identity and options label the journal.
@@ -290,7 +323,18 @@ impl Prepared {
             limit: config.limit.to_string(),
             multipv: config.multipv,
         };
-        let (journal, entries) = Journal::<Entry>::open(&config.out.join(JOURNAL_FILE), &settings)?;
+        let limit = config.limit.to_string();
+        let validation = Validation {
+            check: Box::new(|entry: &Entry| validate::check_entry(entry, &limit)),
+            key: Box::new(validate::entry_key),
+        };
+        let path = config.out.join(JOURNAL_FILE);
+        let repaired = if config.repair {
+            Journal::repair(&path, &validation)?
+        } else {
+            Vec::new()
+        };
+        let (journal, entries) = Journal::<Entry>::open_checked(&path, &settings, &validation)?;
         let done = entries
             .into_iter()
             .filter_map(|entry| match entry {
@@ -303,6 +347,7 @@ impl Prepared {
             engine_config,
             journal,
             done,
+            repaired,
         })
     }
 

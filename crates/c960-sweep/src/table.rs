@@ -96,18 +96,16 @@ pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
     DataFrame::new(rows.len(), columns)
 }
 
-/// Writes `frame` to `path` as Parquet with `manifest` in its metadata.
+/// Writes `frame` to `path` as sealed Parquet (row count and data hash)
+/// with `manifest` in its metadata.
 pub(crate) fn write_parquet(path: &Path, frame: &DataFrame, manifest: &str) -> io::Result<()> {
     let mut frame = frame.clone();
     write_atomically(path, |out| {
-        ParquetWriter::new(out)
-            .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![(
-                PARQUET_MANIFEST_KEY.to_owned(),
-                manifest.to_owned(),
-            )])))
-            .finish(&mut frame)
-            .map(|_| ())
-            .map_err(io::Error::other)
+        c960_store::write_sealed(
+            out,
+            &mut frame,
+            vec![(PARQUET_MANIFEST_KEY.to_owned(), manifest.to_owned())],
+        )
     })
 }
 

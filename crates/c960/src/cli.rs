@@ -162,6 +162,10 @@ pub(crate) struct RunArgs {
     /// No progress display and no summary.
     #[arg(long)]
     pub(crate) quiet: bool,
+    /// Drop journal lines that cannot be trusted instead of refusing to
+    /// resume (listed on stderr; the work is redone).
+    #[arg(long)]
+    pub(crate) repair: bool,
 }
 
 /// Verdicts the draw can filter by.
@@ -654,6 +658,11 @@ pub(crate) struct EngineArgs {
     /// No progress bar and no summary.
     #[arg(long)]
     pub(crate) quiet: bool,
+    /// Drop journal lines that cannot be trusted (damaged, edited, illegal
+    /// or conflicting) instead of refusing to resume; they are listed on
+    /// stderr and redone.
+    #[arg(long)]
+    pub(crate) repair: bool,
 }
 
 /// A search limit: one of depth, nodes or movetime.

@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("c960: error: {}", one_line(&format!("{err:#}")));
+            eprintln!("c960: error: {}", one_line(&message(&err)));
             ExitCode::from(exit_code(&err))
         }
     }
@@ -116,15 +116,30 @@ fn exit_code(err: &anyhow::Error) -> u8 {
                 .is_some_and(c960_selfplay::SelfplayError::is_bad_input)
             || cause
                 .downcast_ref::<c960_report::ReportError>()
-                .is_some_and(|e| {
-                    matches!(
-                        e,
-                        c960_report::ReportError::BadRun { .. }
-                            | c960_report::ReportError::Duplicate { .. }
-                    )
-                })
+                .is_some_and(c960_report::ReportError::is_bad_input)
+            || is_corrupt_input(cause)
     });
     if bad_input { 2 } else { 1 }
+}
+
+/// Damaged or inconsistent input files (a journal line, a Parquet file)
+/// and outputs that are not regular files are bad input too.
+fn is_corrupt_input(cause: &(dyn std::error::Error + 'static)) -> bool {
+    cause.is::<c960_store::CorruptFile>()
+        || cause
+            .downcast_ref::<c960_store::JournalError>()
+            .is_some_and(|e| matches!(e, c960_store::JournalError::Corrupt { .. }))
+        || cause
+            .downcast_ref::<c960_selfplay::SelfplayError>()
+            .is_some_and(|e| {
+                matches!(
+                    e,
+                    c960_selfplay::SelfplayError::Journal(c960_store::JournalError::Corrupt { .. })
+                )
+            })
+        || cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::InvalidInput)
 }
 
 /// A reader that closes the pipe early (`c960 positions | head`) is not an
@@ -135,6 +150,23 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
+}
+
+/// The error and its causes joined by ": ", each said once: a cause
+/// whose text an outer message already includes is not repeated.
+fn message(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if part.is_empty() || text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }
 
 fn one_line(message: &str) -> String {

@@ -100,6 +100,18 @@ pub(crate) fn run(args: &ImportArgs) -> Result<()> {
             "--since {since} is after --until {until}: no game could be kept"
         )));
     }
+    // One import into a directory at a time; its outputs must be files.
+    let _lock = c960_store::DirLock::exclusive(&args.out)?;
+    let outputs = [
+        "games.parquet",
+        "import.json",
+        "positions.parquet",
+        "positions.csv",
+        "manifest.json",
+    ]
+    .map(|f| args.out.join(f));
+    c960_store::check_output(&outputs.each_ref().map(std::path::PathBuf::as_path))?;
+    c960_store::remove_stale_temporaries(&args.out);
     let started = Instant::now();
     let summary = import_to(&args.files, &filters, &args.out)
         .with_context(|| format!("import into {}", args.out.display()))?;

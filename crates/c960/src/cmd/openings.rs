@@ -61,6 +61,13 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
             args.games.display()
         )));
     }
+    // A run being written is not read; a damaged table is named.
+    let _lock = if args.games.is_dir() {
+        Some(c960_store::DirLock::shared(&args.games)?)
+    } else {
+        None
+    };
+    c960_store::check_parquet(&file)?;
     if args.first_moves {
         return first_moves(args, &file);
     }

@@ -11,6 +11,16 @@ use crate::{
 };
 
 pub(crate) fn run(args: &ReportArgs) -> Result<()> {
+    // Runs being written are not read (the report locks them again).
+    let mut locks = Vec::new();
+    for dir in args
+        .sweeps
+        .iter()
+        .chain(&args.selfplays)
+        .chain(&args.imports)
+    {
+        locks.push(c960_store::DirLock::shared(dir)?);
+    }
     // Each directory must hold the kind of run its flag says.
     for (dirs, kind, flag) in [
         (&args.sweeps, RunKind::Sweep, "--sweep"),
@@ -42,6 +52,15 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         .collect();
     let built =
         build(&runs, &args.out).with_context(|| format!("report into {}", args.out.display()))?;
+    // Runs with failures are reported, and flagged on every page.
+    for source in &built.sources {
+        if let Some(failures) = source.failures() {
+            eprintln!(
+                "c960: warning: {} has {failures}; the report has no numbers for them",
+                source.dir.display()
+            );
+        }
+    }
     if !args.quiet {
         let mut text = Text::default();
         writeln!(

@@ -247,6 +247,7 @@ fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConf
         retries: 2,
         watchdog: None,
         quiet,
+        repair: false,
     };
     let engine: EngineSpec = engine_args.engine_spec(&plan.engine, &plan.options)?;
     let jobs = engine_args.jobs()?;
@@ -258,6 +259,7 @@ fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConf
         jobs,
         retries: 2,
         out: plan.out.join("sweep"),
+        repair: false,
     };
     let p = &plan.selfplay;
     let selfplay = (p.games > 0).then(|| SelfplayConfig {
@@ -339,7 +341,8 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
     let plan = plan(args)?;
     // The dry run validates exactly what the real run does (quietly: it
     // prints nothing but the plan); only the engine is not started.
-    let (sweep, selfplay) = configs(&plan, args.quiet || args.dry_run)?;
+    let (mut sweep, selfplay) = configs(&plan, args.quiet || args.dry_run)?;
+    sweep.repair = args.repair;
     if args.dry_run {
         let mut text = Text::default();
         writeln!(text, "{}", serde_json::to_string_pretty(&plan)?)?;
@@ -377,8 +380,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
             plan.out.display()
         );
     }
-    fs::create_dir_all(&plan.out)
-        .with_context(|| format!("cannot create {}", plan.out.display()))?;
+    let _lock = claim(&plan, selfplay.as_ref(), args.repair)?;
     interrupt::install();
     let stages_total = if selfplay.is_some() { 4 } else { 3 };
     let display = Display::new(args.quiet);
@@ -542,6 +544,31 @@ fn write_positions(out: &Path, display: &Display, stages: usize) -> Result<Stage
     })
 }
 
+/// Locks the run directory (creating it) for this run's life, checks its
+/// own outputs, and with `--repair` repairs the self-play journal (the
+/// sweep repairs its own).
+fn claim(
+    plan: &Plan,
+    selfplay: Option<&SelfplayConfig>,
+    repair: bool,
+) -> Result<c960_store::DirLock> {
+    let lock = c960_store::DirLock::exclusive(&plan.out)?;
+    c960_store::remove_stale_temporaries(&plan.out);
+    if let Some(selfplay) = selfplay {
+        c960_store::remove_stale_temporaries(&selfplay.out);
+    }
+    c960_store::check_output(&[&plan.out.join("positions.csv"), &plan.out.join("run.json")])?;
+    if repair && let Some(selfplay) = selfplay {
+        let dropped = c960_selfplay::checks::repair(selfplay)
+            .with_context(|| format!("repair {}", selfplay.out.display()))?;
+        crate::cmd::sweep::report_repairs(
+            &selfplay.out.join(c960_selfplay::JOURNAL_FILE),
+            &dropped,
+        );
+    }
+    Ok(lock)
+}
+
 /// Stage 2: the engine sweep (resumed from its journal).
 fn sweep_stage(
     sweep: &SweepConfig,
@@ -560,6 +587,7 @@ fn sweep_stage(
         display.bar.set_position(p.done as u64);
     })
     .with_context(|| format!("sweep into {}", sweep.out.display()))?;
+    crate::cmd::sweep::report_repairs(&swept.journal, &swept.repaired);
     if swept.interrupted {
         display.bar.finish_and_clear();
         return Err(Interrupted(format!(

@@ -83,6 +83,22 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
 
 pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     let config = config(args)?;
+    let outputs = [
+        GAMES_FILE,
+        MANIFEST_FILE,
+        PGN_FILE,
+        POSITIONS_CSV,
+        POSITIONS_PARQUET,
+        c960_selfplay::JOURNAL_FILE,
+    ]
+    .map(|f| config.out.join(f));
+    c960_store::check_output(&outputs.each_ref().map(std::path::PathBuf::as_path))?;
+    c960_store::remove_stale_temporaries(&config.out);
+    if args.engine.repair {
+        let dropped = c960_selfplay::checks::repair(&config)
+            .with_context(|| format!("repair {}", config.out.display()))?;
+        crate::cmd::sweep::report_repairs(&config.out.join(c960_selfplay::JOURNAL_FILE), &dropped);
+    }
     interrupt::install();
     let total = config.positions.len() as u64 * u64::from(config.games_per_position);
     let bar = args.engine.progress_bar(total, "games");

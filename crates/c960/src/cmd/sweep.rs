@@ -37,6 +37,7 @@ fn config(args: &SweepArgs) -> Result<SweepConfig> {
         jobs: args.engine.jobs()?,
         retries: args.engine.retries,
         out,
+        repair: args.engine.repair,
     })
 }
 
@@ -61,6 +62,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     })
     .with_context(|| format!("sweep into {}", config.out.display()))?;
     bar.finish_and_clear();
+    report_repairs(&outcome.journal, &outcome.repaired);
 
     let dir = config.out.display();
     if outcome.interrupted {
@@ -98,4 +100,16 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Says on stderr which journal lines `--repair` dropped.
+pub(crate) fn report_repairs(journal: &std::path::Path, dropped: &[c960_store::DroppedLine]) {
+    for line in dropped {
+        eprintln!(
+            "c960: repaired: dropped {} line {}: {}",
+            journal.display(),
+            line.line,
+            line.reason
+        );
+    }
 }

@@ -1,0 +1,113 @@
+//! What a trustworthy sweep row looks like: checked when a journal is
+//! read back (resume) and when a table is read by a report.
+
+use c960_core::{
+    StartPosition,
+    shakmaty::{CastlingMode, Chess, san::SanPlus, uci::UciMove},
+};
+
+use crate::{Entry, SweepRow};
+
+/// Largest centipawn score an engine can mean (beyond it, mates).
+const MAX_CP: i32 = 100_000;
+
+/// Checks one row: the SP and its placement agree, the search went at
+/// least one ply deep, the score is one centipawn value or one mate, WDL
+/// (if any) sums to 1000, and the best move and the first moves of the
+/// lines are legal in the position, their SAN matching.
+pub fn check_row(row: &SweepRow) -> Result<(), String> {
+    let position = StartPosition::new(row.sp).map_err(|e| e.to_string())?;
+    if row.placement != position.placement() {
+        return Err(format!(
+            "SP {} is {} but the row says {}",
+            row.sp,
+            position.placement(),
+            row.placement
+        ));
+    }
+    if row.depth == 0 {
+        return Err(format!("SP {}: depth 0 (no search reported)", row.sp));
+    }
+    match (row.score_cp, row.score_mate) {
+        (Some(cp), None) if cp.abs() <= MAX_CP => {}
+        (None, Some(mate)) if mate != 0 => {}
+        (cp, mate) => {
+            return Err(format!(
+                "SP {}: impossible score (cp {cp:?}, mate {mate:?})",
+                row.sp
+            ));
+        }
+    }
+    match (row.wdl_win, row.wdl_draw, row.wdl_loss) {
+        (None, None, None) => {}
+        (Some(w), Some(d), Some(l)) if w + d + l == 1000 => {}
+        (w, d, l) => {
+            return Err(format!(
+                "SP {}: WDL {w:?}/{d:?}/{l:?} does not sum to 1000",
+                row.sp
+            ));
+        }
+    }
+    if !["exact", "lower", "upper"].contains(&row.bound.as_str()) {
+        return Err(format!("SP {}: unknown bound {:?}", row.sp, row.bound));
+    }
+    let start = position.to_position();
+    check_move(&start, row.sp, &row.best_move_uci, Some(&row.best_move_san))?;
+    for top in &row.top_moves {
+        check_move(&start, row.sp, &top.uci, Some(&top.san))?;
+        if top.cp.is_some() == top.mate.is_some() {
+            return Err(format!(
+                "SP {}: line {} has no single score",
+                row.sp, top.uci
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `uci` is a legal first move in `start` (and its SAN).
+fn check_move(start: &Chess, sp: u16, uci: &str, san: Option<&str>) -> Result<(), String> {
+    let legal = uci
+        .parse::<UciMove>()
+        .ok()
+        .and_then(|m| m.to_move(start).ok());
+    let Some(m) = legal else {
+        return Err(format!("SP {sp}: best move {uci:?} is not legal"));
+    };
+    if UciMove::from_move(m, CastlingMode::Chess960).to_string() != uci {
+        return Err(format!("SP {sp}: move {uci:?} is not in Chess960 notation"));
+    }
+    if let Some(san) = san
+        && SanPlus::from_move(start.clone(), m).to_string() != san
+    {
+        return Err(format!("SP {sp}: SAN {san:?} is not the move {uci}"));
+    }
+    Ok(())
+}
+
+/// Checks one journal entry of a sweep with search limit `limit`.
+pub(crate) fn check_entry(entry: &Entry, limit: &str) -> Result<(), String> {
+    match entry {
+        Entry::Done(row) => {
+            if row.limit != limit {
+                return Err(format!(
+                    "SP {}: limit {:?}, but this run's is {limit:?}",
+                    row.sp, row.limit
+                ));
+            }
+            check_row(row)
+        }
+        Entry::Failed(failed) => StartPosition::new(failed.sp)
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// The unit an entry is about: evaluated rows are unique per SP; failures
+/// may repeat.
+pub(crate) fn entry_key(entry: &Entry) -> Option<String> {
+    match entry {
+        Entry::Done(row) => Some(format!("SP {}", row.sp)),
+        Entry::Failed(_) => None,
+    }
+}
