@@ -237,7 +237,7 @@ pub fn write_png(chart: &impl Chart, path: &Path, size: (u32, u32)) -> io::Resul
             } else {
                 io::Error::new(e.kind(), e.to_string())
             };
-            Err(c960_store::describe_write_error(&png_path, &e))
+            Err(c960_store::describe_write_error(path, &e))
         }
     }
 }
