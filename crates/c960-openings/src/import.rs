@@ -681,10 +681,14 @@ pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result
             .schema()
             .clone();
         // LZ4: the default zstd level took a fifth of an import's time.
-        let mut writer = ParquetWriter::new(file)
-            .with_compression(ParquetCompression::Lz4Raw)
-            .batched(&schema)
-            .map_err(io::Error::other)?;
+        // Sealed with its row count and data hash, checked on read.
+        let mut writer = c960_store::SealedWriter::with_compression(
+            file,
+            &schema,
+            Vec::new(),
+            ParquetCompression::Lz4Raw,
+        )
+        .map_err(io::Error::other)?;
         let mut next = vec![0u32; 960];
         let mut batch: Vec<(u32, ImportedGame)> = Vec::with_capacity(BATCH);
         let mut flush = |batch: &mut Vec<(u32, ImportedGame)>| -> io::Result<()> {
@@ -705,7 +709,7 @@ pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result
         if !batch.is_empty() {
             flush(&mut batch)?;
         }
-        writer.finish().map(|_| ()).map_err(io::Error::other)
+        writer.finish().map_err(io::Error::other)
     })?;
     let summary = summary.unwrap_or_default();
     let json = serde_json::to_string_pretty(&serde_json::json!({
@@ -719,10 +723,7 @@ pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result
     })?;
     let mut positions = positions_frame(&tallies).map_err(io::Error::other)?;
     c960_store::write_atomically(&out.join("positions.parquet"), |file| {
-        ParquetWriter::new(file)
-            .finish(&mut positions)
-            .map(|_| ())
-            .map_err(io::Error::other)
+        c960_store::write_sealed(file, &mut positions, Vec::new())
     })?;
     c960_store::write_atomically(&out.join("positions.csv"), |file| {
         CsvWriter::new(file)

@@ -179,6 +179,40 @@ const PALETTE: [RGBColor; 4] = [
     RGBColor(148, 103, 189),
 ];
 
+/// A point of a per-position chart that a reader can hover and click: the
+/// position and its value at pixel `(x, y)` of the chart as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hotspot {
+    /// Scharnagl number.
+    pub sp: u32,
+    /// Pixel column.
+    pub x: i32,
+    /// Pixel row.
+    pub y: i32,
+    /// The value, as the chart's tooltip says it.
+    pub value: String,
+}
+
+thread_local! {
+    /// Where the drawing of a chart puts its hotspots, while one is wanted.
+    static HOTSPOTS: std::cell::RefCell<Option<Vec<Hotspot>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Records a hotspot if the chart being drawn is collecting them.
+fn hotspot(sp: u32, (x, y): (i32, i32), value: String) {
+    HOTSPOTS.with(|h| {
+        if let Some(list) = h.borrow_mut().as_mut() {
+            list.push(Hotspot { sp, x, y, value });
+        }
+    });
+}
+
+/// The chart size in pixels (SVG and PNG alike).
+#[must_use]
+pub const fn size() -> (u32, u32) {
+    SIZE
+}
+
 /// A chart that can draw itself on any plotters backend.
 pub trait Chart {
     /// Draws the chart on `area`.
@@ -188,20 +222,32 @@ pub trait Chart {
 /// Writes `chart` as `name.svg` and `name.png` in `dir` (each atomically)
 /// and returns the two paths.
 pub fn write(chart: &impl Chart, dir: &Path, name: &str) -> io::Result<[PathBuf; 2]> {
+    write_with_hotspots(chart, dir, name).map(|(paths, _)| paths)
+}
+
+/// [`write`], also returning the chart's hotspots (the points of
+/// per-position charts, in the pixels of the written chart).
+pub fn write_with_hotspots(
+    chart: &impl Chart,
+    dir: &Path,
+    name: &str,
+) -> io::Result<([PathBuf; 2], Vec<Hotspot>)> {
     fonts();
     fs::create_dir_all(dir)?;
     let svg_path = dir.join(format!("{name}.svg"));
     let png_path = dir.join(format!("{name}.png"));
     let mut svg = String::new();
-    {
+    HOTSPOTS.with(|h| *h.borrow_mut() = Some(Vec::new()));
+    let drawn = (|| {
         let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         chart.draw(&area).map_err(io::Error::other)?;
-        area.present()
-            .map_err(|e| io::Error::other(e.to_string()))?;
-    }
+        area.present().map_err(|e| io::Error::other(e.to_string()))
+    })();
+    let spots = HOTSPOTS.with(|h| h.borrow_mut().take()).unwrap_or_default();
+    drawn?;
     c960_store::write_atomically(&svg_path, |out| io::Write::write_all(out, svg.as_bytes()))?;
     write_png(chart, &png_path, SIZE)?;
-    Ok([svg_path, png_path])
+    Ok(([svg_path, png_path], spots))
 }
 
 /// Writes `chart` as a PNG of `size` pixels at `path`, atomically.
@@ -281,6 +327,13 @@ impl Chart for ScoreCurve {
             .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()
             .map_err(|e| e.to_string())?;
+        for (i, p) in sorted.iter().enumerate() {
+            hotspot(
+                p.0,
+                chart.backend_coord(&(i as f64, p.1)),
+                format!("{:+.0} cp", p.1),
+            );
+        }
         chart
             .draw_series(LineSeries::new(
                 sorted.iter().enumerate().map(|(i, p)| (i as f64, p.1)),
@@ -463,6 +516,13 @@ impl Chart for Intervals {
             .y_label_formatter(&|y| format!("{y:.2}"))
             .draw()
             .map_err(|e| e.to_string())?;
+        for (i, p) in sorted.iter().enumerate() {
+            hotspot(
+                p.0,
+                chart.backend_coord(&(i as f64, p.1)),
+                format!("{:.3} (95% interval {:.3} to {:.3})", p.1, p.2, p.3),
+            );
+        }
         let bar = PALETTE[0].mix(0.35);
         chart
             .draw_series(sorted.iter().enumerate().map(|(i, p)| {
@@ -528,6 +588,13 @@ impl Chart for Scatter {
             .y_label_formatter(&|y| format!("{y:.2}"))
             .draw()
             .map_err(|e| e.to_string())?;
+        for p in &self.points {
+            hotspot(
+                p.0,
+                chart.backend_coord(&(p.1, p.2)),
+                format!("{:.0}, {:.3}", p.1, p.2),
+            );
+        }
         let xy: Vec<(f64, f64)> = self.points.iter().map(|p| (p.1, p.2)).collect();
         let color = PALETTE[0].mix(0.6);
         chart

@@ -7,6 +7,7 @@
 pub mod balance;
 pub mod board;
 pub mod charts;
+pub mod downloads;
 mod features;
 pub mod html;
 pub mod sheet;
@@ -606,12 +607,17 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
 fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     let (frame, sources) = per_position(runs)?;
     let mut trees: Vec<(String, Trees)> = Vec::new();
+    let mut samples: Vec<(String, site::Samples)> = Vec::new();
     for source in sources.iter().filter(|s| s.kind.has_games()) {
         let games = source.dir.join("games.parquet");
         check_parquet(&games)?;
         trees.push((
             source.label.clone(),
             c960_openings::frequent_trees(&games, TREE_PLIES, TREE_SHARE)?,
+        ));
+        samples.push((
+            source.label.clone(),
+            downloads::sample_games(&games, downloads::PGN_SAMPLE, 0)?,
         ));
     }
     let frame = with_first_moves(frame, &trees)?;
@@ -638,7 +644,7 @@ fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     for source in sources.iter().filter(|s| s.kind.has_games()) {
         selfplay_charts(&mut shelf, &frame, source, &sources)?;
     }
-    site::write_site(out, &frame, &sources, &shelf.shown, &trees)?;
+    site::write_site(out, &frame, &sources, &shelf.shown, &trees, &samples)?;
     Ok(Built {
         sources,
         charts: shelf.files,
@@ -689,18 +695,23 @@ fn write_first_moves(
 /// Charts written so far: files and the titles the index shows.
 struct Shelf {
     out: PathBuf,
-    shown: Vec<(String, PathBuf)>,
+    shown: Vec<site::Shown>,
     files: Vec<PathBuf>,
 }
 
 impl Shelf {
     /// Writes `chart` as `charts/{name}.svg` and `.png` and lists it.
     fn add(&mut self, title: &str, name: &str, chart: &impl charts::Chart) -> io::Result<()> {
-        let [svg, png] = charts::write(chart, &self.out.join("charts"), name)?;
+        let ([svg, png], hotspots) =
+            charts::write_with_hotspots(chart, &self.out.join("charts"), name)?;
         let relative = |f: &Path| f.strip_prefix(&self.out).unwrap_or(f).to_owned();
         self.files.push(relative(&svg));
         self.files.push(relative(&png));
-        self.shown.push((title.to_owned(), relative(&svg)));
+        self.shown.push(site::Shown {
+            title: title.to_owned(),
+            file: relative(&svg),
+            hotspots,
+        });
         Ok(())
     }
 }

@@ -284,8 +284,9 @@ pub fn write_site(
     dir: &Path,
     frame: &DataFrame,
     sources: &[Source],
-    charts: &[(String, PathBuf)],
+    charts: &[Shown],
     trees: &[(String, Trees)],
+    samples: &[(String, Samples)],
 ) -> io::Result<()> {
     fs::create_dir_all(dir.join("positions"))?;
     let banner = failures_banner(sources, None);
@@ -304,7 +305,18 @@ pub fn write_site(
     write(&dir.join("fair.html"), &fair(frame, sources))?;
     for row in 0..frame.height() {
         let sp = StartPosition::new(row as u16).map_err(io::Error::other)?;
-        let page = position_page(frame, sources, row, sp, trees);
+        let pgn: String = samples
+            .iter()
+            .filter_map(|(label, by_sp)| {
+                by_sp
+                    .get(&sp.sp())
+                    .map(|games| crate::downloads::pgn(sp, label, games))
+            })
+            .collect();
+        if !pgn.is_empty() {
+            write(&crate::downloads::pgn_path(dir, sp.sp()), &pgn)?;
+        }
+        let page = position_page(frame, sources, row, sp, trees, !pgn.is_empty());
         let page = page.replacen(
             "<body>\n",
             &format!("<body>\n{}", failures_banner(sources, Some(sp.sp()))),
@@ -398,25 +410,14 @@ fn failures_banner(sources: &[Source], sp: Option<u16>) -> String {
     )
 }
 
-fn index(
-    frame: &DataFrame,
-    sources: &[Source],
-    columns: &[RunColumn],
-    charts: &[(String, PathBuf)],
-) -> String {
+fn index(frame: &DataFrame, sources: &[Source], columns: &[RunColumn], charts: &[Shown]) -> String {
     let mut body = String::from("<h1>Chess960: how balanced is each start position?</h1>\n");
     body.push_str(&provenance(sources));
     body.push_str(
         "<p><a href=\"fair.html\">Fair positions for organizers</a></p>\n<div class=\"charts\">\n",
     );
-    for (title, file) in charts {
-        let _ = writeln!(
-            body,
-            "<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>",
-            escape(&file.to_string_lossy()),
-            escape(title),
-            escape(title)
-        );
+    for chart in charts {
+        body.push_str(&figure(chart));
     }
     body.push_str("</div>\n<h2>All 960 positions</h2>\n");
     body.push_str("<p><input id=\"filter\" type=\"search\" placeholder=\"filter: SP, placement, files…\"> <span id=\"shown\"></span></p>\n");
@@ -643,6 +644,7 @@ fn position_page(
     row: usize,
     sp: StartPosition,
     trees: &[(String, Trees)],
+    has_pgn: bool,
 ) -> String {
     let features = Features::of(sp);
     let mut body = String::new();
@@ -654,8 +656,15 @@ fn position_page(
         sp.sp(),
         sp.placement()
     );
+    let _ = writeln!(
+        body,
+        "<p class=\"quote\">{}</p>",
+        escape(&crate::sheet::facts(&features, &measured(frame, sources, row)).join(" "))
+    );
     body.push_str(&board_svg_of(&features));
-    body.push_str("<p class=\"legend\">red ring: weak pawn (undefended or defended only by the king); green square: castling target (c and g files)</p>\n<table class=\"facts\">\n");
+    body.push_str("<p class=\"legend\">red ring: weak pawn (undefended or defended only by the king); green square: castling target (c and g files)</p>\n");
+    body.push_str(&downloads(frame, row, sp, has_pgn));
+    body.push_str("<table class=\"facts\">\n");
     let mut fact = |name: &str, value: String| {
         let _ = writeln!(body, "<tr><th>{name}</th><td>{value}</td></tr>");
     };
@@ -703,7 +712,15 @@ fn position_page(
         );
     }
     run_facts(frame, sources, row, &mut fact);
-    body.push_str("</table>\n");
+    body.push_str("</table>\n<h2>Castling in this position</h2>\n");
+    for text in c960_core::castling_texts(sp, c960_core::Lang::En) {
+        let _ = writeln!(
+            body,
+            "<h3>{}</h3>\n<p>{}</p>",
+            escape(&text.title),
+            escape(&text.sentences())
+        );
+    }
     for (label, by_sp) in trees {
         if let Some(tree) = by_sp.get(&sp.sp()) {
             let imported = sources
@@ -713,6 +730,165 @@ fn position_page(
         }
     }
     page(&format!("SP {} {}", sp.sp(), sp.placement()), 1, &body)
+}
+
+/// A chart shown on the index, with its points a reader can hover and
+/// click.
+#[derive(Clone, Debug)]
+pub struct Shown {
+    /// Its title.
+    pub title: String,
+    /// The chart file, relative to the site.
+    pub file: PathBuf,
+    /// Its per-position points.
+    pub hotspots: Vec<crate::charts::Hotspot>,
+}
+
+/// A chart as a figure: the image, and over it, for per-position charts,
+/// a transparent SVG of linked points whose titles name the position and
+/// its value (hover shows them, a click opens the position's page). The
+/// overlay scales with the image, so it works at any width.
+fn figure(chart: &Shown) -> String {
+    let image = format!(
+        "<img src=\"{}\" alt=\"{}\">",
+        escape(&chart.file.to_string_lossy()),
+        escape(&chart.title)
+    );
+    if chart.hotspots.is_empty() {
+        return format!(
+            "<figure>{image}<figcaption>{}</figcaption></figure>\n",
+            escape(&chart.title)
+        );
+    }
+    let (w, h) = crate::charts::size();
+    let mut overlay = format!(
+        "<svg class=\"hotspots\" viewBox=\"0 0 {w} {h}\" preserveAspectRatio=\"none\" xmlns=\"http://www.w3.org/2000/svg\">"
+    );
+    for spot in &chart.hotspots {
+        let placement = u16::try_from(spot.sp)
+            .ok()
+            .and_then(|sp| StartPosition::new(sp).ok())
+            .map(StartPosition::placement)
+            .unwrap_or_default();
+        let _ = write!(
+            overlay,
+            "<a href=\"positions/{sp}.html\"><circle cx=\"{}\" cy=\"{}\" r=\"6\"><title>SP {sp} {placement}: {}</title></circle></a>",
+            spot.x,
+            spot.y,
+            escape(&spot.value),
+            sp = spot.sp
+        );
+    }
+    overlay.push_str("</svg>");
+    format!(
+        "<figure class=\"explorable\"><div class=\"hot\">{image}{overlay}</div><figcaption>{} <small>(point at a position to see it; click to open its page)</small></figcaption></figure>\n",
+        escape(&chart.title)
+    )
+}
+
+/// The games sampled for each position's PGN download, by run label.
+pub type Samples = std::collections::BTreeMap<u16, Vec<crate::downloads::SampleGame>>;
+
+/// What the runs measured about the position in `row`, for its facts
+/// paragraph: the first sweep's score and the first game run's results.
+fn measured(frame: &DataFrame, sources: &[Source], row: usize) -> crate::sheet::Measured {
+    let number = |label: &str, name: &str| -> Option<f64> {
+        cell(frame, &format!("{label}__{name}"), row, false)
+            .parse()
+            .ok()
+    };
+    let engine = sources
+        .iter()
+        .find(|s| s.kind == RunKind::Sweep)
+        .and_then(|s| {
+            Some(crate::sheet::EngineView {
+                source: format!(
+                    "{} at {}",
+                    s.manifest["engine"]["name"]
+                        .as_str()
+                        .unwrap_or("the engine"),
+                    s.manifest["limit"].as_str().unwrap_or("its limit")
+                ),
+                cp: number(&s.label, "score_cp")?,
+                interval: None,
+            })
+        });
+    let games = sources.iter().find(|s| s.kind.has_games()).and_then(|s| {
+        let count = |name: &str| {
+            cell(frame, &format!("{}__{name}", s.label), row, false)
+                .parse::<u64>()
+                .ok()
+        };
+        Some(crate::sheet::GamesView {
+            source: if s.kind == RunKind::Import {
+                "imported games".to_owned()
+            } else {
+                "engine self-play".to_owned()
+            },
+            games: count("games")?,
+            white_wins: count("white_wins")?,
+            draws: count("draws")?,
+            black_wins: count("black_wins")?,
+            score: (
+                number(&s.label, "white_score")?,
+                number(&s.label, "white_score_low")?,
+                number(&s.label, "white_score_high")?,
+            ),
+        })
+    });
+    crate::sheet::Measured {
+        engine,
+        games,
+        verdict: None,
+    }
+}
+
+/// The page's downloads: the diagram as SVG (a data URL) and PNG (drawn by
+/// the page's script), the position's games as PGN, its table row as JSON.
+fn downloads(frame: &DataFrame, row: usize, sp: StartPosition, has_pgn: bool) -> String {
+    use crate::downloads::data_url;
+    let svg = crate::board::diagram_svg(sp, crate::board::Marks::ALL, Some(340));
+    let mut json = serde_json::Map::new();
+    for column in frame.columns() {
+        let value = match column.get(row) {
+            Ok(AnyValue::Null) | Err(_) => serde_json::Value::Null,
+            Ok(v) if column.dtype().is_integer() => v
+                .extract::<i64>()
+                .map_or(serde_json::Value::Null, serde_json::Value::from),
+            Ok(v) if column.dtype().is_float() => v
+                .extract::<f64>()
+                .and_then(serde_json::Number::from_f64)
+                .map_or(serde_json::Value::Null, serde_json::Value::Number),
+            Ok(AnyValue::Boolean(b)) => serde_json::Value::Bool(b),
+            Ok(_) => serde_json::Value::String(cell(frame, column.name(), row, false)),
+        };
+        json.insert(column.name().to_string(), value);
+    }
+    let json = serde_json::to_string_pretty(&json).unwrap_or_default();
+    let n = sp.sp();
+    let mut links = vec![
+        format!(
+            "<a class=\"download\" download=\"SP-{n}.svg\" href=\"{}\">diagram (SVG)</a>",
+            data_url("image/svg+xml", &svg)
+        ),
+        format!(
+            "<a class=\"download\" data-png download=\"SP-{n}.png\" href=\"#\">diagram (PNG)</a>"
+        ),
+    ];
+    if has_pgn {
+        links.push(format!(
+            "<a class=\"download\" download href=\"{n}.pgn\">games (PGN, a sample of up to {})</a>",
+            crate::downloads::PGN_SAMPLE
+        ));
+    }
+    links.push(format!(
+        "<a class=\"download\" download=\"SP-{n}.json\" href=\"{}\">table row (JSON)</a>",
+        data_url("application/json", &json)
+    ));
+    format!(
+        "<p class=\"downloads\">Download: {}</p>\n",
+        links.join(" · ")
+    )
 }
 
 /// The facts a position page shows from each run.

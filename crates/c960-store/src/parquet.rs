@@ -100,11 +100,23 @@ impl<W: Write> SealedWriter<W> {
     /// A writer of frames with `schema` into `out`, with `metadata` (and
     /// the seal) in the file's key-value metadata.
     pub fn new(out: W, schema: &Schema, metadata: Vec<(String, String)>) -> PolarsResult<Self> {
+        Self::with_compression(out, schema, metadata, ParquetCompression::default())
+    }
+
+    /// [`SealedWriter::new`] with another compression (LZ4 for tables
+    /// written at import speed).
+    pub fn with_compression(
+        out: W,
+        schema: &Schema,
+        metadata: Vec<(String, String)>,
+        compression: ParquetCompression,
+    ) -> PolarsResult<Self> {
         let tally = Arc::new(Mutex::new(Tally::default()));
         let batched = ParquetWriter::new(Hashing {
             inner: out,
             tally: Arc::clone(&tally),
         })
+        .with_compression(compression)
         .batched(schema)?;
         Ok(SealedWriter {
             batched,

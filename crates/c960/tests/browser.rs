@@ -130,3 +130,175 @@ fn the_report_works_in_headless_chromium() {
         .unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{stderr}", shot.display()));
     assert!(png.starts_with(b"\x89PNG"));
 }
+
+/// The data of a `data:` URL (percent-decoded).
+fn data_url_text(url: &str) -> String {
+    let data = &url[url.find(',').unwrap() + 1..];
+    let bytes = data.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            out.push(u8::from_str_radix(&data[i + 1..i + 3], 16).unwrap());
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// The `href` of the first link in `html` with `marker` in its tag.
+fn href_of(html: &str, marker: &str) -> String {
+    let tag = &html[html.find(marker).unwrap_or_else(|| panic!("no {marker}"))..];
+    let tag = &tag[..tag.find('>').unwrap()];
+    let start = tag.find("href=\"").unwrap() + 6;
+    tag[start..start + tag[start..].find('"').unwrap()].to_owned()
+}
+
+/// A report over the published sweep and a small self-play run.
+fn site_with_games(dir: &Dir) -> PathBuf {
+    let sweep = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/sweep-stockfish-15.1-nodes1000000-mpv3");
+    dir.ok(&[
+        "selfplay",
+        "--engine",
+        "builtin",
+        "--nodes",
+        "300",
+        "--positions",
+        "0-11,518",
+        "--games-per-position",
+        "14",
+        "--max-plies",
+        "60",
+        "--out",
+        "games",
+        "--quiet",
+    ]);
+    dir.ok(&[
+        "report",
+        "--sweep",
+        sweep.to_str().unwrap(),
+        "--selfplay",
+        "games",
+        "--out",
+        "site",
+        "--quiet",
+    ]);
+    dir.file("site")
+}
+
+#[test]
+fn index_charts_name_their_points_and_link_to_the_positions() {
+    let dir = Dir::new();
+    let site = site_with_games(&dir);
+    let profile = dir.file("profile");
+    // Index: the per-position charts carry linked points named by position.
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        index.contains("<svg class=\"hotspots\""),
+        "no explorable chart"
+    );
+    let spot = &index[index.find("<a href=\"positions/").unwrap()..];
+    let spot = &spot[..spot.find("</a>").unwrap()];
+    let sp: u16 = spot["<a href=\"positions/".len()..spot.find(".html").unwrap()]
+        .parse()
+        .unwrap();
+    assert!(spot.contains(&format!("<title>SP {sp} ")), "{spot}");
+    // The link opens that position's page.
+    let (dom, stderr) = headless(
+        &profile,
+        &format!("file://{}/positions/{sp}.html", site.display()),
+        &["--dump-dom"],
+    );
+    assert!(dom.contains(&format!("<h1>SP {sp} ")), "{stderr}");
+    let (dom, stderr) = headless(
+        &profile,
+        &format!("file://{}/index.html", site.display()),
+        &["--dump-dom"],
+    );
+    assert!(dom.contains("svg class=\"hotspots\""), "{stderr}");
+    assert!(
+        console_errors(&stderr).is_empty(),
+        "{:?}",
+        console_errors(&stderr)
+    );
+}
+
+#[test]
+fn position_pages_offer_their_downloads() {
+    let dir = Dir::new();
+    let site = site_with_games(&dir);
+    let profile = dir.file("profile");
+    // A position page: facts, castling in words, and four downloads.
+    let url = format!("file://{}/positions/518.html", site.display());
+    let (dom, stderr) = headless(
+        &profile,
+        &url,
+        &["--dump-dom", "--virtual-time-budget=5000"],
+    );
+    assert!(
+        console_errors(&stderr).is_empty(),
+        "{:?}",
+        console_errors(&stderr)
+    );
+    assert!(
+        dom.contains("SP 518 (RNBQKBNR) has 1 weak pawn on each side"),
+        "{dom}"
+    );
+    assert!(dom.contains("rates it +"), "the engine's view in the facts");
+    assert!(dom.contains("games (engine self-play) White scored"));
+    assert!(dom.contains("White: a-side castling (king to the c-file), O-O-O"));
+    let svg = data_url_text(&href_of(&dom, "download=\"SP-518.svg\""));
+    assert!(svg.starts_with("<svg class=\"board\""), "{svg}");
+    let png = href_of(&dom, "download=\"SP-518.png\"");
+    assert!(
+        png.starts_with("data:image/png;base64,"),
+        "the page script drew the PNG: {png:.60}"
+    );
+    let json = data_url_text(&href_of(&dom, "download=\"SP-518.json\""));
+    let row: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(row["sp"], 518);
+    assert_eq!(row["placement"], "RNBQKBNR");
+    assert_eq!(href_of(&dom, "href=\"518.pgn\""), "518.pgn");
+    // The PGN: a sample of at most 10 of the 14 games, every one readable.
+    let pgn = std::fs::read_to_string(site.join("positions/518.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 10);
+    assert!(pgn.contains("[Variant \"Chess960\"]"));
+    assert!(!pgn.contains("unreadable move"));
+    assert_eq!(
+        games_python_chess_reads(&site.join("positions/518.pgn")),
+        10
+    );
+    // Phone width: a screenshot of the index kept under target/ for a look.
+    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report-index-phone.png");
+    let _ = std::fs::remove_file(&shot);
+    headless(
+        &profile,
+        &format!("file://{}/index.html", site.display()),
+        &[
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=390,1600",
+        ],
+    );
+    assert!(std::fs::read(&shot).unwrap().starts_with(b"\x89PNG"));
+}
+
+/// How many games python-chess reads from a PGN file without errors.
+fn games_python_chess_reads(pgn: &Path) -> usize {
+    let python = std::env::var("C960_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let check = Command::new(&python)
+        .args([
+            "-c",
+            "import chess.pgn, sys\nn = 0\nf = open(sys.argv[1])\nwhile (g := chess.pgn.read_game(f)) is not None:\n    assert not g.errors, g.errors\n    n += 1\nprint(n)",
+        ])
+        .arg(pgn)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {python}: {e} (needs python-chess)"));
+    String::from_utf8_lossy(&check.stdout)
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&check.stderr)))
+}

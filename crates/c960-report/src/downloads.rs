@@ -1,0 +1,229 @@
+//! What a position page offers to download: the diagram (SVG inline as a
+//! data URL; PNG drawn from it in the browser), the table row as JSON, and
+//! a reproducible sample of the position's games as PGN.
+
+use std::{
+    collections::BTreeMap,
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
+
+use c960_core::{
+    StartPosition,
+    shakmaty::{Chess, Position, san::San, uci::UciMove},
+};
+use polars::prelude::*;
+
+use crate::ReportError;
+
+/// Games per position in a page's PGN download.
+pub const PGN_SAMPLE: usize = 10;
+
+/// Rows read at a time from a game table.
+const SLICE: u32 = 1 << 16;
+
+/// One game of a sample.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SampleGame {
+    /// Its index among the position's games.
+    pub game: u32,
+    /// White's player.
+    pub white: String,
+    /// Black's player.
+    pub black: String,
+    /// `1-0`, `1/2-1/2` or `0-1`.
+    pub result: String,
+    /// How it ended.
+    pub termination: String,
+    /// The moves in UCI (Chess960 castling).
+    pub moves: String,
+}
+
+/// The sampling key of game `game` of `sp`: `SplitMix64` of the seed mixed
+/// with `sp << 32 | game`. The games with the smallest keys are the sample,
+/// so it does not depend on the order of the table's rows.
+fn key(seed: u64, sp: u16, game: u32) -> u64 {
+    let mut z =
+        (seed ^ ((u64::from(sp) << 32) | u64::from(game))).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// At most `n` games per position from a game table, chosen reproducibly
+/// by `seed` (see [`key`]), in game order. The table is read in slices of
+/// 65,536 rows, so memory holds a slice and the samples only.
+pub fn sample_games(
+    games: &Path,
+    n: usize,
+    seed: u64,
+) -> Result<BTreeMap<u16, Vec<SampleGame>>, ReportError> {
+    let scan = || {
+        LazyFrame::scan_parquet(
+            PlRefPath::from(games.to_string_lossy().as_ref()),
+            ScanArgsParquet::default(),
+        )
+    };
+    let height = scan()?.select([len()]).collect()?;
+    let height = height.column("len")?.u32()?.get(0).unwrap_or(0);
+    let mut chosen: BTreeMap<u16, Vec<(u64, SampleGame)>> = BTreeMap::new();
+    let mut offset = 0u32;
+    while offset < height {
+        let frame = scan()?
+            .slice(i64::from(offset), SLICE)
+            .select([
+                col("sp"),
+                col("game"),
+                col("white"),
+                col("black"),
+                col("result"),
+                col("termination"),
+                col("moves"),
+            ])
+            .collect()?;
+        let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
+        let game = frame.column("game")?.cast(&DataType::UInt32)?;
+        let text = |name: &str| -> Result<Column, ReportError> {
+            Ok(frame.column(name)?.cast(&DataType::String)?)
+        };
+        let (white, black, result, termination, moves) = (
+            text("white")?,
+            text("black")?,
+            text("result")?,
+            text("termination")?,
+            text("moves")?,
+        );
+        let (sp, game) = (sp.u32()?, game.u32()?);
+        let (white, black, result, termination, moves) = (
+            white.str()?,
+            black.str()?,
+            result.str()?,
+            termination.str()?,
+            moves.str()?,
+        );
+        for i in 0..frame.height() {
+            let (Some(s), Some(g)) = (sp.get(i), game.get(i)) else {
+                continue;
+            };
+            let Ok(s) = u16::try_from(s) else { continue };
+            let k = key(seed, s, g);
+            let list = chosen.entry(s).or_default();
+            if list.len() == n {
+                let worst = list
+                    .iter()
+                    .enumerate()
+                    .max_by_key(|(_, (k, _))| *k)
+                    .map_or(0, |(i, _)| i);
+                if list[worst].0 <= k {
+                    continue;
+                }
+                list.swap_remove(worst);
+            }
+            let get = |c: &StringChunked| c.get(i).unwrap_or("?").to_owned();
+            list.push((
+                k,
+                SampleGame {
+                    game: g,
+                    white: get(white),
+                    black: get(black),
+                    result: get(result),
+                    termination: get(termination),
+                    moves: moves.get(i).unwrap_or_default().to_owned(),
+                },
+            ));
+        }
+        offset += SLICE;
+    }
+    Ok(chosen
+        .into_iter()
+        .map(|(sp, mut list)| {
+            list.sort_by_key(|(_, g)| g.game);
+            (sp, list.into_iter().map(|(_, g)| g).collect())
+        })
+        .collect())
+}
+
+/// The games as PGN (Chess960 tags, SAN moves); a game whose moves cannot
+/// be replayed stops at the first bad move with a comment saying so.
+#[must_use]
+pub fn pgn(position: StartPosition, source: &str, games: &[SampleGame]) -> String {
+    let mut out = String::new();
+    for g in games {
+        let _ = writeln!(
+            out,
+            "[Event \"{}\"]\n[Site \"c960\"]\n[Round \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{}\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{}\"]\n[Termination \"{}\"]\n",
+            tag(&format!("SP {} games ({source})", position.sp())),
+            g.game + 1,
+            tag(&g.white),
+            tag(&g.black),
+            tag(&g.result),
+            position.to_xfen(),
+            tag(&g.termination)
+        );
+        let mut chess: Chess = position.to_position();
+        let mut line = String::new();
+        for (ply, uci) in g.moves.split_whitespace().enumerate() {
+            let played = uci
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|m| m.to_move(&chess).ok());
+            let Some(m) = played else {
+                let _ = write!(line, "{{unreadable move {uci}}} ");
+                break;
+            };
+            if ply % 2 == 0 {
+                let _ = write!(line, "{}. ", ply / 2 + 1);
+            }
+            let _ = write!(line, "{} ", San::from_move(&chess, m));
+            chess.play_unchecked(m);
+        }
+        line.push_str(&g.result);
+        out.push_str(&wrap(&line, 79));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+/// A PGN tag value with quotes and backslashes escaped.
+fn tag(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Movetext wrapped at `width` columns.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut column = 0;
+    for word in text.split(' ') {
+        if column > 0 && column + 1 + word.len() > width {
+            out.push('\n');
+            column = 0;
+        } else if column > 0 {
+            out.push(' ');
+            column += 1;
+        }
+        out.push_str(word);
+        column += word.len();
+    }
+    out
+}
+
+/// A data URL of `text` with `mime` (percent-encoded, so it needs no
+/// script and no extra file).
+#[must_use]
+pub fn data_url(mime: &str, text: &str) -> String {
+    let mut out = format!("data:{mime};charset=utf-8,");
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b" -_.~:/=,;()".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// The PGN file of a position's games in a site: `positions/SP.pgn`.
+#[must_use]
+pub fn pgn_path(site: &Path, sp: u16) -> PathBuf {
+    site.join(format!("positions/{sp}.pgn"))
+}
