@@ -621,6 +621,29 @@ fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
         ));
     }
     let frame = with_first_moves(frame, &trees)?;
+    // Verdicts with error control from the same runs (balance.csv and
+    // balance.json beside the table; their columns join the table).
+    let games: Vec<PathBuf> = sources
+        .iter()
+        .filter(|s| s.kind.has_games())
+        .map(|s| s.dir.join("games.parquet"))
+        .collect();
+    let sweeps: Vec<PathBuf> = sources
+        .iter()
+        .filter(|s| s.kind == RunKind::Sweep)
+        .map(|s| s.dir.join("sweep.parquet"))
+        .collect();
+    let verdicts = if games.is_empty() && sweeps.is_empty() {
+        None
+    } else {
+        let b = balance::compute(&games, &sweeps, balance::Settings::default())?;
+        b.write(out)?;
+        Some(b)
+    };
+    let frame = match &verdicts {
+        Some(b) => with_verdicts(frame, b)?,
+        None => frame,
+    };
     write_table(out, &frame, &sources)?;
     for (label, by_sp) in &trees {
         write_first_moves(out, &frame, label, by_sp, &sources)?;
@@ -644,12 +667,39 @@ fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     for source in sources.iter().filter(|s| s.kind.has_games()) {
         selfplay_charts(&mut shelf, &frame, source, &sources)?;
     }
-    site::write_site(out, &frame, &sources, &shelf.shown, &trees, &samples)?;
+    site::write_site(
+        out,
+        &frame,
+        &sources,
+        &shelf.shown,
+        &trees,
+        &samples,
+        verdicts.as_ref(),
+    )?;
     Ok(Built {
         sources,
         charts: shelf.files,
         pages: frame.height() + 2,
     })
+}
+
+/// The verdict columns joined to the table on SP: `verdict`, `q_value`,
+/// `balance_estimate`, `balance_low`, `balance_high`, `verdict_method`.
+fn with_verdicts(frame: DataFrame, balance: &balance::Balance) -> Result<DataFrame, ReportError> {
+    let verdicts = balance.frame()?.lazy().select([
+        col("sp").cast(DataType::UInt32),
+        col("verdict"),
+        col("q_value"),
+        col("balance_estimate"),
+        col("balance_low"),
+        col("balance_high"),
+        col("verdict_method"),
+    ]);
+    Ok(frame
+        .lazy()
+        .left_join(verdicts, col("sp"), col("sp"))
+        .sort(["sp"], SortMultipleOptions::default())
+        .collect()?)
 }
 
 /// Writes `first-moves-{label}.csv`: every first move played in a

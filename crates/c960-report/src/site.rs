@@ -137,6 +137,8 @@ fn written_by_report(name: &str) -> bool {
             | "table.js"
             | "positions.parquet"
             | "positions.csv"
+            | "balance.csv"
+            | "balance.json"
             | "charts"
             | "positions"
     ) || name.starts_with('.')
@@ -287,6 +289,7 @@ pub fn write_site(
     charts: &[Shown],
     trees: &[(String, Trees)],
     samples: &[(String, Samples)],
+    verdicts: Option<&crate::balance::Balance>,
 ) -> io::Result<()> {
     fs::create_dir_all(dir.join("positions"))?;
     let banner = failures_banner(sources, None);
@@ -298,11 +301,19 @@ pub fn write_site(
     write(&dir.join("style.css"), STYLE)?;
     write(&dir.join("table.js"), SCRIPT)?;
     let columns = run_columns(sources);
+    let reliability = reliability_note(verdicts);
     write(
         &dir.join("index.html"),
-        &index(frame, sources, &columns, charts),
+        &index(frame, sources, &columns, charts).replacen(
+            "</h1>\n",
+            &format!("</h1>\n{reliability}"),
+            1,
+        ),
     )?;
-    write(&dir.join("fair.html"), &fair(frame, sources))?;
+    write(
+        &dir.join("fair.html"),
+        &fair(frame, sources).replacen("</h1>\n", &format!("</h1>\n{reliability}"), 1),
+    )?;
     for row in 0..frame.height() {
         let sp = StartPosition::new(row as u16).map_err(io::Error::other)?;
         let pgn: String = samples
@@ -439,6 +450,10 @@ fn index(frame: &DataFrame, sources: &[Source], columns: &[RunColumn], charts: &
         let kind = if c.text { "text" } else { "num" };
         let _ = write!(body, "<th data-type=\"{kind}\">{}</th>", c.header);
     }
+    let has_verdicts = frame.column("verdict").is_ok();
+    if has_verdicts {
+        body.push_str("<th data-type=\"text\">verdict</th>");
+    }
     body.push_str("</tr></thead>\n<tbody>\n");
     for row in 0..frame.height() {
         let sp = cell(frame, "sp", row, false);
@@ -456,6 +471,9 @@ fn index(frame: &DataFrame, sources: &[Source], columns: &[RunColumn], charts: &
         for c in columns {
             let _ = write!(body, "<td>{}</td>", cell(frame, &c.column, row, c.percent));
         }
+        if has_verdicts {
+            let _ = write!(body, "<td>{}</td>", cell(frame, "verdict", row, false));
+        }
         body.push_str("</tr>\n");
     }
     body.push_str("</tbody>\n</table>\n");
@@ -472,15 +490,10 @@ fn fair(frame: &DataFrame, sources: &[Source]) -> String {
         return page("Fair positions", 0, &body);
     }
     let values = |source: Option<&Source>, name: &str| -> Vec<Option<f64>> {
-        let column = source.and_then(|s| {
-            frame
-                .column(&format!("{}__{name}", s.label))
-                .and_then(|c| c.cast(&DataType::Float64))
-                .ok()
-        });
-        (0..frame.height())
-            .map(|row| column.as_ref()?.get(row).ok()?.extract::<f64>())
-            .collect()
+        source.map_or_else(
+            || vec![None; frame.height()],
+            |s| float_column(frame, &format!("{}__{name}", s.label)),
+        )
     };
     let cp = values(sweep, "score_cp");
     let score = values(selfplay, "white_score");
@@ -490,22 +503,33 @@ fn fair(frame: &DataFrame, sources: &[Source]) -> String {
     let mean = (!known.is_empty()).then(|| crate::charts::mean_interval(&known).0);
     // Balance: |engine score| when there is a sweep, else the self-play
     // score's distance from the mean of all positions.
-    let key = |row: usize| match (sweep, mean) {
-        (Some(_), _) => cp[row].map(f64::abs),
-        (None, Some(m)) => score[row].map(|v| (v - m).abs()),
-        (None, None) => None,
+    // With verdicts: the shrunk balance estimate's distance from the mean
+    // of all positions (the verdicts' method), else the old keys.
+    let (estimate, estimate_mean) = balance_ranking(frame);
+    let key = |row: usize| match (estimate_mean, sweep, mean) {
+        (Some(m), _, _) => estimate[row].map(|v| (v - m).abs()),
+        (None, Some(_), _) => cp[row].map(f64::abs),
+        (None, None, Some(m)) => score[row].map(|v| (v - m).abs()),
+        (None, None, None) => None,
     };
     let mut ranked: Vec<(usize, f64)> = (0..frame.height())
         .filter_map(|row| Some((row, key(row)?)))
         .collect();
     ranked.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     body.push_str(&fair_intro(sweep, selfplay, mean));
+    if estimate_mean.is_some() {
+        body.push_str("<p>Ranked by the balance estimate's distance from the mean of all positions (the estimate is shrunk toward that mean by how noisy its data are, so a position with little data does not top the list by chance); the verdict column says which positions the data call balanced at the stated false discovery rate. Where the reliability above is below 0.5, the order is mostly noise: choose among the positions whose verdict is <b>balanced</b>, or treat the ranking as a shortlist only.</p>\n");
+    }
     body.push_str("<table id=\"fair\" class=\"sortable\">\n<thead><tr><th data-type=\"num\">rank</th><th data-type=\"num\">SP</th><th data-type=\"text\">placement</th>");
     if sweep.is_some() {
         body.push_str("<th data-type=\"num\">score cp</th>");
     }
     if selfplay.is_some() {
         body.push_str("<th data-type=\"num\">self-play White score</th><th data-type=\"text\">95% interval</th><th data-type=\"num\">from the mean</th>");
+    }
+    let has_verdicts = frame.column("verdict").is_ok();
+    if has_verdicts {
+        body.push_str("<th data-type=\"num\">balance estimate</th><th data-type=\"text\">verdict</th><th data-type=\"num\">q-value</th>");
     }
     body.push_str("<th data-type=\"num\">weak pawns</th><th data-type=\"num\">attackable</th><th data-type=\"text\">castling on move 1</th></tr></thead>\n<tbody>\n");
     let percent = |v: Option<f64>| v.map_or(String::new(), |v| format!("{:.1}%", v * 100.0));
@@ -537,6 +561,15 @@ fn fair(frame: &DataFrame, sources: &[Source]) -> String {
                 percent(score[row])
             );
         }
+        if has_verdicts {
+            let _ = write!(
+                cells,
+                "<td>{}</td><td>{}</td><td>{}</td>",
+                estimate[row].map_or(String::new(), |v| format!("{v:.3}")),
+                cell(frame, "verdict", row, false),
+                cell(frame, "q_value", row, false)
+            );
+        }
         let _ = writeln!(
             body,
             "<tr data-weak=\"{weak}\" data-attack=\"{attack}\" data-castle=\"{castle}\"><td>{}</td><td><a href=\"positions/{sp}.html\">{sp}</a></td><td class=\"mono\">{}</td>{cells}<td>{weak}</td><td>{attack}</td><td>{}</td></tr>",
@@ -549,6 +582,34 @@ fn fair(frame: &DataFrame, sources: &[Source]) -> String {
     }
     body.push_str("</tbody>\n</table>\n");
     page("Fair positions", 0, &body)
+}
+
+/// The balance estimates and their mean, when they are measured (have
+/// intervals); a single search per position has none, and fair.html then
+/// keeps ranking by |engine score|.
+fn balance_ranking(frame: &DataFrame) -> (Vec<Option<f64>>, Option<f64>) {
+    let estimate = float_column(frame, "balance_estimate");
+    let estimates: Vec<f64> = estimate.iter().flatten().copied().collect();
+    let measured = float_column(frame, "balance_low")
+        .iter()
+        .any(Option::is_some);
+    let mean =
+        (measured && !estimates.is_empty()).then(|| crate::charts::mean_interval(&estimates).0);
+    (estimate, mean)
+}
+
+/// A column as numbers (`None` where missing or not a number).
+fn float_column(frame: &DataFrame, name: &str) -> Vec<Option<f64>> {
+    let column = frame
+        .column(name)
+        .and_then(|c| c.cast(&DataType::Float64))
+        .ok();
+    (0..frame.height())
+        .map(|row| match column.as_ref()?.get(row).ok()? {
+            AnyValue::Null => None,
+            v => v.extract::<f64>().filter(|v| v.is_finite()),
+        })
+        .collect()
 }
 
 /// The board as SVG: weak pawns ringed in red, castling target squares
@@ -732,6 +793,38 @@ fn position_page(
     page(&format!("SP {} {}", sp.sp(), sp.placement()), 1, &body)
 }
 
+/// What the verdicts rest on, stated wherever a ranking is shown: each
+/// method's reliability in numbers and words, the band and the error rate.
+fn reliability_note(verdicts: Option<&crate::balance::Balance>) -> String {
+    let Some(b) = verdicts else {
+        return String::new();
+    };
+    let mut parts = Vec::new();
+    for (name, unit, method) in [
+        ("games", "", b.games.as_ref()),
+        ("engine sweeps", " cp", b.sweep.as_ref()),
+    ] {
+        if let Some(m) = method {
+            let number = m.reliability.map_or_else(
+                || "not measurable".to_owned(),
+                |r| format!("{:.2}", r.whole),
+            );
+            let counts: Vec<String> = m.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
+            parts.push(format!(
+                "<li><b>{name}</b>: reliability {number} — {}; verdicts (balanced = within ±{}{unit} of the mean of all positions, false discovery rate {:.0}%): {}</li>",
+                escape(&m.words),
+                m.band,
+                b.settings.level * 100.0,
+                counts.join(", ")
+            ));
+        }
+    }
+    format!(
+        "<ul class=\"reliability\">{}</ul>\n<p class=\"small\">Verdicts come from the games when there are any, otherwise from the sweeps; see <code>balance.json</code> and <code>balance.csv</code>.</p>\n",
+        parts.join("")
+    )
+}
+
 /// A chart shown on the index, with its points a reader can hover and
 /// click.
 #[derive(Clone, Debug)]
@@ -761,9 +854,8 @@ fn figure(chart: &Shown) -> String {
         );
     }
     let (w, h) = crate::charts::size();
-    let mut overlay = format!(
-        "<svg class=\"hotspots\" viewBox=\"0 0 {w} {h}\" preserveAspectRatio=\"none\" xmlns=\"http://www.w3.org/2000/svg\">"
-    );
+    let mut overlay =
+        format!("<svg class=\"hotspots\" viewBox=\"0 0 {w} {h}\" preserveAspectRatio=\"none\">");
     for spot in &chart.hotspots {
         let placement = u16::try_from(spot.sp)
             .ok()
@@ -836,10 +928,16 @@ fn measured(frame: &DataFrame, sources: &[Source], row: usize) -> crate::sheet::
             ),
         })
     });
+    let verdict = cell(frame, "verdict", row, false);
+    let verdict = (!verdict.is_empty()).then(|| crate::sheet::VerdictView {
+        verdict,
+        q_value: cell(frame, "q_value", row, false).parse().unwrap_or(1.0),
+        level: crate::balance::Settings::default().level,
+    });
     crate::sheet::Measured {
         engine,
         games,
-        verdict: None,
+        verdict,
     }
 }
 
