@@ -152,6 +152,25 @@ pub struct MethodSummary {
     pub verdicts: BTreeMap<String, usize>,
 }
 
+impl MethodSummary {
+    fn new(
+        reliability: Option<SplitHalf>,
+        components_reliability: Option<f64>,
+        mean: f64,
+        band: f64,
+        decisions: &[Decision],
+    ) -> MethodSummary {
+        MethodSummary {
+            words: describe(reliability.map(|r| r.whole)).to_owned(),
+            reliability,
+            components_reliability,
+            mean,
+            band,
+            verdicts: count(decisions),
+        }
+    }
+}
+
 /// Everything `c960 balance` computes.
 #[derive(Clone, Debug, Serialize)]
 pub struct Balance {
@@ -408,14 +427,13 @@ fn from_games(
             },
         );
     }
-    let summary = MethodSummary {
-        words: describe(reliability.map(|r| r.whole)).to_owned(),
+    let summary = MethodSummary::new(
         reliability,
         components_reliability,
         mean,
-        band: settings.band_score,
-        verdicts: count(&decisions),
-    };
+        settings.band_score,
+        &decisions,
+    );
     (summary, rows)
 }
 
@@ -554,14 +572,13 @@ fn from_sweeps(rows: &[(String, u16, String, f64)], settings: Settings) -> Sweep
             },
         );
     }
-    let summary = MethodSummary {
-        words: describe(reliability.map(|r| r.whole)).to_owned(),
+    let summary = MethodSummary::new(
         reliability,
         components_reliability,
         mean,
-        band: settings.band_cp,
-        verdicts: count(&decisions),
-    };
+        settings.band_cp,
+        &decisions,
+    );
     (Some(summary), engines, agreement, out)
 }
 

@@ -9,10 +9,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_core::{
-    Features, StartPosition,
-    shakmaty::{CastlingSide, Color, File, Rank, Square},
-};
+use c960_core::{Features, StartPosition, shakmaty::CastlingSide};
 use polars::prelude::*;
 
 use crate::{RunKind, Source, Trees};
@@ -621,82 +618,7 @@ pub fn board_svg(position: StartPosition) -> String {
 
 /// [`board_svg`] for features already computed.
 fn board_svg_of(features: &Features) -> String {
-    let board = features.position.board();
-    let weak = features.weak_pawns();
-    let weak = weak.white | weak.black;
-    let targets = [Square::C1, Square::G1, Square::C8, Square::G8];
-    let mut svg = String::from(
-        "<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 340 360\" width=\"340\" height=\"360\">",
-    );
-    for rank in Rank::ALL {
-        for file in File::ALL {
-            let sq = Square::from_coords(file, rank);
-            let x = 20 + 40 * u32::from(file);
-            let y = 20 + 40 * (7 - u32::from(rank));
-            let light = (u32::from(file) + u32::from(rank)) % 2 == 1;
-            let _ = write!(
-                svg,
-                "<rect x=\"{x}\" y=\"{y}\" width=\"40\" height=\"40\" fill=\"{}\"/>",
-                if light { "#f0d9b5" } else { "#b58863" }
-            );
-            if targets.contains(&sq) {
-                let _ = write!(
-                    svg,
-                    "<rect class=\"castle-target\" x=\"{}\" y=\"{}\" width=\"36\" height=\"36\" fill=\"none\" stroke=\"#2a9d3a\" stroke-width=\"3\"/>",
-                    x + 2,
-                    y + 2
-                );
-            }
-            if let Some(piece) = board.piece_at(sq) {
-                if weak.contains(sq) {
-                    let _ = write!(
-                        svg,
-                        "<circle class=\"weak\" cx=\"{}\" cy=\"{}\" r=\"17\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"3\"/>",
-                        x + 20,
-                        y + 20
-                    );
-                }
-                let glyph = match (piece.color, piece.role.char()) {
-                    (Color::White, 'k') => '♔',
-                    (Color::White, 'q') => '♕',
-                    (Color::White, 'r') => '♖',
-                    (Color::White, 'b') => '♗',
-                    (Color::White, 'n') => '♘',
-                    (Color::White, _) => '♙',
-                    (Color::Black, 'k') => '♚',
-                    (Color::Black, 'q') => '♛',
-                    (Color::Black, 'r') => '♜',
-                    (Color::Black, 'b') => '♝',
-                    (Color::Black, 'n') => '♞',
-                    (Color::Black, _) => '♟',
-                };
-                let _ = write!(
-                    svg,
-                    "<text x=\"{}\" y=\"{}\" font-size=\"32\" text-anchor=\"middle\">{glyph}</text>",
-                    x + 20,
-                    y + 31
-                );
-            }
-        }
-    }
-    for (i, file) in File::ALL.iter().enumerate() {
-        let _ = write!(
-            svg,
-            "<text x=\"{}\" y=\"354\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
-            40 + 40 * i,
-            file.char()
-        );
-    }
-    for (i, rank) in Rank::ALL.iter().enumerate() {
-        let _ = write!(
-            svg,
-            "<text x=\"8\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
-            44 + 40 * (7 - i),
-            rank.char()
-        );
-    }
-    svg.push_str("</svg>");
-    svg
+    crate::board::diagram_svg(features.position, crate::board::Marks::ALL, Some(340))
 }
 
 fn position_page(

@@ -97,3 +97,49 @@ pub(crate) fn fake_engine() -> PathBuf {
     );
     path
 }
+
+/// The Chromium to run: `$C960_CHROMIUM` or `chromium`.
+pub(crate) fn chromium() -> String {
+    std::env::var("C960_CHROMIUM").unwrap_or_else(|_| "chromium".to_owned())
+}
+
+/// Runs headless Chromium on `url` with `extra` flags; returns stdout and
+/// stderr.
+pub(crate) fn headless(profile: &Path, url: &str, extra: &[&str]) -> (String, String) {
+    let output = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {}: {e}. This test needs Chromium: `apt-get install chromium` \
+                 (CI installs it), or set C960_CHROMIUM",
+                chromium()
+            )
+        });
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Console messages that are page errors (Chromium logs them as
+/// `CONSOLE` lines; uncaught exceptions say `Uncaught`).
+pub(crate) fn console_errors(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.contains("Uncaught") || (l.contains("CONSOLE") && l.contains("ERROR")))
+        .collect()
+}
