@@ -1,6 +1,8 @@
 //! Which engine to run: a UCI program or the built-in engine. Sweeps and
 //! self-play start engines from a spec, one per worker.
 
+use shakmaty::Position;
+
 use crate::{
     Engine, EngineError, EngineInfo, GamePosition, Search, SearchResult,
     builtin::BuiltinEngine,
@@ -80,7 +82,11 @@ impl Engine for AnyEngine {
     ) -> Result<SearchResult, EngineError> {
         match self {
             AnyEngine::Uci(e) => e.search(position, search),
-            AnyEngine::Builtin(e) => e.search(position, search),
+            // The built-in engine takes no clock: it gets a time per move.
+            AnyEngine::Builtin(e) => {
+                let limit = search.limit.without_clock(position.current().turn());
+                e.search(position, Search { limit, ..search })
+            }
         }
     }
 }

@@ -4,8 +4,12 @@
 //! ```text
 //! c960-fake-uci [--no-chess960] [--not-uci] [--silent] [--crash]
 //!               [--crash-once FILE] [--crash-after N] [--hang] [--illegal]
-//!               [--garbage] [--slow MS] [--castle] [--no-wdl]
+//!               [--garbage] [--slow MS] [--castle] [--no-wdl] [--trace DIR]
 //! ```
+//!
+//! With `--trace DIR` it appends what it was asked to `DIR/PID.trace`, one
+//! line per command: `ucinewgame`, and `go w` / `go b` with the side it
+//! searched for, so tests can tell which process played which side.
 //!
 //! It plays the first legal move in UCI order (a castling move with
 //! `--castle`) and reports a score derived from the position's Zobrist
@@ -42,6 +46,7 @@ struct Modes {
     slow_ms: u64,
     castle: bool,
     no_wdl: bool,
+    trace: Option<PathBuf>,
 }
 
 fn modes() -> Modes {
@@ -69,6 +74,7 @@ fn modes() -> Modes {
             "--slow" => m.slow_ms = value().parse().unwrap_or_else(|_| fail("MS")),
             "--castle" => m.castle = true,
             "--no-wdl" => m.no_wdl = true,
+            "--trace" => m.trace = Some(PathBuf::from(value())),
             other => fail(&format!("unknown argument {other}")),
         }
     }
@@ -102,19 +108,12 @@ fn main() {
                 let _ = writeln!(out, "hello, I speak no UCI");
                 return;
             }
-            Some("uci") => {
-                let mut r = String::from("id name c960-fake-uci\nid author the c960 developers\n");
-                r.push_str("option name Threads type spin default 1 min 1 max 512\n");
-                r.push_str("option name Hash type spin default 16 min 1 max 1024\n");
-                r.push_str("option name MultiPV type spin default 1 min 1 max 500\n");
-                r.push_str("option name UCI_ShowWDL type check default false\n");
-                if !modes.no_chess960 {
-                    r.push_str("option name UCI_Chess960 type check default false\n");
-                }
-                r.push_str("uciok");
-                r
-            }
+            Some("uci") => handshake(&modes),
             Some("isready") => "readyok".to_owned(),
+            Some("ucinewgame") => {
+                trace(&modes, "ucinewgame");
+                continue;
+            }
             Some("setoption") => {
                 let value = words
                     .iter()
@@ -141,6 +140,14 @@ fn main() {
             }
             Some("go") => {
                 searches += 1;
+                trace(
+                    &modes,
+                    if position.turn().is_white() {
+                        "go w"
+                    } else {
+                        "go b"
+                    },
+                );
                 if modes.crash {
                     crash("asked to crash");
                 }
@@ -177,6 +184,35 @@ fn main() {
         };
         let _ = writeln!(out, "{reply}");
         let _ = out.flush();
+    }
+}
+
+/// The answer to `uci`: identity, options, `uciok`.
+fn handshake(modes: &Modes) -> String {
+    let mut r = String::from("id name c960-fake-uci\nid author the c960 developers\n");
+    r.push_str("option name Threads type spin default 1 min 1 max 512\n");
+    r.push_str("option name Hash type spin default 16 min 1 max 1024\n");
+    r.push_str("option name MultiPV type spin default 1 min 1 max 500\n");
+    r.push_str("option name UCI_ShowWDL type check default false\n");
+    if !modes.no_chess960 {
+        r.push_str("option name UCI_Chess960 type check default false\n");
+    }
+    r.push_str("uciok");
+    r
+}
+
+/// Appends `line` to this process's trace file, if tracing.
+fn trace(modes: &Modes, line: &str) {
+    if let Some(dir) = &modes.trace {
+        let path = dir.join(format!("{}.trace", process::id()));
+        let written = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| writeln!(f, "{line}"));
+        if let Err(e) = written {
+            crash(&format!("cannot write {}: {e}", path.display()));
+        }
     }
 }
 

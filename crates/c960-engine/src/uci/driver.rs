@@ -26,6 +26,13 @@ use crate::{
     uci::parse::{EngineLine, Info, OptionDecl, parse_line},
 };
 
+/// Options of known engines that pull evaluations away from a draw
+/// (Stockfish's `Contempt` up to version 13, Ethereal's
+/// `ContemptDrawPenalty` and `ContemptComplexity`): they bias a balance
+/// measurement, so they are set to 0 whenever an engine offers them and the
+/// user did not set them.
+pub const CONTEMPT_OPTIONS: [&str; 3] = ["Contempt", "ContemptDrawPenalty", "ContemptComplexity"];
+
 /// How to start and set up a UCI engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UciConfig {
@@ -80,7 +87,8 @@ pub struct UciEngine {
 impl UciEngine {
     /// Starts the engine, completes the handshake and sets the options:
     /// `Threads`, `Hash`, `UCI_Chess960=true` (required), `UCI_ShowWDL=true`
-    /// when offered, then the configured extra options.
+    /// when offered, each of [`CONTEMPT_OPTIONS`] it offers at 0 unless
+    /// configured, then the configured extra options.
     pub fn start(config: &UciConfig) -> Result<UciEngine, EngineError> {
         let path = resolve(&config.path)?;
         let mut child = Command::new(&path)
@@ -199,6 +207,12 @@ impl UciEngine {
         self.set_option("UCI_Chess960", "true")?;
         if self.offered.contains_key("UCI_ShowWDL") {
             self.set_option("UCI_ShowWDL", "true")?;
+        }
+        for name in CONTEMPT_OPTIONS {
+            let configured = self.config.options.iter().any(|(n, _)| n == name);
+            if !configured && self.offered.contains_key(name) {
+                self.set_option(name, "0")?;
+            }
         }
         for (name, value) in self.config.options.clone() {
             if !self.offered.contains_key(&name) {
@@ -513,10 +527,13 @@ fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>) {
 /// The executable for `path`: itself if it contains a `/`, otherwise the
 /// first match on `PATH`.
 fn resolve(path: &Path) -> Result<PathBuf, EngineError> {
+    let name = path.to_string_lossy();
     let not_found = || EngineError::NotFound {
         path: path.to_owned(),
-        hint: if path.to_string_lossy().contains("stockfish") {
+        hint: if name.contains("stockfish") {
             " (install it with `apt-get install stockfish`, or give --engine PATH)".to_owned()
+        } else if name.contains("ethereal") {
+            " (install it with `apt-get install ethereal-chess`, or give --engine PATH)".to_owned()
         } else {
             String::new()
         },
@@ -535,6 +552,16 @@ fn resolve(path: &Path) -> Result<PathBuf, EngineError> {
                 .find(|candidate| candidate.is_file())
         })
         .ok_or_else(not_found)
+}
+
+/// Ethereal, if installed: `ethereal-chess` (Debian's name) or `ethereal`
+/// on `PATH`, else Debian's `/usr/games/ethereal-chess`.
+#[must_use]
+pub fn find_ethereal() -> Option<PathBuf> {
+    resolve(Path::new("ethereal-chess"))
+        .or_else(|_| resolve(Path::new("ethereal")))
+        .ok()
+        .or_else(|| Some(PathBuf::from("/usr/games/ethereal-chess")).filter(|p| p.is_file()))
 }
 
 /// Stockfish, if installed: `stockfish` on `PATH`, else Debian's
