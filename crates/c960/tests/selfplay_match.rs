@@ -333,3 +333,173 @@ fn stockfish_games_equal_an_independent_two_process_driver_move_for_move() {
         );
     }
 }
+
+/// The options an engine was set up with, from a manifest's engine entry.
+fn options(engine: &serde_json::Value) -> BTreeMap<String, String> {
+    engine["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| {
+            (
+                pair[0].as_str().unwrap().to_owned(),
+                pair[1].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn manifest(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn contempt_options_are_set_to_zero_unless_the_user_sets_them() {
+    let dir = Dir::new();
+    let trace = dir.file("trace");
+    fs::create_dir(&trace).unwrap();
+    let fake = format!("--contempt --trace {}", trace.display());
+    let mut command = fake_selfplay(
+        &dir,
+        "neutral",
+        &[
+            "--positions",
+            "1",
+            "--games-per-position",
+            "1",
+            "--max-plies",
+            "6",
+        ],
+    );
+    command.env("C960_FAKE_UCI", &fake);
+    assert_eq!(run_command(command).code, 0);
+    let set = options(&manifest(&dir.file("neutral/manifest.json"))["engines"][0]);
+    for name in ["Contempt", "ContemptDrawPenalty", "ContemptComplexity"] {
+        assert_eq!(
+            set.get(name).map(String::as_str),
+            Some("0"),
+            "{name}: {set:?}"
+        );
+    }
+    // The engine was told so, by every process.
+    for t in traces(&trace) {
+        assert!(
+            t.contains(&"setoption ContemptDrawPenalty 0".to_owned()),
+            "{t:?}"
+        );
+    }
+
+    // The user's value wins, and is the only one sent.
+    fs::remove_dir_all(&trace).unwrap();
+    fs::create_dir(&trace).unwrap();
+    let mut command = fake_selfplay(
+        &dir,
+        "user",
+        &[
+            "--positions",
+            "1",
+            "--games-per-position",
+            "1",
+            "--max-plies",
+            "6",
+            "--option",
+            "ContemptDrawPenalty=7",
+        ],
+    );
+    command.env("C960_FAKE_UCI", &fake);
+    assert_eq!(run_command(command).code, 0);
+    let set = options(&manifest(&dir.file("user/manifest.json"))["engines"][0]);
+    assert_eq!(set["ContemptDrawPenalty"], "7");
+    assert_eq!(set["ContemptComplexity"], "0");
+    for t in traces(&trace) {
+        assert!(
+            !t.contains(&"setoption ContemptDrawPenalty 0".to_owned()),
+            "{t:?}"
+        );
+        assert!(
+            t.contains(&"setoption ContemptDrawPenalty 7".to_owned()),
+            "{t:?}"
+        );
+    }
+
+    // Sweeps too.
+    let engine = fake_engine();
+    let mut sweep = dir.command(&[
+        "sweep",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--positions",
+        "1",
+        "--nodes",
+        "10",
+        "--quiet",
+        "--out",
+        "sweep",
+    ]);
+    sweep.env("C960_FAKE_UCI", "--contempt");
+    assert_eq!(run_command(sweep).code, 0);
+    let set = options(&manifest(&dir.file("sweep/manifest.json"))["engine"]);
+    assert_eq!(set["Contempt"], "0");
+    assert_eq!(set["ContemptDrawPenalty"], "0");
+}
+
+/// Ethereal (Debian's ethereal-chess), or a clear failure.
+fn ethereal() -> PathBuf {
+    c960_engine::uci::find_ethereal().unwrap_or_else(|| {
+        panic!(
+            "Ethereal is required for this test: install it with `apt-get install ethereal-chess`"
+        )
+    })
+}
+
+#[test]
+fn ethereal_plays_on_a_depth_limit_with_contempt_at_zero() {
+    ethereal();
+    let dir = Dir::new();
+    let run = dir.run(&[
+        "selfplay",
+        "--engine",
+        "ethereal",
+        "--positions",
+        "0,518",
+        "--games-per-position",
+        "2",
+        "--depth",
+        "4",
+        "--max-plies",
+        "80",
+        "--jobs",
+        "2",
+        "--quiet",
+        "--out",
+        "eth",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let m = manifest(&dir.file("eth/manifest.json"));
+    let engine = &m["engines"][0];
+    assert!(
+        engine["name"].as_str().unwrap().starts_with("Ethereal"),
+        "{engine}"
+    );
+    let set = options(engine);
+    assert_eq!(set["ContemptDrawPenalty"], "0");
+    assert_eq!(set["ContemptComplexity"], "0");
+    assert_eq!(set["UCI_Chess960"], "true");
+    let pgn = fs::read_to_string(dir.file("eth/games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 4);
+    assert!(pgn.contains("[White \"Ethereal"));
+
+    // Ethereal 12 ignores `go nodes` and would play one-ply moves: refused.
+    let line = dir.bad_input(&[
+        "selfplay",
+        "--engine",
+        "ethereal",
+        "--positions",
+        "1",
+        "--nodes",
+        "5000",
+        "--out",
+        "nodes",
+    ]);
+    assert!(line.contains("ignores `go nodes`"), "{line}");
+}

@@ -5,11 +5,14 @@
 //! c960-fake-uci [--no-chess960] [--not-uci] [--silent] [--crash]
 //!               [--crash-once FILE] [--crash-after N] [--hang] [--illegal]
 //!               [--garbage] [--slow MS] [--castle] [--no-wdl] [--trace DIR]
+//!               [--contempt]
 //! ```
 //!
 //! With `--trace DIR` it appends what it was asked to `DIR/PID.trace`, one
-//! line per command: `ucinewgame`, and `go w` / `go b` with the side it
-//! searched for, so tests can tell which process played which side.
+//! line per command: `ucinewgame`, `setoption NAME VALUE`, and `go w` /
+//! `go b` with the side it searched for, so tests can tell which process
+//! played which side. With `--contempt` it offers the contempt options of
+//! older Stockfish and of Ethereal (default 12 and 24).
 //!
 //! It plays the first legal move in UCI order (a castling move with
 //! `--castle`) and reports a score derived from the position's Zobrist
@@ -47,6 +50,7 @@ struct Modes {
     castle: bool,
     no_wdl: bool,
     trace: Option<PathBuf>,
+    contempt: bool,
 }
 
 fn modes() -> Modes {
@@ -75,6 +79,7 @@ fn modes() -> Modes {
             "--castle" => m.castle = true,
             "--no-wdl" => m.no_wdl = true,
             "--trace" => m.trace = Some(PathBuf::from(value())),
+            "--contempt" => m.contempt = true,
             other => fail(&format!("unknown argument {other}")),
         }
     }
@@ -127,6 +132,9 @@ fn main() {
                         .collect::<Vec<_>>()
                         .join(" ")
                 });
+                if let (Some(name), Some(value)) = (&name, &value) {
+                    trace(&modes, &format!("setoption {name} {value}"));
+                }
                 match (name.as_deref(), value.as_deref()) {
                     (Some("MultiPV"), Some(v)) => multipv = v.parse().unwrap_or(1),
                     (Some("UCI_ShowWDL"), Some(v)) => show_wdl = v == "true",
@@ -194,6 +202,11 @@ fn handshake(modes: &Modes) -> String {
     r.push_str("option name Hash type spin default 16 min 1 max 1024\n");
     r.push_str("option name MultiPV type spin default 1 min 1 max 500\n");
     r.push_str("option name UCI_ShowWDL type check default false\n");
+    if modes.contempt {
+        r.push_str("option name Contempt type spin default 24 min -100 max 100\n");
+        r.push_str("option name ContemptDrawPenalty type spin default 12 min -300 max 300\n");
+        r.push_str("option name ContemptComplexity type spin default 12 min -100 max 100\n");
+    }
     if !modes.no_chess960 {
         r.push_str("option name UCI_Chess960 type check default false\n");
     }
