@@ -5,14 +5,17 @@
 //! c960-fake-uci [--no-chess960] [--not-uci] [--silent] [--crash]
 //!               [--crash-once FILE] [--crash-after N] [--hang] [--illegal]
 //!               [--garbage] [--slow MS] [--castle] [--no-wdl] [--trace DIR]
-//!               [--contempt]
+//!               [--contempt] [--overstep MS]
 //! ```
 //!
 //! With `--trace DIR` it appends what it was asked to `DIR/PID.trace`, one
 //! line per command: `ucinewgame`, `setoption NAME VALUE`, and `go w` /
 //! `go b` with the side it searched for, so tests can tell which process
 //! played which side. With `--contempt` it offers the contempt options of
-//! older Stockfish and of Ethereal (default 12 and 24).
+//! older Stockfish and of Ethereal (default 12 and 24). On the clock the
+//! trace also gets `clock ARGS` (the `go` command's time arguments), and
+//! `--overstep MS` makes it think its whole time (its clock, or its
+//! `movetime`) plus MS.
 //!
 //! It plays the first legal move in UCI order (a castling move with
 //! `--castle`) and reports a score derived from the position's Zobrist
@@ -51,6 +54,7 @@ struct Modes {
     no_wdl: bool,
     trace: Option<PathBuf>,
     contempt: bool,
+    overstep_ms: Option<u64>,
 }
 
 fn modes() -> Modes {
@@ -80,6 +84,7 @@ fn modes() -> Modes {
             "--no-wdl" => m.no_wdl = true,
             "--trace" => m.trace = Some(PathBuf::from(value())),
             "--contempt" => m.contempt = true,
+            "--overstep" => m.overstep_ms = Some(value().parse().unwrap_or_else(|_| fail("MS"))),
             other => fail(&format!("unknown argument {other}")),
         }
     }
@@ -120,18 +125,7 @@ fn main() {
                 continue;
             }
             Some("setoption") => {
-                let value = words
-                    .iter()
-                    .position(|w| *w == "value")
-                    .map(|i| words[i + 1..].join(" "));
-                let name = words.iter().position(|w| *w == "name").map(|i| {
-                    words[i + 1..]
-                        .iter()
-                        .take_while(|w| **w != "value")
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                });
+                let (name, value) = setoption(&words);
                 if let (Some(name), Some(value)) = (&name, &value) {
                     trace(&modes, &format!("setoption {name} {value}"));
                 }
@@ -179,12 +173,25 @@ fn main() {
                     }
                 }
                 thread::sleep(Duration::from_millis(modes.slow_ms));
-                let nodes = words
-                    .iter()
-                    .position(|w| *w == "nodes")
-                    .and_then(|i| words.get(i + 1))
-                    .and_then(|n| n.parse::<u64>().ok())
-                    .unwrap_or(1);
+                let arg = |key: &str| {
+                    words
+                        .iter()
+                        .position(|w| *w == key)
+                        .and_then(|i| words.get(i + 1))
+                        .and_then(|n| n.parse::<u64>().ok())
+                };
+                if words.contains(&"wtime") {
+                    trace(&modes, &format!("clock {}", words[1..].join(" ")));
+                }
+                let own = if position.turn().is_white() {
+                    arg("wtime")
+                } else {
+                    arg("btime")
+                };
+                if let (Some(over), Some(time)) = (modes.overstep_ms, own.or(arg("movetime"))) {
+                    thread::sleep(Duration::from_millis(time + over));
+                }
+                let nodes = arg("nodes").unwrap_or(1);
                 search(&position, &modes, multipv, show_wdl && !modes.no_wdl, nodes)
             }
             Some("quit") => return,
@@ -193,6 +200,23 @@ fn main() {
         let _ = writeln!(out, "{reply}");
         let _ = out.flush();
     }
+}
+
+/// The name and value of a `setoption` command.
+fn setoption(words: &[&str]) -> (Option<String>, Option<String>) {
+    let value = words
+        .iter()
+        .position(|w| *w == "value")
+        .map(|i| words[i + 1..].join(" "));
+    let name = words.iter().position(|w| *w == "name").map(|i| {
+        words[i + 1..]
+            .iter()
+            .take_while(|w| **w != "value")
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    (name, value)
 }
 
 /// The answer to `uci`: identity, options, `uciok`.

@@ -36,6 +36,23 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
         ));
     }
     let positions = parse_position_set(&args.positions)?;
+    let control = timed_control(args.tc.as_deref(), args.st.as_deref(), "")?;
+    let control_b = match (args.nodes_b, args.depth_b) {
+        (Some(0), _) | (_, Some(0)) => {
+            bail!(InputError(
+                "--nodes-b and --depth-b must be positive".to_owned()
+            ))
+        }
+        (Some(n), _) => Some(Control::Fixed(Limit::Nodes(n))),
+        (_, Some(d)) => Some(Control::Fixed(Limit::Depth(d))),
+        (None, None) => timed_control(args.tc_b.as_deref(), args.st_b.as_deref(), "-b")?,
+    };
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(str::parse::<Sprt>)
+        .transpose()
+        .map_err(InputError)?;
     let engine = args
         .engine
         .engine_spec(&args.engine.engine, &args.engine.options)?;
@@ -48,17 +65,6 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             bail!(InputError("--option-b needs --engine-b".to_owned()))
         }
         None => None,
-    };
-    let control = timed_control(args.tc.as_deref(), args.st.as_deref(), "")?;
-    let control_b = match (args.nodes_b, args.depth_b) {
-        (Some(0), _) | (_, Some(0)) => {
-            bail!(InputError(
-                "--nodes-b and --depth-b must be positive".to_owned()
-            ))
-        }
-        (Some(n), _) => Some(Control::Fixed(Limit::Nodes(n))),
-        (_, Some(d)) => Some(Control::Fixed(Limit::Depth(d))),
-        (None, None) => timed_control(args.tc_b.as_deref(), args.st_b.as_deref(), "-b")?,
     };
     let out = args.out.clone().unwrap_or_else(|| {
         let suffix = format!("g{}-s{}", args.games_per_position, args.seed);
@@ -97,12 +103,7 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             control,
             control_b,
             time_margin_ms: args.time_margin,
-            sprt: args
-                .sprt
-                .as_deref()
-                .map(str::parse::<Sprt>)
-                .transpose()
-                .map_err(InputError)?,
+            sprt,
         },
     })
 }
