@@ -714,3 +714,130 @@ fn bad_clock_flags_are_one_line_errors() {
             .contains("cannot be used with")
     );
 }
+
+#[test]
+fn engine_b_has_its_own_limit_hash_threads_and_options() {
+    let dir = Dir::new();
+    let trace = dir.file("trace");
+    fs::create_dir(&trace).unwrap();
+    let engine = fake_engine();
+    let mut command = dir.command(&[
+        "selfplay",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--engine-b",
+        engine.to_str().unwrap(),
+        "--nodes",
+        "10",
+        "--nodes-b",
+        "20",
+        "--hash-b",
+        "32",
+        "--threads-b",
+        "2",
+        "--option-b",
+        "MultiPV=2",
+        "--jitter",
+        "0",
+        "--positions",
+        "518",
+        "--games-per-position",
+        "2",
+        "--max-plies",
+        "6",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--out",
+        "ab",
+    ]);
+    command.env("C960_FAKE_UCI", format!("--trace {}", trace.display()));
+    let run = run_command(command);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let m = manifest(&dir.file("ab/manifest.json"));
+    let (a, b) = (options(&m["engines"][0]), options(&m["engines"][1]));
+    assert_eq!((a["Hash"].as_str(), a["Threads"].as_str()), ("16", "1"));
+    assert_eq!((b["Hash"].as_str(), b["Threads"].as_str()), ("32", "2"));
+    assert_eq!(b["MultiPV"], "2");
+    assert!(!a.contains_key("MultiPV"));
+    assert_eq!(m["limit"], "nodes 10");
+    assert_eq!(m["limit_b"], "nodes 20");
+    // Each process searched with its own engine's limit only.
+    for t in traces(&trace) {
+        let limits: Vec<&String> = t.iter().filter(|l| l.starts_with("limit")).collect();
+        if limits.is_empty() {
+            continue;
+        }
+        let hash = t.iter().find(|l| l.starts_with("setoption Hash")).unwrap();
+        let expected = if hash.ends_with("32") {
+            "limit nodes 20"
+        } else {
+            "limit nodes 10"
+        };
+        assert!(limits.iter().all(|l| *l == expected), "{t:?}");
+    }
+    let pgn = fs::read_to_string(dir.file("ab/games.pgn")).unwrap();
+    assert!(
+        pgn.contains("[C960Limit \"white: nodes 10; black: nodes 20\"]"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[C960Limit \"white: nodes 20; black: nodes 10\"]"),
+        "{pgn}"
+    );
+
+    // Per-side flags need a second engine.
+    for flag in ["--nodes-b", "--hash-b", "--threads-b"] {
+        let line = dir.bad_input(&["selfplay", flag, "5"]);
+        assert!(line.contains("--engine-b"), "{flag}: {line}");
+    }
+}
+
+#[test]
+fn stockfish_against_ethereal_with_a_limit_each_and_on_the_clock() {
+    let stockfish = c960_engine::uci::find_stockfish().unwrap_or_else(|| {
+        panic!("Stockfish is required for this test: install it with `apt-get install stockfish`")
+    });
+    ethereal();
+    let dir = Dir::new();
+    let base = [
+        "selfplay",
+        "--engine",
+        stockfish.to_str().unwrap(),
+        "--engine-b",
+        "ethereal",
+        "--positions",
+        "0",
+        "--games-per-position",
+        "2",
+        "--max-plies",
+        "30",
+        "--jobs",
+        "2",
+        "--quiet",
+    ];
+    // Stockfish on nodes, Ethereal (which ignores `go nodes`) on depth.
+    let mut args = base.to_vec();
+    args.extend(["--nodes", "3000", "--depth-b", "5", "--out", "limits"]);
+    let run = dir.run(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let m = manifest(&dir.file("limits/manifest.json"));
+    assert_eq!(m["limit_b"], "depth 5");
+    assert_eq!(m["replays_exactly"], true);
+    assert!(
+        m["engines"][1]["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("Ethereal")
+    );
+    // Both on the clock.
+    let mut args = base.to_vec();
+    args.extend(["--tc", "2+0.1", "--time-margin", "300", "--out", "clock"]);
+    let run = dir.run(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let m = manifest(&dir.file("clock/manifest.json"));
+    assert_eq!(m["games"], 2);
+    assert_eq!(m["replays_exactly"], false);
+    let pgn = fs::read_to_string(dir.file("clock/games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[TimeControl \"2+0.1\"]").count(), 2);
+}

@@ -10,7 +10,8 @@
 //!
 //! With `--trace DIR` it appends what it was asked to `DIR/PID.trace`, one
 //! line per command: `ucinewgame`, `setoption NAME VALUE`, and `go w` /
-//! `go b` with the side it searched for, so tests can tell which process
+//! `go b` with the side it searched for (then `limit ARGS`, the `go`
+//! command's arguments), so tests can tell which process
 //! played which side. With `--contempt` it offers the contempt options of
 //! older Stockfish and of Ethereal (default 12 and 24). On the clock the
 //! trace also gets `clock ARGS` (the `go` command's time arguments), and
@@ -180,6 +181,7 @@ fn main() {
                         .and_then(|i| words.get(i + 1))
                         .and_then(|n| n.parse::<u64>().ok())
                 };
+                trace(&modes, &format!("limit {}", words[1..].join(" ")));
                 if words.contains(&"wtime") {
                     trace(&modes, &format!("clock {}", words[1..].join(" ")));
                 }
