@@ -841,3 +841,163 @@ fn stockfish_against_ethereal_with_a_limit_each_and_on_the_clock() {
     let pgn = fs::read_to_string(dir.file("clock/games.pgn")).unwrap();
     assert_eq!(pgn.matches("[TimeControl \"2+0.1\"]").count(), 2);
 }
+
+/// A fake engine that thinks its whole clock plus 30 ms: it loses every
+/// game on time.
+fn slow_fake(dir: &Dir) -> PathBuf {
+    let path = dir.file("slow-fake");
+    fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nexec {} --overstep 30 \"$@\"\n",
+            fake_engine().display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+fn match_json(dir: &Dir, out: &str) -> serde_json::Value {
+    manifest(&dir.file(&format!("{out}/match.json")))
+}
+
+#[test]
+fn the_sprt_accepts_h1_for_an_engine_that_always_wins_and_stops_the_match() {
+    let dir = Dir::new();
+    let (a, b) = (fake_engine(), slow_fake(&dir));
+    let args = [
+        "selfplay",
+        "--engine",
+        a.to_str().unwrap(),
+        "--engine-b",
+        b.to_str().unwrap(),
+        "--nodes",
+        "10",
+        "--tc-b",
+        "0.05",
+        "--positions",
+        "all",
+        "--games-per-position",
+        "2",
+        "--jobs",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=50,alpha=0.05,beta=0.05",
+        "--out",
+        "h1",
+    ];
+    let run = dir.run(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("H1 accepted"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("pentanomial [LL LD DD/WL WD WW]: [0 0 0 0 "),
+        "{}",
+        run.stdout
+    );
+    let m = match_json(&dir, "h1");
+    let stats = &m["match"];
+    assert_eq!(stats["sprt"]["accepted"], "H1");
+    let pairs = stats["pairs"].as_u64().unwrap();
+    assert_eq!(stats["pentanomial"][4].as_u64(), Some(pairs));
+    // 22 pairs of wins pass ln(19) at these bounds; far fewer than all 960.
+    assert!((22..100).contains(&pairs), "{pairs} pairs");
+    assert!(stats["llr"].is_null() && stats["sprt"]["llr"].as_f64().unwrap() >= (19f64).ln());
+    assert_eq!(stats["los"], 1.0);
+    let manifest = manifest(&dir.file("h1/manifest.json"));
+    assert_eq!(manifest["match"]["sprt"]["accepted"], "H1");
+    assert!(manifest["games"].as_u64().unwrap() < 1920);
+    // Run again: the decision stands and nothing more is played.
+    let journal = fs::read_to_string(dir.file("h1/journal.jsonl")).unwrap();
+    let again = dir.run(&args);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(
+        fs::read_to_string(dir.file("h1/journal.jsonl")).unwrap(),
+        journal
+    );
+    assert_eq!(
+        match_json(&dir, "h1")["match"]["pairs"].as_u64(),
+        Some(pairs)
+    );
+}
+
+#[test]
+fn the_sprt_accepts_h0_for_equal_engines() {
+    let dir = Dir::new();
+    let engine = fake_engine();
+    let run = dir.run(&[
+        "selfplay",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--engine-b",
+        engine.to_str().unwrap(),
+        "--nodes",
+        "10",
+        "--jitter",
+        "0",
+        "--max-plies",
+        "20",
+        "--positions",
+        "all",
+        "--games-per-position",
+        "2",
+        "--jobs",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=50,alpha=0.05,beta=0.05",
+        "--out",
+        "h0",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("H0 accepted"), "{}", run.stdout);
+    let stats = &match_json(&dir, "h0")["match"];
+    assert_eq!(stats["sprt"]["accepted"], "H0");
+    let pairs = stats["pairs"].as_u64().unwrap();
+    // The same engine on both sides: every pair scores one point of two.
+    assert_eq!(stats["pentanomial"][2].as_u64(), Some(pairs));
+    assert!((10..100).contains(&pairs), "{pairs} pairs");
+    assert_eq!(stats["score"]["value"], 0.5);
+    assert!(stats["sprt"]["llr"].as_f64().unwrap() <= (0.05f64 / 0.95).ln());
+}
+
+#[test]
+fn a_match_without_sprt_reports_its_statistics() {
+    let dir = Dir::new();
+    let (a, b) = (fake_engine(), slow_fake(&dir));
+    let run = dir.run(&[
+        "selfplay",
+        "--engine",
+        a.to_str().unwrap(),
+        "--engine-b",
+        b.to_str().unwrap(),
+        "--nodes",
+        "10",
+        "--st-b",
+        "0.02",
+        "--positions",
+        "0-4",
+        "--games-per-position",
+        "2",
+        "--out",
+        "plain",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("5 pairs, +10 =0 -0"), "{}", run.stdout);
+    assert!(run.stdout.contains("match.json"), "{}", run.stdout);
+    let m = match_json(&dir, "plain");
+    assert_eq!(
+        m["match"]["pentanomial"],
+        serde_json::json!([0, 0, 0, 0, 5])
+    );
+    assert!(m["match"]["sprt"].is_null());
+    assert_eq!(m["limit_b"], "st 0.02");
+    assert!(
+        m["match"]["elo"].is_null(),
+        "no finite Elo for a clean sweep"
+    );
+}

@@ -264,7 +264,11 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
             outcome.resumed,
             outcome.positions.len(),
             names.join(" vs "),
-            config.control_a(),
+            if config.engine_b.is_some() && config.control_b() != config.control_a() {
+                format!("{} (B: {})", config.control_a(), config.control_b())
+            } else {
+                config.control_a().to_string()
+            },
             started.elapsed().as_secs_f64()
         )?;
         writeln!(
