@@ -6,7 +6,7 @@ use std::{collections::HashMap, fmt, str::FromStr, time::Instant};
 use c960_core::{
     StartPosition,
     shakmaty::{
-        CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Position, uci::UciMove,
+        CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, uci::UciMove,
         zobrist::Zobrist64,
     },
 };
@@ -192,6 +192,13 @@ pub struct GameRecord {
     /// `10+0.1`, `1.5/move`), for games on the clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_controls: Option<[String; 2]>,
+    /// Plies at the start of `moves` that came from the opening book (the
+    /// engines played the rest; `scores` covers only theirs).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub book_plies: u32,
+    /// The line of the opening in the book file, for games from a book.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<u32>,
     /// Wall time the engines spent on this game's searches, as measured by
     /// the driver. Not saved: it differs from run to run.
     #[serde(skip)]
@@ -222,6 +229,15 @@ pub struct GameSpec {
     pub rules: Rules,
     /// Whether to keep the score after each move.
     pub keep_scores: bool,
+    /// Book moves (UCI, Chess960 notation) played before the engines.
+    pub book: Vec<String>,
+    /// The book line the opening comes from.
+    pub opening: Option<u32>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// How long one side may think.
@@ -480,25 +496,28 @@ pub fn play(
     let mut castling: [Option<Castling>; 2] = [None, None];
     let mut search_time = std::time::Duration::ZERO;
     let mut clocks = spec.controls.map(SideClock::new);
+    for uci in &spec.book {
+        let position = game.current();
+        let m = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(position).ok())
+            .ok_or_else(|| EngineError::Protocol {
+                name: "opening book".to_owned(),
+                reason: format!("book move {uci} is not legal"),
+            })?;
+        note_castling(&mut castling, m, position.turn(), moves.len());
+        moves.push(uci.clone());
+        game.push(m).expect("checked to be legal");
+        *seen.entry(hash(game.current())).or_insert(0) += 1;
+    }
     let rules = spec.rules;
 
     let (result, termination) = loop {
         let position = game.current();
         // Rules of the game first, then adjudication, then the ply cap.
-        if position.is_checkmate() {
-            break (Outcome::win_for(!position.turn()), Termination::Checkmate);
-        }
-        if position.is_stalemate() {
-            break (Outcome::Draw, Termination::Stalemate);
-        }
-        if position.is_insufficient_material() {
-            break (Outcome::Draw, Termination::InsufficientMaterial);
-        }
-        if seen.get(&hash(position)).copied().unwrap_or(0) >= 3 {
-            break (Outcome::Draw, Termination::ThreefoldRepetition);
-        }
-        if position.halfmoves() >= 100 {
-            break (Outcome::Draw, Termination::FiftyMoves);
+        if let Some(end) = rules_end(position, seen.get(&hash(position)).copied().unwrap_or(0)) {
+            break end;
         }
         if let Some(outcome) = adjudicate(&rules, &white_scores) {
             break outcome;
@@ -523,16 +542,7 @@ pub fn play(
             break time_forfeit(position, turn);
         }
         let m = answer.best_move;
-        if let Some(side) = m.castling_side() {
-            castling[usize::from(turn == Color::Black)].get_or_insert(Castling {
-                ply: moves.len() as u32 + 1,
-                side: if side == CastlingSide::QueenSide {
-                    'a'
-                } else {
-                    'h'
-                },
-            });
-        }
+        note_castling(&mut castling, m, turn, moves.len());
         // A score is needed for adjudication; an engine that gives none is
         // taken as saying nothing, which never adjudicates.
         white_scores.push(answer.white_score().unwrap_or(Score::Cp(0)));
@@ -559,8 +569,43 @@ pub fn play(
             .keep_scores
             .then(|| white_scores.iter().map(|s| curve_value(*s)).collect()),
         time_controls: spec.time_controls(),
+        book_plies: spec.book.len() as u32,
+        opening: spec.opening,
         search_time,
     })
+}
+
+/// The end of the game by its rules, if reached: checkmate, stalemate,
+/// insufficient material, the third occurrence (`seen` times so far), fifty
+/// moves.
+fn rules_end(position: &Chess, seen: u8) -> Option<(Outcome, Termination)> {
+    if position.is_checkmate() {
+        Some((Outcome::win_for(!position.turn()), Termination::Checkmate))
+    } else if position.is_stalemate() {
+        Some((Outcome::Draw, Termination::Stalemate))
+    } else if position.is_insufficient_material() {
+        Some((Outcome::Draw, Termination::InsufficientMaterial))
+    } else if seen >= 3 {
+        Some((Outcome::Draw, Termination::ThreefoldRepetition))
+    } else if position.halfmoves() >= 100 {
+        Some((Outcome::Draw, Termination::FiftyMoves))
+    } else {
+        None
+    }
+}
+
+/// Notes `turn`'s first castling, played at ply `played + 1`.
+fn note_castling(castling: &mut [Option<Castling>; 2], m: Move, turn: Color, played: usize) {
+    if let Some(side) = m.castling_side() {
+        castling[usize::from(turn == Color::Black)].get_or_insert(Castling {
+            ply: played as u32 + 1,
+            side: if side == CastlingSide::QueenSide {
+                'a'
+            } else {
+                'h'
+            },
+        });
+    }
 }
 
 /// `turn` overstepped its time: it loses, unless the other side cannot
@@ -627,6 +672,8 @@ impl GameSpec {
             jitter: 0.0,
             rules: Rules::default(),
             keep_scores: false,
+            book: Vec::new(),
+            opening: None,
         }
     }
 

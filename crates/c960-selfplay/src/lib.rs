@@ -11,6 +11,7 @@
 
 mod game;
 mod matchstats;
+mod openings;
 mod pgn;
 mod stats;
 
@@ -38,6 +39,7 @@ pub use game::{
     parse_seconds, play,
 };
 pub use matchstats::{Estimate, MatchStats, PairTally, Sprt, SprtState, llr};
+pub use openings::{Book, Opening, OpeningOrder};
 pub use pgn::{PgnExtras, write_game, write_game_with};
 pub use stats::{Interval, PositionStats, PositionSummary, trinomial_interval};
 
@@ -107,6 +109,10 @@ pub struct MatchOptions {
     pub time_margin_ms: u64,
     /// Stop an A-vs-B match when this SPRT accepts a hypothesis.
     pub sprt: Option<Sprt>,
+    /// Play these openings (each `games_per_position` times, in
+    /// colour-reversed pairs against a second engine) instead of the bare
+    /// start positions; `positions` must hold their start positions.
+    pub openings: Option<Book>,
 }
 
 impl SelfplayConfig {
@@ -187,6 +193,9 @@ struct Settings<'a> {
     /// The time margin, for runs on the clock.
     #[serde(skip_serializing_if = "Option::is_none")]
     time_margin_ms: Option<u64>,
+    /// The opening book: its openings, order and fingerprint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    openings: Option<String>,
 }
 
 /// How far a run has come.
@@ -294,6 +303,9 @@ pub struct Manifest {
     /// milliseconds (runs on the clock).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_margin_ms: Option<u64>,
+    /// The opening book, if any: file, count, order and fingerprint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openings: Option<String>,
     /// Relative node jitter.
     pub jitter: f64,
     /// Game end rules.
@@ -379,19 +391,12 @@ pub fn run(
     let clock = std::time::Instant::now();
     let mut state = Prepared::new(config)?;
     let decided_before = state.sprt_decided(config);
-    // Round by round (a round is one game, or one colour-reversed pair, from
-    // every position), so an interrupted run covers all positions evenly.
-    let round: u32 = if config.engine_b.is_some() { 2 } else { 1 };
-    let jobs: Vec<(StartPosition, u32)> = (0..config.games_per_position)
-        .step_by(round as usize)
-        .flat_map(|first| {
-            config.positions.iter().flat_map(move |p| {
-                (first..(first + round).min(config.games_per_position)).map(move |g| (*p, g))
-            })
-        })
-        .filter(|(p, g)| !decided_before && !state.done.contains(&(p.sp(), *g)))
-        .collect();
-    let total = config.positions.len() as u64 * u64::from(config.games_per_position);
+    let (jobs, slots) = if decided_before {
+        (Vec::new(), slots(config))
+    } else {
+        (jobs(config, &state.done), slots(config))
+    };
+    let total = slots.len() as u64 * u64::from(config.games_per_position);
     let resumed = state.done.len() as u64;
     let mut progress = Progress {
         done: resumed,
@@ -448,6 +453,11 @@ pub fn run(
             limit_b: config.limit_b(),
             replays_exactly: config.replays_exactly(),
             time_margin_ms: config.timed().then_some(config.options.time_margin_ms),
+            openings: config
+                .options
+                .openings
+                .as_ref()
+                .map(|b| format!("{}: {}", b.source, b.describe())),
             jitter: config.jitter,
             rules: config.rules,
             seed: config.seed,
@@ -469,6 +479,38 @@ pub fn run(
         write_outputs(config, &outcome, &manifest)?;
     }
     Ok(outcome)
+}
+
+/// Where each position's or opening's games are numbered from: without a
+/// book each position numbers its own games; with one, the games of the
+/// k-th opening are k·G .. k·G + G − 1 (G games each).
+fn slots(config: &SelfplayConfig) -> Vec<(StartPosition, u32)> {
+    match &config.options.openings {
+        Some(book) => book
+            .openings
+            .iter()
+            .zip(0u32..)
+            .map(|(o, k)| (o.position, k * config.games_per_position))
+            .collect(),
+        None => config.positions.iter().map(|p| (*p, 0)).collect(),
+    }
+}
+
+/// The games still to play, round by round (a round is one game, or one
+/// colour-reversed pair, from every position or opening), so an interrupted
+/// run covers all of them evenly.
+fn jobs(config: &SelfplayConfig, done: &HashSet<(u16, u32)>) -> Vec<(StartPosition, u32)> {
+    let round: u32 = if config.engine_b.is_some() { 2 } else { 1 };
+    let slots = slots(config);
+    (0..config.games_per_position)
+        .step_by(round as usize)
+        .flat_map(|first| {
+            slots.iter().flat_map(move |(p, base)| {
+                (first..(first + round).min(config.games_per_position)).map(move |g| (*p, base + g))
+            })
+        })
+        .filter(|(p, g)| !done.contains(&(p.sp(), *g)))
+        .collect()
 }
 
 /// A run ready to play: engines checked, the journal open and aggregated.
@@ -530,6 +572,7 @@ impl Prepared {
             keep_scores: config.keep_scores,
             limit_b: config.limit_b(),
             time_margin_ms: config.timed().then_some(config.options.time_margin_ms),
+            openings: config.options.openings.as_ref().map(Book::describe),
             processes: (!paired && !config.options.shared_process).then_some(PROCESS_PER_SIDE),
         };
         let mut stats: BTreeMap<u16, PositionStats> = BTreeMap::new();
@@ -582,6 +625,11 @@ impl Prepared {
         };
         let work = |players: &mut Players, job: &(StartPosition, u32)| {
             let (position, index) = *job;
+            let opening = config
+                .options
+                .openings
+                .as_ref()
+                .and_then(|b| b.openings.get((index / config.games_per_position) as usize));
             let seed_index = if paired { index / 2 } else { index };
             let seed = game_seed(config.seed, position.sp(), seed_index);
             let (a, b) = (config.control_a(), config.control_b());
@@ -598,6 +646,8 @@ impl Prepared {
                 keep_scores: config.keep_scores,
                 controls,
                 time_margin_ms: config.options.time_margin_ms,
+                book: opening.map(|o| o.moves.clone()).unwrap_or_default(),
+                opening: opening.map(|o| o.line),
                 ..GameSpec::from_start(position, index, seed, config.limit)
             };
             match players {
@@ -684,6 +734,10 @@ fn with_halt<T>(stop: &AtomicBool, body: impl FnOnce(&AtomicBool) -> T) -> T {
 
 /// Whether game `game` of position `sp` belongs to this run.
 fn wanted(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
+    if let Some(book) = &config.options.openings {
+        let k = (game / config.games_per_position) as usize;
+        return book.openings.get(k).is_some_and(|o| o.position.sp() == sp);
+    }
     game < config.games_per_position && config.positions.iter().any(|p| p.sp() == sp)
 }
 
@@ -878,6 +932,8 @@ fn for_each_game(
     Ok(())
 }
 
+// One flat list of columns, read best as a whole.
+#[allow(clippy::too_many_lines)]
 fn games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
     let castle = |c: Option<Castling>| c.map(|c| c.side.to_string());
     let ply = |c: Option<Castling>| c.map(|c| c.ply);
@@ -973,6 +1029,10 @@ fn games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
                     })
                 })
                 .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "book_plies".into(),
+            games.iter().map(|g| g.book_plies).collect::<Vec<_>>(),
         ),
     ];
     DataFrame::new(games.len(), columns).map_err(io::Error::other)

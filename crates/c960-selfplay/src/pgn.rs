@@ -82,6 +82,12 @@ pub fn write_game_with(
     if !extras.processes.is_empty() {
         tag("C960Processes", extras.processes);
     }
+    if let Some(line) = game.opening {
+        tag(
+            "C960Opening",
+            &format!("line {line}, {} book plies", game.book_plies),
+        );
+    }
     if game.time_controls.is_some() {
         tag("C960Replay", "no: played on the clock");
     }
@@ -116,7 +122,11 @@ pub fn write_game_with(
         }
         let san = SanPlus::from_move_and_play_unchecked(&mut board, m).to_string();
         push(&san, &mut text);
-        if scores && let Some(value) = game.scores.as_ref().and_then(|s| s.get(ply)) {
+        let engine_ply = ply.checked_sub(game.book_plies as usize);
+        if scores
+            && let Some(value) =
+                engine_ply.and_then(|p| game.scores.as_ref().and_then(|s| s.get(p)))
+        {
             push(&format!("{{{}}}", pawns(*value)), &mut text);
         }
     }

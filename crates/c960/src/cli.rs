@@ -531,6 +531,21 @@ pub(crate) struct SelfplayArgs {
     /// The second engine's seconds per move.
     #[arg(long, value_name = "SECONDS", requires = "engine_b")]
     pub(crate) st_b: Option<String>,
+    /// Play the openings of this file instead of the bare start positions:
+    /// EPD (one Chess960 start position per line) or PGN (each game's
+    /// moves from its [FEN] start position are played before the engines
+    /// take over). Each opening gets --games-per-position games (colour-
+    /// reversed pairs with --engine-b).
+    #[arg(long, value_name = "FILE", conflicts_with = "positions")]
+    pub(crate) openings: Option<PathBuf>,
+    /// `sequential` (the file's order) or `random` (shuffled by --seed).
+    #[arg(
+        long,
+        value_name = "ORDER",
+        default_value = "sequential",
+        requires = "openings"
+    )]
+    pub(crate) opening_order: String,
     /// Stop the A-vs-B match once the generalized SPRT (pentanomial model,
     /// logistic Elo bounds) accepts H0 (Elo = E0) or H1 (Elo = E1).
     #[arg(

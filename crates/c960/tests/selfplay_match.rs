@@ -1001,3 +1001,203 @@ fn a_match_without_sprt_reports_its_statistics() {
         "no finite Elo for a clean sweep"
     );
 }
+
+fn xfen(sp: u16) -> String {
+    c960_core::StartPosition::new(sp).unwrap().to_xfen()
+}
+
+#[test]
+fn epd_openings_are_played_in_order_and_in_a_seeded_random_order() {
+    let dir = Dir::new();
+    let epd = format!(
+        "# three start positions\n{}\n\n{} id \"classical\";\n{}\n",
+        xfen(959),
+        xfen(518)
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" "),
+        xfen(0)
+    );
+    fs::write(dir.file("book.epd"), epd).unwrap();
+    let play = |out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--openings",
+            "book.epd",
+            "--games-per-position",
+            "2",
+            "--max-plies",
+            "6",
+        ];
+        args.extend_from_slice(extra);
+        let run = run_command(fake_selfplay(&dir, out, &args));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    };
+    play("seq", &[]);
+    let m = manifest(&dir.file("seq/manifest.json"));
+    assert!(
+        m["openings"]
+            .as_str()
+            .unwrap()
+            .contains("book.epd: 3 openings (sequential"),
+        "{m}"
+    );
+    assert_eq!(m["games"], 6);
+    let pgn = fs::read_to_string(dir.file("seq/games.pgn")).unwrap();
+    for sp in [0, 518, 959] {
+        assert_eq!(
+            pgn.matches(&format!("[FEN \"{}\"]", xfen(sp))).count(),
+            2,
+            "{sp}"
+        );
+    }
+    // In file order: SP 959 has games 1-2 (the first opening), SP 0 games 5-6.
+    assert!(
+        pgn.contains("[Round \"959.1\"]") && pgn.contains("[Round \"0.5\"]"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[C960Opening \"line 2, 0 book plies\"]"),
+        "{pgn}"
+    );
+
+    play("r1", &["--opening-order", "random", "--seed", "5"]);
+    play("r1again", &["--opening-order", "random", "--seed", "5"]);
+    assert_eq!(
+        fs::read(dir.file("r1/games.pgn")).unwrap(),
+        fs::read(dir.file("r1again/games.pgn")).unwrap(),
+        "the same seed, the same order"
+    );
+    let rounds = |out: &str| -> Vec<String> {
+        fs::read_to_string(dir.file(&format!("{out}/games.pgn")))
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("[Round "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let orders: Vec<Vec<String>> = (0..6)
+        .map(|seed| {
+            let out = format!("r-{seed}");
+            play(
+                &out,
+                &["--opening-order", "random", "--seed", &seed.to_string()],
+            );
+            rounds(&out)
+        })
+        .collect();
+    assert!(
+        orders.iter().any(|o| *o != rounds("seq")),
+        "some seed shuffles the openings: {orders:?}"
+    );
+}
+
+#[test]
+fn pgn_openings_are_played_before_the_engines_take_over() {
+    let dir = Dir::new();
+    let book = format!(
+        "[Event \"book\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{}\"]\n\n\
+         1. g3 {{fianchetto}} g6 (1... e5) 2. Ne3 Ne6 *\n\n\
+         [Event \"classical\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O O-O 1/2-1/2\n",
+        xfen(0)
+    );
+    fs::write(dir.file("book.pgn"), book).unwrap();
+    let engine = fake_engine();
+    let run = dir.run(&[
+        "selfplay",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--engine-b",
+        engine.to_str().unwrap(),
+        "--nodes",
+        "10",
+        "--openings",
+        "book.pgn",
+        "--games-per-position",
+        "2",
+        "--max-plies",
+        "12",
+        "--quiet",
+        "--out",
+        "pgn",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let pgn = fs::read_to_string(dir.file("pgn/games.pgn")).unwrap();
+    assert_eq!(pgn.matches("1. g3 g6 2. Ne3 Ne6 3.").count(), 2, "{pgn}");
+    assert_eq!(
+        pgn.matches("1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O O-O 5.")
+            .count(),
+        2,
+        "{pgn}"
+    );
+    assert_eq!(
+        pgn.matches("[C960Opening \"line 1, 4 book plies\"]")
+            .count(),
+        2
+    );
+    assert_eq!(
+        pgn.matches("[C960Opening \"line 8, 8 book plies\"]")
+            .count(),
+        2
+    );
+    // Colour-reversed: each opening once with A as White, once with B.
+    let journal = fs::read_to_string(dir.file("pgn/journal.jsonl")).unwrap();
+    let games: Vec<serde_json::Value> = journal
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        if g["sp"] == 518 {
+            assert_eq!(g["book_plies"], 8);
+            // Castling in the book counts as the game's castling.
+            assert_eq!(g["white_castling"]["ply"], 7);
+            assert_eq!(g["black_castling"]["side"], "h");
+        } else {
+            assert_eq!(g["book_plies"], 4);
+        }
+    }
+    let m = match_json(&dir, "pgn");
+    assert_eq!(m["match"]["pairs"], 2);
+}
+
+#[test]
+fn bad_openings_are_one_line_errors_naming_the_line() {
+    let dir = Dir::new();
+    let check = |name: &str, text: &str, needles: &[&str]| {
+        fs::write(dir.file(name), text).unwrap();
+        let line = dir.bad_input(&["selfplay", "--openings", name, "--engine", "builtin"]);
+        for needle in needles {
+            assert!(line.contains(needle), "{name}: {line}");
+        }
+    };
+    check(
+        "illegal.pgn",
+        "[Event \"x\"]\n\n1. e4 e5\n2. Ke3 Nc6 *\n",
+        &["illegal.pgn line 4", "Ke3", "not legal"],
+    );
+    check(
+        "notstart.pgn",
+        "[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]\n\n1... e5 *\n",
+        &["notstart.pgn line 1", "not a Chess960 start position"],
+    );
+    check(
+        "middlegame.epd",
+        &format!(
+            "{}\nr1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -\n",
+            xfen(3)
+        ),
+        &["middlegame.epd line 2", "not a Chess960 start position"],
+    );
+    check("short.epd", "bbqnnrkr/pppppppp\n", &["short.epd line 1"]);
+    check("empty.epd", "# nothing\n", &["no opening"]);
+    assert!(
+        dir.bad_input(&["selfplay", "--openings", "missing.epd"])
+            .contains("cannot read openings")
+    );
+    assert!(
+        dir.bad_input(&["selfplay", "--openings", "x.epd", "--positions", "1"])
+            .contains("cannot be used with")
+    );
+}

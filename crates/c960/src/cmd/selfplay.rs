@@ -3,11 +3,12 @@
 use std::{fmt::Write as _, time::Instant};
 
 use anyhow::{Context, Result, bail};
-use c960_core::parse_position_set;
+use c960_core::{StartPosition, parse_position_set};
 use c960_engine::{EngineSpec, Limit};
 use c960_selfplay::{
-    CLOCK_NOTE, Control, GAMES_FILE, MANIFEST_FILE, MATCH_FILE, MatchOptions, MatchStats, PGN_FILE,
-    POSITIONS_CSV, POSITIONS_PARQUET, Rules, SelfplayConfig, Sprt, TimeControl, parse_seconds,
+    Book, CLOCK_NOTE, Control, GAMES_FILE, MANIFEST_FILE, MATCH_FILE, MatchOptions, MatchStats,
+    OpeningOrder, PGN_FILE, POSITIONS_CSV, POSITIONS_PARQUET, Rules, SelfplayConfig, Sprt,
+    TimeControl, parse_seconds,
 };
 
 use crate::{
@@ -35,7 +36,7 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             "--games-per-position must be even with --engine-b (colour-reversed pairs)".to_owned()
         ));
     }
-    let positions = parse_position_set(&args.positions)?;
+    let (positions, openings) = positions_and_book(args)?;
     let control = timed_control(args.tc.as_deref(), args.st.as_deref(), "")?;
     let control_b = match (args.nodes_b, args.depth_b) {
         (Some(0), _) | (_, Some(0)) => {
@@ -67,7 +68,10 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
         None => None,
     };
     let out = args.out.clone().unwrap_or_else(|| {
-        let suffix = format!("g{}-s{}", args.games_per_position, args.seed);
+        let mut suffix = format!("g{}-s{}", args.games_per_position, args.seed);
+        if let Some(stem) = args.openings.as_ref().and_then(|p| p.file_stem()) {
+            suffix = format!("{}-{suffix}", stem.to_string_lossy());
+        }
         match control {
             // runs/selfplay-ENGINE-tc40_60+0.6-gG-sS
             Some(c) => {
@@ -104,8 +108,23 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             control_b,
             time_margin_ms: args.time_margin,
             sprt,
+            openings,
         },
     })
+}
+
+/// The positions to play and the opening book, if any (whose start
+/// positions are then the positions).
+fn positions_and_book(args: &SelfplayArgs) -> Result<(Vec<StartPosition>, Option<Book>)> {
+    let Some(path) = &args.openings else {
+        return Ok((parse_position_set(&args.positions)?, None));
+    };
+    let order: OpeningOrder = args.opening_order.parse().map_err(InputError)?;
+    let book = Book::read(path, order, args.seed).map_err(InputError)?;
+    let mut sps: Vec<StartPosition> = book.openings.iter().map(|o| o.position).collect();
+    sps.sort_by_key(|p| p.sp());
+    sps.dedup();
+    Ok((sps, Some(book)))
 }
 
 /// A clock (`--tc`) or a time per move (`--st`), if given; `suffix` names
