@@ -51,6 +51,18 @@ impl EngineSpec {
     }
 }
 
+impl AnyEngine {
+    /// The file its UCI traffic is logged to, if it is a UCI engine that
+    /// logs.
+    #[must_use]
+    pub fn log_path(&self) -> Option<&std::path::Path> {
+        match self {
+            AnyEngine::Uci(e) => e.log_path(),
+            AnyEngine::Builtin(_) => None,
+        }
+    }
+}
+
 /// A started engine of either kind.
 #[derive(Debug)]
 pub enum AnyEngine {

@@ -16,7 +16,7 @@ mod pgn;
 mod stats;
 
 use std::{
-    collections::{BTreeMap, HashSet},
+    collections::{BTreeMap, HashMap, HashSet},
     fs::{self, File},
     io::{self, BufRead, BufReader, Seek, SeekFrom},
     path::{Path, PathBuf},
@@ -109,6 +109,9 @@ pub struct MatchOptions {
     pub time_margin_ms: u64,
     /// Stop an A-vs-B match when this SPRT accepts a hypothesis.
     pub sprt: Option<Sprt>,
+    /// Where the engines' UCI logs go (set in the engine specs too), for
+    /// the manifest.
+    pub log_dir: Option<PathBuf>,
     /// Play these openings (each `games_per_position` times, in
     /// colour-reversed pairs against a second engine) instead of the bare
     /// start positions; `positions` must hold their start positions.
@@ -220,6 +223,10 @@ pub struct FailedGame {
     pub game: u32,
     /// The last error.
     pub reason: String,
+    /// The UCI logs of the engine processes of its last attempt (with
+    /// `--log-engine`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub logs: Vec<String>,
 }
 
 /// What a run produced.
@@ -306,6 +313,9 @@ pub struct Manifest {
     /// The opening book, if any: file, count, order and fingerprint.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub openings: Option<String>,
+    /// Where each engine process's UCI traffic was logged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine_logs: Option<String>,
     /// Relative node jitter.
     pub jitter: f64,
     /// Game end rules.
@@ -362,6 +372,21 @@ enum Players {
         /// Engine B, or a second process of engine A.
         b: AnyEngine,
     },
+}
+
+impl Players {
+    /// The UCI logs of the processes.
+    fn logs(&self) -> Vec<String> {
+        let engines: Vec<&AnyEngine> = match self {
+            Players::Shared(a) => vec![a],
+            Players::Sides { a, b } => vec![a, b],
+        };
+        engines
+            .iter()
+            .filter_map(|e| e.log_path())
+            .map(|p| p.display().to_string())
+            .collect()
+    }
 }
 
 /// How the processes of a run are described in the manifest and the PGN.
@@ -458,6 +483,11 @@ pub fn run(
                 .openings
                 .as_ref()
                 .map(|b| format!("{}: {}", b.source, b.describe())),
+            engine_logs: config
+                .options
+                .log_dir
+                .as_ref()
+                .map(|d| d.display().to_string()),
             jitter: config.jitter,
             rules: config.rules,
             seed: config.seed,
@@ -612,6 +642,8 @@ impl Prepared {
     ) -> Result<(Vec<FailedGame>, RunTiming), SelfplayError> {
         let paired = self.engine_b.is_some();
         let shared = config.options.shared_process;
+        let failed_logs: std::sync::Mutex<HashMap<(u16, u32), Vec<String>>> =
+            std::sync::Mutex::default();
         let start = || -> Result<Players, EngineError> {
             let a = config.engine.start()?;
             Ok(match &config.engine_b {
@@ -625,36 +657,21 @@ impl Prepared {
         };
         let work = |players: &mut Players, job: &(StartPosition, u32)| {
             let (position, index) = *job;
-            let opening = config
-                .options
-                .openings
-                .as_ref()
-                .and_then(|b| b.openings.get((index / config.games_per_position) as usize));
-            let seed_index = if paired { index / 2 } else { index };
-            let seed = game_seed(config.seed, position.sp(), seed_index);
-            let (a, b) = (config.control_a(), config.control_b());
-            let controls = if paired && index % 2 == 1 {
-                [b, a]
-            } else if paired {
-                [a, b]
-            } else {
-                [a, a]
-            };
-            let spec = GameSpec {
-                jitter: config.jitter,
-                rules: config.rules,
-                keep_scores: config.keep_scores,
-                controls,
-                time_margin_ms: config.options.time_margin_ms,
-                book: opening.map(|o| o.moves.clone()).unwrap_or_default(),
-                opening: opening.map(|o| o.line),
-                ..GameSpec::from_start(position, index, seed, config.limit)
-            };
-            match players {
+            let spec = game_spec(config, paired, position, index);
+            let result = match players {
                 Players::Sides { a, b } if paired && index % 2 == 1 => play(&spec, b, Some(a)),
                 Players::Sides { a, b } => play(&spec, a, Some(b)),
                 Players::Shared(a) => play(&spec, a, None),
+            };
+            if result.is_err() {
+                let logs = players.logs();
+                if !logs.is_empty()
+                    && let Ok(mut map) = failed_logs.lock()
+                {
+                    map.insert((position.sp(), index), logs);
+                }
             }
+            result
         };
         let mut failed = Vec::new();
         let mut journal_error = None;
@@ -698,6 +715,11 @@ impl Prepared {
                             sp: position.sp(),
                             game: index,
                             reason: failure.reason,
+                            logs: failed_logs
+                                .lock()
+                                .ok()
+                                .and_then(|mut m| m.remove(&(position.sp(), index)))
+                                .unwrap_or_default(),
                         }),
                     }
                     on_finished(timing.games, failed.len() as u64);
@@ -709,6 +731,41 @@ impl Prepared {
         }
         failed.sort_by_key(|f| (f.sp, f.game));
         Ok((failed, timing))
+    }
+}
+
+/// The game to play for job (`position`, `index`): its seed, each side's
+/// control (A is White in even games against B) and its opening.
+fn game_spec(
+    config: &SelfplayConfig,
+    paired: bool,
+    position: StartPosition,
+    index: u32,
+) -> GameSpec {
+    let opening = config
+        .options
+        .openings
+        .as_ref()
+        .and_then(|b| b.openings.get((index / config.games_per_position) as usize));
+    let seed_index = if paired { index / 2 } else { index };
+    let seed = game_seed(config.seed, position.sp(), seed_index);
+    let (a, b) = (config.control_a(), config.control_b());
+    let controls = if paired && index % 2 == 1 {
+        [b, a]
+    } else if paired {
+        [a, b]
+    } else {
+        [a, a]
+    };
+    GameSpec {
+        jitter: config.jitter,
+        rules: config.rules,
+        keep_scores: config.keep_scores,
+        controls,
+        time_margin_ms: config.options.time_margin_ms,
+        book: opening.map(|o| o.moves.clone()).unwrap_or_default(),
+        opening: opening.map(|o| o.line),
+        ..GameSpec::from_start(position, index, seed, config.limit)
     }
 }
 

@@ -546,6 +546,11 @@ pub(crate) struct SelfplayArgs {
         requires = "openings"
     )]
     pub(crate) opening_order: String,
+    /// Write each engine process's UCI traffic with timestamps to
+    /// DIR/ENGINE-PID.log (UCI engines); a failed game's manifest entry
+    /// names its logs.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) log_engine: Option<PathBuf>,
     /// Stop the A-vs-B match once the generalized SPRT (pentanomial model,
     /// logistic Elo bounds) accepts H0 (Elo = E0) or H1 (Elo = E1).
     #[arg(

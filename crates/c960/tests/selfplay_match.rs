@@ -1201,3 +1201,89 @@ fn bad_openings_are_one_line_errors_naming_the_line() {
             .contains("cannot be used with")
     );
 }
+
+#[test]
+fn engine_logs_hold_each_process_traffic_and_a_failed_game_names_its_logs() {
+    let dir = Dir::new();
+    let run = run_command(fake_selfplay(
+        &dir,
+        "ok",
+        &[
+            "--positions",
+            "518",
+            "--games-per-position",
+            "1",
+            "--max-plies",
+            "4",
+            "--log-engine",
+            "logs",
+        ],
+    ));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let logs: Vec<PathBuf> = fs::read_dir(dir.file("logs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    // The engine checked up front, then one process per side.
+    assert_eq!(logs.len(), 3, "{logs:?}");
+    let texts: Vec<String> = logs
+        .iter()
+        .map(|l| fs::read_to_string(l).unwrap())
+        .collect();
+    for text in &texts {
+        assert!(text.starts_with("# c960 engine log: "), "{text}");
+        assert!(
+            text.contains(" > uci\n") && text.contains(" < uciok\n"),
+            "{text}"
+        );
+        for line in text.lines().skip(1) {
+            let (time, rest) = line.split_once(' ').unwrap();
+            assert!(time.parse::<f64>().is_ok(), "{line}");
+            assert!(
+                rest.starts_with("> ") || rest.starts_with("< ") || rest.starts_with("! "),
+                "{line}"
+            );
+        }
+    }
+    let searched: Vec<&String> = texts.iter().filter(|t| t.contains("> go nodes")).collect();
+    assert_eq!(searched.len(), 2);
+    assert!(searched.iter().all(|t| t.contains("< bestmove ")));
+    let m = manifest(&dir.file("ok/manifest.json"));
+    assert_eq!(m["engine_logs"], "logs");
+
+    let mut crash = fake_selfplay(
+        &dir,
+        "crash",
+        &[
+            "--positions",
+            "1",
+            "--games-per-position",
+            "1",
+            "--retries",
+            "0",
+            "--log-engine",
+            "crash-logs",
+        ],
+    );
+    crash.env("C960_FAKE_UCI", "--crash");
+    let run = run_command(crash);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("engine logs: crash-logs/"),
+        "{}",
+        run.stderr
+    );
+    let m = manifest(&dir.file("crash/manifest.json"));
+    let named = m["failed"][0]["logs"].as_array().unwrap();
+    assert_eq!(named.len(), 2, "{m}");
+    let texts: Vec<String> = named
+        .iter()
+        .map(|p| fs::read_to_string(dir.path().join(p.as_str().unwrap())).unwrap())
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("! c960-fake-uci: asked to crash")),
+        "{texts:?}"
+    );
+}

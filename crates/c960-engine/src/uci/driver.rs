@@ -6,8 +6,8 @@
 
 use std::{
     collections::BTreeMap,
-    env,
-    io::{BufRead, BufReader, Read, Write},
+    env, fs,
+    io::{self, BufRead, BufReader, Read, Write},
     path::{Path, PathBuf},
     process::{Child, ChildStdin, Command, Stdio},
     sync::{
@@ -50,6 +50,9 @@ pub struct UciConfig {
     pub handshake_timeout: Duration,
     /// Overrides the search watchdog derived from the limit.
     pub watchdog: Option<Duration>,
+    /// Write each process's UCI traffic, with timestamps, to
+    /// `DIR/NAME-PID.log` (see [`UciEngine::log_path`]).
+    pub log_dir: Option<PathBuf>,
 }
 
 impl UciConfig {
@@ -63,6 +66,7 @@ impl UciConfig {
             options: Vec::new(),
             handshake_timeout: Duration::from_secs(10),
             watchdog: None,
+            log_dir: None,
         }
     }
 }
@@ -70,6 +74,49 @@ impl UciConfig {
 enum Event {
     Line(String),
     Eof,
+}
+
+/// One process's UCI traffic: a line per command sent (`>`), line received
+/// (`<`) and chunk of standard error (`!`), each after the seconds since
+/// the process started. Written line by line, so a crash leaves it whole.
+struct IoLog {
+    path: PathBuf,
+    file: Mutex<io::LineWriter<fs::File>>,
+    started: Instant,
+}
+
+impl IoLog {
+    fn create(dir: &Path, engine: &Path, pid: u32) -> io::Result<IoLog> {
+        let stem = engine
+            .file_stem()
+            .map_or_else(|| "engine".into(), |s| s.to_string_lossy());
+        let path = dir.join(format!("{stem}-{pid}.log"));
+        let mut file = io::LineWriter::new(fs::File::create(&path)?);
+        let unix = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        writeln!(
+            file,
+            "# c960 engine log: {} (pid {pid}), started at Unix time {:.3}; then seconds since \
+             the start, > sent, < received, ! standard error",
+            engine.display(),
+            unix.as_secs_f64()
+        )?;
+        Ok(IoLog {
+            path,
+            file: Mutex::new(file),
+            started: Instant::now(),
+        })
+    }
+
+    fn write(&self, direction: char, text: &str) {
+        if let Ok(mut file) = self.file.lock() {
+            let at = self.started.elapsed().as_secs_f64();
+            for line in text.lines() {
+                let _ = writeln!(file, "{at:.6} {direction} {line}");
+            }
+        }
+    }
 }
 
 /// A running UCI engine.
@@ -82,6 +129,7 @@ pub struct UciEngine {
     info: EngineInfo,
     offered: BTreeMap<String, OptionDecl>,
     multipv: u32,
+    log: Option<Arc<IoLog>>,
 }
 
 impl UciEngine {
@@ -101,14 +149,32 @@ impl UciEngine {
                 path: path.clone(),
                 reason: e.to_string(),
             })?;
+        let log = match &config.log_dir {
+            Some(dir) => match IoLog::create(dir, &path, child.id()) {
+                Ok(log) => Some(Arc::new(log)),
+                Err(e) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(EngineError::Spawn {
+                        path,
+                        reason: format!("cannot write its log in {}: {e}", dir.display()),
+                    });
+                }
+            },
+            None => None,
+        };
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
 
         let (tx, events) = mpsc::channel();
+        let reader_log = log.clone();
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                if let Some(log) = &reader_log {
+                    log.write('<', &line);
+                }
                 if tx.send(Event::Line(line)).is_err() {
                     return;
                 }
@@ -117,7 +183,8 @@ impl UciEngine {
         });
         let stderr = Arc::new(Mutex::new(String::new()));
         let sink = Arc::clone(&stderr);
-        thread::spawn(move || collect_stderr(stderr_pipe, &sink));
+        let stderr_log = log.clone();
+        thread::spawn(move || collect_stderr(stderr_pipe, &sink, stderr_log.as_deref()));
 
         let mut engine = UciEngine {
             config: config.clone(),
@@ -133,10 +200,17 @@ impl UciEngine {
             },
             offered: BTreeMap::new(),
             multipv: 1,
+            log,
         };
         engine.handshake(&path)?;
         engine.configure()?;
         Ok(engine)
+    }
+
+    /// The file its UCI traffic is logged to, if logging.
+    #[must_use]
+    pub fn log_path(&self) -> Option<&Path> {
+        self.log.as_deref().map(|l| l.path.as_path())
     }
 
     /// The options the engine offered in its handshake, by name.
@@ -150,6 +224,9 @@ impl UciEngine {
             path: path.to_owned(),
             reason,
         };
+        if let Some(log) = &self.log {
+            log.write('>', "uci");
+        }
         if self.stdin.write_all(b"uci\n").is_err() || self.stdin.flush().is_err() {
             let status = self.exit_status();
             return Err(not_uci(format!("it exited at once ({status})")));
@@ -272,6 +349,9 @@ impl UciEngine {
     }
 
     fn send(&mut self, command: &str, phase: &str) -> Result<(), EngineError> {
+        if let Some(log) = &self.log {
+            log.write('>', command);
+        }
         let written = self
             .stdin
             .write_all(command.as_bytes())
@@ -493,6 +573,9 @@ impl Engine for UciEngine {
 
 impl Drop for UciEngine {
     fn drop(&mut self) {
+        if let Some(log) = &self.log {
+            log.write('>', "quit");
+        }
         let _ = self.stdin.write_all(b"quit\n");
         let _ = self.stdin.flush();
         let until = Instant::now() + Duration::from_millis(500);
@@ -506,12 +589,16 @@ impl Drop for UciEngine {
     }
 }
 
-/// Keeps the last 8 KiB of what the engine writes to standard error.
-fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>) {
+/// Keeps the last 8 KiB of what the engine writes to standard error (and
+/// logs all of it, if logging).
+fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>, log: Option<&IoLog>) {
     let mut buf = [0u8; 4096];
     while let Ok(n) = pipe.read(&mut buf) {
         if n == 0 {
             break;
+        }
+        if let Some(log) = log {
+            log.write('!', &String::from_utf8_lossy(&buf[..n]));
         }
         if let Ok(mut s) = sink.lock() {
             s.push_str(&String::from_utf8_lossy(&buf[..n]));

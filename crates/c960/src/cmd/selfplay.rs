@@ -54,34 +54,33 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
         .map(str::parse::<Sprt>)
         .transpose()
         .map_err(InputError)?;
-    let engine = args
-        .engine
-        .engine_spec(&args.engine.engine, &args.engine.options)?;
+    if let Some(dir) = &args.log_engine {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            InputError(format!(
+                "--log-engine: cannot create {}: {e}",
+                dir.display()
+            ))
+        })?;
+    }
+    let engine = with_log(
+        args.engine
+            .engine_spec(&args.engine.engine, &args.engine.options)?,
+        args,
+    );
     let engine_b = match args.engine_b.as_deref() {
-        Some(b) => Some(engine_b_spec(
-            args.engine.engine_spec(b, &args.options_b)?,
+        Some(b) => Some(with_log(
+            engine_b_spec(args.engine.engine_spec(b, &args.options_b)?, args)?,
             args,
-        )?),
+        )),
         None if !args.options_b.is_empty() => {
             bail!(InputError("--option-b needs --engine-b".to_owned()))
         }
         None => None,
     };
-    let out = args.out.clone().unwrap_or_else(|| {
-        let mut suffix = format!("g{}-s{}", args.games_per_position, args.seed);
-        if let Some(stem) = args.openings.as_ref().and_then(|p| p.file_stem()) {
-            suffix = format!("{}-{suffix}", stem.to_string_lossy());
-        }
-        match control {
-            // runs/selfplay-ENGINE-tc40_60+0.6-gG-sS
-            Some(c) => {
-                let name = c.to_string().replace(' ', "").replace('/', "_");
-                std::path::PathBuf::from("runs")
-                    .join(format!("selfplay-{}-{name}-{suffix}", engine_stem(&engine)))
-            }
-            None => default_out("selfplay", &engine, limit, &suffix),
-        }
-    });
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| run_dir(args, &engine, limit, control));
     Ok(SelfplayConfig {
         engine,
         engine_b,
@@ -109,8 +108,31 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             time_margin_ms: args.time_margin,
             sprt,
             openings,
+            log_dir: args.log_engine.clone(),
         },
     })
+}
+
+/// `runs/selfplay-ENGINE-LIMIT[-BOOK]-gG-sS`, named after the run's settings.
+fn run_dir(
+    args: &SelfplayArgs,
+    engine: &EngineSpec,
+    limit: Limit,
+    control: Option<Control>,
+) -> std::path::PathBuf {
+    let mut suffix = format!("g{}-s{}", args.games_per_position, args.seed);
+    if let Some(stem) = args.openings.as_ref().and_then(|p| p.file_stem()) {
+        suffix = format!("{}-{suffix}", stem.to_string_lossy());
+    }
+    match control {
+        // runs/selfplay-ENGINE-tc40_60+0.6-gG-sS
+        Some(c) => {
+            let name = c.to_string().replace(' ', "").replace('/', "_");
+            std::path::PathBuf::from("runs")
+                .join(format!("selfplay-{}-{name}-{suffix}", engine_stem(engine)))
+        }
+        None => default_out("selfplay", engine, limit, &suffix),
+    }
 }
 
 /// The positions to play and the opening book, if any (whose start
@@ -145,6 +167,17 @@ fn timed_control(tc: Option<&str>, st: Option<&str>, suffix: &str) -> Result<Opt
         };
     }
     Ok(None)
+}
+
+/// The engine logging its UCI traffic with `--log-engine`.
+fn with_log(spec: EngineSpec, args: &SelfplayArgs) -> EngineSpec {
+    match spec {
+        EngineSpec::Uci(mut config) => {
+            config.log_dir.clone_from(&args.log_engine);
+            EngineSpec::Uci(config)
+        }
+        builtin @ EngineSpec::Builtin { .. } => builtin,
+    }
 }
 
 /// Engine B with its own hash and threads, when given.
@@ -316,8 +349,13 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     }
     text.print()?;
     if let Some(first) = outcome.failed.first() {
+        let logs = if first.logs.is_empty() {
+            String::new()
+        } else {
+            format!(" (engine logs: {})", first.logs.join(", "))
+        };
         bail!(
-            "{} game(s) failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {} game {}: {}; \
+            "{} game(s) failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {} game {}: {}{logs}; \
              run the same command again to retry them",
             outcome.failed.len(),
             first.sp,
