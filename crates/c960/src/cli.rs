@@ -478,11 +478,15 @@ pub(crate) struct SweepArgs {
                         seed within ±--jitter (default 10%), so games from one position differ \
                         yet replay exactly. The run directory gets journal.jsonl (each finished \
                         game, synced at once), then games.pgn, games.parquet, positions.parquet, \
-                        positions.csv and manifest.json. Run the same command again to resume.\n\n\
+                        positions.csv and manifest.json (and match.json with --engine-b). Each \
+                        side has its own engine process and hash, as match runners play. Run the \
+                        same command again to resume.\n\n\
                         Examples:\n  \
                         c960 selfplay --positions 0-9 --games-per-position 20\n  \
                         c960 selfplay --nodes 3000 --seed 7 --scores --out runs/sp7\n  \
-                        c960 selfplay --engine builtin --engine-b stockfish --option-b UCI_LimitStrength=true --games-per-position 2"
+                        c960 selfplay --engine builtin --engine-b stockfish --option-b UCI_LimitStrength=true --games-per-position 2\n  \
+                        c960 selfplay --engine-b stockfish --nodes-b 2000 --sprt elo0=0,elo1=50,alpha=0.05,beta=0.05\n  \
+                        c960 selfplay --engine ethereal --tc 40/60+0.6 --openings book.epd --log-engine logs"
 )]
 pub(crate) struct SelfplayArgs {
     #[command(flatten)]

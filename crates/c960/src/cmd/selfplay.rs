@@ -314,7 +314,7 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
             "{} games ({} from the journal) from {} positions by {} at {} in {:.1}s",
             outcome.games,
             outcome.resumed,
-            outcome.positions.len(),
+            outcome.positions.iter().filter(|p| p.games > 0).count(),
             names.join(" vs "),
             if config.engine_b.is_some() && config.control_b() != config.control_a() {
                 format!("{} (B: {})", config.control_a(), config.control_b())
