@@ -1,6 +1,12 @@
 //! c960-selfplay: engine games from Chess960 start positions, with White's
 //! score per position and a confidence interval.
 //!
+//! Games are played as the standard match runners play them: one engine
+//! process and hash per side, `ucinewgame` to each before every game; on a
+//! node limit, a clock or a time per move; from the bare start positions or
+//! an opening book. Two engines play colour-reversed pairs, summed up by
+//! pentanomial statistics and, optionally, a generalized SPRT.
+//!
 //! Each game has a seed that jitters the node budget of every move, so
 //! repeated games from one position differ while the opening is left to the
 //! engines; the same seed replays the same game. Games are journaled as
