@@ -45,7 +45,8 @@ hyperfine --runs "$runs" --export-json "$work/times.json" \
 peak_engine_rss() { # prints the peak summed RSS (KiB) of the children of $1
   local pid=$1 peak=0 now
   while kill -0 "$pid" 2>/dev/null; do
-    now=$(ps --ppid "$pid" -o rss= 2>/dev/null | awk '{s += $1} END {print s + 0}')
+    # ps fails while there is no child yet: that is 0 KiB, not an error.
+    now=$({ ps --ppid "$pid" -o rss= 2>/dev/null || true; } | awk '{s += $1} END {print s + 0}')
     [ "$now" -gt "$peak" ] && peak=$now
     sleep 0.05
   done
