@@ -51,7 +51,7 @@ bench-positions:
 bench-sweep positions="0-63" nodes="200000" runs="3":
     bash crates/c960-sweep/bench/bench-sweep.sh {{positions}} {{nodes}} {{runs}}
 
-# c960 selfplay against a plain python-chess self-play loop with one Stockfish.
+# c960 selfplay (one Stockfish per side) against a plain python-chess loop playing the same games; the second process's cost.
 bench-selfplay positions="0-9" games="4" nodes="3000" runs="3":
     bash crates/c960-selfplay/bench/bench-selfplay.sh {{positions}} {{games}} {{nodes}} {{runs}}
 

@@ -13,7 +13,7 @@ pub mod uci;
 pub use error::EngineError;
 pub use spec::{AnyEngine, EngineSpec};
 pub use types::{
-    Bound, EngineInfo, GamePosition, Limit, Line, Score, SearchResult, Wdl, shredder_fen,
+    Bound, Clock, EngineInfo, GamePosition, Limit, Line, Score, SearchResult, Wdl, shredder_fen,
 };
 
 /// What to search for: a limit and how many principal variations.

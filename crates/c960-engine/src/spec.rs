@@ -1,6 +1,7 @@
 //! Which engine to run: a UCI program or the built-in engine. Sweeps and
 //! self-play start engines from a spec, one per worker.
 
+use shakmaty::Position;
 use std::time::Duration;
 
 use crate::{
@@ -56,6 +57,18 @@ impl EngineSpec {
     }
 }
 
+impl AnyEngine {
+    /// The file its UCI traffic is logged to, if it is a UCI engine that
+    /// logs.
+    #[must_use]
+    pub fn log_path(&self) -> Option<&std::path::Path> {
+        match self {
+            AnyEngine::Uci(e) => e.log_path(),
+            AnyEngine::Builtin(_) => None,
+        }
+    }
+}
+
 /// A started engine of either kind.
 #[derive(Debug)]
 pub enum AnyEngine {
@@ -87,7 +100,11 @@ impl Engine for AnyEngine {
     ) -> Result<SearchResult, EngineError> {
         match self {
             AnyEngine::Uci(e) => e.search(position, search),
-            AnyEngine::Builtin(e) => e.search(position, search),
+            // The built-in engine takes no clock: it gets a time per move.
+            AnyEngine::Builtin(e) => {
+                let limit = search.limit.without_clock(position.current().turn());
+                e.search(position, Search { limit, ..search })
+            }
         }
     }
 }

@@ -18,6 +18,42 @@ pub enum Limit {
     Nodes(u64),
     /// Search for this many milliseconds.
     MoveTime(u64),
+    /// Play on the clock: both sides' time left and increments, as the
+    /// engine would be told in a game.
+    Clock(Clock),
+}
+
+/// The clocks of a game at one move: `go wtime .. btime .. winc .. binc ..
+/// [movestogo ..]`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clock {
+    /// White's time left, in milliseconds.
+    pub wtime_ms: u64,
+    /// Black's time left, in milliseconds.
+    pub btime_ms: u64,
+    /// White's increment per move, in milliseconds.
+    pub winc_ms: u64,
+    /// Black's increment per move, in milliseconds.
+    pub binc_ms: u64,
+    /// Moves of the side to move until its next time control, if the time
+    /// control has periods.
+    pub movestogo: Option<u32>,
+}
+
+impl Clock {
+    /// A time per move for engines that take no clock (the built-in
+    /// engine): a share of the time left (`movestogo`, else 25 moves) plus
+    /// three quarters of the increment, at least 5 ms and at most half the
+    /// time left.
+    #[must_use]
+    pub fn move_time_ms(&self, turn: Color) -> u64 {
+        let (time, inc) = match turn {
+            Color::White => (self.wtime_ms, self.winc_ms),
+            Color::Black => (self.btime_ms, self.binc_ms),
+        };
+        let moves = u64::from(self.movestogo.unwrap_or(25).max(1));
+        (time / moves + inc * 3 / 4).clamp(5, (time / 2).max(5))
+    }
 }
 
 impl Limit {
@@ -28,6 +64,26 @@ impl Limit {
             Limit::Depth(d) => format!("depth {d}"),
             Limit::Nodes(n) => format!("nodes {n}"),
             Limit::MoveTime(ms) => format!("movetime {ms}"),
+            Limit::Clock(c) => {
+                let togo = c
+                    .movestogo
+                    .map(|m| format!(" movestogo {m}"))
+                    .unwrap_or_default();
+                format!(
+                    "wtime {} btime {} winc {} binc {}{togo}",
+                    c.wtime_ms, c.btime_ms, c.winc_ms, c.binc_ms
+                )
+            }
+        }
+    }
+
+    /// The limit for an engine that takes no clock: a clock becomes a time
+    /// per move for the side to move (see [`Clock::move_time_ms`]).
+    #[must_use]
+    pub fn without_clock(self, turn: Color) -> Limit {
+        match self {
+            Limit::Clock(c) => Limit::MoveTime(c.move_time_ms(turn)),
+            other => other,
         }
     }
 
@@ -37,13 +93,16 @@ impl Limit {
     /// - movetime: twice the time plus 10 s;
     /// - nodes: as if the engine searched only 10,000 nodes per second,
     ///   plus 10 s;
-    /// - depth: 10 minutes (depth gives no bound on time).
+    /// - depth: 10 minutes (depth gives no bound on time);
+    /// - clock: the larger time left plus 10 s (a late answer is a loss on
+    ///   time for the harness to rule, not a hang).
     #[must_use]
     pub fn watchdog(self) -> Duration {
         match self {
             Limit::MoveTime(ms) => Duration::from_millis(ms.saturating_mul(2)) + GRACE,
             Limit::Nodes(n) => Duration::from_millis(n / 10) + GRACE,
             Limit::Depth(_) => Duration::from_mins(10),
+            Limit::Clock(c) => Duration::from_millis(c.wtime_ms.max(c.btime_ms)) + GRACE,
         }
     }
 }
@@ -370,6 +429,26 @@ pub struct EngineInfo {
 }
 
 impl EngineInfo {
+    /// Why this engine cannot search under `limit`, for engines known to
+    /// ignore it: Ethereal up to version 12 ignores `go nodes` and answers
+    /// after depth 1, so a node limit would measure a one-ply engine.
+    #[must_use]
+    pub fn unsupported_limit(&self, limit: Limit) -> Option<String> {
+        let version = self
+            .name
+            .strip_prefix("Ethereal ")
+            .and_then(|v| v.split('.').next())
+            .and_then(|major| major.trim().parse::<u32>().ok());
+        match (limit, version) {
+            (Limit::Nodes(_), Some(major)) if major <= 12 => Some(format!(
+                "{} ignores `go nodes` (it stops after depth 1); give it a depth or a clock \
+                 (--depth, --tc, --st)",
+                self.name
+            )),
+            _ => None,
+        }
+    }
+
     /// Options as `Name=value` pairs joined with `, `.
     #[must_use]
     pub fn options_string(&self) -> String {

@@ -1,10 +1,12 @@
 """The baseline for `just bench-selfplay`: a plain python-chess self-play
-loop over one Stockfish process, playing the same games as c960 (same
-positions, same nodes per move without jitter, same end rules: checkmate,
-stalemate, insufficient material, threefold repetition and fifty moves as
-they happen, and a ply cap).
+loop that plays the same games as c960's default: one Stockfish process per
+side (`ucinewgame` to each before every game), the same positions, the same
+nodes per move without jitter, the same end rules (checkmate, stalemate,
+insufficient material, threefold repetition and fifty moves as they happen,
+and a ply cap).
 
 usage: python_chess_selfplay.py ENGINE POSITIONS_CSV SPS GAMES NODES MAX_PLIES
+Prints the number of moves played on standard output.
 """
 import csv
 import sys
@@ -35,21 +37,24 @@ def main() -> None:
     with open(positions_csv, newline="") as f:
         fens = {int(r["sp"]): r["shredder_fen"] for r in csv.DictReader(f) if int(r["sp"]) in wanted}
     started = time.perf_counter()
-    engine = chess.engine.SimpleEngine.popen_uci(engine_path)
-    engine.configure({"Threads": 1, "Hash": 16})
+    sides = [chess.engine.SimpleEngine.popen_uci(engine_path) for _ in range(2)]
+    for engine in sides:
+        engine.configure({"Threads": 1, "Hash": 16})
     moves = played = 0
     for sp in sorted(fens):
         for _ in range(int(games)):
             board = chess.Board(fens[sp], chess960=True)
-            game = object()
+            game = object()  # a new game: python-chess sends ucinewgame
             plies = 0
             while not over(board) and plies < int(max_plies):
+                engine = sides[0] if board.turn == chess.WHITE else sides[1]
                 result = engine.play(board, chess.engine.Limit(nodes=int(nodes)), game=game)
                 board.push(result.move)
                 plies += 1
             moves += plies
             played += 1
-    engine.quit()
+    for engine in sides:
+        engine.quit()
     elapsed = time.perf_counter() - started
     print(f"python-chess: {played} games, {moves} moves in {elapsed:.2f}s", file=sys.stderr)
     print(moves)

@@ -11,14 +11,17 @@ use c960_store::{DroppedLine, Journal, Validation};
 
 use crate::{GameRecord, JOURNAL_FILE, Outcome, SelfplayConfig, SelfplayError, Termination};
 
-/// Checks one game of a run with `limit`.
-pub fn check_game(game: &GameRecord, limit: &str) -> Result<(), String> {
+/// Checks one game of a run whose games are labelled with one of
+/// `limits` (one label, or White's and Black's controls either way round
+/// when two engines play with different ones).
+pub fn check_game(game: &GameRecord, limits: &[String]) -> Result<(), String> {
     let at = format!("SP {} game {}", game.sp, game.game);
     let start = StartPosition::new(game.sp).map_err(|e| format!("{at}: {e}"))?;
-    if game.limit != limit {
+    if !limits.contains(&game.limit) {
         return Err(format!(
-            "{at}: limit {:?}, but this run's is {limit:?}",
-            game.limit
+            "{at}: limit {:?}, but this run's is {:?}",
+            game.limit,
+            limits.join(" or ")
         ));
     }
     if game.plies as usize != game.moves.len() {
@@ -67,6 +70,8 @@ pub fn check_game(game: &GameRecord, limit: &str) -> Result<(), String> {
         | Termination::PlyCap
         | Termination::DrawAdjudication => !mated && game.result == Outcome::Draw,
         Termination::Resignation => !mated && game.result != Outcome::Draw,
+        // A loss on time, or a draw when the other side cannot mate.
+        Termination::TimeForfeit => !mated,
     };
     if !consistent {
         return Err(format!(
@@ -80,9 +85,20 @@ pub fn check_game(game: &GameRecord, limit: &str) -> Result<(), String> {
 
 /// The checks of a run's journal.
 pub fn validation(config: &SelfplayConfig) -> Validation<'static, GameRecord> {
-    let limit = config.limit.to_string();
+    let (a, b) = (
+        config.control_a().to_string(),
+        config.control_b().to_string(),
+    );
+    let limits = if a == b {
+        vec![a]
+    } else {
+        vec![
+            format!("white: {a}; black: {b}"),
+            format!("white: {b}; black: {a}"),
+        ]
+    };
     Validation {
-        check: Box::new(move |game| check_game(game, &limit)),
+        check: Box::new(move |game| check_game(game, &limits)),
         key: Box::new(|game| Some(format!("SP {} game {}", game.sp, game.game))),
     }
 }

@@ -1,16 +1,16 @@
 //! One game between engines from a start position: the move loop, the
 //! rules that end it, and its record.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, fmt, str::FromStr, time::Instant};
 
 use c960_core::{
     StartPosition,
     shakmaty::{
-        CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Position, uci::UciMove,
+        CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, uci::UciMove,
         zobrist::Zobrist64,
     },
 };
-use c960_engine::{Engine, EngineError, GamePosition, Limit, Score, Search};
+use c960_engine::{Clock, Engine, EngineError, GamePosition, Limit, Score, Search};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -68,11 +68,14 @@ pub enum Termination {
     Resignation,
     /// Both engines agreed it is a draw.
     DrawAdjudication,
+    /// The side to move overstepped its time (a loss, or a draw when the
+    /// other side cannot mate): clock games only.
+    TimeForfeit,
 }
 
 impl Termination {
     /// All terminations, in table order.
-    pub const ALL: [Termination; 8] = [
+    pub const ALL: [Termination; 9] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::InsufficientMaterial,
@@ -81,6 +84,7 @@ impl Termination {
         Termination::PlyCap,
         Termination::Resignation,
         Termination::DrawAdjudication,
+        Termination::TimeForfeit,
     ];
 
     /// The kebab-case name used in tables and PGN.
@@ -95,6 +99,7 @@ impl Termination {
             Termination::PlyCap => "ply-cap",
             Termination::Resignation => "resignation",
             Termination::DrawAdjudication => "draw-adjudication",
+            Termination::TimeForfeit => "time-forfeit",
         }
     }
 }
@@ -164,7 +169,9 @@ pub struct GameRecord {
     pub white: String,
     /// Black's engine.
     pub black: String,
-    /// The per-move limit before jitter, e.g. `nodes 3000`.
+    /// The per-move limit before jitter, e.g. `nodes 3000`, or the time
+    /// control, e.g. `tc 40/60+0.6`; `white: ...; black: ...` when the
+    /// sides differ.
     pub limit: String,
     /// The result.
     pub result: Outcome,
@@ -181,6 +188,17 @@ pub struct GameRecord {
     /// The score after each move from White's view in centipawns (mates as
     /// ±(100000 − moves)), when asked for.
     pub scores: Option<Vec<i32>>,
+    /// White's and Black's time controls in PGN form (`40/60+0.6`,
+    /// `10+0.1`, `1.5/move`), for games on the clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_controls: Option<[String; 2]>,
+    /// Plies at the start of `moves` that came from the opening book (the
+    /// engines played the rest; `scores` covers only theirs).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub book_plies: u32,
+    /// The line of the opening in the book file, for games from a book.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<u32>,
     /// Wall time the engines spent on this game's searches, as measured by
     /// the driver. Not saved: it differs from run to run.
     #[serde(skip)]
@@ -199,8 +217,11 @@ pub struct GameSpec {
     pub game: u32,
     /// The seed for the node jitter.
     pub seed: u64,
-    /// The limit per move before jitter.
-    pub limit: Limit,
+    /// How long White and Black may think.
+    pub controls: [Control; 2],
+    /// How far past its time a side may answer before it loses on time,
+    /// in milliseconds (clock and time-per-move controls).
+    pub time_margin_ms: u64,
     /// Relative node jitter: each move's node budget is drawn uniformly from
     /// `nodes × [1 − jitter, 1 + jitter]` (only for node limits).
     pub jitter: f64,
@@ -208,6 +229,220 @@ pub struct GameSpec {
     pub rules: Rules,
     /// Whether to keep the score after each move.
     pub keep_scores: bool,
+    /// Book moves (UCI, Chess960 notation) played before the engines.
+    pub book: Vec<String>,
+    /// The book line the opening comes from.
+    pub opening: Option<u32>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// How long one side may think.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// A limit per move (nodes jittered by the game's seed): games replay
+    /// exactly.
+    Fixed(Limit),
+    /// A clock; the side whose clock runs out loses on time.
+    Clock(TimeControl),
+    /// A time per move in milliseconds (`--st`); a side that takes longer
+    /// loses on time.
+    PerMove(u64),
+}
+
+impl Control {
+    /// Whether games under this control replay exactly (fixed limits).
+    #[must_use]
+    pub fn replays(self) -> bool {
+        matches!(self, Control::Fixed(Limit::Nodes(_) | Limit::Depth(_)))
+    }
+
+    /// The PGN `TimeControl` value for timed controls: `40/60+0.6`,
+    /// `10+0.1`, `1.5/move`.
+    #[must_use]
+    pub fn pgn(self) -> Option<String> {
+        match self {
+            Control::Fixed(_) => None,
+            Control::Clock(tc) => Some(tc.to_string()),
+            Control::PerMove(ms) => Some(format!("{}/move", seconds(ms))),
+        }
+    }
+}
+
+impl fmt::Display for Control {
+    /// `nodes 5000`, `tc 40/60+0.6`, `st 1.5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Control::Fixed(limit) => write!(f, "{limit}"),
+            Control::Clock(tc) => write!(f, "tc {tc}"),
+            Control::PerMove(ms) => write!(f, "st {}", seconds(*ms)),
+        }
+    }
+}
+
+/// Milliseconds as seconds without trailing zeros: `1.5`, `60`, `0.05`.
+fn seconds(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        (ms / 1000).to_string()
+    } else {
+        let text = format!("{}.{:03}", ms / 1000, ms % 1000);
+        text.trim_end_matches('0').to_owned()
+    }
+}
+
+/// A clock time control as the match runners write it:
+/// `MOVES/SECONDS+INC` (a period of MOVES moves, repeated) or
+/// `SECONDS+INC` (the whole game), the increment optional.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Moves per period, if the control has periods.
+    pub moves: Option<u32>,
+    /// Time per period (or for the game), in milliseconds.
+    pub base_ms: u64,
+    /// Increment per move, in milliseconds.
+    pub inc_ms: u64,
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(moves) = self.moves {
+            write!(f, "{moves}/")?;
+        }
+        write!(f, "{}", seconds(self.base_ms))?;
+        if self.inc_ms > 0 {
+            write!(f, "+{}", seconds(self.inc_ms))?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let bad = |why: &str| {
+            format!(
+                "time control {text:?} {why}: write MOVES/SECONDS+INC or SECONDS+INC, e.g. 40/60+0.6 or 10+0.1"
+            )
+        };
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, rest)) => {
+                let moves: u32 = m
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad("has no whole number of moves"))?;
+                if moves == 0 {
+                    return Err(bad("has 0 moves per period"));
+                }
+                (Some(moves), rest)
+            }
+            None => (None, text),
+        };
+        let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+        let base_ms = parse_seconds(base).ok_or_else(|| bad("has no valid seconds"))?;
+        let inc_ms = parse_seconds(inc).ok_or_else(|| bad("has no valid increment"))?;
+        if base_ms == 0 {
+            return Err(bad("gives no time"));
+        }
+        Ok(TimeControl {
+            moves,
+            base_ms,
+            inc_ms,
+        })
+    }
+}
+
+/// Seconds (decimals allowed) as whole milliseconds, if valid.
+#[must_use]
+pub fn parse_seconds(text: &str) -> Option<u64> {
+    let value: f64 = text.trim().parse().ok()?;
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    (value.is_finite() && (0.0..1e9).contains(&value)).then(|| (value * 1000.0).round() as u64)
+}
+
+/// One side's clock during a game.
+#[derive(Copy, Clone, Debug)]
+struct SideClock {
+    control: Control,
+    /// Time left in milliseconds (clock controls).
+    left_ms: u64,
+    /// Moves this side has made.
+    moves: u32,
+}
+
+impl SideClock {
+    fn new(control: Control) -> SideClock {
+        let left_ms = match control {
+            Control::Clock(tc) => tc.base_ms,
+            _ => 0,
+        };
+        SideClock {
+            control,
+            left_ms,
+            moves: 0,
+        }
+    }
+
+    fn inc_ms(&self) -> u64 {
+        match self.control {
+            Control::Clock(tc) => tc.inc_ms,
+            _ => 0,
+        }
+    }
+
+    fn movestogo(&self) -> Option<u32> {
+        match self.control {
+            Control::Clock(TimeControl {
+                moves: Some(period),
+                ..
+            }) => Some(period - self.moves % period),
+            _ => None,
+        }
+    }
+
+    /// Charges one move that took `ms`; false when the side overstepped
+    /// its time by more than `margin_ms`.
+    fn charge(&mut self, ms: u64, margin_ms: u64) -> bool {
+        self.moves += 1;
+        match self.control {
+            Control::Fixed(_) => true,
+            Control::PerMove(limit) => ms <= limit + margin_ms,
+            Control::Clock(tc) => {
+                if ms > self.left_ms + margin_ms {
+                    return false;
+                }
+                self.left_ms = self.left_ms.saturating_sub(ms) + tc.inc_ms;
+                if tc
+                    .moves
+                    .is_some_and(|period| self.moves.is_multiple_of(period))
+                {
+                    self.left_ms += tc.base_ms;
+                }
+                true
+            }
+        }
+    }
+}
+
+/// The limit for the side to move: its fixed limit (jittered), its clock
+/// with the other side's, or its time per move.
+fn move_limit(clocks: &[SideClock; 2], turn: Color, jitter: f64, rng: &mut ChaCha8Rng) -> Limit {
+    let (white, black) = (&clocks[0], &clocks[1]);
+    let mine = &clocks[usize::from(turn == Color::Black)];
+    match mine.control {
+        Control::Fixed(limit) => jittered(limit, jitter, rng),
+        Control::PerMove(ms) => Limit::MoveTime(ms),
+        Control::Clock(_) => Limit::Clock(Clock {
+            wtime_ms: white.left_ms,
+            btime_ms: black.left_ms,
+            winc_ms: white.inc_ms(),
+            binc_ms: black.inc_ms(),
+            movestogo: mine.movestogo(),
+        }),
+    }
 }
 
 /// The node budget for one move: `nodes × (1 − j + 2j·u)` rounded, with
@@ -260,25 +495,29 @@ pub fn play(
     let mut white_scores: Vec<Score> = Vec::new();
     let mut castling: [Option<Castling>; 2] = [None, None];
     let mut search_time = std::time::Duration::ZERO;
+    let mut clocks = spec.controls.map(SideClock::new);
+    for uci in &spec.book {
+        let position = game.current();
+        let m = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(position).ok())
+            .ok_or_else(|| EngineError::Protocol {
+                name: "opening book".to_owned(),
+                reason: format!("book move {uci} is not legal"),
+            })?;
+        note_castling(&mut castling, m, position.turn(), moves.len());
+        moves.push(uci.clone());
+        game.push(m).expect("checked to be legal");
+        *seen.entry(hash(game.current())).or_insert(0) += 1;
+    }
     let rules = spec.rules;
 
     let (result, termination) = loop {
         let position = game.current();
         // Rules of the game first, then adjudication, then the ply cap.
-        if position.is_checkmate() {
-            break (Outcome::win_for(!position.turn()), Termination::Checkmate);
-        }
-        if position.is_stalemate() {
-            break (Outcome::Draw, Termination::Stalemate);
-        }
-        if position.is_insufficient_material() {
-            break (Outcome::Draw, Termination::InsufficientMaterial);
-        }
-        if seen.get(&hash(position)).copied().unwrap_or(0) >= 3 {
-            break (Outcome::Draw, Termination::ThreefoldRepetition);
-        }
-        if position.halfmoves() >= 100 {
-            break (Outcome::Draw, Termination::FiftyMoves);
+        if let Some(end) = rules_end(position, seen.get(&hash(position)).copied().unwrap_or(0)) {
+            break end;
         }
         if let Some(outcome) = adjudicate(&rules, &white_scores) {
             break outcome;
@@ -292,23 +531,18 @@ pub fn play(
             (Color::Black, Some(b)) => b,
             _ => &mut *white,
         };
-        let limit = jittered(spec.limit, spec.jitter, &mut rng);
+        let limit = move_limit(&clocks, turn, spec.jitter, &mut rng);
+        let asked = Instant::now();
         let answer = engine.search(&game, Search::new(limit))?;
+        let took = asked.elapsed();
         search_time += answer.elapsed;
-        let m = answer.best_move;
-        if let Some(side) = m.castling_side() {
-            let slot = &mut castling[usize::from(turn == Color::Black)];
-            if slot.is_none() {
-                *slot = Some(Castling {
-                    ply: moves.len() as u32 + 1,
-                    side: if side == CastlingSide::QueenSide {
-                        'a'
-                    } else {
-                        'h'
-                    },
-                });
-            }
+        #[allow(clippy::cast_possible_truncation)]
+        let took_ms = took.as_millis() as u64;
+        if !clocks[usize::from(turn == Color::Black)].charge(took_ms, spec.time_margin_ms) {
+            break time_forfeit(position, turn);
         }
+        let m = answer.best_move;
+        note_castling(&mut castling, m, turn, moves.len());
         // A score is needed for adjudication; an engine that gives none is
         // taken as saying nothing, which never adjudicates.
         white_scores.push(answer.white_score().unwrap_or(Score::Cp(0)));
@@ -324,7 +558,7 @@ pub fn play(
         seed: spec.seed,
         white: white_name,
         black: black_name,
-        limit: spec.limit.to_string(),
+        limit: spec.limit_label(),
         result,
         termination,
         plies: moves.len() as u32,
@@ -334,8 +568,55 @@ pub fn play(
         scores: spec
             .keep_scores
             .then(|| white_scores.iter().map(|s| curve_value(*s)).collect()),
+        time_controls: spec.time_controls(),
+        book_plies: spec.book.len() as u32,
+        opening: spec.opening,
         search_time,
     })
+}
+
+/// The end of the game by its rules, if reached: checkmate, stalemate,
+/// insufficient material, the third occurrence (`seen` times so far), fifty
+/// moves.
+fn rules_end(position: &Chess, seen: u8) -> Option<(Outcome, Termination)> {
+    if position.is_checkmate() {
+        Some((Outcome::win_for(!position.turn()), Termination::Checkmate))
+    } else if position.is_stalemate() {
+        Some((Outcome::Draw, Termination::Stalemate))
+    } else if position.is_insufficient_material() {
+        Some((Outcome::Draw, Termination::InsufficientMaterial))
+    } else if seen >= 3 {
+        Some((Outcome::Draw, Termination::ThreefoldRepetition))
+    } else if position.halfmoves() >= 100 {
+        Some((Outcome::Draw, Termination::FiftyMoves))
+    } else {
+        None
+    }
+}
+
+/// Notes `turn`'s first castling, played at ply `played + 1`.
+fn note_castling(castling: &mut [Option<Castling>; 2], m: Move, turn: Color, played: usize) {
+    if let Some(side) = m.castling_side() {
+        castling[usize::from(turn == Color::Black)].get_or_insert(Castling {
+            ply: played as u32 + 1,
+            side: if side == CastlingSide::QueenSide {
+                'a'
+            } else {
+                'h'
+            },
+        });
+    }
+}
+
+/// `turn` overstepped its time: it loses, unless the other side cannot
+/// mate by any series of legal moves (FIDE), which makes it a draw.
+fn time_forfeit(position: &Chess, turn: Color) -> (Outcome, Termination) {
+    let result = if position.has_insufficient_material(!turn) {
+        Outcome::Draw
+    } else {
+        Outcome::win_for(!turn)
+    };
+    (result, Termination::TimeForfeit)
 }
 
 /// Resignation when the last `resign_plies` scores (White's view, one per
@@ -386,10 +667,38 @@ impl GameSpec {
             start: position.to_position(),
             game,
             seed,
-            limit,
+            controls: [Control::Fixed(limit); 2],
+            time_margin_ms: 0,
             jitter: 0.0,
             rules: Rules::default(),
             keep_scores: false,
+            book: Vec::new(),
+            opening: None,
+        }
+    }
+
+    /// The limits as recorded with the game: one control, or
+    /// `white: ...; black: ...` when the sides differ.
+    #[must_use]
+    pub fn limit_label(&self) -> String {
+        let [white, black] = self.controls;
+        if white == black {
+            white.to_string()
+        } else {
+            format!("white: {white}; black: {black}")
+        }
+    }
+
+    /// White's and Black's PGN time controls, when a side plays on time.
+    #[must_use]
+    pub fn time_controls(&self) -> Option<[String; 2]> {
+        let [white, black] = self.controls.map(Control::pgn);
+        match (white, black) {
+            (None, None) => None,
+            (w, b) => Some([
+                w.unwrap_or_else(|| "-".to_owned()),
+                b.unwrap_or_else(|| "-".to_owned()),
+            ]),
         }
     }
 }

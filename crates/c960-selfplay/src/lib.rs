@@ -1,6 +1,12 @@
 //! c960-selfplay: engine games from Chess960 start positions, with White's
 //! score per position and a confidence interval.
 //!
+//! Games are played as the standard match runners play them: one engine
+//! process and hash per side, `ucinewgame` to each before every game; on a
+//! node limit, a clock or a time per move; from the bare start positions or
+//! an opening book. Two engines play colour-reversed pairs, summed up by
+//! pentanomial statistics and, optionally, a generalized SPRT.
+//!
 //! Each game has a seed that jitters the node budget of every move, so
 //! repeated games from one position differ while the opening is left to the
 //! engines; the same seed replays the same game. Games are journaled as
@@ -11,11 +17,13 @@
 
 pub mod checks;
 mod game;
+mod matchstats;
+mod openings;
 mod pgn;
 mod stats;
 
 use std::{
-    collections::{BTreeMap, HashSet},
+    collections::{BTreeMap, HashMap, HashSet},
     fs::{self, File},
     io::{self, BufRead, BufReader, Seek, SeekFrom},
     path::{Path, PathBuf},
@@ -33,8 +41,13 @@ use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-pub use game::{Castling, GameRecord, GameSpec, Outcome, Rules, Termination, jittered, play};
-pub use pgn::write_game;
+pub use game::{
+    Castling, Control, GameRecord, GameSpec, Outcome, Rules, Termination, TimeControl, jittered,
+    parse_seconds, play,
+};
+pub use matchstats::{Estimate, MatchStats, PairTally, Sprt, SprtState, llr};
+pub use openings::{Book, Opening, OpeningOrder};
+pub use pgn::{PgnExtras, write_game, write_game_with};
 pub use stats::{Interval, PositionStats, PositionSummary, trinomial_interval};
 
 /// The journal of finished games.
@@ -49,6 +62,8 @@ pub const POSITIONS_PARQUET: &str = "positions.parquet";
 pub const POSITIONS_CSV: &str = "positions.csv";
 /// Provenance.
 pub const MANIFEST_FILE: &str = "manifest.json";
+/// Engine A against B: pentanomial counts, score, Elo, LOS and SPRT.
+pub const MATCH_FILE: &str = "match.json";
 
 /// What to play and how.
 #[derive(Clone, Debug)]
@@ -78,6 +93,75 @@ pub struct SelfplayConfig {
     pub keep_scores: bool,
     /// The run directory.
     pub out: PathBuf,
+    /// How the match is run beyond the per-move limit.
+    pub options: MatchOptions,
+}
+
+/// How a match is run beyond the per-move limit. The default is what the
+/// standard match runners do: one engine process (and hash) per side.
+#[derive(Clone, Debug, Default)]
+pub struct MatchOptions {
+    /// One engine process plays both colours of a game (one engine only):
+    /// faster, but each side then searches with the other side's analysis
+    /// in its hash. Recorded in the manifest and the PGN.
+    pub shared_process: bool,
+    /// A clock or a time per move for engine A (and for both sides of one
+    /// engine) in place of `limit`.
+    pub control: Option<Control>,
+    /// Engine B's own control (limit, clock or time per move); engine A's
+    /// when not given.
+    pub control_b: Option<Control>,
+    /// How far past its time a side may answer before it loses on time,
+    /// in milliseconds.
+    pub time_margin_ms: u64,
+    /// Stop an A-vs-B match when this SPRT accepts a hypothesis.
+    pub sprt: Option<Sprt>,
+    /// Where the engines' UCI logs go (set in the engine specs too), for
+    /// the manifest.
+    pub log_dir: Option<PathBuf>,
+    /// Play these openings (each `games_per_position` times, in
+    /// colour-reversed pairs against a second engine) instead of the bare
+    /// start positions; `positions` must hold their start positions.
+    pub openings: Option<Book>,
+}
+
+impl SelfplayConfig {
+    /// Engine A's control: its clock or time per move, else its limit.
+    #[must_use]
+    pub fn control_a(&self) -> Control {
+        self.options.control.unwrap_or(Control::Fixed(self.limit))
+    }
+
+    /// Engine B's control (engine A's unless set).
+    #[must_use]
+    pub fn control_b(&self) -> Control {
+        self.options.control_b.unwrap_or_else(|| self.control_a())
+    }
+
+    /// Whether any side plays on time (its games do not replay exactly).
+    #[must_use]
+    pub fn timed(&self) -> bool {
+        let b = self.engine_b.is_some().then(|| self.control_b());
+        std::iter::once(self.control_a())
+            .chain(b)
+            .any(|c| matches!(c, Control::Clock(_) | Control::PerMove(_)))
+    }
+
+    /// Whether the same command replays the same games: every side on a
+    /// node or depth limit.
+    #[must_use]
+    pub fn replays_exactly(&self) -> bool {
+        let b = self.engine_b.is_some().then(|| self.control_b());
+        std::iter::once(self.control_a())
+            .chain(b)
+            .all(Control::replays)
+    }
+
+    /// Engine B's control for the records, when it differs from A's.
+    fn limit_b(&self) -> Option<String> {
+        (self.engine_b.is_some() && self.control_b() != self.control_a())
+            .then(|| self.control_b().to_string())
+    }
 }
 
 /// The seed of game `game` (pair `game / 2` against a second engine, so
@@ -107,6 +191,21 @@ struct Settings<'a> {
     rules: Rules,
     seed: u64,
     keep_scores: bool,
+    /// `one per side` when one engine plays itself with a process per side;
+    /// absent when it shares one process (how journals were written before
+    /// the sides got their own processes) and between two engines (always
+    /// one process each), so those journals stay resumable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    processes: Option<&'static str>,
+    /// Engine B's control when it differs from A's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit_b: Option<String>,
+    /// The time margin, for runs on the clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_margin_ms: Option<u64>,
+    /// The opening book: its openings, order and fingerprint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    openings: Option<String>,
 }
 
 /// How far a run has come.
@@ -131,6 +230,10 @@ pub struct FailedGame {
     pub game: u32,
     /// The last error.
     pub reason: String,
+    /// The UCI logs of the engine processes of its last attempt (with
+    /// `--log-engine`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub logs: Vec<String>,
 }
 
 /// What a run produced.
@@ -152,6 +255,10 @@ pub struct SelfplayOutcome {
     pub timing: RunTiming,
     /// The journal.
     pub journal: PathBuf,
+    /// Engine A's results against B over colour-reversed pairs.
+    pub match_stats: Option<MatchStats>,
+    /// Whether the SPRT accepted a hypothesis and ended the match early.
+    pub sprt_stopped: bool,
 }
 
 /// Why a run could not go on.
@@ -193,8 +300,29 @@ pub struct Manifest {
     pub c960_version: String,
     /// The engines.
     pub engines: Vec<EngineInfo>,
-    /// Limit per move before jitter.
+    /// Engine processes per game: `one per side` (each side its own process
+    /// and hash, `ucinewgame` to each before every game) or `one shared by
+    /// both sides`.
+    pub processes: String,
+    /// Limit per move before jitter, or engine A's clock (`tc 40/60+0.6`)
+    /// or time per move (`st 1.5`).
     pub limit: String,
+    /// Engine B's limit or clock, when it differs from A's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit_b: Option<String>,
+    /// Whether the same command replays the same games: true for node and
+    /// depth limits with one thread, false on the clock.
+    pub replays_exactly: bool,
+    /// How far past its time a side may answer before losing on time, in
+    /// milliseconds (runs on the clock).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_margin_ms: Option<u64>,
+    /// The opening book, if any: file, count, order and fingerprint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openings: Option<String>,
+    /// Where each engine process's UCI traffic was logged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine_logs: Option<String>,
     /// Relative node jitter.
     pub jitter: f64,
     /// Game end rules.
@@ -215,6 +343,9 @@ pub struct Manifest {
     /// long the engines searched: the harness cost per move is
     /// (wall − search) / moves for one job.
     pub this_run: RunTiming,
+    /// Engine A's results against B (two engines only).
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    pub match_stats: Option<MatchStats>,
     /// When this run started.
     pub started: String,
     /// When it finished.
@@ -237,11 +368,48 @@ pub struct RunTiming {
     pub search_seconds: f64,
 }
 
-/// One engine, or two playing colour-reversed pairs.
-struct Players {
-    a: AnyEngine,
-    b: Option<AnyEngine>,
+/// The engine processes of one worker.
+enum Players {
+    /// One process plays both colours (`--shared-process`).
+    Shared(AnyEngine),
+    /// One process per side: two of the same engine, or engines A and B.
+    Sides {
+        /// Engine A (White in even games against B; White against itself).
+        a: AnyEngine,
+        /// Engine B, or a second process of engine A.
+        b: AnyEngine,
+    },
 }
+
+impl Players {
+    /// The UCI logs of the processes.
+    fn logs(&self) -> Vec<String> {
+        let engines: Vec<&AnyEngine> = match self {
+            Players::Shared(a) => vec![a],
+            Players::Sides { a, b } => vec![a, b],
+        };
+        engines
+            .iter()
+            .filter_map(|e| e.log_path())
+            .map(|p| p.display().to_string())
+            .collect()
+    }
+}
+
+/// How the processes of a run are described in the manifest and the PGN.
+#[must_use]
+pub fn processes_label(shared: bool) -> &'static str {
+    if shared {
+        SHARED_PROCESS
+    } else {
+        PROCESS_PER_SIDE
+    }
+}
+
+/// The processes of a default run: one engine process and hash per side.
+pub const PROCESS_PER_SIDE: &str = "one per side";
+/// The processes of a `--shared-process` run.
+pub const SHARED_PROCESS: &str = "one shared by both sides";
 
 /// Runs (or resumes) self-play. `stop`, once set, lets games in progress
 /// finish and starts no new one; `on_progress` follows each game.
@@ -255,20 +423,14 @@ pub fn run(
     let clock = std::time::Instant::now();
     let _lock = c960_store::DirLock::exclusive(&config.out).map_err(io::Error::other)?;
     let mut state = Prepared::new(config)?;
-    // Round by round (a round is one game, or one colour-reversed pair, from
-    // every position), so an interrupted run covers all positions evenly.
-    let round: u32 = if config.engine_b.is_some() { 2 } else { 1 };
-    let jobs: Vec<(StartPosition, u32)> = (0..config.games_per_position)
-        .step_by(round as usize)
-        .flat_map(|first| {
-            config.positions.iter().flat_map(move |p| {
-                (first..(first + round).min(config.games_per_position)).map(move |g| (*p, g))
-            })
-        })
-        .filter(|(p, g)| !state.done.contains(&(p.sp(), *g)))
-        .collect();
-    let total = config.positions.len() as u64 * u64::from(config.games_per_position);
-    let resumed = total - jobs.len() as u64;
+    let decided_before = state.sprt_decided(config);
+    let (jobs, slots) = if decided_before {
+        (Vec::new(), slots(config))
+    } else {
+        (jobs(config, &state.done), slots(config))
+    };
+    let total = slots.len() as u64 * u64::from(config.games_per_position);
+    let resumed = state.done.len() as u64;
     let mut progress = Progress {
         done: resumed,
         failed: 0,
@@ -296,7 +458,9 @@ pub fn run(
         })
         .collect();
     let games: u64 = positions.iter().map(|p| p.games).sum();
-    let interrupted = games + (failed.len() as u64) < total;
+    let match_stats = paired.then(|| state.pairs.stats(config.options.sprt));
+    let sprt_stopped = state.sprt_decided(config);
+    let interrupted = !sprt_stopped && games + (failed.len() as u64) < total;
     let mut engines = vec![state.engine_a];
     engines.extend(state.engine_b);
     timing.wall_seconds = clock.elapsed().as_secs_f64();
@@ -309,13 +473,29 @@ pub fn run(
         interrupted,
         timing,
         journal: state.journal.path().to_owned(),
+        match_stats,
+        sprt_stopped,
     };
     if !interrupted {
         let manifest = Manifest {
             kind: "selfplay".to_owned(),
             c960_version: env!("CARGO_PKG_VERSION").to_owned(),
             engines: outcome.engines.clone(),
-            limit: config.limit.to_string(),
+            processes: processes_label(config.options.shared_process).to_owned(),
+            limit: config.control_a().to_string(),
+            limit_b: config.limit_b(),
+            replays_exactly: config.replays_exactly(),
+            time_margin_ms: config.timed().then_some(config.options.time_margin_ms),
+            openings: config
+                .options
+                .openings
+                .as_ref()
+                .map(|b| format!("{}: {}", b.source, b.describe())),
+            engine_logs: config
+                .options
+                .log_dir
+                .as_ref()
+                .map(|d| d.display().to_string()),
             jitter: config.jitter,
             rules: config.rules,
             seed: config.seed,
@@ -327,11 +507,48 @@ pub fn run(
             this_run: timing,
             started,
             finished: now(),
-            notes: NOTES.to_owned(),
+            match_stats: outcome.match_stats.clone(),
+            notes: if config.timed() {
+                format!("{NOTES} {CLOCK_NOTE}")
+            } else {
+                NOTES.to_owned()
+            },
         };
         write_outputs(config, &outcome, &manifest)?;
     }
     Ok(outcome)
+}
+
+/// Where each position's or opening's games are numbered from: without a
+/// book each position numbers its own games; with one, the games of the
+/// k-th opening are k·G .. k·G + G − 1 (G games each).
+fn slots(config: &SelfplayConfig) -> Vec<(StartPosition, u32)> {
+    match &config.options.openings {
+        Some(book) => book
+            .openings
+            .iter()
+            .zip(0u32..)
+            .map(|(o, k)| (o.position, k * config.games_per_position))
+            .collect(),
+        None => config.positions.iter().map(|p| (*p, 0)).collect(),
+    }
+}
+
+/// The games still to play, round by round (a round is one game, or one
+/// colour-reversed pair, from every position or opening), so an interrupted
+/// run covers all of them evenly.
+fn jobs(config: &SelfplayConfig, done: &HashSet<(u16, u32)>) -> Vec<(StartPosition, u32)> {
+    let round: u32 = if config.engine_b.is_some() { 2 } else { 1 };
+    let slots = slots(config);
+    (0..config.games_per_position)
+        .step_by(round as usize)
+        .flat_map(|first| {
+            slots.iter().flat_map(move |(p, base)| {
+                (first..(first + round).min(config.games_per_position)).map(move |g| (*p, base + g))
+            })
+        })
+        .filter(|(p, g)| !done.contains(&(p.sp(), *g)))
+        .collect()
 }
 
 /// A run ready to play: engines checked, the journal open and aggregated.
@@ -341,9 +558,22 @@ struct Prepared {
     journal: Journal<GameRecord>,
     stats: BTreeMap<u16, PositionStats>,
     done: HashSet<(u16, u32)>,
+    /// Engine A's colour-reversed pairs against B.
+    pairs: PairTally,
 }
 
 impl Prepared {
+    /// Whether the match's SPRT has accepted a hypothesis.
+    fn sprt_decided(&self, config: &SelfplayConfig) -> bool {
+        self.engine_b.is_some()
+            && config.options.sprt.is_some()
+            && self
+                .pairs
+                .stats(config.options.sprt)
+                .sprt
+                .is_some_and(|s| s.accepted.is_some())
+    }
+
     fn new(config: &SelfplayConfig) -> Result<Prepared, SelfplayError> {
         fs::create_dir_all(&config.out).map_err(|e| {
             io::Error::new(
@@ -358,18 +588,34 @@ impl Prepared {
             Some(b) => Some(b.start()?.info().clone()),
             None => None,
         };
+        let checks = [
+            (Some(&engine_a), config.control_a()),
+            (engine_b.as_ref(), config.control_b()),
+        ];
+        for (info, control) in checks {
+            if let (Some(info), Control::Fixed(limit)) = (info, control)
+                && let Some(problem) = info.unsupported_limit(limit)
+            {
+                return Err(SelfplayError::Invalid(problem));
+            }
+        }
         let paired = engine_b.is_some();
         let settings = Settings {
             engine: &engine_a,
             engine_b: engine_b.as_ref(),
-            limit: config.limit.to_string(),
+            limit: config.control_a().to_string(),
             jitter: config.jitter,
             rules: config.rules,
             seed: config.seed,
             keep_scores: config.keep_scores,
+            limit_b: config.limit_b(),
+            time_margin_ms: config.timed().then_some(config.options.time_margin_ms),
+            openings: config.options.openings.as_ref().map(Book::describe),
+            processes: (!paired && !config.options.shared_process).then_some(PROCESS_PER_SIDE),
         };
         let mut stats: BTreeMap<u16, PositionStats> = BTreeMap::new();
         let mut done = HashSet::new();
+        let mut pairs = PairTally::default();
         let journal = Journal::<GameRecord>::open_streaming_checked(
             &config.out.join(JOURNAL_FILE),
             &settings,
@@ -377,6 +623,9 @@ impl Prepared {
             |game| {
                 if wanted(config, game.sp, game.game) && done.insert((game.sp, game.game)) {
                     stats.entry(game.sp).or_default().add(&game, paired);
+                    if paired {
+                        pairs.add(&game);
+                    }
                 }
             },
         )?;
@@ -386,6 +635,7 @@ impl Prepared {
             journal,
             stats,
             done,
+            pairs,
         })
     }
 
@@ -400,68 +650,91 @@ impl Prepared {
         mut on_finished: impl FnMut(u64, u64),
     ) -> Result<(Vec<FailedGame>, RunTiming), SelfplayError> {
         let paired = self.engine_b.is_some();
+        let shared = config.options.shared_process;
+        let failed_logs: std::sync::Mutex<HashMap<(u16, u32), Vec<String>>> =
+            std::sync::Mutex::default();
         let start = || -> Result<Players, EngineError> {
-            Ok(Players {
-                a: config.engine.start()?,
-                b: config
-                    .engine_b
-                    .as_ref()
-                    .map(EngineSpec::start)
-                    .transpose()?,
+            let a = config.engine.start()?;
+            Ok(match &config.engine_b {
+                Some(b) => Players::Sides { a, b: b.start()? },
+                None if shared => Players::Shared(a),
+                None => Players::Sides {
+                    b: config.engine.start()?,
+                    a,
+                },
             })
         };
         let work = |players: &mut Players, job: &(StartPosition, u32)| {
             let (position, index) = *job;
-            let seed_index = if paired { index / 2 } else { index };
-            let seed = game_seed(config.seed, position.sp(), seed_index);
-            let spec = GameSpec {
-                jitter: config.jitter,
-                rules: config.rules,
-                keep_scores: config.keep_scores,
-                ..GameSpec::from_start(position, index, seed, config.limit)
+            let spec = game_spec(config, paired, position, index);
+            let result = match players {
+                Players::Sides { a, b } if paired && index % 2 == 1 => play(&spec, b, Some(a)),
+                Players::Sides { a, b } => play(&spec, a, Some(b)),
+                Players::Shared(a) => play(&spec, a, None),
             };
-            match players.b.as_mut() {
-                Some(b) if index % 2 == 1 => play(&spec, b, Some(&mut players.a)),
-                Some(b) => play(&spec, &mut players.a, Some(b)),
-                None => play(&spec, &mut players.a, None),
+            if result.is_err() {
+                let logs = players.logs();
+                if !logs.is_empty()
+                    && let Ok(mut map) = failed_logs.lock()
+                {
+                    map.insert((position.sp(), index), logs);
+                }
             }
+            result
         };
         let mut failed = Vec::new();
         let mut journal_error = None;
         let mut timing = RunTiming::default();
-        let (journal, stats) = (&mut self.journal, &mut self.stats);
-        pool::run(
-            &start,
-            jobs,
-            &work,
-            PoolOptions {
-                workers: config.jobs.clamp(1, jobs.len().max(1)),
-                retries: config.retries,
-            },
-            stop,
-            |finished| {
-                let (position, index) = jobs[finished.index];
-                match finished.outcome {
-                    Ok(game) => {
-                        if let Err(e) = journal.append(&game) {
-                            journal_error.get_or_insert(e);
-                            stop.store(true, Ordering::SeqCst);
-                            return;
+        let (journal, stats, pairs) = (&mut self.journal, &mut self.stats, &mut self.pairs);
+        let sprt = config.options.sprt.filter(|_| paired);
+        // The pool stops on `halt`: set by the caller's `stop` (mirrored by
+        // a watcher) or by an SPRT that accepted a hypothesis.
+        with_halt(stop, |halt| {
+            pool::run(
+                &start,
+                jobs,
+                &work,
+                PoolOptions {
+                    workers: config.jobs.clamp(1, jobs.len().max(1)),
+                    retries: config.retries,
+                },
+                halt,
+                |finished| {
+                    let (position, index) = jobs[finished.index];
+                    match finished.outcome {
+                        Ok(game) => {
+                            if let Err(e) = journal.append(&game) {
+                                journal_error.get_or_insert(e);
+                                halt.store(true, Ordering::SeqCst);
+                                return;
+                            }
+                            stats.entry(game.sp).or_default().add(&game, paired);
+                            if paired
+                                && pairs.add(&game)
+                                && sprt.is_some()
+                                && pairs.stats(sprt).sprt.is_some_and(|s| s.accepted.is_some())
+                            {
+                                halt.store(true, Ordering::SeqCst);
+                            }
+                            timing.games += 1;
+                            timing.moves += u64::from(game.plies);
+                            timing.search_seconds += game.search_time.as_secs_f64();
                         }
-                        stats.entry(game.sp).or_default().add(&game, paired);
-                        timing.games += 1;
-                        timing.moves += u64::from(game.plies);
-                        timing.search_seconds += game.search_time.as_secs_f64();
+                        Err(failure) => failed.push(FailedGame {
+                            sp: position.sp(),
+                            game: index,
+                            reason: failure.reason,
+                            logs: failed_logs
+                                .lock()
+                                .ok()
+                                .and_then(|mut m| m.remove(&(position.sp(), index)))
+                                .unwrap_or_default(),
+                        }),
                     }
-                    Err(failure) => failed.push(FailedGame {
-                        sp: position.sp(),
-                        game: index,
-                        reason: failure.reason,
-                    }),
-                }
-                on_finished(timing.games, failed.len() as u64);
-            },
-        )?;
+                    on_finished(timing.games, failed.len() as u64);
+                },
+            )
+        })?;
         if let Some(e) = journal_error {
             return Err(e.into());
         }
@@ -470,8 +743,67 @@ impl Prepared {
     }
 }
 
+/// The game to play for job (`position`, `index`): its seed, each side's
+/// control (A is White in even games against B) and its opening.
+fn game_spec(
+    config: &SelfplayConfig,
+    paired: bool,
+    position: StartPosition,
+    index: u32,
+) -> GameSpec {
+    let opening = config
+        .options
+        .openings
+        .as_ref()
+        .and_then(|b| b.openings.get((index / config.games_per_position) as usize));
+    let seed_index = if paired { index / 2 } else { index };
+    let seed = game_seed(config.seed, position.sp(), seed_index);
+    let (a, b) = (config.control_a(), config.control_b());
+    let controls = if paired && index % 2 == 1 {
+        [b, a]
+    } else if paired {
+        [a, b]
+    } else {
+        [a, a]
+    };
+    GameSpec {
+        jitter: config.jitter,
+        rules: config.rules,
+        keep_scores: config.keep_scores,
+        controls,
+        time_margin_ms: config.options.time_margin_ms,
+        book: opening.map(|o| o.moves.clone()).unwrap_or_default(),
+        opening: opening.map(|o| o.line),
+        ..GameSpec::from_start(position, index, seed, config.limit)
+    }
+}
+
+/// Runs `body` with a flag of its own that `stop` sets too (watched every
+/// 20 ms), so the body can stop its work without touching the caller's.
+fn with_halt<T>(stop: &AtomicBool, body: impl FnOnce(&AtomicBool) -> T) -> T {
+    let halt = AtomicBool::new(false);
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::SeqCst) {
+                if stop.load(Ordering::SeqCst) {
+                    halt.store(true, Ordering::SeqCst);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        });
+        let result = body(&halt);
+        finished.store(true, Ordering::SeqCst);
+        result
+    })
+}
+
 /// Whether game `game` of position `sp` belongs to this run.
 fn wanted(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
+    if let Some(book) = &config.options.openings {
+        let k = (game / config.games_per_position) as usize;
+        return book.openings.get(k).is_some_and(|o| o.position.sp() == sp);
+    }
     game < config.games_per_position && config.positions.iter().any(|p| p.sp() == sp)
 }
 
@@ -481,6 +813,21 @@ const NOTES: &str = "White's score is (W + D/2) / games with a 95% interval of W
                      (the average of two colour-reversed games as the unit) for two engines. \
                      960 intervals at once need a multiple-comparison correction before any \
                      position is called unbalanced. distinct_games counts different move lists.";
+
+/// How to read `match.json`.
+pub const MATCH_NOTES: &str = "From engine A's side over finished colour-reversed pairs (both \
+    games of a pair start from the same position with the same seed). pentanomial counts pairs \
+    with A's points 0 (LL), 0.5 (LD), 1 (DD or WL), 1.5 (WD), 2 (WW). score is points / games with \
+    a 95% interval from the variance of the pair scores; elo = -400 log10(1/score - 1) with the \
+    interval's ends mapped the same way; normalized_elo = (score - 0.5) / sqrt(2 var) * 800 / ln 10, \
+    var the variance of a pair's score; los = Phi((score - 0.5) / sqrt(var / pairs)). The SPRT is \
+    the generalized SPRT on the pentanomial model with logistic Elo bounds (as fishtest and \
+    fastchess compute it; empty outcomes count 0.001 pairs); H0 is accepted at llr <= \
+    ln(beta / (1 - alpha)), H1 at llr >= ln((1 - beta) / alpha).";
+
+/// What every output of a run on the clock says.
+pub const CLOCK_NOTE: &str = "Played on the clock: the games depend on the machine's speed and \
+                              load and do not replay exactly; node limits do.";
 
 fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
     let invalid = |m: &str| Err(SelfplayError::Invalid(m.to_owned()));
@@ -498,6 +845,11 @@ fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
     if !(0.0..1.0).contains(&config.jitter) {
         return invalid("jitter must be at least 0 and below 1");
     }
+    if config.engine_b.is_some() && config.options.shared_process {
+        return invalid(
+            "a shared process is for one engine playing itself, not with a second engine",
+        );
+    }
     Ok(())
 }
 
@@ -513,8 +865,12 @@ fn write_outputs(
     let dir = &config.out;
     let mut journal = BufReader::new(File::open(&outcome.journal)?);
     write_atomically(&dir.join(PGN_FILE), |out| {
+        let extras = PgnExtras {
+            scores: config.keep_scores,
+            processes: processes_label(config.options.shared_process),
+        };
         for_each_game(&mut journal, &offsets, |game| {
-            write_game(out, game, config.keep_scores)
+            write_game_with(out, game, &extras)
         })
     })?;
     write_atomically(&dir.join(GAMES_FILE), |out| {
@@ -553,6 +909,27 @@ fn write_outputs(
             .finish(&mut positions)
             .map_err(io::Error::other)
     })?;
+    if let Some(stats) = &manifest.match_stats {
+        let json = serde_json::to_string_pretty(&serde_json::json!({
+            "kind": "match",
+            "c960_version": manifest.c960_version,
+            "engine_a": manifest.engines.first(),
+            "engine_b": manifest.engines.get(1),
+            "limit": manifest.limit,
+            "limit_b": manifest.limit_b,
+            "positions": manifest.positions,
+            "seed": manifest.seed,
+            "replays_exactly": manifest.replays_exactly,
+            "match": stats,
+            "finished": manifest.finished,
+            "notes": MATCH_NOTES,
+        }))
+        .map_err(io::Error::other)?;
+        write_atomically(&dir.join(MATCH_FILE), |out| {
+            io::Write::write_all(out, json.as_bytes())?;
+            io::Write::write_all(out, b"\n")
+        })?;
+    }
     write_atomically(&dir.join(MANIFEST_FILE), |out| {
         io::Write::write_all(out, manifest_json.as_bytes())?;
         io::Write::write_all(out, b"\n")
@@ -616,6 +993,8 @@ fn for_each_game(
     Ok(())
 }
 
+// One flat list of columns, read best as a whole.
+#[allow(clippy::too_many_lines)]
 fn games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
     let castle = |c: Option<Castling>| c.map(|c| c.side.to_string());
     let ply = |c: Option<Castling>| c.map(|c| c.ply);
@@ -711,6 +1090,10 @@ fn games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
                     })
                 })
                 .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "book_plies".into(),
+            games.iter().map(|g| g.book_plies).collect::<Vec<_>>(),
         ),
     ];
     DataFrame::new(games.len(), columns).map_err(io::Error::other)

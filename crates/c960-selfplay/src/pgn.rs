@@ -16,12 +16,39 @@ use crate::{GameRecord, Termination};
 /// each move carries the engine's evaluation as a comment, in pawns from
 /// White's view.
 pub fn write_game(out: &mut dyn io::Write, game: &GameRecord, scores: bool) -> io::Result<()> {
+    write_game_with(
+        out,
+        game,
+        &PgnExtras {
+            scores,
+            ..PgnExtras::default()
+        },
+    )
+}
+
+/// What a run adds to each game's PGN beyond the game itself.
+#[derive(Clone, Debug, Default)]
+pub struct PgnExtras {
+    /// Each move's evaluation as a comment, in pawns from White's view.
+    pub scores: bool,
+    /// The engine processes (`C960Processes` tag), if given.
+    pub processes: &'static str,
+}
+
+/// Writes one game as PGN with the run's extras (see [`write_game`]).
+pub fn write_game_with(
+    out: &mut dyn io::Write,
+    game: &GameRecord,
+    extras: &PgnExtras,
+) -> io::Result<()> {
+    let scores = extras.scores;
     let position = StartPosition::new(game.sp)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
     let standard_termination = match game.termination {
         Termination::Resignation | Termination::DrawAdjudication | Termination::PlyCap => {
             "adjudication"
         }
+        Termination::TimeForfeit => "time forfeit",
         _ => "normal",
     };
     let mut text = String::new();
@@ -39,11 +66,31 @@ pub fn write_game(out: &mut dyn io::Write, game: &GameRecord, scores: bool) -> i
     tag("Variant", "Chess960");
     tag("SetUp", "1");
     tag("FEN", &position.to_xfen());
+    if let Some([white, black]) = &game.time_controls {
+        if white == black {
+            tag("TimeControl", white);
+        } else {
+            tag("WhiteTimeControl", white);
+            tag("BlackTimeControl", black);
+        }
+    }
     tag("Termination", standard_termination);
     tag("PlyCount", &game.plies.to_string());
     tag("C960Termination", game.termination.name());
     tag("C960Limit", &game.limit);
     tag("C960Seed", &game.seed.to_string());
+    if !extras.processes.is_empty() {
+        tag("C960Processes", extras.processes);
+    }
+    if let Some(line) = game.opening {
+        tag(
+            "C960Opening",
+            &format!("line {line}, {} book plies", game.book_plies),
+        );
+    }
+    if game.time_controls.is_some() {
+        tag("C960Replay", "no: played on the clock");
+    }
     text.push('\n');
 
     let mut board: Chess = position.to_position();
@@ -75,7 +122,11 @@ pub fn write_game(out: &mut dyn io::Write, game: &GameRecord, scores: bool) -> i
         }
         let san = SanPlus::from_move_and_play_unchecked(&mut board, m).to_string();
         push(&san, &mut text);
-        if scores && let Some(value) = game.scores.as_ref().and_then(|s| s.get(ply)) {
+        let engine_ply = ply.checked_sub(game.book_plies as usize);
+        if scores
+            && let Some(value) =
+                engine_ply.and_then(|p| game.scores.as_ref().and_then(|s| s.get(p)))
+        {
             push(&format!("{{{}}}", pawns(*value)), &mut text);
         }
     }

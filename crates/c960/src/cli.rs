@@ -51,7 +51,7 @@ pub(crate) enum Command {
     /// Score start positions with an engine (Stockfish when installed).
     Sweep(SweepArgs),
     /// Play engine games from start positions: White's score with intervals.
-    Selfplay(SelfplayArgs),
+    Selfplay(Box<SelfplayArgs>),
     /// Run the built-in engine as a UCI engine on standard input and output.
     Uci(UciArgs),
     /// Build the report: table, charts and a static site for all positions.
@@ -632,8 +632,9 @@ pub(crate) struct DiceArgs {
 #[derive(Debug, Args)]
 pub(crate) struct EngineArgs {
     /// `auto` (Stockfish when installed, else the built-in engine),
-    /// `builtin`, `stockfish` (also found at /usr/games/stockfish), or the
-    /// path or name of any UCI engine.
+    /// `builtin`, `stockfish` (also found at /usr/games/stockfish),
+    /// `ethereal` (also found at /usr/games/ethereal-chess), or the path or
+    /// name of any UCI engine.
     #[arg(long, value_name = "ENGINE", default_value = "auto")]
     pub(crate) engine: String,
     /// Engine threads per process (more than 1 makes results vary).
@@ -713,11 +714,15 @@ pub(crate) struct SweepArgs {
                         seed within ±--jitter (default 10%), so games from one position differ \
                         yet replay exactly. The run directory gets journal.jsonl (each finished \
                         game, synced at once), then games.pgn, games.parquet, positions.parquet, \
-                        positions.csv and manifest.json. Run the same command again to resume.\n\n\
+                        positions.csv and manifest.json (and match.json with --engine-b). Each \
+                        side has its own engine process and hash, as match runners play. Run the \
+                        same command again to resume.\n\n\
                         Examples:\n  \
                         c960 selfplay --positions 0-9 --games-per-position 20\n  \
                         c960 selfplay --nodes 3000 --seed 7 --scores --out runs/sp7\n  \
-                        c960 selfplay --engine builtin --engine-b stockfish --option-b UCI_LimitStrength=true --games-per-position 2"
+                        c960 selfplay --engine builtin --engine-b stockfish --option-b UCI_LimitStrength=true --games-per-position 2\n  \
+                        c960 selfplay --engine-b stockfish --nodes-b 2000 --sprt elo0=0,elo1=50,alpha=0.05,beta=0.05\n  \
+                        c960 selfplay --engine ethereal --tc 40/60+0.6 --openings book.epd --log-engine logs"
 )]
 pub(crate) struct SelfplayArgs {
     #[command(flatten)]
@@ -729,8 +734,71 @@ pub(crate) struct SelfplayArgs {
     /// A UCI option for the second engine only, as NAME=VALUE (repeatable).
     #[arg(long = "option-b", value_name = "NAME=VALUE")]
     pub(crate) options_b: Vec<String>,
+    /// The second engine's hash table in MiB [default: --hash].
+    #[arg(long, value_name = "MB", requires = "engine_b")]
+    pub(crate) hash_b: Option<u32>,
+    /// The second engine's threads per process [default: --threads].
+    #[arg(long, value_name = "N", requires = "engine_b")]
+    pub(crate) threads_b: Option<u32>,
     #[command(flatten)]
     pub(crate) limit: LimitArgs,
+    /// Play on the clock: MOVES/SECONDS+INC (a period of MOVES moves,
+    /// repeated) or SECONDS+INC, as cutechess-cli and fastchess write it.
+    /// A side whose clock runs out loses on time. Games do not replay.
+    #[arg(long, value_name = "TC", conflicts_with_all = ["limit", "st"])]
+    pub(crate) tc: Option<String>,
+    /// Play with this many seconds per move, lost on time when exceeded.
+    /// Games do not replay.
+    #[arg(long, value_name = "SECONDS", conflicts_with = "limit")]
+    pub(crate) st: Option<String>,
+    /// Milliseconds a side may answer past its time before it loses on time.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub(crate) time_margin: u64,
+    /// The second engine's node limit per move [default: engine A's limit].
+    #[arg(long, value_name = "N", requires = "engine_b", conflicts_with_all = ["depth_b", "tc_b", "st_b"])]
+    pub(crate) nodes_b: Option<u64>,
+    /// The second engine's depth limit per move.
+    #[arg(long, value_name = "N", requires = "engine_b", conflicts_with_all = ["tc_b", "st_b"])]
+    pub(crate) depth_b: Option<u32>,
+    /// The second engine's clock (same forms as --tc).
+    #[arg(
+        long,
+        value_name = "TC",
+        requires = "engine_b",
+        conflicts_with = "st_b"
+    )]
+    pub(crate) tc_b: Option<String>,
+    /// The second engine's seconds per move.
+    #[arg(long, value_name = "SECONDS", requires = "engine_b")]
+    pub(crate) st_b: Option<String>,
+    /// Play the openings of this file instead of the bare start positions:
+    /// EPD (one Chess960 start position per line) or PGN (each game's
+    /// moves from its [FEN] start position are played before the engines
+    /// take over). Each opening gets --games-per-position games (colour-
+    /// reversed pairs with --engine-b).
+    #[arg(long, value_name = "FILE", conflicts_with = "positions")]
+    pub(crate) openings: Option<PathBuf>,
+    /// `sequential` (the file's order) or `random` (shuffled by --seed).
+    #[arg(
+        long,
+        value_name = "ORDER",
+        default_value = "sequential",
+        requires = "openings"
+    )]
+    pub(crate) opening_order: String,
+    /// Write each engine process's UCI traffic with timestamps to
+    /// DIR/ENGINE-PID.log (UCI engines); a failed game's manifest entry
+    /// names its logs.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) log_engine: Option<PathBuf>,
+    /// Stop the A-vs-B match once the generalized SPRT (pentanomial model,
+    /// logistic Elo bounds) accepts H0 (Elo = E0) or H1 (Elo = E1).
+    #[arg(
+        long,
+        value_name = "elo0=E0,elo1=E1,alpha=A,beta=B",
+        requires = "engine_b"
+    )]
+    pub(crate) sprt: Option<String>,
     /// Games per position (even with --engine-b).
     #[arg(long, value_name = "G", default_value_t = 10)]
     pub(crate) games_per_position: u32,
@@ -764,6 +832,11 @@ pub(crate) struct SelfplayArgs {
     /// Keep each move's score (game table and PGN comments).
     #[arg(long)]
     pub(crate) scores: bool,
+    /// One engine process plays both colours of a game (faster, but each
+    /// side searches with the other's analysis in its hash); the default
+    /// is one process and hash per side, as match runners play.
+    #[arg(long, conflicts_with = "engine_b")]
+    pub(crate) shared_process: bool,
     /// Run directory [default: runs/selfplay-ENGINE-LIMIT-gG-sS].
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,

@@ -5,8 +5,19 @@
 //! c960-fake-uci [--no-chess960] [--not-uci] [--silent] [--crash]
 //!               [--crash-once FILE] [--crash-after N] [--hang] [--illegal]
 //!               [--garbage] [--slow MS] [--castle] [--no-wdl] [--no-info]
-//!               [--bad-wdl] [--ignore-nodes] [--ignore-depth]
+//!               [--bad-wdl] [--ignore-nodes] [--ignore-depth] [--trace DIR]
+//!               [--contempt] [--overstep MS]
 //! ```
+//!
+//! With `--trace DIR` it appends what it was asked to `DIR/PID.trace`, one
+//! line per command: `ucinewgame`, `setoption NAME VALUE`, and `go w` /
+//! `go b` with the side it searched for (then `limit ARGS`, the `go`
+//! command's arguments), so tests can tell which process
+//! played which side. With `--contempt` it offers the contempt options of
+//! older Stockfish and of Ethereal (default 12 and 24). On the clock the
+//! trace also gets `clock ARGS` (the `go` command's time arguments), and
+//! `--overstep MS` makes it think its whole time (its clock, or its
+//! `movetime`) plus MS.
 //!
 //! It plays the first legal move in UCI order (a castling move with
 //! `--castle`) and reports a score derived from the position's Zobrist
@@ -51,6 +62,9 @@ struct Modes {
     bad_wdl: bool,
     ignore_nodes: bool,
     ignore_depth: bool,
+    trace: Option<PathBuf>,
+    contempt: bool,
+    overstep_ms: Option<u64>,
 }
 
 fn modes() -> Modes {
@@ -82,6 +96,9 @@ fn modes() -> Modes {
             "--bad-wdl" => m.bad_wdl = true,
             "--ignore-nodes" => m.ignore_nodes = true,
             "--ignore-depth" => m.ignore_depth = true,
+            "--trace" => m.trace = Some(PathBuf::from(value())),
+            "--contempt" => m.contempt = true,
+            "--overstep" => m.overstep_ms = Some(value().parse().unwrap_or_else(|_| fail("MS"))),
             other => fail(&format!("unknown argument {other}")),
         }
     }
@@ -115,32 +132,17 @@ fn main() {
                 let _ = writeln!(out, "hello, I speak no UCI");
                 return;
             }
-            Some("uci") => {
-                let mut r = String::from("id name c960-fake-uci\nid author the c960 developers\n");
-                r.push_str("option name Threads type spin default 1 min 1 max 512\n");
-                r.push_str("option name Hash type spin default 16 min 1 max 1024\n");
-                r.push_str("option name MultiPV type spin default 1 min 1 max 500\n");
-                r.push_str("option name UCI_ShowWDL type check default false\n");
-                if !modes.no_chess960 {
-                    r.push_str("option name UCI_Chess960 type check default false\n");
-                }
-                r.push_str("uciok");
-                r
-            }
+            Some("uci") => handshake(&modes),
             Some("isready") => "readyok".to_owned(),
+            Some("ucinewgame") => {
+                trace(&modes, "ucinewgame");
+                continue;
+            }
             Some("setoption") => {
-                let value = words
-                    .iter()
-                    .position(|w| *w == "value")
-                    .map(|i| words[i + 1..].join(" "));
-                let name = words.iter().position(|w| *w == "name").map(|i| {
-                    words[i + 1..]
-                        .iter()
-                        .take_while(|w| **w != "value")
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                });
+                let (name, value) = setoption(&words);
+                if let (Some(name), Some(value)) = (&name, &value) {
+                    trace(&modes, &format!("setoption {name} {value}"));
+                }
                 match (name.as_deref(), value.as_deref()) {
                     (Some("MultiPV"), Some(v)) => multipv = v.parse().unwrap_or(1),
                     (Some("UCI_ShowWDL"), Some(v)) => show_wdl = v == "true",
@@ -154,6 +156,14 @@ fn main() {
             }
             Some("go") => {
                 searches += 1;
+                trace(
+                    &modes,
+                    if position.turn().is_white() {
+                        "go w"
+                    } else {
+                        "go b"
+                    },
+                );
                 if modes.crash {
                     crash("asked to crash");
                 }
@@ -177,18 +187,7 @@ fn main() {
                     }
                 }
                 thread::sleep(Duration::from_millis(modes.slow_ms));
-                let value = |key: &str| {
-                    words
-                        .iter()
-                        .position(|w| *w == key)
-                        .and_then(|i| words.get(i + 1))
-                        .and_then(|n| n.parse::<u64>().ok())
-                };
-                let reach = match (value("nodes"), value("depth")) {
-                    (Some(_), _) if modes.ignore_nodes => (1, 6),
-                    (_, Some(_)) if modes.ignore_depth => (1, 6),
-                    (nodes, depth) => (depth.unwrap_or(1), nodes.unwrap_or(1)),
-                };
+                let reach = go(&modes, &position, &words);
                 search(&position, &modes, multipv, show_wdl && !modes.no_wdl, reach)
             }
             Some("quit") => return,
@@ -196,6 +195,86 @@ fn main() {
         };
         let _ = writeln!(out, "{reply}");
         let _ = out.flush();
+    }
+}
+
+/// Handles the limits of a `go` command (tracing it, over-stepping a clock
+/// when asked) and returns the depth and nodes the search reports.
+fn go(modes: &Modes, position: &Chess, words: &[&str]) -> (u64, u64) {
+    let arg = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1))
+            .and_then(|n| n.parse::<u64>().ok())
+    };
+    trace(modes, &format!("limit {}", words[1..].join(" ")));
+    if words.contains(&"wtime") {
+        trace(modes, &format!("clock {}", words[1..].join(" ")));
+    }
+    let own = if position.turn().is_white() {
+        arg("wtime")
+    } else {
+        arg("btime")
+    };
+    if let (Some(over), Some(time)) = (modes.overstep_ms, own.or(arg("movetime"))) {
+        thread::sleep(Duration::from_millis(time + over));
+    }
+    match (arg("nodes"), arg("depth")) {
+        (Some(_), _) if modes.ignore_nodes => (1, 6),
+        (_, Some(_)) if modes.ignore_depth => (1, 6),
+        (nodes, depth) => (depth.unwrap_or(1), nodes.unwrap_or(1)),
+    }
+}
+
+/// The name and value of a `setoption` command.
+fn setoption(words: &[&str]) -> (Option<String>, Option<String>) {
+    let value = words
+        .iter()
+        .position(|w| *w == "value")
+        .map(|i| words[i + 1..].join(" "));
+    let name = words.iter().position(|w| *w == "name").map(|i| {
+        words[i + 1..]
+            .iter()
+            .take_while(|w| **w != "value")
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    (name, value)
+}
+
+/// The answer to `uci`: identity, options, `uciok`.
+fn handshake(modes: &Modes) -> String {
+    let mut r = String::from("id name c960-fake-uci\nid author the c960 developers\n");
+    r.push_str("option name Threads type spin default 1 min 1 max 512\n");
+    r.push_str("option name Hash type spin default 16 min 1 max 1024\n");
+    r.push_str("option name MultiPV type spin default 1 min 1 max 500\n");
+    r.push_str("option name UCI_ShowWDL type check default false\n");
+    if modes.contempt {
+        r.push_str("option name Contempt type spin default 24 min -100 max 100\n");
+        r.push_str("option name ContemptDrawPenalty type spin default 12 min -300 max 300\n");
+        r.push_str("option name ContemptComplexity type spin default 12 min -100 max 100\n");
+    }
+    if !modes.no_chess960 {
+        r.push_str("option name UCI_Chess960 type check default false\n");
+    }
+    r.push_str("uciok");
+    r
+}
+
+/// Appends `line` to this process's trace file, if tracing.
+fn trace(modes: &Modes, line: &str) {
+    if let Some(dir) = &modes.trace {
+        let path = dir.join(format!("{}.trace", process::id()));
+        let written = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| writeln!(f, "{line}"));
+        if let Err(e) = written {
+            crash(&format!("cannot write {}: {e}", path.display()));
+        }
     }
 }
 

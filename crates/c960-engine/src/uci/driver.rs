@@ -6,8 +6,8 @@
 
 use std::{
     collections::BTreeMap,
-    env,
-    io::{BufRead, BufReader, Read, Write},
+    env, fs,
+    io::{self, BufRead, BufReader, Read, Write},
     path::{Path, PathBuf},
     process::{Child, ChildStdin, Command, Stdio},
     sync::{
@@ -29,6 +29,13 @@ use crate::{
     },
 };
 
+/// Options of known engines that pull evaluations away from a draw
+/// (Stockfish's `Contempt` up to version 13, Ethereal's
+/// `ContemptDrawPenalty` and `ContemptComplexity`): they bias a balance
+/// measurement, so they are set to 0 whenever an engine offers them and the
+/// user did not set them.
+pub const CONTEMPT_OPTIONS: [&str; 3] = ["Contempt", "ContemptDrawPenalty", "ContemptComplexity"];
+
 /// How to start and set up a UCI engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UciConfig {
@@ -46,6 +53,9 @@ pub struct UciConfig {
     pub handshake_timeout: Duration,
     /// Overrides the search watchdog derived from the limit.
     pub watchdog: Option<Duration>,
+    /// Write each process's UCI traffic, with timestamps, to
+    /// `DIR/NAME-PID.log` (see [`UciEngine::log_path`]).
+    pub log_dir: Option<PathBuf>,
 }
 
 impl UciConfig {
@@ -59,6 +69,7 @@ impl UciConfig {
             options: Vec::new(),
             handshake_timeout: Duration::from_secs(10),
             watchdog: None,
+            log_dir: None,
         }
     }
 
@@ -75,6 +86,49 @@ enum Event {
     Eof,
 }
 
+/// One process's UCI traffic: a line per command sent (`>`), line received
+/// (`<`) and chunk of standard error (`!`), each after the seconds since
+/// the process started. Written line by line, so a crash leaves it whole.
+struct IoLog {
+    path: PathBuf,
+    file: Mutex<io::LineWriter<fs::File>>,
+    started: Instant,
+}
+
+impl IoLog {
+    fn create(dir: &Path, engine: &Path, pid: u32) -> io::Result<IoLog> {
+        let stem = engine
+            .file_stem()
+            .map_or_else(|| "engine".into(), |s| s.to_string_lossy());
+        let path = dir.join(format!("{stem}-{pid}.log"));
+        let mut file = io::LineWriter::new(fs::File::create(&path)?);
+        let unix = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        writeln!(
+            file,
+            "# c960 engine log: {} (pid {pid}), started at Unix time {:.3}; then seconds since \
+             the start, > sent, < received, ! standard error",
+            engine.display(),
+            unix.as_secs_f64()
+        )?;
+        Ok(IoLog {
+            path,
+            file: Mutex::new(file),
+            started: Instant::now(),
+        })
+    }
+
+    fn write(&self, direction: char, text: &str) {
+        if let Ok(mut file) = self.file.lock() {
+            let at = self.started.elapsed().as_secs_f64();
+            for line in text.lines() {
+                let _ = writeln!(file, "{at:.6} {direction} {line}");
+            }
+        }
+    }
+}
+
 /// A running UCI engine.
 pub struct UciEngine {
     config: UciConfig,
@@ -87,12 +141,14 @@ pub struct UciEngine {
     multipv: u32,
     /// Set while trying which limits the engine honours.
     probing: bool,
+    log: Option<Arc<IoLog>>,
 }
 
 impl UciEngine {
     /// Starts the engine, completes the handshake and sets the options:
     /// `Threads`, `Hash`, `UCI_Chess960=true` (required), `UCI_ShowWDL=true`
-    /// when offered, then the configured extra options.
+    /// when offered, each of [`CONTEMPT_OPTIONS`] it offers at 0 unless
+    /// configured, then the configured extra options.
     pub fn start(config: &UciConfig) -> Result<UciEngine, EngineError> {
         let path = resolve(&config.path)?;
         let mut child = Command::new(&path)
@@ -105,14 +161,32 @@ impl UciEngine {
                 path: path.clone(),
                 reason: e.to_string(),
             })?;
+        let log = match &config.log_dir {
+            Some(dir) => match IoLog::create(dir, &path, child.id()) {
+                Ok(log) => Some(Arc::new(log)),
+                Err(e) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(EngineError::Spawn {
+                        path,
+                        reason: format!("cannot write its log in {}: {e}", dir.display()),
+                    });
+                }
+            },
+            None => None,
+        };
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
 
         let (tx, events) = mpsc::channel();
+        let reader_log = log.clone();
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                if let Some(log) = &reader_log {
+                    log.write('<', &line);
+                }
                 if tx.send(Event::Line(line)).is_err() {
                     return;
                 }
@@ -121,7 +195,8 @@ impl UciEngine {
         });
         let stderr = Arc::new(Mutex::new(String::new()));
         let sink = Arc::clone(&stderr);
-        thread::spawn(move || collect_stderr(stderr_pipe, &sink));
+        let stderr_log = log.clone();
+        thread::spawn(move || collect_stderr(stderr_pipe, &sink, stderr_log.as_deref()));
 
         let mut engine = UciEngine {
             config: config.clone(),
@@ -138,10 +213,17 @@ impl UciEngine {
             offered: BTreeMap::new(),
             multipv: 1,
             probing: false,
+            log,
         };
         engine.handshake(&path)?;
         engine.configure()?;
         Ok(engine)
+    }
+
+    /// The file its UCI traffic is logged to, if logging.
+    #[must_use]
+    pub fn log_path(&self) -> Option<&Path> {
+        self.log.as_deref().map(|l| l.path.as_path())
     }
 
     /// The options the engine offered in its handshake, by name.
@@ -155,6 +237,9 @@ impl UciEngine {
             path: path.to_owned(),
             reason,
         };
+        if let Some(log) = &self.log {
+            log.write('>', "uci");
+        }
         if self.stdin.write_all(b"uci\n").is_err() || self.stdin.flush().is_err() {
             let status = self.exit_status();
             return Err(not_uci(format!("it exited at once ({status})")));
@@ -212,6 +297,12 @@ impl UciEngine {
         self.set_option("UCI_Chess960", "true")?;
         if self.offered.contains_key("UCI_ShowWDL") {
             self.set_option("UCI_ShowWDL", "true")?;
+        }
+        for name in CONTEMPT_OPTIONS {
+            let configured = self.config.options.iter().any(|(n, _)| n == name);
+            if !configured && self.offered.contains_key(name) {
+                self.set_option(name, "0")?;
+            }
         }
         for (name, value) in self.config.options.clone() {
             if !self.offered.contains_key(&name) {
@@ -271,6 +362,9 @@ impl UciEngine {
     }
 
     fn send(&mut self, command: &str, phase: &str) -> Result<(), EngineError> {
+        if let Some(log) = &self.log {
+            log.write('>', command);
+        }
         let written = self
             .stdin
             .write_all(command.as_bytes())
@@ -560,6 +654,9 @@ impl Engine for UciEngine {
 
 impl Drop for UciEngine {
     fn drop(&mut self) {
+        if let Some(log) = &self.log {
+            log.write('>', "quit");
+        }
         let _ = self.stdin.write_all(b"quit\n");
         let _ = self.stdin.flush();
         let until = Instant::now() + Duration::from_millis(500);
@@ -573,12 +670,16 @@ impl Drop for UciEngine {
     }
 }
 
-/// Keeps the last 8 KiB of what the engine writes to standard error.
-fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>) {
+/// Keeps the last 8 KiB of what the engine writes to standard error (and
+/// logs all of it, if logging).
+fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>, log: Option<&IoLog>) {
     let mut buf = [0u8; 4096];
     while let Ok(n) = pipe.read(&mut buf) {
         if n == 0 {
             break;
+        }
+        if let Some(log) = log {
+            log.write('!', &String::from_utf8_lossy(&buf[..n]));
         }
         if let Ok(mut s) = sink.lock() {
             s.push_str(&String::from_utf8_lossy(&buf[..n]));
@@ -594,10 +695,13 @@ fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>) {
 /// The executable for `path`: itself if it contains a `/`, otherwise the
 /// first match on `PATH`.
 fn resolve(path: &Path) -> Result<PathBuf, EngineError> {
+    let name = path.to_string_lossy();
     let not_found = || EngineError::NotFound {
         path: path.to_owned(),
-        hint: if path.to_string_lossy().contains("stockfish") {
+        hint: if name.contains("stockfish") {
             " (install it with `apt-get install stockfish`, or give --engine PATH)".to_owned()
+        } else if name.contains("ethereal") {
+            " (install it with `apt-get install ethereal-chess`, or give --engine PATH)".to_owned()
         } else {
             String::new()
         },
@@ -616,6 +720,16 @@ fn resolve(path: &Path) -> Result<PathBuf, EngineError> {
                 .find(|candidate| candidate.is_file())
         })
         .ok_or_else(not_found)
+}
+
+/// Ethereal, if installed: `ethereal-chess` (Debian's name) or `ethereal`
+/// on `PATH`, else Debian's `/usr/games/ethereal-chess`.
+#[must_use]
+pub fn find_ethereal() -> Option<PathBuf> {
+    resolve(Path::new("ethereal-chess"))
+        .or_else(|_| resolve(Path::new("ethereal")))
+        .ok()
+        .or_else(|| Some(PathBuf::from("/usr/games/ethereal-chess")).filter(|p| p.is_file()))
 }
 
 /// Stockfish, if installed: `stockfish` on `PATH`, else Debian's

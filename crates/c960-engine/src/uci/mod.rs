@@ -6,6 +6,6 @@ mod parse;
 pub mod sanity;
 mod server;
 
-pub use driver::{UciConfig, UciEngine, find_stockfish};
+pub use driver::{CONTEMPT_OPTIONS, UciConfig, UciEngine, find_ethereal, find_stockfish};
 pub use parse::{EngineLine, Info, OptionDecl, ParseError, parse_line};
 pub use server::serve;

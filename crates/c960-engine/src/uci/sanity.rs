@@ -50,7 +50,7 @@ pub(crate) fn rule(limit: Limit) -> String {
              {exemptions}"
         ),
         Limit::Depth(_) => format!("a depth-limited search must reach its depth {exemptions}"),
-        Limit::MoveTime(_) => "time limits are not checked".to_owned(),
+        Limit::MoveTime(_) | Limit::Clock(_) => "time limits are not checked".to_owned(),
     }
 }
 
@@ -87,7 +87,7 @@ pub(crate) fn check(position: &Chess, search: Search, result: &SearchResult) -> 
         Limit::Depth(depth) if !finished_early && best.depth < depth => Err(Fault::ShortOfLimit(
             format!("stopped at depth {} of {depth}", best.depth),
         )),
-        Limit::Depth(_) | Limit::MoveTime(_) => Ok(()),
+        Limit::Depth(_) | Limit::MoveTime(_) | Limit::Clock(_) => Ok(()),
     }
 }
 

@@ -6,7 +6,7 @@ use std::{fs, num::NonZero, path::PathBuf, thread, time::Duration};
 use anyhow::{Result, bail};
 use c960_engine::{
     EngineSpec, Limit,
-    uci::{UciConfig, find_stockfish},
+    uci::{UciConfig, find_ethereal, find_stockfish},
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -54,6 +54,7 @@ impl EngineArgs {
                 path
             }
             "stockfish" => find_stockfish().unwrap_or_else(|| PathBuf::from("stockfish")),
+            "ethereal" => find_ethereal().unwrap_or_else(|| PathBuf::from("ethereal-chess")),
             other => PathBuf::from(other),
         };
         let mut config = UciConfig::new(path);
@@ -145,6 +146,7 @@ impl LimitArgs {
         let zero = match limit {
             Limit::Depth(d) => d == 0,
             Limit::Nodes(n) | Limit::MoveTime(n) => n == 0,
+            Limit::Clock(_) => false,
         };
         if zero {
             bail!(InputError(format!(

@@ -282,6 +282,7 @@ fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConf
         retries: 2,
         keep_scores: false,
         out: plan.out.join("selfplay"),
+        options: c960_selfplay::MatchOptions::default(),
     });
     Ok((sweep, selfplay))
 }

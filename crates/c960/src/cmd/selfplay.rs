@@ -3,10 +3,12 @@
 use std::{fmt::Write as _, time::Instant};
 
 use anyhow::{Context, Result, bail};
-use c960_core::parse_position_set;
-use c960_engine::Limit;
+use c960_core::{StartPosition, parse_position_set};
+use c960_engine::{EngineSpec, Limit};
 use c960_selfplay::{
-    GAMES_FILE, MANIFEST_FILE, PGN_FILE, POSITIONS_CSV, POSITIONS_PARQUET, Rules, SelfplayConfig,
+    Book, CLOCK_NOTE, Control, GAMES_FILE, MANIFEST_FILE, MATCH_FILE, MatchOptions, MatchStats,
+    OpeningOrder, PGN_FILE, POSITIONS_CSV, POSITIONS_PARQUET, Rules, SelfplayConfig, Sprt,
+    TimeControl, parse_seconds,
 };
 
 use crate::{
@@ -39,25 +41,51 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             "--games-per-position must be even with --engine-b (colour-reversed pairs)".to_owned()
         ));
     }
-    let positions = parse_position_set(&args.positions)?;
-    let engine = args
-        .engine
-        .engine_spec(&args.engine.engine, &args.engine.options)?;
+    let (positions, openings) = positions_and_book(args)?;
+    let control = timed_control(args.tc.as_deref(), args.st.as_deref(), "")?;
+    let control_b = match (args.nodes_b, args.depth_b) {
+        (Some(0), _) | (_, Some(0)) => {
+            bail!(InputError(
+                "--nodes-b and --depth-b must be positive".to_owned()
+            ))
+        }
+        (Some(n), _) => Some(Control::Fixed(Limit::Nodes(n))),
+        (_, Some(d)) => Some(Control::Fixed(Limit::Depth(d))),
+        (None, None) => timed_control(args.tc_b.as_deref(), args.st_b.as_deref(), "-b")?,
+    };
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(str::parse::<Sprt>)
+        .transpose()
+        .map_err(InputError)?;
+    if let Some(dir) = &args.log_engine {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            InputError(format!(
+                "--log-engine: cannot create {}: {e}",
+                dir.display()
+            ))
+        })?;
+    }
+    let engine = with_log(
+        args.engine
+            .engine_spec(&args.engine.engine, &args.engine.options)?,
+        args,
+    );
     let engine_b = match args.engine_b.as_deref() {
-        Some(b) => Some(args.engine.engine_spec(b, &args.options_b)?),
+        Some(b) => Some(with_log(
+            engine_b_spec(args.engine.engine_spec(b, &args.options_b)?, args)?,
+            args,
+        )),
         None if !args.options_b.is_empty() => {
             bail!(InputError("--option-b needs --engine-b".to_owned()))
         }
         None => None,
     };
-    let out = args.out.clone().unwrap_or_else(|| {
-        default_out(
-            "selfplay",
-            &engine,
-            limit,
-            &format!("g{}-s{}", args.games_per_position, args.seed),
-        )
-    });
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| run_dir(args, &engine, limit, control));
     Ok(SelfplayConfig {
         engine,
         engine_b,
@@ -78,11 +106,186 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
         retries: args.engine.retries,
         keep_scores: args.scores,
         out,
+        options: MatchOptions {
+            shared_process: args.shared_process,
+            control,
+            control_b,
+            time_margin_ms: args.time_margin,
+            sprt,
+            openings,
+            log_dir: args.log_engine.clone(),
+        },
     })
 }
 
-pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
-    let config = config(args)?;
+/// `runs/selfplay-ENGINE-LIMIT[-BOOK]-gG-sS`, named after the run's settings.
+fn run_dir(
+    args: &SelfplayArgs,
+    engine: &EngineSpec,
+    limit: Limit,
+    control: Option<Control>,
+) -> std::path::PathBuf {
+    let mut suffix = format!("g{}-s{}", args.games_per_position, args.seed);
+    if let Some(stem) = args.openings.as_ref().and_then(|p| p.file_stem()) {
+        suffix = format!("{}-{suffix}", stem.to_string_lossy());
+    }
+    match control {
+        // runs/selfplay-ENGINE-tc40_60+0.6-gG-sS
+        Some(c) => {
+            let name = c.to_string().replace(' ', "").replace('/', "_");
+            std::path::PathBuf::from("runs")
+                .join(format!("selfplay-{}-{name}-{suffix}", engine_stem(engine)))
+        }
+        None => default_out("selfplay", engine, limit, &suffix),
+    }
+}
+
+/// The positions to play and the opening book, if any (whose start
+/// positions are then the positions).
+fn positions_and_book(args: &SelfplayArgs) -> Result<(Vec<StartPosition>, Option<Book>)> {
+    let Some(path) = &args.openings else {
+        return Ok((parse_position_set(&args.positions)?, None));
+    };
+    let order: OpeningOrder = args.opening_order.parse().map_err(InputError)?;
+    let book = Book::read(path, order, args.seed).map_err(InputError)?;
+    let mut sps: Vec<StartPosition> = book.openings.iter().map(|o| o.position).collect();
+    sps.sort_by_key(|p| p.sp());
+    sps.dedup();
+    Ok((sps, Some(book)))
+}
+
+/// A clock (`--tc`) or a time per move (`--st`), if given; `suffix` names
+/// the flags in errors (`-b` for engine B's).
+fn timed_control(tc: Option<&str>, st: Option<&str>, suffix: &str) -> Result<Option<Control>> {
+    if let Some(tc) = tc {
+        let tc: TimeControl = tc
+            .parse()
+            .map_err(|e: String| InputError(format!("--tc{suffix}: {e}")))?;
+        return Ok(Some(Control::Clock(tc)));
+    }
+    if let Some(st) = st {
+        return match parse_seconds(st) {
+            Some(ms) if ms > 0 => Ok(Some(Control::PerMove(ms))),
+            _ => bail!(InputError(format!(
+                "--st{suffix} {st:?} must be a positive number of seconds"
+            ))),
+        };
+    }
+    Ok(None)
+}
+
+/// The engine logging its UCI traffic with `--log-engine`.
+fn with_log(spec: EngineSpec, args: &SelfplayArgs) -> EngineSpec {
+    match spec {
+        EngineSpec::Uci(mut config) => {
+            config.log_dir.clone_from(&args.log_engine);
+            EngineSpec::Uci(config)
+        }
+        builtin @ EngineSpec::Builtin { .. } => builtin,
+    }
+}
+
+/// Engine B with its own hash and threads, when given.
+fn engine_b_spec(spec: EngineSpec, args: &SelfplayArgs) -> Result<EngineSpec> {
+    Ok(match spec {
+        EngineSpec::Uci(mut config) => {
+            config.hash_mb = args.hash_b.unwrap_or(config.hash_mb);
+            config.threads = args.threads_b.unwrap_or(config.threads);
+            EngineSpec::Uci(config)
+        }
+        EngineSpec::Builtin { hash_mb, watchdog } => {
+            if args.threads_b.is_some_and(|t| t != 1) {
+                bail!(InputError(
+                    "the built-in engine searches with one thread (--threads-b)".to_owned()
+                ));
+            }
+            EngineSpec::Builtin {
+                hash_mb: args.hash_b.map_or(hash_mb, |h| h as usize),
+                watchdog,
+            }
+        }
+    })
+}
+
+/// The engine's file name, for default run directories.
+fn engine_stem(engine: &EngineSpec) -> String {
+    match engine {
+        EngineSpec::Uci(config) => config
+            .path
+            .file_stem()
+            .map_or_else(|| "engine".into(), |s| s.to_string_lossy().into_owned()),
+        EngineSpec::Builtin { .. } => "builtin".to_owned(),
+    }
+}
+
+/// The A-vs-B lines of the summary.
+fn write_match(
+    text: &mut Text,
+    engines: &[c960_engine::EngineInfo],
+    stats: &MatchStats,
+) -> std::fmt::Result {
+    let name = |i: usize| engines.get(i).map_or("?", |e| e.name.as_str());
+    let [ll, ld, dd, wd, ww] = stats.pentanomial;
+    writeln!(
+        text,
+        "{} vs {}: {} pairs, +{} ={} -{} (A's games)",
+        name(0),
+        name(1),
+        stats.pairs,
+        stats.wins,
+        stats.draws,
+        stats.losses
+    )?;
+    writeln!(
+        text,
+        "  pentanomial [LL LD DD/WL WD WW]: [{ll} {ld} {dd} {wd} {ww}] ({} of the DD/WL pairs are WL)",
+        stats.win_loss_pairs
+    )?;
+    let estimate = |e: Option<c960_selfplay::Estimate>, digits: usize| {
+        e.map_or_else(
+            || "n/a".to_owned(),
+            |e| {
+                format!(
+                    "{:+.digits$} [{:+.digits$}, {:+.digits$}]",
+                    e.value, e.low, e.high
+                )
+            },
+        )
+    };
+    if let Some(score) = stats.score {
+        writeln!(
+            text,
+            "  score {:.4} [{:.4}, {:.4}]  Elo {}  nElo {}  LOS {}",
+            score.value,
+            score.low,
+            score.high,
+            estimate(stats.elo, 1),
+            estimate(stats.normalized_elo, 1),
+            stats
+                .los
+                .map_or_else(|| "n/a".to_owned(), |l| format!("{:.1}%", l * 100.0))
+        )?;
+    }
+    if let Some(sprt) = &stats.sprt {
+        writeln!(
+            text,
+            "  SPRT {}: LLR {:.3} in [{:.3}, {:.3}]: {}",
+            sprt.settings,
+            sprt.llr,
+            sprt.lower,
+            sprt.upper,
+            match sprt.accepted {
+                Some(h) => format!("{h} accepted"),
+                None => "no decision yet".to_owned(),
+            }
+        )?;
+    }
+    Ok(())
+}
+
+/// Checks the run directory's outputs before any work, cleans what killed
+/// runs left, and repairs the journal when asked.
+fn prepare(config: &SelfplayConfig, repair: bool) -> Result<()> {
     let outputs = [
         GAMES_FILE,
         MANIFEST_FILE,
@@ -94,11 +297,17 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     .map(|f| config.out.join(f));
     c960_store::check_output(&outputs.each_ref().map(std::path::PathBuf::as_path))?;
     c960_store::remove_stale_temporaries(&config.out);
-    if args.engine.repair {
-        let dropped = c960_selfplay::checks::repair(&config)
+    if repair {
+        let dropped = c960_selfplay::checks::repair(config)
             .with_context(|| format!("repair {}", config.out.display()))?;
         crate::cmd::sweep::report_repairs(&config.out.join(c960_selfplay::JOURNAL_FILE), &dropped);
     }
+    Ok(())
+}
+
+pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
+    let config = config(args)?;
+    prepare(&config, args.engine.repair)?;
     interrupt::install();
     let total = config.positions.len() as u64 * u64::from(config.games_per_position);
     let bar = args.engine.progress_bar(total, "games");
@@ -134,11 +343,26 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
             "{} games ({} from the journal) from {} positions by {} at {} in {:.1}s",
             outcome.games,
             outcome.resumed,
-            outcome.positions.len(),
+            outcome.positions.iter().filter(|p| p.games > 0).count(),
             names.join(" vs "),
-            config.limit,
+            if config.engine_b.is_some() && config.control_b() != config.control_a() {
+                format!("{} (B: {})", config.control_a(), config.control_b())
+            } else {
+                config.control_a().to_string()
+            },
             started.elapsed().as_secs_f64()
         )?;
+        writeln!(
+            text,
+            "engine processes: {}",
+            c960_selfplay::processes_label(config.options.shared_process)
+        )?;
+        if config.timed() {
+            writeln!(text, "{CLOCK_NOTE}")?;
+        }
+        if let Some(stats) = &outcome.match_stats {
+            write_match(&mut text, &outcome.engines, stats)?;
+        }
         for file in [
             PGN_FILE,
             GAMES_FILE,
@@ -148,11 +372,19 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
         ] {
             writeln!(text, "  {dir}/{file}")?;
         }
+        if outcome.match_stats.is_some() {
+            writeln!(text, "  {dir}/{MATCH_FILE}")?;
+        }
     }
     text.print()?;
     if let Some(first) = outcome.failed.first() {
+        let logs = if first.logs.is_empty() {
+            String::new()
+        } else {
+            format!(" (engine logs: {})", first.logs.join(", "))
+        };
         bail!(
-            "{} game(s) failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {} game {}: {}; \
+            "{} game(s) failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {} game {}: {}{logs}; \
              run the same command again to retry them",
             outcome.failed.len(),
             first.sp,

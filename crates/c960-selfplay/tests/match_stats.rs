@@ -1,0 +1,150 @@
+//! A-vs-B statistics against worked examples computed independently by a
+//! short Python script (plain math, and scipy's constrained optimizer for
+//! the generalized SPRT's maximum-likelihood distributions).
+
+use std::process::Command;
+
+use c960_selfplay::{MatchStats, Sprt};
+
+/// For each line `LL LD DD WD WW`: score, its 95% interval, Elo, nElo,
+/// LOS and the LLR for elo0=0, elo1=5, alpha=beta=0.05. The LLR's
+/// distributions are found by SLSQP maximizing Σ nᵢ ln pᵢ under Σ pᵢ = 1
+/// and Σ pᵢ aᵢ = s (not by the Lagrange root c960 solves), with empty
+/// outcomes counting 0.001 pairs as in fishtest and fastchess.
+const WORKED: &str = r#"
+import math, sys
+from scipy.optimize import minimize
+from scipy.stats import norm
+a = [0, 0.25, 0.5, 0.75, 1]
+for line in sys.stdin:
+    n = [int(x) for x in line.split()]
+    N = sum(n)
+    p = [c / N for c in n]
+    mu = sum(pi * ai for pi, ai in zip(p, a))
+    var = sum(pi * (ai - mu) ** 2 for pi, ai in zip(p, a))
+    se = math.sqrt(var / N)
+    lo, hi = mu - norm.ppf(0.975) * se, mu + norm.ppf(0.975) * se
+    elo = lambda s: -400 * math.log10(1 / s - 1)
+    nelo = lambda s: (s - 0.5) / math.sqrt(2 * var) * 800 / math.log(10)
+    los = norm.cdf((mu - 0.5) / se)
+    r = [c if c > 0 else 1e-3 for c in n]
+    def mle(s):
+        cons = [{"type": "eq", "fun": lambda q: sum(q) - 1},
+                {"type": "eq", "fun": lambda q: sum(qi * ai for qi, ai in zip(q, a)) - s}]
+        f = lambda q: -sum(ri * math.log(max(qi, 1e-300)) for ri, qi in zip(r, q))
+        res = minimize(f, [1 / 5] * 5, constraints=cons, bounds=[(1e-12, 1)] * 5,
+                       method="SLSQP", options={"ftol": 1e-15, "maxiter": 1000})
+        return res.x
+    score = lambda e: 1 / (1 + 10 ** (-e / 400))
+    p0, p1 = mle(score(0)), mle(score(5))
+    llr = sum(ri * (math.log(q1) - math.log(q0)) for ri, q0, q1 in zip(r, p0, p1))
+    print(mu, lo, hi, elo(mu), elo(lo), elo(hi), nelo(mu), nelo(lo), nelo(hi), los, llr)
+"#;
+
+#[test]
+fn score_elo_nelo_los_and_llr_match_worked_examples() {
+    let examples: [[u64; 5]; 4] = [
+        [3, 10, 25, 12, 5],
+        [0, 4, 30, 9, 2],
+        [40, 210, 480, 230, 45],
+        [12, 30, 51, 22, 9],
+    ];
+    let input: String = examples
+        .iter()
+        .map(|e| {
+            e.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+                + "\n"
+        })
+        .collect();
+    let python = std::env::var("C960_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let mut child = Command::new(&python)
+        .args(["-c", WORKED])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {python}: {e}"));
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "scipy is required for this test (`pip install scipy`; CI sets C960_PYTHON to a \
+         virtual environment with it): {stderr}"
+    );
+    let sprt = Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    let expected = String::from_utf8(output.stdout).unwrap();
+    for (counts, line) in examples.iter().zip(expected.lines()) {
+        let want: Vec<f64> = line
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let stats = MatchStats::from_pentanomial(*counts, 0, [0, 0, 0], Some(sprt));
+        let (score, elo, nelo) = (
+            stats.score.unwrap(),
+            stats.elo.unwrap(),
+            stats.normalized_elo.unwrap(),
+        );
+        let got = [
+            score.value,
+            score.low,
+            score.high,
+            elo.value,
+            elo.low,
+            elo.high,
+            nelo.value,
+            nelo.low,
+            nelo.high,
+            stats.los.unwrap(),
+        ];
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                (g - w).abs() < 1e-6 * w.abs().max(1.0),
+                "{counts:?} value {i}: {g} vs {w}"
+            );
+        }
+        let llr = stats.sprt.as_ref().unwrap().llr;
+        assert!(
+            (llr - want[10]).abs() < 1e-4,
+            "{counts:?} LLR: {llr} vs {}",
+            want[10]
+        );
+    }
+}
+
+#[test]
+fn sprt_bounds_and_decisions() {
+    let sprt: Sprt = "elo0=0,elo1=5,alpha=0.05,beta=0.1".parse().unwrap();
+    assert!((sprt.lower() - (0.1f64 / 0.95).ln()).abs() < 1e-12);
+    assert!((sprt.upper() - (0.9f64 / 0.05).ln()).abs() < 1e-12);
+    // Every pair won: H1; every pair even: H0; a few pairs: no decision.
+    let h1 = MatchStats::from_pentanomial([0, 0, 0, 0, 300], 0, [600, 0, 0], Some(sprt));
+    assert_eq!(h1.sprt.unwrap().accepted, Some("H1"));
+    let h0 = MatchStats::from_pentanomial([0, 0, 2000, 0, 0], 0, [0, 4000, 0], Some(sprt));
+    assert_eq!(h0.sprt.unwrap().accepted, Some("H0"));
+    let open = MatchStats::from_pentanomial([1, 2, 3, 2, 1], 0, [0; 3], Some(sprt));
+    assert_eq!(open.sprt.unwrap().accepted, None);
+    for bad in [
+        "elo0=5,elo1=0,alpha=0.05,beta=0.05",
+        "elo0=0,elo1=5,alpha=0,beta=0.05",
+        "elo0=0,elo1=5,alpha=0.6,beta=0.5",
+        "elo0=0,elo1=5,alpha=0.05",
+        "elo0=0,elo1=5,alpha=0.05,beta=0.05,gamma=1",
+        "elo0=x,elo1=5,alpha=0.05,beta=0.05",
+    ] {
+        assert!(bad.parse::<Sprt>().is_err(), "{bad}");
+    }
+    // No pairs, no estimates; an all-won match has no finite Elo.
+    let empty = MatchStats::from_pentanomial([0; 5], 0, [0; 3], None);
+    assert!(empty.score.is_none() && empty.elo.is_none() && empty.los.is_none());
+    assert!(h1.elo.is_none());
+    assert_eq!(h1.los, Some(1.0));
+}
