@@ -563,6 +563,9 @@ pub struct Built {
     pub charts: Vec<PathBuf>,
     /// Pages written.
     pub pages: usize,
+    /// The verdicts and each method's reliability, when the runs have
+    /// games or sweeps.
+    pub verdicts: Option<balance::Balance>,
 }
 
 /// Builds the whole report into `out`: the per-position table
@@ -680,6 +683,7 @@ fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
         sources,
         charts: shelf.files,
         pages: frame.height() + 2,
+        verdicts,
     })
 }
 

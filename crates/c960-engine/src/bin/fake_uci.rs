@@ -111,7 +111,8 @@ fn fail(message: &str) -> ! {
 }
 
 fn crash(message: &str) -> ! {
-    eprintln!("c960-fake-uci: {message}");
+    // One write, as an engine's last words usually are.
+    let _ = io::stderr().write_all(format!("c960-fake-uci: {message}\n").as_bytes());
     process::exit(3)
 }
 

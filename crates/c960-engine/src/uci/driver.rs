@@ -674,12 +674,18 @@ impl Drop for UciEngine {
 /// logs all of it, if logging).
 fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>, log: Option<&IoLog>) {
     let mut buf = [0u8; 4096];
+    // The log gets whole lines: an engine may write one line in pieces.
+    let mut pending = String::new();
     while let Ok(n) = pipe.read(&mut buf) {
         if n == 0 {
             break;
         }
         if let Some(log) = log {
-            log.write('!', &String::from_utf8_lossy(&buf[..n]));
+            pending.push_str(&String::from_utf8_lossy(&buf[..n]));
+            if let Some(end) = pending.rfind('\n') {
+                log.write('!', &pending[..=end]);
+                pending.drain(..=end);
+            }
         }
         if let Ok(mut s) = sink.lock() {
             s.push_str(&String::from_utf8_lossy(&buf[..n]));
@@ -689,6 +695,9 @@ fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>, log: Option<&IoLog>
                 s.drain(..cut);
             }
         }
+    }
+    if let (Some(log), false) = (log, pending.is_empty()) {
+        log.write('!', &pending);
     }
 }
 

@@ -436,6 +436,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
             &played,
             &times,
             &report_dir,
+            built.verdicts.as_ref(),
         )?
         .print()?;
     }
@@ -460,6 +461,7 @@ fn summary(
     played: &[PositionSummary],
     times: &[StageTime],
     report: &Path,
+    verdicts: Option<&c960_report::balance::Balance>,
 ) -> Result<Text> {
     let mut text = Text::default();
     let total: f64 = times.iter().map(|t| t.seconds).sum();
@@ -524,6 +526,25 @@ fn summary(
         writeln!(text, "least balanced")?;
         for (row, cp) in scored.iter().rev().take(5) {
             line(&mut text, row, *cp)?;
+        }
+    }
+    // How far these rankings can be trusted, and what the verdicts say.
+    if let Some(b) = verdicts {
+        for (name, method) in [("games", &b.games), ("engine sweep", &b.sweep)] {
+            if let Some(m) = method {
+                let number = m.reliability.map_or_else(
+                    || "not measurable".to_owned(),
+                    |r| format!("{:.2}", r.whole),
+                );
+                let counts: Vec<String> =
+                    m.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
+                writeln!(
+                    text,
+                    "reliability of the {name} ranking: {number} ({}); verdicts: {}",
+                    m.words,
+                    counts.join(", ")
+                )?;
+            }
         }
     }
     Ok(text)
