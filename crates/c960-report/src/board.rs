@@ -40,10 +40,16 @@ impl Marks {
     };
 }
 
-/// The squares marked on a diagram: weak pawns and castling targets.
-fn marked(position: StartPosition, marks: Marks) -> (Bitboard, Bitboard) {
+/// The squares marked on a diagram: weak pawns (from `features` when
+/// already computed) and castling targets.
+fn marked(
+    position: StartPosition,
+    features: Option<&Features>,
+    marks: Marks,
+) -> (Bitboard, Bitboard) {
     let weak = if marks.weak_pawns {
-        let weak = Features::of(position).weak_pawns();
+        let weak =
+            features.map_or_else(|| Features::of(position).weak_pawns(), Features::weak_pawns);
         weak.white | weak.black
     } else {
         Bitboard::EMPTY
@@ -64,7 +70,21 @@ fn marked(position: StartPosition, marks: Marks) -> (Bitboard, Bitboard) {
 /// `width` the element gets that fixed size in pixels.
 #[must_use]
 pub fn diagram_svg(position: StartPosition, marks: Marks, width: Option<u32>) -> String {
-    let (weak, targets) = marked(position, marks);
+    svg(position, marked(position, None, marks), width)
+}
+
+/// [`diagram_svg`] for features already computed.
+#[must_use]
+pub fn diagram_svg_of(features: &Features, marks: Marks, width: Option<u32>) -> String {
+    let position = features.position;
+    svg(position, marked(position, Some(features), marks), width)
+}
+
+fn svg(
+    position: StartPosition,
+    (weak, targets): (Bitboard, Bitboard),
+    width: Option<u32>,
+) -> String {
     let board = position.board();
     let size = width.map_or_else(String::new, |w| {
         format!(" width=\"{w}\" height=\"{}\"", w * 360 / 340)
@@ -185,7 +205,7 @@ impl Chart for Diagram {
         };
         let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
         area.fill(&WHITE).map_err(err)?;
-        let (weak, targets) = marked(self.position, self.marks);
+        let (weak, targets) = marked(self.position, None, self.marks);
         let board = self.position.board();
         let light = RGBColor(0xf0, 0xd9, 0xb5);
         let dark = RGBColor(0xb5, 0x88, 0x63);

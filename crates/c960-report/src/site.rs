@@ -12,7 +12,7 @@ use std::{
 use c960_core::{Features, StartPosition, shakmaty::CastlingSide};
 use polars::prelude::*;
 
-use crate::{RunKind, Source, Trees};
+use crate::{RunKind, Source, Trees, html::escape};
 
 const SCRIPT: &str = include_str!("../assets/table.js");
 const STYLE: &str = include_str!("../assets/style.css");
@@ -94,13 +94,6 @@ fn cell(frame: &DataFrame, column: &str, row: usize, percent: bool) -> String {
 fn one_decimal(text: &str) -> String {
     text.parse::<f64>()
         .map_or_else(|_| text.to_owned(), |v| format!("{v:.1}"))
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 fn page(title: &str, depth: usize, body: &str) -> String {
@@ -618,7 +611,7 @@ pub fn board_svg(position: StartPosition) -> String {
 
 /// [`board_svg`] for features already computed.
 fn board_svg_of(features: &Features) -> String {
-    crate::board::diagram_svg(features.position, crate::board::Marks::ALL, Some(340))
+    crate::board::diagram_svg_of(features, crate::board::Marks::ALL, Some(340))
 }
 
 fn position_page(
@@ -644,9 +637,10 @@ fn position_page(
         "<p class=\"quote\">{}</p>",
         escape(&crate::sheet::facts(&features, &measured(frame, sources, row)).join(" "))
     );
-    body.push_str(&board_svg_of(&features));
+    let board = board_svg_of(&features);
+    body.push_str(&board);
     body.push_str("<p class=\"legend\">red ring: weak pawn (undefended or defended only by the king); green square: castling target (c and g files)</p>\n");
-    body.push_str(&downloads(frame, row, sp, has_pgn));
+    body.push_str(&downloads(frame, row, sp, has_pgn, &board));
     body.push_str("<table class=\"facts\">\n");
     let mut fact = |name: &str, value: String| {
         let _ = writeln!(body, "<tr><th>{name}</th><td>{value}</td></tr>");
@@ -865,9 +859,8 @@ fn measured(frame: &DataFrame, sources: &[Source], row: usize) -> crate::sheet::
 
 /// The page's downloads: the diagram as SVG (a data URL) and PNG (drawn by
 /// the page's script), the position's games as PGN, its table row as JSON.
-fn downloads(frame: &DataFrame, row: usize, sp: StartPosition, has_pgn: bool) -> String {
+fn downloads(frame: &DataFrame, row: usize, sp: StartPosition, has_pgn: bool, svg: &str) -> String {
     use crate::downloads::data_url;
-    let svg = crate::board::diagram_svg(sp, crate::board::Marks::ALL, Some(340));
     let mut json = serde_json::Map::new();
     for column in frame.columns() {
         let value = match column.get(row) {
@@ -889,7 +882,7 @@ fn downloads(frame: &DataFrame, row: usize, sp: StartPosition, has_pgn: bool) ->
     let mut links = vec![
         format!(
             "<a class=\"download\" download=\"SP-{n}.svg\" href=\"{}\">diagram (SVG)</a>",
-            data_url("image/svg+xml", &svg)
+            data_url("image/svg+xml", svg)
         ),
         format!(
             "<a class=\"download\" data-png download=\"SP-{n}.png\" href=\"#\">diagram (PNG)</a>"

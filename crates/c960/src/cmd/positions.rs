@@ -50,15 +50,7 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
                 })
             };
             output::write_to(args.out.as_deref(), |out| match args.format {
-                TableFormat::Csv => {
-                    let mut writer = csv::Writer::from_writer(out);
-                    for slice in records() {
-                        for record in &slice {
-                            writer.serialize(record).map_err(csv_to_io)?;
-                        }
-                    }
-                    writer.flush()
-                }
+                TableFormat::Csv => write_csv(out, records().flatten()),
                 TableFormat::Json => write_json(out, setups.len(), records().flatten()),
                 TableFormat::Parquet => write_parquet_slices(out, records(), dfrc_frame),
             })
@@ -73,7 +65,11 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn write_csv(out: &mut dyn Write, records: &[PositionRecord]) -> io::Result<()> {
+/// Rows as CSV with a header, one row at a time.
+pub(crate) fn write_csv<T: Serialize>(
+    out: &mut dyn Write,
+    records: impl IntoIterator<Item = T>,
+) -> io::Result<()> {
     let mut writer = csv::Writer::from_writer(out);
     for record in records {
         writer.serialize(record).map_err(csv_to_io)?;
