@@ -304,6 +304,17 @@ fn table(path: &Path, name: &str) -> PathBuf {
     }
 }
 
+/// The table of every search of a sweep: a sweep with repeats keeps them
+/// in `repeats.parquet` beside its per-position `sweep.parquet`.
+fn searches(file: &Path) -> PathBuf {
+    let repeats = file.with_file_name("repeats.parquet");
+    if file.file_name().is_some_and(|n| n == "sweep.parquet") && repeats.is_file() {
+        repeats
+    } else {
+        file.to_owned()
+    }
+}
+
 /// Computes the verdicts from game tables and sweep tables (files or run
 /// directories).
 pub fn compute(
@@ -322,7 +333,7 @@ pub fn compute(
     }
     let mut sweep_rows = Vec::new();
     for (run, path) in sweeps.iter().enumerate() {
-        let file = table(path, "sweep.parquet");
+        let file = searches(&table(path, "sweep.parquet"));
         sweep_rows.extend(read_sweep(&file, run)?);
         inputs.push(file.display().to_string());
     }

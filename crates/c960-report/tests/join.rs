@@ -33,6 +33,8 @@ fn sweep_row(sp: u16, cp: i32) -> SweepRow {
             cp: Some(cp),
             mate: None,
         }],
+        repeat: 0,
+        node_budget: None,
     }
 }
 
@@ -47,6 +49,10 @@ fn write_sweep(dir: &std::path::Path, limit: &str, rows: &[SweepRow]) {
         },
         limit: limit.into(),
         multipv: 1,
+        repeats: 1,
+        repeat_rule: None,
+        seed: None,
+        repeatability: None,
         positions: "0-2,518".into(),
         rows: rows.len(),
         failed: vec![],

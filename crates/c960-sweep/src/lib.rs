@@ -1,13 +1,18 @@
 //! c960-sweep: scores every start position with a UCI engine, one engine
 //! process per job, and writes one row per position.
 //!
-//! A run directory holds `journal.jsonl` (every finished position, appended
+//! A run directory holds `journal.jsonl` (every finished search, appended
 //! and synced as it finishes), and once all positions are done,
 //! `sweep.parquet`, `sweep.csv` and `manifest.json`, each written
-//! atomically. Running the same sweep again skips what the journal holds,
+//! atomically. With repeats (see [`repeats`]) the unit of work is one
+//! (position, repeat) search: `repeats.parquet` and `repeats.csv` hold one
+//! row per search, `sweep.parquet` one row per position with the mean,
+//! standard deviation and standard error over its repeats, and the manifest
+//! the run's repeatability. Running the same sweep again skips what the journal holds,
 //! so a run killed at any moment resumes without losing or repeating work;
 //! a journal written with other settings is refused.
 
+pub mod repeats;
 mod row;
 mod table;
 mod validate;
@@ -32,8 +37,9 @@ use c960_store::{
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-pub use row::{SweepRow, TopMove};
-pub use table::{PARQUET_MANIFEST_KEY, frame};
+pub use repeats::{RepeatPlan, Repeatability};
+pub use row::{MATE_CP, SweepRow, TopMove};
+pub use table::{PARQUET_MANIFEST_KEY, frame, positions_frame, repeats_frame};
 pub use validate::check_row;
 
 /// File names inside a run directory.
@@ -42,6 +48,10 @@ pub const JOURNAL_FILE: &str = "journal.jsonl";
 pub const PARQUET_FILE: &str = "sweep.parquet";
 /// The table as CSV.
 pub const CSV_FILE: &str = "sweep.csv";
+/// One row per (position, repeat) search, in a sweep with repeats.
+pub const REPEATS_PARQUET: &str = "repeats.parquet";
+/// The same as CSV.
+pub const REPEATS_CSV: &str = "repeats.csv";
 /// Provenance of the run.
 pub const MANIFEST_FILE: &str = "manifest.json";
 
@@ -56,6 +66,8 @@ pub struct SweepConfig {
     pub multipv: u32,
     /// The positions to evaluate.
     pub positions: Vec<StartPosition>,
+    /// Searches per position and how they differ.
+    pub repeats: RepeatPlan,
     /// Engine processes running at once.
     pub jobs: usize,
     /// Extra attempts for a position whose engine died.
@@ -72,6 +84,9 @@ pub struct SweepConfig {
 pub struct FailedPosition {
     /// Scharnagl number.
     pub sp: u16,
+    /// The repeat (0 without repeats).
+    #[serde(default)]
+    pub repeat: u32,
     /// The last error.
     pub reason: String,
     /// Attempts made.
@@ -97,18 +112,22 @@ struct Settings<'a> {
     engine_options: &'a [(String, String)],
     limit: String,
     multipv: u32,
+    /// Absent for a plain sweep, so its journals stay what they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repeats: Option<RepeatPlan>,
 }
 
 /// How far a sweep has come.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Progress {
-    /// Positions evaluated, including those found in the journal.
+    /// Searches done (one per position and repeat), including those found
+    /// in the journal.
     pub done: usize,
-    /// Positions that failed in this run.
+    /// Searches that failed in this run.
     pub failed: usize,
-    /// Positions in the sweep.
+    /// Searches in the sweep: positions × repeats.
     pub total: usize,
-    /// Positions found done in the journal at the start.
+    /// Searches found done in the journal at the start.
     pub resumed: usize,
 }
 
@@ -117,12 +136,14 @@ pub struct Progress {
 pub struct SweepOutcome {
     /// The engine, as set up.
     pub engine: EngineInfo,
-    /// One row per evaluated position, by SP.
+    /// One row per finished search, by (SP, repeat).
     pub rows: Vec<SweepRow>,
-    /// Positions that failed in this run.
+    /// Searches that failed in this run.
     pub failed: Vec<FailedPosition>,
-    /// Positions taken from the journal instead of evaluated again.
+    /// Searches taken from the journal instead of run again.
     pub resumed: usize,
+    /// The repeatability of the per-position means, with repeats.
+    pub repeatability: Option<Repeatability>,
     /// Whether the sweep was stopped before every position was tried; no
     /// table is written then.
     pub interrupted: bool,
@@ -187,11 +208,24 @@ pub struct Manifest {
     pub limit: String,
     /// Principal variations per position.
     pub multipv: u32,
+    /// Searches per position.
+    #[serde(default = "one")]
+    pub repeats: u32,
+    /// How the repeats differ (seed and node-budget rule), with repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat_rule: Option<String>,
+    /// The seed that draws the repeats' budgets, with repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The repeatability of the per-position means, with repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeatability: Option<Repeatability>,
     /// The positions asked for, as a set (`all`, `0-99,518`).
     pub positions: String,
-    /// Rows in the table.
+    /// Rows in the table: positions (the searches are in `repeats.parquet`
+    /// with repeats).
     pub rows: usize,
-    /// Positions that failed.
+    /// Searches that failed.
     pub failed: Vec<FailedPosition>,
     /// Rows taken from an earlier, interrupted run's journal.
     pub resumed: usize,
@@ -208,6 +242,10 @@ pub struct Manifest {
     pub repaired: Vec<DroppedLine>,
 }
 
+fn one() -> u32 {
+    1
+}
+
 /// Runs (or resumes) a sweep. `stop`, once set, lets running searches
 /// finish and starts no new one; `on_progress` is called after each
 /// position.
@@ -219,12 +257,12 @@ pub fn run(
     let started = now();
     let _lock = DirLock::exclusive(&config.out)?;
     let mut state = Prepared::new(config)?;
-    let wanted: BTreeSet<u16> = config.positions.iter().map(|p| p.sp()).collect();
-    let todo: Vec<StartPosition> = config
-        .positions
+    let units = units(config);
+    let wanted: BTreeSet<(u16, u32)> = units.iter().map(|(p, r)| (p.sp(), *r)).collect();
+    let todo: Vec<(StartPosition, u32)> = units
         .iter()
         .copied()
-        .filter(|p| !state.done.contains_key(&p.sp()))
+        .filter(|(p, r)| !state.done.contains_key(&(p.sp(), *r)))
         .collect();
     let resumed = wanted.len() - todo.len();
     let mut progress = Progress {
@@ -243,15 +281,21 @@ pub fn run(
     let rows: Vec<SweepRow> = state
         .done
         .into_iter()
-        .filter(|(sp, _)| wanted.contains(sp))
+        .filter(|(key, _)| wanted.contains(key))
         .map(|(_, row)| row)
         .collect();
     let interrupted = rows.len() + failed.len() < wanted.len();
+    let repeatability = config
+        .repeats
+        .is_repeated()
+        .then(|| repeats::repeatability(&rows, config.repeats.seed))
+        .flatten();
     let outcome = SweepOutcome {
         engine: state.engine,
         rows,
         failed,
         resumed,
+        repeatability,
         interrupted,
         journal: state.journal.path().to_owned(),
         repaired: state.repaired,
@@ -263,14 +307,30 @@ pub fn run(
             engine: outcome.engine.clone(),
             limit: config.limit.to_string(),
             multipv: config.multipv,
+            repeats: config.repeats.repeats,
+            repeat_rule: config
+                .repeats
+                .is_repeated()
+                .then(|| config.repeats.describe(config.limit)),
+            seed: config.repeats.is_repeated().then_some(config.repeats.seed),
+            repeatability,
             positions: format_position_set(&config.positions),
-            rows: outcome.rows.len(),
+            rows: outcome
+                .rows
+                .iter()
+                .map(|r| r.sp)
+                .collect::<BTreeSet<_>>()
+                .len(),
             failed: outcome.failed.clone(),
             resumed,
             jobs: config.jobs,
             started,
             finished: now(),
-            notes: NOTES.to_owned(),
+            notes: if config.repeats.is_repeated() {
+                format!("{NOTES}{REPEAT_NOTES}")
+            } else {
+                NOTES.to_owned()
+            },
             repaired: outcome.repaired.clone(),
         };
         write_outputs(&config.out, &outcome.rows, config.multipv, &manifest)?;
@@ -283,12 +343,29 @@ const NOTES: &str = "Scores and WDL are from White's point of view. best_move_uc
                      engine's clock: the only column that differs between two runs with the \
                      same settings.";
 
+/// What a sweep with repeats adds to its notes.
+const REPEAT_NOTES: &str = " With repeats, repeats.parquet has one row per (sp, repeat) \
+    search with its node_budget; sweep.parquet has one row per position whose search columns \
+    are those of its first finished repeat and whose score_cp_mean/sd/se and \
+    white_expected_mean/sd/se (White's expected score (W + D/2)/1000 from the engine's WDL) are \
+    over all its repeats, mates counted as +-1000 cp: rank by the means. repeatability is the \
+    median split-half correlation of per-position mean scores over random halves of the \
+    repeats, with its Spearman-Brown projection to all repeats.";
+
+/// Every (position, repeat) search of the run, repeat by repeat, so an
+/// interrupted run has covered the positions evenly.
+fn units(config: &SweepConfig) -> Vec<(StartPosition, u32)> {
+    (0..config.repeats.repeats)
+        .flat_map(|r| config.positions.iter().map(move |p| (*p, r)))
+        .collect()
+}
+
 /// A sweep ready to run: the engine checked, the journal open and read.
 struct Prepared {
     engine: EngineInfo,
     engine_config: EngineSpec,
     journal: Journal<Entry>,
-    done: BTreeMap<u16, SweepRow>,
+    done: BTreeMap<(u16, u32), SweepRow>,
     repaired: Vec<DroppedLine>,
 }
 
@@ -300,6 +377,10 @@ impl Prepared {
         if config.multipv == 0 {
             return Err(SweepError::Invalid("multipv must be at least 1".to_owned()));
         }
+        config
+            .repeats
+            .check(config.limit)
+            .map_err(SweepError::Invalid)?;
         fs::create_dir_all(&config.out).map_err(|e| {
             io::Error::new(
                 e.kind(),
@@ -309,8 +390,15 @@ impl Prepared {
         // Temporary files of a run killed while writing go first.
         c960_store::remove_stale_temporaries(&config.out);
         // Outputs that cannot be replaced are refused before any work.
-        let outputs =
-            [JOURNAL_FILE, PARQUET_FILE, CSV_FILE, MANIFEST_FILE].map(|f| config.out.join(f));
+        let outputs = [
+            JOURNAL_FILE,
+            PARQUET_FILE,
+            CSV_FILE,
+            REPEATS_PARQUET,
+            REPEATS_CSV,
+            MANIFEST_FILE,
+        ]
+        .map(|f| config.out.join(f));
         check_output(&outputs.each_ref().map(PathBuf::as_path))?;
         let engine_config = config.engine.with_multipv(config.multipv);
         // Start one engine up front: a wrong engine is reported before any
@@ -322,10 +410,11 @@ impl Prepared {
             engine_options: &engine.options,
             limit: config.limit.to_string(),
             multipv: config.multipv,
+            repeats: config.repeats.is_repeated().then_some(config.repeats),
         };
-        let limit = config.limit.to_string();
+        let (limit, plan) = (config.limit, config.repeats);
         let validation = Validation {
-            check: Box::new(|entry: &Entry| validate::check_entry(entry, &limit)),
+            check: Box::new(move |entry: &Entry| validate::check_entry(entry, limit, &plan)),
             key: Box::new(validate::entry_key),
         };
         let path = config.out.join(JOURNAL_FILE);
@@ -338,7 +427,7 @@ impl Prepared {
         let done = entries
             .into_iter()
             .filter_map(|entry| match entry {
-                Entry::Done(row) => Some((row.sp, *row)),
+                Entry::Done(row) => Some(((row.sp, row.repeat), *row)),
                 Entry::Failed(_) => None,
             })
             .collect();
@@ -358,23 +447,24 @@ impl Prepared {
     fn evaluate(
         &mut self,
         config: &SweepConfig,
-        todo: &[StartPosition],
+        todo: &[(StartPosition, u32)],
         stop: &AtomicBool,
         mut on_finished: impl FnMut(usize, usize),
     ) -> Result<Vec<FailedPosition>, SweepError> {
-        let limit = config.limit;
-        let search = Search {
-            limit,
-            multipv: config.multipv,
-        };
+        let (limit, plan) = (config.limit, config.repeats);
         let engine_config = &self.engine_config;
         let start = || engine_config.start();
-        let work = |engine: &mut AnyEngine, sp: &StartPosition| {
+        let work = |engine: &mut AnyEngine, (sp, repeat): &(StartPosition, u32)| {
+            let search = Search {
+                limit: plan.limit(limit, sp.sp(), *repeat),
+                multipv: config.multipv,
+            };
             engine.new_game()?;
             let result = engine.search(&GamePosition::from_start(*sp), search)?;
-            Ok(SweepRow::new(*sp, engine.info(), limit, &result))
+            Ok(SweepRow::new(*sp, engine.info(), limit, &result)
+                .for_repeat(*repeat, plan.budget(limit, sp.sp(), *repeat)))
         };
-        let mut failed: BTreeMap<u16, FailedPosition> = BTreeMap::new();
+        let mut failed: BTreeMap<(u16, u32), FailedPosition> = BTreeMap::new();
         let mut evaluated = 0;
         let mut journal_error = None;
         let (journal, done) = (&mut self.journal, &mut self.done);
@@ -388,11 +478,13 @@ impl Prepared {
             },
             stop,
             |finished| {
-                let sp = todo[finished.index].sp();
+                let (position, repeat) = todo[finished.index];
+                let key = (position.sp(), repeat);
                 let entry = match finished.outcome {
                     Ok(row) => Entry::Done(Box::new(row)),
                     Err(failure) => Entry::Failed(FailedPosition {
-                        sp,
+                        sp: position.sp(),
+                        repeat,
                         reason: failure.reason,
                         attempts: failure.attempts,
                     }),
@@ -404,11 +496,11 @@ impl Prepared {
                 }
                 match entry {
                     Entry::Done(row) => {
-                        done.insert(sp, *row);
+                        done.insert(key, *row);
                         evaluated += 1;
                     }
                     Entry::Failed(f) => {
-                        failed.insert(sp, f);
+                        failed.insert(key, f);
                     }
                 }
                 on_finished(failed.len(), evaluated);
@@ -421,15 +513,25 @@ impl Prepared {
     }
 }
 
-/// Writes the table (Parquet, CSV) and then the manifest, all atomically.
+/// Writes the tables (Parquet, CSV) and then the manifest, all
+/// atomically. `rows` holds every search; with repeats
+/// (`manifest.repeats` > 1) they go to `repeats.parquet` and the
+/// per-position table gets the means over repeats.
 pub fn write_outputs(
     dir: &Path,
     rows: &[SweepRow],
     multipv: u32,
     manifest: &Manifest,
 ) -> Result<(), SweepError> {
-    let frame = table::frame(rows, multipv).map_err(io::Error::other)?;
     let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
+    let frame = if manifest.repeats > 1 {
+        let searches = table::repeats_frame(rows, multipv).map_err(io::Error::other)?;
+        table::write_parquet(&dir.join(REPEATS_PARQUET), &searches, &manifest_json)?;
+        table::write_csv(&dir.join(REPEATS_CSV), &searches)?;
+        table::positions_frame(rows, multipv).map_err(io::Error::other)?
+    } else {
+        table::frame(rows, multipv).map_err(io::Error::other)?
+    };
     table::write_parquet(&dir.join(PARQUET_FILE), &frame, &manifest_json)?;
     table::write_csv(&dir.join(CSV_FILE), &frame)?;
     write_atomically(&dir.join(MANIFEST_FILE), |out| {

@@ -51,6 +51,18 @@ pub struct SweepRow {
     pub pv_san: String,
     /// The first moves of the `MultiPV` lines, best first.
     pub top_moves: Vec<TopMove>,
+    /// Which repeat of the position this search is (0 without repeats).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub repeat: u32,
+    /// The node budget this search had, when repeats perturb it (the
+    /// run's limit otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_budget: Option<u64>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The first move of one `MultiPV` line with its score (White's view).
@@ -120,9 +132,43 @@ impl SweepRow {
             best_move_san: SanPlus::from_move(start.clone(), result.best_move).to_string(),
             pv_san: best.map(|l| san_line(&start, &l.pv)).unwrap_or_default(),
             top_moves,
+            repeat: 0,
+            node_budget: None,
+        }
+    }
+
+    /// The same row as repeat `repeat`, searched with `node_budget` nodes.
+    #[must_use]
+    pub fn for_repeat(mut self, repeat: u32, node_budget: Option<u64>) -> SweepRow {
+        self.repeat = repeat;
+        self.node_budget = node_budget;
+        self
+    }
+
+    /// White's expected score from the engine's WDL, `(W + D/2) / 1000`,
+    /// if the engine reported WDL.
+    #[must_use]
+    pub fn white_expected(&self) -> Option<f64> {
+        match (self.wdl_win, self.wdl_draw) {
+            (Some(w), Some(d)) => Some((f64::from(w) + f64::from(d) / 2.0) / 1000.0),
+            _ => None,
+        }
+    }
+
+    /// The score in centipawns for White, with a mate counted as ±10 pawns
+    /// (a mate in a start position is out of reach of any real search).
+    #[must_use]
+    pub fn white_cp(&self) -> Option<f64> {
+        match (self.score_cp, self.score_mate) {
+            (Some(cp), _) => Some(f64::from(cp)),
+            (None, Some(m)) => Some(MATE_CP * f64::from(m.signum())),
+            (None, None) => None,
         }
     }
 }
+
+/// The centipawn value given to a mate score when scores are averaged.
+pub const MATE_CP: f64 = 1000.0;
 
 fn uci(m: Move) -> String {
     UciMove::from_move(m, CastlingMode::Chess960).to_string()

@@ -6,7 +6,7 @@ use std::{io, path::Path};
 use c960_store::write_atomically;
 use polars::prelude::*;
 
-use crate::SweepRow;
+use crate::{SweepRow, repeats};
 
 /// Key of the manifest in the Parquet file's key-value metadata.
 pub const PARQUET_MANIFEST_KEY: &str = "c960.manifest";
@@ -94,6 +94,71 @@ pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
         ));
     }
     DataFrame::new(rows.len(), columns)
+}
+
+/// One row per (SP, repeat) search: the columns of [`frame`] with
+/// `repeat` and `node_budget` after `sp`, in (SP, repeat) order.
+pub fn repeats_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
+    let mut sorted: Vec<&SweepRow> = rows.iter().collect();
+    sorted.sort_by_key(|r| (r.sp, r.repeat));
+    let sorted: Vec<SweepRow> = sorted.into_iter().cloned().collect();
+    let mut frame = frame(&sorted, multipv)?;
+    frame.insert_column(
+        1,
+        Column::new(
+            "repeat".into(),
+            sorted.iter().map(|r| r.repeat).collect::<Vec<_>>(),
+        ),
+    )?;
+    frame.insert_column(
+        2,
+        Column::new(
+            "node_budget".into(),
+            sorted.iter().map(|r| r.node_budget).collect::<Vec<_>>(),
+        ),
+    )?;
+    Ok(frame)
+}
+
+/// One row per position of a sweep with repeats: the search columns of
+/// its first finished repeat, then `repeats` and the mean, standard
+/// deviation and standard error over its repeats of the score in
+/// centipawns (`score_cp_*`) and of White's expected score from WDL
+/// (`white_expected_*`).
+pub fn positions_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
+    let mut first: std::collections::BTreeMap<u16, &SweepRow> = std::collections::BTreeMap::new();
+    for row in rows {
+        first
+            .entry(row.sp)
+            .and_modify(|f| {
+                if row.repeat < f.repeat {
+                    *f = row;
+                }
+            })
+            .or_insert(row);
+    }
+    let firsts: Vec<SweepRow> = first.values().map(|r| (*r).clone()).collect();
+    let means = repeats::summarize(rows);
+    let mut frame = frame(&firsts, multipv)?;
+    let column = |name: &str, f: &dyn Fn(&repeats::PositionMean) -> Option<f64>| {
+        Column::new(name.into(), means.iter().map(f).collect::<Vec<_>>())
+    };
+    let columns = vec![
+        Column::new(
+            "repeats".into(),
+            means.iter().map(|m| m.repeats).collect::<Vec<_>>(),
+        ),
+        column("score_cp_mean", &|m| m.cp.map(|c| c.mean)),
+        column("score_cp_sd", &|m| m.cp.and_then(|c| c.sd)),
+        column("score_cp_se", &|m| m.cp.and_then(|c| c.se)),
+        column("white_expected_mean", &|m| m.expected.map(|c| c.mean)),
+        column("white_expected_sd", &|m| m.expected.and_then(|c| c.sd)),
+        column("white_expected_se", &|m| m.expected.and_then(|c| c.se)),
+    ];
+    for c in columns {
+        frame.with_column(c)?;
+    }
+    Ok(frame)
 }
 
 /// Writes `frame` to `path` as sealed Parquet (row count and data hash)

@@ -6,7 +6,9 @@ use c960_core::{
     shakmaty::{CastlingMode, Chess, san::SanPlus, uci::UciMove},
 };
 
-use crate::{Entry, SweepRow};
+use c960_engine::Limit;
+
+use crate::{Entry, RepeatPlan, SweepRow};
 
 /// Largest centipawn score an engine can mean (beyond it, mates).
 const MAX_CP: i32 = 100_000;
@@ -85,14 +87,30 @@ fn check_move(start: &Chess, sp: u16, uci: &str, san: Option<&str>) -> Result<()
     Ok(())
 }
 
-/// Checks one journal entry of a sweep with search limit `limit`.
-pub(crate) fn check_entry(entry: &Entry, limit: &str) -> Result<(), String> {
+/// Checks one journal entry of a sweep with search limit `limit` and
+/// repeats `plan`: the limit, the repeat number and its node budget are
+/// this run's.
+pub(crate) fn check_entry(entry: &Entry, limit: Limit, plan: &RepeatPlan) -> Result<(), String> {
     match entry {
         Entry::Done(row) => {
-            if row.limit != limit {
+            let text = limit.to_string();
+            if row.limit != text {
                 return Err(format!(
-                    "SP {}: limit {:?}, but this run's is {limit:?}",
+                    "SP {}: limit {:?}, but this run's is {text:?}",
                     row.sp, row.limit
+                ));
+            }
+            if row.repeat >= plan.repeats {
+                return Err(format!(
+                    "SP {}: repeat {}, but this run has {} repeat(s)",
+                    row.sp, row.repeat, plan.repeats
+                ));
+            }
+            let budget = plan.budget(limit, row.sp, row.repeat);
+            if row.node_budget != budget {
+                return Err(format!(
+                    "SP {} repeat {}: node budget {:?}, but this run's is {budget:?}",
+                    row.sp, row.repeat, row.node_budget
                 ));
             }
             check_row(row)
@@ -103,11 +121,12 @@ pub(crate) fn check_entry(entry: &Entry, limit: &str) -> Result<(), String> {
     }
 }
 
-/// The unit an entry is about: evaluated rows are unique per SP; failures
-/// may repeat.
+/// The unit an entry is about: evaluated rows are unique per (SP,
+/// repeat); failures may repeat.
 pub(crate) fn entry_key(entry: &Entry) -> Option<String> {
     match entry {
-        Entry::Done(row) => Some(format!("SP {}", row.sp)),
+        Entry::Done(row) if row.repeat == 0 => Some(format!("SP {}", row.sp)),
+        Entry::Done(row) => Some(format!("SP {} repeat {}", row.sp, row.repeat)),
         Entry::Failed(_) => None,
     }
 }

@@ -96,6 +96,7 @@ pub(crate) enum Profile {
                         [sweep]\n  \
                         nodes = 1000000\n  \
                         multipv = 3\n  \
+                        repeats = 1               # searches per position\n  \
                         [selfplay]\n  \
                         games = 100               # per position; 0 = no self-play\n  \
                         nodes = 5000\n  \
@@ -147,6 +148,10 @@ pub(crate) struct RunArgs {
     /// Sweep: best moves per position (`MultiPV`).
     #[arg(long, value_name = "K")]
     pub(crate) multipv: Option<u32>,
+    /// Sweep: searches per position, node budgets perturbed per (position,
+    /// repeat) by the seed.
+    #[arg(long, value_name = "K")]
+    pub(crate) repeats: Option<u32>,
     /// Self-play: games per position (0 = no self-play).
     #[arg(long, value_name = "G")]
     pub(crate) games: Option<u32>,
@@ -687,10 +692,19 @@ pub(crate) struct LimitArgs {
                         (each finished position, synced at once), then sweep.parquet, \
                         sweep.csv and manifest.json. Run the same command again to resume \
                         after an interruption or a crash.\n\n\
+                        With --repeats K, each position is searched K times, repeat r with a \
+                        node budget of N times a factor drawn from [1 - J, 1 + J] (J = \
+                        --repeat-jitter) by a generator seeded with (--seed, SP, r), from a \
+                        cleared hash: each repeat replays exactly. repeats.parquet/.csv get \
+                        one row per search; sweep.parquet/.csv one row per position with \
+                        score_cp_mean/sd/se and white_expected_mean/sd/se over its repeats; the \
+                        manifest the repeatability (split-half correlation over repeats and its \
+                        Spearman-Brown projection to all K).\n\n\
                         Examples:\n  \
                         c960 sweep --nodes 1000000                       # all 960, all cores\n  \
                         c960 sweep --positions 0-99,518 --multipv 3 --out runs/first100\n  \
-                        c960 sweep --engine /usr/games/stockfish --depth 20 --jobs 1 --quiet"
+                        c960 sweep --engine /usr/games/stockfish --depth 20 --jobs 1 --quiet\n  \
+                        c960 sweep --nodes 250000 --repeats 8 --seed 1 --out runs/sf-250k-r8"
 )]
 pub(crate) struct SweepArgs {
     #[command(flatten)]
@@ -703,7 +717,17 @@ pub(crate) struct SweepArgs {
     /// Which positions: `all`, or numbers and ranges such as 0-99,518.
     #[arg(long, value_name = "SET", default_value = "all")]
     pub(crate) positions: String,
-    /// Run directory [default: runs/sweep-ENGINE-LIMIT-mpvK].
+    /// Searches per position (needs a node limit); their node budgets
+    /// differ, drawn from --seed per (position, repeat).
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub(crate) repeats: u32,
+    /// Seed of the repeats' node budgets.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Repeats' node budgets are drawn from [N(1-F), N(1+F)].
+    #[arg(long, value_name = "F", default_value_t = c960_sweep::repeats::DEFAULT_JITTER)]
+    pub(crate) repeat_jitter: f64,
+    /// Run directory [default: runs/sweep-ENGINE-LIMIT-mpvK[-rK]].
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
 }

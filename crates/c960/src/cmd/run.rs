@@ -13,7 +13,7 @@ use anyhow::{Context, Result, bail};
 use c960_core::{Features, PositionRecord, StartPosition, parse_position_set};
 use c960_engine::{EngineSpec, Limit};
 use c960_selfplay::{PositionSummary, Rules, SelfplayConfig};
-use c960_sweep::{SweepConfig, SweepRow};
+use c960_sweep::{RepeatPlan, SweepConfig, SweepRow};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +44,8 @@ pub(crate) struct Plan {
 struct SweepPlan {
     nodes: u64,
     multipv: u32,
+    /// Searches per position (node budgets drawn from the run's seed).
+    repeats: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -81,6 +83,7 @@ struct FilePlan {
 struct FileSweep {
     nodes: Option<u64>,
     multipv: Option<u32>,
+    repeats: Option<u32>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -106,6 +109,7 @@ impl Profile {
                 SweepPlan {
                     nodes: 100_000,
                     multipv: 1,
+                    repeats: 1,
                 },
                 2,
                 2_000,
@@ -115,6 +119,7 @@ impl Profile {
                 SweepPlan {
                     nodes: 1_000_000,
                     multipv: 3,
+                    repeats: 1,
                 },
                 100,
                 5_000,
@@ -188,6 +193,7 @@ fn plan(args: &RunArgs) -> Result<Plan> {
     if let Some(s) = file.sweep {
         set!(plan.sweep.nodes, s.nodes);
         set!(plan.sweep.multipv, s.multipv);
+        set!(plan.sweep.repeats, s.repeats);
     }
     if let Some(s) = file.selfplay {
         let p = &mut plan.selfplay;
@@ -212,11 +218,15 @@ fn plan(args: &RunArgs) -> Result<Plan> {
     set!(plan.seed, args.seed);
     set!(plan.sweep.nodes, args.sweep_nodes);
     set!(plan.sweep.multipv, args.multipv);
+    set!(plan.sweep.repeats, args.repeats);
     set!(plan.selfplay.games, args.games);
     set!(plan.selfplay.nodes, args.selfplay_nodes);
     set!(plan.selfplay.jitter, args.jitter);
     if plan.sweep.nodes == 0 || plan.selfplay.nodes == 0 {
         bail!(InputError("node limits must be positive".to_owned()));
+    }
+    if plan.sweep.repeats == 0 {
+        bail!(InputError("sweep repeats must be at least 1".to_owned()));
     }
     if plan.sweep.multipv == 0 {
         bail!(InputError("multipv must be at least 1".to_owned()));
@@ -256,6 +266,11 @@ fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConf
         limit: Limit::Nodes(plan.sweep.nodes),
         multipv: plan.sweep.multipv,
         positions: positions.clone(),
+        repeats: RepeatPlan {
+            repeats: plan.sweep.repeats,
+            seed: plan.seed,
+            jitter: c960_sweep::repeats::DEFAULT_JITTER,
+        },
         jobs,
         retries: 2,
         out: plan.out.join("sweep"),

@@ -5,7 +5,9 @@ use std::{fmt::Write as _, time::Instant};
 use anyhow::{Context, Result, bail};
 use c960_core::parse_position_set;
 use c960_engine::Limit;
-use c960_sweep::{CSV_FILE, MANIFEST_FILE, PARQUET_FILE, SweepConfig};
+use c960_sweep::{
+    CSV_FILE, MANIFEST_FILE, PARQUET_FILE, REPEATS_CSV, REPEATS_PARQUET, RepeatPlan, SweepConfig,
+};
 
 use crate::{
     cli::{InputError, SweepArgs},
@@ -25,15 +27,27 @@ fn config(args: &SweepArgs) -> Result<SweepConfig> {
     let engine = args
         .engine
         .engine_spec(&args.engine.engine, &args.engine.options)?;
+    let repeats = RepeatPlan {
+        repeats: args.repeats,
+        seed: args.seed,
+        jitter: args.repeat_jitter,
+    };
+    repeats.check(limit).map_err(InputError)?;
+    let suffix = if repeats.is_repeated() {
+        format!("mpv{}-r{}", args.multipv, args.repeats)
+    } else {
+        format!("mpv{}", args.multipv)
+    };
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| default_out("sweep", &engine, limit, &format!("mpv{}", args.multipv)));
+        .unwrap_or_else(|| default_out("sweep", &engine, limit, &suffix));
     Ok(SweepConfig {
         engine,
         limit,
         multipv: args.multipv,
         positions,
+        repeats,
         jobs: args.engine.jobs()?,
         retries: args.engine.retries,
         out,
@@ -44,9 +58,13 @@ fn config(args: &SweepArgs) -> Result<SweepConfig> {
 pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     let config = config(args)?;
     interrupt::install();
-    let bar = args
-        .engine
-        .progress_bar(config.positions.len() as u64, "positions");
+    let searches = config.positions.len() * config.repeats.repeats as usize;
+    let unit = if config.repeats.is_repeated() {
+        "searches"
+    } else {
+        "positions"
+    };
+    let bar = args.engine.progress_bar(searches as u64, unit);
     let started = Instant::now();
     let mut first = true;
     let outcome = c960_sweep::run(&config, &interrupt::STOP, |p| {
@@ -67,9 +85,8 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     let dir = config.out.display();
     if outcome.interrupted {
         return Err(Interrupted(format!(
-            "interrupted: {} of {} positions are saved in {}; run the same command again to resume",
+            "interrupted: {} of {searches} {unit} are saved in {}; run the same command again to resume",
             outcome.rows.len(),
-            config.positions.len(),
             outcome.journal.display()
         ))
         .into());
@@ -78,14 +95,44 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     if !args.engine.quiet {
         writeln!(
             text,
-            "{} positions evaluated ({} from the journal) with {} at {} in {:.1}s",
+            "{} {unit} evaluated ({} from the journal) with {} at {} in {:.1}s",
             outcome.rows.len(),
             outcome.resumed,
             outcome.engine.name,
             config.limit,
             started.elapsed().as_secs_f64()
         )?;
-        for file in [PARQUET_FILE, CSV_FILE, MANIFEST_FILE] {
+        if config.repeats.is_repeated() {
+            match outcome.repeatability {
+                Some(r) => writeln!(
+                    text,
+                    "repeatability over {} repeats: split-half r = {:.3}, all {} repeats {:.3} \
+                     (Spearman-Brown; {} positions): {}",
+                    r.repeats,
+                    r.split_half,
+                    r.repeats,
+                    r.all_repeats,
+                    r.positions,
+                    c960_balance::reliability::describe(Some(r.all_repeats))
+                )?,
+                None => writeln!(
+                    text,
+                    "repeatability: not measurable (needs 3 or more positions with 2 or more repeats)"
+                )?,
+            }
+        }
+        let files: &[&str] = if config.repeats.is_repeated() {
+            &[
+                PARQUET_FILE,
+                CSV_FILE,
+                REPEATS_PARQUET,
+                REPEATS_CSV,
+                MANIFEST_FILE,
+            ]
+        } else {
+            &[PARQUET_FILE, CSV_FILE, MANIFEST_FILE]
+        };
+        for file in files {
             writeln!(text, "  {dir}/{file}")?;
         }
     }
