@@ -15,6 +15,7 @@
 //! the outputs are written in (SP, game) order from the journal, so memory
 //! stays flat however many games are played.
 
+pub mod adaptive;
 pub mod checks;
 mod game;
 mod matchstats;
@@ -41,6 +42,7 @@ use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use adaptive::{Adaptive, AdaptiveRecord, ROUNDS_FILE, Round};
 pub use game::{
     Castling, Control, GameRecord, GameSpec, Outcome, Rules, Termination, TimeControl, jittered,
     parse_seconds, play,
@@ -123,6 +125,9 @@ pub struct MatchOptions {
     /// colour-reversed pairs against a second engine) instead of the bare
     /// start positions; `positions` must hold their start positions.
     pub openings: Option<Book>,
+    /// Play adaptively: `games_per_position` games each, then rounds for
+    /// the positions whose interval is still open (one engine, no book).
+    pub adaptive: Option<Adaptive>,
 }
 
 impl SelfplayConfig {
@@ -259,6 +264,8 @@ pub struct SelfplayOutcome {
     pub match_stats: Option<MatchStats>,
     /// Whether the SPRT accepted a hypothesis and ended the match early.
     pub sprt_stopped: bool,
+    /// How an adaptive run ended.
+    pub adaptive: Option<AdaptiveRecord>,
 }
 
 /// Why a run could not go on.
@@ -346,6 +353,10 @@ pub struct Manifest {
     /// Engine A's results against B (two engines only).
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
     pub match_stats: Option<MatchStats>,
+    /// The adaptive rule and how the run ended (adaptive runs only); its
+    /// intervals are then anytime-valid confidence sequences.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adaptive: Option<AdaptiveRecord>,
     /// When this run started.
     pub started: String,
     /// When it finished.
@@ -438,29 +449,42 @@ pub fn run(
         resumed,
     };
     on_progress(progress);
-    let (failed, mut timing) = state.play(config, &jobs, stop, |games, failed| {
-        progress.done = resumed + games;
-        progress.failed = failed;
-        on_progress(progress);
-    })?;
+    let (failed, mut timing, adaptive) = if let Some(rule) = &config.options.adaptive {
+        let played = state.play_adaptive(config, rule, stop, &mut on_progress)?;
+        (played.failed, played.timing, Some(played.record))
+    } else {
+        let (failed, timing) = state.play(config, &jobs, stop, |games, failed| {
+            progress.done = resumed + games;
+            progress.failed = failed;
+            on_progress(progress);
+        })?;
+        (failed, timing, None)
+    };
 
     let paired = state.engine_b.is_some();
     let positions: Vec<PositionSummary> = config
         .positions
         .iter()
         .map(|p| {
-            state
+            let summary = state
                 .stats
                 .get(&p.sp())
                 .cloned()
                 .unwrap_or_default()
-                .summary(p.sp(), paired)
+                .summary(p.sp(), paired);
+            match &config.options.adaptive {
+                Some(rule) => state.anytime_summary(summary, rule.alpha),
+                None => summary,
+            }
         })
         .collect();
     let games: u64 = positions.iter().map(|p| p.games).sum();
     let match_stats = paired.then(|| state.pairs.stats(config.options.sprt));
     let sprt_stopped = state.sprt_decided(config);
-    let interrupted = !sprt_stopped && games + (failed.len() as u64) < total;
+    let interrupted = match &adaptive {
+        Some(record) => record.is_none(),
+        None => !sprt_stopped && games + (failed.len() as u64) < total,
+    };
     let mut engines = vec![state.engine_a];
     engines.extend(state.engine_b);
     timing.wall_seconds = clock.elapsed().as_secs_f64();
@@ -475,48 +499,54 @@ pub fn run(
         journal: state.journal.path().to_owned(),
         match_stats,
         sprt_stopped,
+        adaptive: adaptive.flatten(),
     };
     if !interrupted {
-        let manifest = Manifest {
-            kind: "selfplay".to_owned(),
-            c960_version: env!("CARGO_PKG_VERSION").to_owned(),
-            engines: outcome.engines.clone(),
-            processes: processes_label(config.options.shared_process).to_owned(),
-            limit: config.control_a().to_string(),
-            limit_b: config.limit_b(),
-            replays_exactly: config.replays_exactly(),
-            time_margin_ms: config.timed().then_some(config.options.time_margin_ms),
-            openings: config
-                .options
-                .openings
-                .as_ref()
-                .map(|b| format!("{}: {}", b.source, b.describe())),
-            engine_logs: config
-                .options
-                .log_dir
-                .as_ref()
-                .map(|d| d.display().to_string()),
-            jitter: config.jitter,
-            rules: config.rules,
-            seed: config.seed,
-            games_per_position: config.games_per_position,
-            positions: format_position_set(&config.positions),
-            games,
-            failed: outcome.failed.clone(),
-            jobs: config.jobs,
-            this_run: timing,
-            started,
-            finished: now(),
-            match_stats: outcome.match_stats.clone(),
-            notes: if config.timed() {
-                format!("{NOTES} {CLOCK_NOTE}")
-            } else {
-                NOTES.to_owned()
-            },
-        };
-        write_outputs(config, &outcome, &manifest)?;
+        write_outputs(config, &outcome, &manifest(config, &outcome, started))?;
     }
     Ok(outcome)
+}
+
+/// The manifest of a finished run.
+fn manifest(config: &SelfplayConfig, outcome: &SelfplayOutcome, started: String) -> Manifest {
+    Manifest {
+        kind: "selfplay".to_owned(),
+        c960_version: env!("CARGO_PKG_VERSION").to_owned(),
+        engines: outcome.engines.clone(),
+        processes: processes_label(config.options.shared_process).to_owned(),
+        limit: config.control_a().to_string(),
+        limit_b: config.limit_b(),
+        replays_exactly: config.replays_exactly(),
+        time_margin_ms: config.timed().then_some(config.options.time_margin_ms),
+        openings: config
+            .options
+            .openings
+            .as_ref()
+            .map(|b| format!("{}: {}", b.source, b.describe())),
+        engine_logs: config
+            .options
+            .log_dir
+            .as_ref()
+            .map(|d| d.display().to_string()),
+        jitter: config.jitter,
+        rules: config.rules,
+        seed: config.seed,
+        games_per_position: config.games_per_position,
+        positions: format_position_set(&config.positions),
+        games: outcome.games,
+        failed: outcome.failed.clone(),
+        jobs: config.jobs,
+        this_run: outcome.timing,
+        started,
+        finished: now(),
+        match_stats: outcome.match_stats.clone(),
+        adaptive: outcome.adaptive.clone(),
+        notes: match (config.timed(), config.options.adaptive.is_some()) {
+            (true, _) => format!("{NOTES} {CLOCK_NOTE}"),
+            (false, true) => format!("{NOTES} {ADAPTIVE_NOTE}"),
+            (false, false) => NOTES.to_owned(),
+        },
+    }
 }
 
 /// Where each position's or opening's games are numbered from: without a
@@ -558,6 +588,8 @@ struct Prepared {
     journal: Journal<GameRecord>,
     stats: BTreeMap<u16, PositionStats>,
     done: HashSet<(u16, u32)>,
+    /// White's score of every finished game (adaptive runs only).
+    scores: adaptive::Scores,
     /// Engine A's colour-reversed pairs against B.
     pairs: PairTally,
 }
@@ -615,6 +647,8 @@ impl Prepared {
         };
         let mut stats: BTreeMap<u16, PositionStats> = BTreeMap::new();
         let mut done = HashSet::new();
+        let mut scores = adaptive::Scores::new();
+        let keep_scores = config.options.adaptive.is_some();
         let mut pairs = PairTally::default();
         let journal = Journal::<GameRecord>::open_streaming_checked(
             &config.out.join(JOURNAL_FILE),
@@ -623,6 +657,12 @@ impl Prepared {
             |game| {
                 if wanted(config, game.sp, game.game) && done.insert((game.sp, game.game)) {
                     stats.entry(game.sp).or_default().add(&game, paired);
+                    if keep_scores {
+                        scores
+                            .entry(game.sp)
+                            .or_default()
+                            .insert(game.game, game.result.white_score());
+                    }
                     if paired {
                         pairs.add(&game);
                     }
@@ -635,6 +675,7 @@ impl Prepared {
             journal,
             stats,
             done,
+            scores,
             pairs,
         })
     }
@@ -686,6 +727,8 @@ impl Prepared {
         let mut journal_error = None;
         let mut timing = RunTiming::default();
         let (journal, stats, pairs) = (&mut self.journal, &mut self.stats, &mut self.pairs);
+        let (done, scores) = (&mut self.done, &mut self.scores);
+        let keep_scores = config.options.adaptive.is_some();
         let sprt = config.options.sprt.filter(|_| paired);
         // The pool stops on `halt`: set by the caller's `stop` (mirrored by
         // a watcher) or by an SPRT that accepted a hypothesis.
@@ -709,6 +752,13 @@ impl Prepared {
                                 return;
                             }
                             stats.entry(game.sp).or_default().add(&game, paired);
+                            done.insert((game.sp, game.game));
+                            if keep_scores {
+                                scores
+                                    .entry(game.sp)
+                                    .or_default()
+                                    .insert(game.game, game.result.white_score());
+                            }
                             if paired
                                 && pairs.add(&game)
                                 && sprt.is_some()
@@ -798,8 +848,12 @@ fn with_halt<T>(stop: &AtomicBool, body: impl FnOnce(&AtomicBool) -> T) -> T {
     })
 }
 
-/// Whether game `game` of position `sp` belongs to this run.
+/// Whether game `game` of position `sp` belongs to this run: adaptive
+/// runs take any number of games from their positions.
 fn wanted(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
+    if config.options.adaptive.is_some() {
+        return config.positions.iter().any(|p| p.sp() == sp);
+    }
     if let Some(book) = &config.options.openings {
         let k = (game / config.games_per_position) as usize;
         return book.openings.get(k).is_some_and(|o| o.position.sp() == sp);
@@ -825,6 +879,12 @@ pub const MATCH_NOTES: &str = "From engine A's side over finished colour-reverse
     fastchess compute it; empty outcomes count 0.001 pairs); H0 is accepted at llr <= \
     ln(beta / (1 - alpha)), H1 at llr >= ln((1 - beta) / alpha).";
 
+/// What every output of an adaptive run says.
+pub const ADAPTIVE_NOTE: &str = "Adaptive run: positions got different numbers of games, chosen \
+    from the results so far (see manifest adaptive and rounds.jsonl), so white_score_low/high are \
+    anytime-valid 95% confidence sequences over each position's games in game order (interval = \
+    anytime), valid under that data-dependent stopping, not fixed-n intervals.";
+
 /// What every output of a run on the clock says.
 pub const CLOCK_NOTE: &str = "Played on the clock: the games depend on the machine's speed and \
                               load and do not replay exactly; node limits do.";
@@ -844,6 +904,16 @@ fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
     }
     if !(0.0..1.0).contains(&config.jitter) {
         return invalid("jitter must be at least 0 and below 1");
+    }
+    if let Some(rule) = &config.options.adaptive {
+        if config.engine_b.is_some() || config.options.openings.is_some() {
+            return invalid(
+                "adaptive self-play is for one engine from the start positions (no --engine-b, no --openings)",
+            );
+        }
+        if let Err(e) = rule.check(config.games_per_position, config.positions.len()) {
+            return Err(SelfplayError::Invalid(e));
+        }
     }
     if config.engine_b.is_some() && config.options.shared_process {
         return invalid(

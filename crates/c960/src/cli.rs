@@ -746,7 +746,8 @@ pub(crate) struct SweepArgs {
                         c960 selfplay --nodes 3000 --seed 7 --scores --out runs/sp7\n  \
                         c960 selfplay --engine builtin --engine-b stockfish --option-b UCI_LimitStrength=true --games-per-position 2\n  \
                         c960 selfplay --engine-b stockfish --nodes-b 2000 --sprt elo0=0,elo1=50,alpha=0.05,beta=0.05\n  \
-                        c960 selfplay --engine ethereal --tc 40/60+0.6 --openings book.epd --log-engine logs"
+                        c960 selfplay --engine ethereal --tc 40/60+0.6 --openings book.epd --log-engine logs\n  \
+                        c960 selfplay --games-per-position 20 --target-halfwidth 0.05 --budget 200000"
 )]
 pub(crate) struct SelfplayArgs {
     #[command(flatten)]
@@ -823,9 +824,28 @@ pub(crate) struct SelfplayArgs {
         requires = "engine_b"
     )]
     pub(crate) sprt: Option<String>,
-    /// Games per position (even with --engine-b).
+    /// Games per position (even with --engine-b); with --target-halfwidth
+    /// or --budget, the games every position gets before the adaptive
+    /// rounds.
     #[arg(long, value_name = "G", default_value_t = 10)]
     pub(crate) games_per_position: u32,
+    /// Adaptive: play rounds for the positions whose anytime-valid 95%
+    /// interval of White's score is wider than ±W and still overlaps an
+    /// edge of the balance band, until none is or the budget is spent.
+    #[arg(long, value_name = "W")]
+    pub(crate) target_halfwidth: Option<f64>,
+    /// Adaptive: total games of the run, the first games per position
+    /// included (raise it and run again to continue).
+    #[arg(long, value_name = "GAMES")]
+    pub(crate) budget: Option<u64>,
+    /// Adaptive: games per open position per round.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub(crate) round_games: u32,
+    /// Adaptive: half width of the balanced band of White's score around
+    /// the all-position mean; a position whose interval is wholly inside
+    /// or outside it needs no more games.
+    #[arg(long, value_name = "B", default_value_t = c960_selfplay::adaptive::DEFAULT_BAND)]
+    pub(crate) band: f64,
     /// Which positions: `all`, or numbers and ranges such as 0-99,518.
     #[arg(long, value_name = "SET", default_value = "all")]
     pub(crate) positions: String,

@@ -6,9 +6,9 @@ use anyhow::{Context, Result, bail};
 use c960_core::{StartPosition, parse_position_set};
 use c960_engine::{EngineSpec, Limit};
 use c960_selfplay::{
-    Book, CLOCK_NOTE, Control, GAMES_FILE, MANIFEST_FILE, MATCH_FILE, MatchOptions, MatchStats,
-    OpeningOrder, PGN_FILE, POSITIONS_CSV, POSITIONS_PARQUET, Rules, SelfplayConfig, Sprt,
-    TimeControl, parse_seconds,
+    Adaptive, Book, CLOCK_NOTE, Control, GAMES_FILE, MANIFEST_FILE, MATCH_FILE, MatchOptions,
+    MatchStats, OpeningOrder, PGN_FILE, POSITIONS_CSV, POSITIONS_PARQUET, Rules, SelfplayConfig,
+    Sprt, TimeControl, parse_seconds,
 };
 
 use crate::{
@@ -114,7 +114,19 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             sprt,
             openings,
             log_dir: args.log_engine.clone(),
+            adaptive: adaptive(args),
         },
+    })
+}
+
+/// The adaptive rule, with --target-halfwidth or --budget.
+fn adaptive(args: &SelfplayArgs) -> Option<Adaptive> {
+    (args.target_halfwidth.is_some() || args.budget.is_some()).then(|| Adaptive {
+        target_half_width: args.target_halfwidth.unwrap_or(0.0),
+        band_half_width: args.band,
+        alpha: c960_selfplay::adaptive::DEFAULT_ALPHA,
+        round_games: args.round_games,
+        budget: args.budget,
     })
 }
 
@@ -305,6 +317,16 @@ fn prepare(config: &SelfplayConfig, repair: bool) -> Result<()> {
     Ok(())
 }
 
+/// How an adaptive run ended, in one line.
+fn write_adaptive(text: &mut Text, a: &c960_selfplay::AdaptiveRecord) -> std::fmt::Result {
+    writeln!(
+        text,
+        "adaptive: {} round(s) after {} games each; games per position {}..{}; stopped: {}; \
+         widest 95% anytime interval +-{:.3}, {} position(s) still open",
+        a.rounds, a.initial_games, a.games_min, a.games_max, a.stopped, a.widest_half_width, a.open
+    )
+}
+
 pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     let config = config(args)?;
     prepare(&config, args.engine.repair)?;
@@ -313,7 +335,13 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     let bar = args.engine.progress_bar(total, "games");
     let started = Instant::now();
     let mut first = true;
+    let mut planned = total;
     let outcome = c960_selfplay::run(&config, &interrupt::STOP, |p| {
+        if p.total != bar.length().unwrap_or(0) {
+            // Adaptive rounds add games as they are decided.
+            bar.set_length(p.total);
+        }
+        planned = planned.max(p.total);
         bar.set_position(p.done);
         if first {
             bar.reset_eta();
@@ -329,7 +357,7 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     let dir = config.out.display();
     if outcome.interrupted {
         return Err(Interrupted(format!(
-            "interrupted: {} of {total} games are saved in {}; run the same command again to resume",
+            "interrupted: {} of {planned} games are saved in {}; run the same command again to resume",
             outcome.games,
             outcome.journal.display()
         ))
@@ -359,6 +387,9 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
         )?;
         if config.timed() {
             writeln!(text, "{CLOCK_NOTE}")?;
+        }
+        if let Some(a) = &outcome.adaptive {
+            write_adaptive(&mut text, a)?;
         }
         if let Some(stats) = &outcome.match_stats {
             write_match(&mut text, &outcome.engines, stats)?;

@@ -1,0 +1,488 @@
+//! Adaptive self-play: games go where the verdict is still open.
+//!
+//! A run with a rule plays `games_per_position` games from every position
+//! (round 0), then round after round: each position's White scores, in game
+//! order, give an anytime-valid confidence sequence
+//! ([`c960_balance::sequential`]); a position stays **open** while its
+//! interval is wider than the target half width and still overlaps an edge
+//! of the balance band around the all-position mean
+//! ([`c960_balance::adaptive::StoppingRule`]). The next round gives
+//! `round_games` more games to each open position, widest interval first
+//! when the budget cannot cover them all, until no position is open or the
+//! budget (total games) is spent.
+//!
+//! Because a confidence sequence holds at every number of games at once,
+//! the intervals stay valid under this data-dependent stopping; fixed-n
+//! intervals would not, so an adaptive run's position table reports the
+//! confidence sequences (`interval` = `anytime`).
+//!
+//! Each round's allocation is appended to `rounds.jsonl` before its games
+//! are played, so a killed run resumes the round it was in and replays the
+//! same decisions: the games, and therefore the rounds, replay exactly
+//! under node limits. Raising `--budget` continues a finished run.
+
+use std::{
+    collections::{BTreeMap, HashSet},
+    sync::atomic::{AtomicBool, Ordering},
+};
+
+use c960_balance::{
+    adaptive::{StoppingRule, Tracker},
+    sequential::ConfidenceState,
+};
+use c960_core::{Interval, StartPosition};
+use c960_store::Journal;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    FailedGame, PositionSummary, Prepared, Progress, RunTiming, SelfplayConfig, SelfplayError,
+};
+
+/// The journal of round decisions.
+pub const ROUNDS_FILE: &str = "rounds.jsonl";
+
+/// Default half width of the balanced band for White's score (the same as
+/// the verdicts').
+pub const DEFAULT_BAND: f64 = 0.02;
+
+/// Default error rate of the confidence sequences (95%).
+pub const DEFAULT_ALPHA: f64 = 0.05;
+
+/// How an adaptive run allocates its games.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Adaptive {
+    /// A position is done once its interval's half width is at most this
+    /// (0: only the band and the budget stop it).
+    pub target_half_width: f64,
+    /// Half width of the balance band around the all-position mean; a
+    /// position whose interval lies wholly inside or outside it is decided.
+    pub band_half_width: f64,
+    /// Error rate of the confidence sequences.
+    pub alpha: f64,
+    /// Games each open position gets per round.
+    pub round_games: u32,
+    /// Total games of the run, round 0 included (none: no cap).
+    pub budget: Option<u64>,
+}
+
+/// What a journal of rounds is tied to: the rule, not the budget (which
+/// may be raised to continue a run).
+#[derive(Serialize)]
+pub(crate) struct RoundSettings {
+    target_half_width: f64,
+    band_half_width: f64,
+    alpha: f64,
+    round_games: u32,
+    initial_games: u32,
+    seed: u64,
+}
+
+/// One round's decision: the games each extended position will have.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    /// Round number (1 is the first after the initial games).
+    pub round: u32,
+    /// Positions open when the round was decided.
+    pub open: u32,
+    /// Each extended position's SP and its games once the round is played.
+    pub targets: Vec<(u16, u32)>,
+}
+
+/// How an adaptive run ended, for the manifest.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AdaptiveRecord {
+    /// The rule in words.
+    pub rule: String,
+    /// The rule's parameters.
+    #[serde(flatten)]
+    pub settings: Adaptive,
+    /// Games every position had before the first round.
+    pub initial_games: u32,
+    /// Rounds played after the initial games.
+    pub rounds: u32,
+    /// Why it stopped.
+    pub stopped: String,
+    /// Positions still open at the end.
+    pub open: usize,
+    /// The widest interval's half width at the end.
+    pub widest_half_width: f64,
+    /// Fewest and most games of any position.
+    pub games_min: u64,
+    /// Most games of any position.
+    pub games_max: u64,
+}
+
+impl Adaptive {
+    /// The stopping rule of a position.
+    #[must_use]
+    pub fn rule(&self) -> StoppingRule {
+        StoppingRule {
+            target_half_width: self.target_half_width,
+            alpha: self.alpha,
+            band_half_width: self.band_half_width,
+        }
+    }
+
+    /// Checks the settings against the run's initial games.
+    pub fn check(&self, initial_games: u32, positions: usize) -> Result<(), String> {
+        if !(0.0..0.5).contains(&self.target_half_width) {
+            return Err("--target-halfwidth must be at least 0 and below 0.5".to_owned());
+        }
+        if !(0.0..0.5).contains(&self.band_half_width) {
+            return Err("the balance band must be at least 0 and below 0.5".to_owned());
+        }
+        if !(self.alpha > 0.0 && self.alpha < 1.0) {
+            return Err("the error rate must be between 0 and 1".to_owned());
+        }
+        if self.round_games == 0 {
+            return Err("--round-games must be at least 1".to_owned());
+        }
+        if self.target_half_width == 0.0 && self.budget.is_none() {
+            return Err(
+                "adaptive self-play needs --target-halfwidth, --budget or both to stop".to_owned(),
+            );
+        }
+        let initial = u64::from(initial_games) * positions as u64;
+        if let Some(budget) = self.budget
+            && budget < initial
+        {
+            return Err(format!(
+                "--budget {budget} is below the first round's {initial} games \
+                 ({positions} positions x {initial_games})"
+            ));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn settings(&self, initial_games: u32, seed: u64) -> RoundSettings {
+        RoundSettings {
+            target_half_width: self.target_half_width,
+            band_half_width: self.band_half_width,
+            alpha: self.alpha,
+            round_games: self.round_games,
+            initial_games,
+            seed,
+        }
+    }
+
+    /// The rule in words.
+    #[must_use]
+    pub fn describe(&self, initial_games: u32) -> String {
+        let budget = self.budget.map_or_else(
+            || "no budget cap".to_owned(),
+            |b| format!("a budget of {b} games"),
+        );
+        format!(
+            "{initial_games} games per position, then rounds of {} games for each position whose \
+             {:.0}% anytime-valid confidence sequence (predictable-plug-in empirical Bernstein, \
+             over White's scores in game order) is wider than +-{} and overlaps an edge of the \
+             band +-{} around the all-position mean; widest first within {budget}",
+            self.round_games,
+            100.0 * (1.0 - self.alpha),
+            self.target_half_width,
+            self.band_half_width,
+        )
+    }
+}
+
+/// Per position, White's score in each finished game, by game index.
+pub(crate) type Scores = BTreeMap<u16, BTreeMap<u32, f64>>;
+
+/// The running intervals of `positions` from their scores in game order.
+pub(crate) fn tracker(
+    adaptive: &Adaptive,
+    positions: &[StartPosition],
+    scores: &Scores,
+) -> Tracker {
+    let mut tracker = Tracker::new(adaptive.rule(), positions.len());
+    for (i, p) in positions.iter().enumerate() {
+        for score in scores.get(&p.sp()).into_iter().flat_map(BTreeMap::values) {
+            tracker.push(i, *score);
+        }
+    }
+    tracker
+}
+
+/// What to do after a round.
+pub(crate) enum Next {
+    /// Play this round.
+    Play(Round),
+    /// Stop, for this reason.
+    Stop(String),
+}
+
+/// Decides the round after `round` - 1 rounds given the scores so far and
+/// each position's planned games.
+pub(crate) fn next_round(
+    adaptive: &Adaptive,
+    positions: &[StartPosition],
+    scores: &Scores,
+    targets: &BTreeMap<u16, u32>,
+    round: u32,
+) -> Next {
+    let tracker = tracker(adaptive, positions, scores);
+    let open = tracker.open();
+    if open.is_empty() {
+        return Next::Stop(if adaptive.target_half_width > 0.0 {
+            "every position is decided or within the target half width".to_owned()
+        } else {
+            "every position is decided".to_owned()
+        });
+    }
+    let planned: u64 = targets.values().map(|g| u64::from(*g)).sum();
+    let mut remaining = adaptive
+        .budget
+        .map_or(u64::MAX, |b| b.saturating_sub(planned));
+    if remaining == 0 {
+        return Next::Stop(format!(
+            "the budget of {} games is spent",
+            adaptive.budget.unwrap_or_default()
+        ));
+    }
+    // Widest interval first; ties by SP.
+    let mut order: Vec<(f64, usize)> = open
+        .iter()
+        .map(|&i| (tracker.sequence(i).half_width(), i))
+        .collect();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut extended = Vec::new();
+    for (_, i) in order {
+        if remaining == 0 {
+            break;
+        }
+        let extra = u32::try_from(remaining.min(u64::from(adaptive.round_games)))
+            .unwrap_or(adaptive.round_games);
+        remaining -= u64::from(extra);
+        let sp = positions[i].sp();
+        extended.push((sp, targets.get(&sp).copied().unwrap_or(0) + extra));
+    }
+    extended.sort_unstable();
+    Next::Play(Round {
+        round,
+        open: u32::try_from(open.len()).unwrap_or(u32::MAX),
+        targets: extended,
+    })
+}
+
+/// Each position's anytime-valid interval over its games in game order:
+/// `(mean, low, high)`.
+pub(crate) fn sequence(alpha: f64, games: &BTreeMap<u32, f64>) -> (f64, f64, f64) {
+    let mut state = ConfidenceState::new(alpha);
+    for score in games.values() {
+        state.push(*score);
+    }
+    let s = state.sequence();
+    (s.mean, s.low, s.high)
+}
+
+/// What the rounds of a run played.
+pub(crate) struct Played {
+    /// Games that failed in this run.
+    pub(crate) failed: Vec<FailedGame>,
+    /// What this run played.
+    pub(crate) timing: RunTiming,
+    /// How the run ended; `None` when it was stopped before.
+    pub(crate) record: Option<AdaptiveRecord>,
+}
+
+impl Prepared {
+    /// Plays the initial games and then round after round until the rule
+    /// stops, resuming from the journal of rounds; `on_progress` follows
+    /// each game (its total grows with the rounds).
+    pub(crate) fn play_adaptive(
+        &mut self,
+        config: &SelfplayConfig,
+        rule: &Adaptive,
+        stop: &AtomicBool,
+        on_progress: &mut impl FnMut(Progress),
+    ) -> Result<Played, SelfplayError> {
+        let initial = config.games_per_position;
+        let (mut journal, rounds) = Journal::<Round>::open(
+            &config.out.join(ROUNDS_FILE),
+            &rule.settings(initial, config.seed),
+        )?;
+        let mut targets: BTreeMap<u16, u32> =
+            config.positions.iter().map(|p| (p.sp(), initial)).collect();
+        let mut round = 0;
+        for r in rounds {
+            targets.extend(r.targets.iter().copied());
+            round = r.round;
+        }
+        let resumed = self.done.len() as u64;
+        let mut played = Played {
+            failed: Vec::new(),
+            timing: RunTiming::default(),
+            record: None,
+        };
+        // Games that failed in this run wait for the next run.
+        let mut failed_keys: HashSet<(u16, u32)> = HashSet::new();
+        loop {
+            let jobs = round_jobs(config, &targets, &self.done, &failed_keys);
+            if !jobs.is_empty() {
+                let total: u64 = targets.values().map(|g| u64::from(*g)).sum();
+                let (games_before, failed_before) =
+                    (played.timing.games, played.failed.len() as u64);
+                let (failed, timing) = self.play(config, &jobs, stop, |games, failed| {
+                    on_progress(Progress {
+                        done: resumed + games_before + games,
+                        failed: failed_before + failed,
+                        total,
+                        resumed,
+                    });
+                })?;
+                failed_keys.extend(failed.iter().map(|f| (f.sp, f.game)));
+                played.failed.extend(failed);
+                played.timing.games += timing.games;
+                played.timing.moves += timing.moves;
+                played.timing.search_seconds += timing.search_seconds;
+                let finished = jobs.iter().all(|(p, g)| {
+                    self.done.contains(&(p.sp(), *g)) || failed_keys.contains(&(p.sp(), *g))
+                });
+                if !finished || stop.load(Ordering::SeqCst) {
+                    return Ok(played);
+                }
+            }
+            match next_round(rule, &config.positions, &self.scores, &targets, round + 1) {
+                Next::Stop(reason) => {
+                    played.record = Some(self.record(config, rule, round, reason));
+                    played.failed.sort_by_key(|f| (f.sp, f.game));
+                    return Ok(played);
+                }
+                Next::Play(next) => {
+                    journal.append(&next)?;
+                    targets.extend(next.targets.iter().copied());
+                    round = next.round;
+                }
+            }
+        }
+    }
+
+    /// How the run ended.
+    fn record(
+        &self,
+        config: &SelfplayConfig,
+        rule: &Adaptive,
+        rounds: u32,
+        stopped: String,
+    ) -> AdaptiveRecord {
+        let tracker = tracker(rule, &config.positions, &self.scores);
+        let games: Vec<u64> = config
+            .positions
+            .iter()
+            .map(|p| self.scores.get(&p.sp()).map_or(0, |g| g.len() as u64))
+            .collect();
+        AdaptiveRecord {
+            rule: rule.describe(config.games_per_position),
+            settings: *rule,
+            initial_games: config.games_per_position,
+            rounds,
+            stopped,
+            open: tracker.open().len(),
+            widest_half_width: (0..config.positions.len())
+                .map(|i| tracker.sequence(i).half_width())
+                .fold(0.0, f64::max),
+            games_min: games.iter().copied().min().unwrap_or(0),
+            games_max: games.iter().copied().max().unwrap_or(0),
+        }
+    }
+
+    /// `summary` with White's score and its anytime-valid interval.
+    pub(crate) fn anytime_summary(
+        &self,
+        mut summary: PositionSummary,
+        alpha: f64,
+    ) -> PositionSummary {
+        if let Some(games) = self.scores.get(&summary.sp).filter(|g| !g.is_empty()) {
+            let (mean, low, high) = sequence(alpha, games);
+            summary.white_score = Some(Interval { mean, low, high });
+        }
+        summary.interval_method = "anytime";
+        summary
+    }
+}
+
+/// The games still to play up to each position's target, game by game
+/// across positions, skipping those that failed in this run.
+fn round_jobs(
+    config: &SelfplayConfig,
+    targets: &BTreeMap<u16, u32>,
+    done: &HashSet<(u16, u32)>,
+    failed: &HashSet<(u16, u32)>,
+) -> Vec<(StartPosition, u32)> {
+    let most = targets.values().copied().max().unwrap_or(0);
+    (0..most)
+        .flat_map(|g| {
+            config
+                .positions
+                .iter()
+                .filter(move |p| g < targets.get(&p.sp()).copied().unwrap_or(0))
+                .map(move |p| (*p, g))
+        })
+        .filter(|(p, g)| !done.contains(&(p.sp(), *g)) && !failed.contains(&(p.sp(), *g)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn positions(n: u16) -> Vec<StartPosition> {
+        (0..n).map(|sp| StartPosition::new(sp).unwrap()).collect()
+    }
+
+    fn adaptive(budget: Option<u64>) -> Adaptive {
+        Adaptive {
+            target_half_width: 0.2,
+            band_half_width: 0.02,
+            alpha: 0.05,
+            round_games: 4,
+            budget,
+        }
+    }
+
+    #[test]
+    fn rounds_go_to_open_positions_widest_first_within_the_budget() {
+        let ps = positions(3);
+        let mut scores = Scores::new();
+        // SP 0: 400 draws (narrow: done); SP 1 and 2: mixed games (open),
+        // SP 2 with fewer games the wider.
+        scores.insert(0, (0..400).map(|g| (g, 0.5)).collect());
+        scores.insert(1, (0..60).map(|g| (g, f64::from(g % 2))).collect());
+        scores.insert(2, (0..30).map(|g| (g, f64::from(g % 2))).collect());
+        let targets: BTreeMap<u16, u32> = [(0, 400), (1, 60), (2, 30)].into();
+        let rule = |budget| Adaptive {
+            target_half_width: 0.1,
+            ..adaptive(budget)
+        };
+        let Next::Play(round) = next_round(&rule(None), &ps, &scores, &targets, 1) else {
+            panic!("positions are open")
+        };
+        assert_eq!(round.targets, vec![(1, 64), (2, 34)]);
+        assert_eq!(round.open, 2);
+        // A budget for 5 more games: the widest (SP 2) gets 4, SP 1 gets 1.
+        let Next::Play(round) = next_round(&rule(Some(495)), &ps, &scores, &targets, 1) else {
+            panic!("budget left")
+        };
+        assert_eq!(round.targets, vec![(1, 61), (2, 34)]);
+        assert!(matches!(
+            next_round(&rule(Some(490)), &ps, &scores, &targets, 1),
+            Next::Stop(reason) if reason.contains("budget")
+        ));
+    }
+
+    #[test]
+    fn settings_that_cannot_stop_or_start_are_refused() {
+        let no_stop = Adaptive {
+            target_half_width: 0.0,
+            ..adaptive(None)
+        };
+        assert!(no_stop.check(2, 10).unwrap_err().contains("--budget"));
+        assert!(
+            adaptive(Some(5))
+                .check(2, 10)
+                .unwrap_err()
+                .contains("below")
+        );
+        assert!(adaptive(Some(20)).check(2, 10).is_ok());
+    }
+}
