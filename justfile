@@ -62,3 +62,7 @@ bench-import games="120000" runs="3":
 # The built-in engine: nodes/s against Stockfish's, and a match against Stockfish at its lowest UCI_Elo.
 bench-engine nodes="300000" positions="0-959:19" match_nodes="20000":
     bash crates/c960-engine/bench/bench-engine.sh {{nodes}} {{positions}} {{match_nodes}}
+
+# Reliability per core-hour on a fixed subset: one deep search against K repeats at the same nodes; uniform against adaptive self-play at the same games.
+bench-resolve positions="48" nodes="250000" k="4" games="24" game_nodes="1000":
+    bash crates/c960-balance/bench/bench-resolve.sh {{positions}} {{nodes}} {{k}} {{games}} {{game_nodes}}
