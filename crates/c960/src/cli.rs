@@ -99,6 +99,8 @@ pub(crate) enum Profile {
                         repeats = 1               # searches per position\n  \
                         [selfplay]\n  \
                         games = 100               # per position; 0 = no self-play\n  \
+                        target_halfwidth = 0.0    # adaptive rounds until every interval is this narrow\n  \
+                        budget = 0                # adaptive: total games (0 = no cap)\n  \
                         nodes = 5000\n  \
                         jitter = 0.1\n  \
                         max_plies = 400\n  \
@@ -152,9 +154,17 @@ pub(crate) struct RunArgs {
     /// repeat) by the seed.
     #[arg(long, value_name = "K")]
     pub(crate) repeats: Option<u32>,
-    /// Self-play: games per position (0 = no self-play).
+    /// Self-play: games per position (0 = no self-play); with a target or
+    /// budget, the games each position gets before the adaptive rounds.
     #[arg(long, value_name = "G")]
     pub(crate) games: Option<u32>,
+    /// Self-play, adaptive: rounds for positions whose anytime-valid
+    /// interval is wider than ±W and still open (0 = off).
+    #[arg(long, value_name = "W")]
+    pub(crate) target_halfwidth: Option<f64>,
+    /// Self-play, adaptive: total games (0 = no cap).
+    #[arg(long, value_name = "GAMES")]
+    pub(crate) budget: Option<u64>,
     /// Self-play: nodes per move.
     #[arg(long, value_name = "N")]
     pub(crate) selfplay_nodes: Option<u64>,

@@ -287,3 +287,52 @@ fn five_each_way(out: &str) {
     assert_eq!(list("least balanced").len(), 5, "{out}");
     assert!(list("most balanced")[0].contains("self-play"), "{out}");
 }
+
+#[test]
+fn a_run_with_repeats_and_adaptive_self_play_reports_both() {
+    let dir = Dir::new();
+    let run = dir.run(&[
+        "run",
+        "--engine",
+        "builtin",
+        "--positions",
+        "0-5,518",
+        "--sweep-nodes",
+        "2000",
+        "--repeats",
+        "3",
+        "--games",
+        "2",
+        "--budget",
+        "30",
+        "--selfplay-nodes",
+        "200",
+        "--jobs",
+        "2",
+        "--out",
+        "r",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sweep: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("r/sweep/manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(sweep["repeats"], 3);
+    assert!(dir.file("r/sweep/repeats.parquet").is_file());
+    let selfplay: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("r/selfplay/manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(selfplay["adaptive"]["budget"], 30);
+    assert!(selfplay["games"].as_u64().unwrap() <= 30);
+    // The summary ranks by the mean over repeats and states reliability.
+    assert!(run.stdout.contains("most balanced"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("reliability of the engine sweep ranking"),
+        "{}",
+        run.stdout
+    );
+    let plan: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("r/run.json")).unwrap()).unwrap();
+    assert_eq!(plan["plan"]["sweep"]["repeats"], 3);
+    assert_eq!(plan["plan"]["selfplay"]["budget"], 30);
+}

@@ -12,7 +12,7 @@ use std::{
 use anyhow::{Context, Result, bail};
 use c960_core::{Features, PositionRecord, StartPosition, parse_position_set};
 use c960_engine::{EngineSpec, Limit};
-use c960_selfplay::{PositionSummary, Rules, SelfplayConfig};
+use c960_selfplay::{Adaptive, PositionSummary, Rules, SelfplayConfig};
 use c960_sweep::{RepeatPlan, SweepConfig, SweepRow};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -51,7 +51,14 @@ struct SweepPlan {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SelfplayPlan {
+    /// Games per position (with a budget or target: before the rounds).
     games: u32,
+    /// Adaptive: target half width of White's score (0: none).
+    #[serde(default)]
+    target_halfwidth: f64,
+    /// Adaptive: total games (0: none).
+    #[serde(default)]
+    budget: u64,
     nodes: u64,
     jitter: f64,
     max_plies: u32,
@@ -90,6 +97,8 @@ struct FileSweep {
 #[serde(deny_unknown_fields)]
 struct FileSelfplay {
     games: Option<u32>,
+    target_halfwidth: Option<f64>,
+    budget: Option<u64>,
     nodes: Option<u64>,
     jitter: Option<f64>,
     max_plies: Option<u32>,
@@ -137,6 +146,8 @@ impl Profile {
             sweep,
             selfplay: SelfplayPlan {
                 games,
+                target_halfwidth: 0.0,
+                budget: 0,
                 nodes,
                 jitter: 0.1,
                 max_plies: rules.max_plies,
@@ -198,6 +209,8 @@ fn plan(args: &RunArgs) -> Result<Plan> {
     if let Some(s) = file.selfplay {
         let p = &mut plan.selfplay;
         set!(p.games, s.games);
+        set!(p.target_halfwidth, s.target_halfwidth);
+        set!(p.budget, s.budget);
         set!(p.nodes, s.nodes);
         set!(p.jitter, s.jitter);
         set!(p.max_plies, s.max_plies);
@@ -220,6 +233,8 @@ fn plan(args: &RunArgs) -> Result<Plan> {
     set!(plan.sweep.multipv, args.multipv);
     set!(plan.sweep.repeats, args.repeats);
     set!(plan.selfplay.games, args.games);
+    set!(plan.selfplay.target_halfwidth, args.target_halfwidth);
+    set!(plan.selfplay.budget, args.budget);
     set!(plan.selfplay.nodes, args.selfplay_nodes);
     set!(plan.selfplay.jitter, args.jitter);
     if plan.sweep.nodes == 0 || plan.selfplay.nodes == 0 {
@@ -297,10 +312,22 @@ fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConf
         retries: 2,
         keep_scores: false,
         out: plan.out.join("selfplay"),
-        options: c960_selfplay::MatchOptions::default(),
+        options: c960_selfplay::MatchOptions {
+            adaptive: (p.target_halfwidth > 0.0 || p.budget > 0).then_some(Adaptive {
+                target_half_width: p.target_halfwidth,
+                band_half_width: c960_selfplay::adaptive::DEFAULT_BAND,
+                alpha: c960_selfplay::adaptive::DEFAULT_ALPHA,
+                round_games: ROUND_GAMES,
+                budget: (p.budget > 0).then_some(p.budget),
+            }),
+            ..c960_selfplay::MatchOptions::default()
+        },
     });
     Ok((sweep, selfplay))
 }
+
+/// Games per open position per adaptive round in a run.
+const ROUND_GAMES: u32 = 10;
 
 /// One line of the summary's stage table.
 #[derive(Clone, Debug, Serialize)]
@@ -511,11 +538,14 @@ fn summary(
             t.what
         )?;
     }
-    let mut scored: Vec<(&SweepRow, i32)> =
-        rows.iter().filter_map(|r| Some((r, r.score_cp?))).collect();
-    scored.sort_by_key(|(r, cp)| (cp.abs(), r.sp));
-    let line = |text: &mut Text, row: &SweepRow, cp: i32| -> std::fmt::Result {
-        let games = played.iter().find(|p| p.sp == row.sp);
+    // By the mean over a position's searches (one search without repeats).
+    let mut scored: Vec<(u16, f64)> = c960_sweep::repeats::summarize(rows)
+        .iter()
+        .filter_map(|m| Some((m.sp, m.cp?.mean)))
+        .collect();
+    scored.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then(a.0.cmp(&b.0)));
+    let line = |text: &mut Text, sp: u16, cp: f64| -> std::fmt::Result {
+        let games = played.iter().find(|p| p.sp == sp);
         let selfplay = match games.and_then(|p| p.white_score.as_ref().map(|s| (p.games, s))) {
             Some((n, s)) => format!(
                 "   self-play {:.0}% [{:.0}, {:.0}] over {n} games",
@@ -525,22 +555,21 @@ fn summary(
             ),
             None => String::new(),
         };
-        let placement = StartPosition::new(row.sp).map(StartPosition::placement);
+        let placement = StartPosition::new(sp).map(StartPosition::placement);
         writeln!(
             text,
-            "  SP {:>3}  {}  {cp:+4} cp{selfplay}",
-            row.sp,
+            "  SP {sp:>3}  {}  {cp:+4.0} cp{selfplay}",
             placement.unwrap_or_default()
         )
     };
     if !scored.is_empty() {
         writeln!(text, "most balanced (smallest |engine score|)")?;
-        for (row, cp) in scored.iter().take(5) {
-            line(&mut text, row, *cp)?;
+        for (sp, cp) in scored.iter().take(5) {
+            line(&mut text, *sp, *cp)?;
         }
         writeln!(text, "least balanced")?;
-        for (row, cp) in scored.iter().rev().take(5) {
-            line(&mut text, row, *cp)?;
+        for (sp, cp) in scored.iter().rev().take(5) {
+            line(&mut text, *sp, *cp)?;
         }
     }
     // How far these rankings can be trusted, and what the verdicts say.
@@ -666,14 +695,17 @@ fn selfplay_stage(
     let total = selfplay.positions.len() as u64 * u64::from(selfplay.games_per_position);
     display.stage(3, stages, "self-play", total, "games");
     let outcome = c960_selfplay::run(selfplay, &interrupt::STOP, |p| {
+        // Adaptive rounds add games as they are decided.
+        display.bar.set_length(p.total);
         display.bar.set_position(p.done);
     })
     .with_context(|| format!("self-play into {}", selfplay.out.display()))?;
     if outcome.interrupted {
         display.bar.finish_and_clear();
         return Err(Interrupted(format!(
-            "interrupted during self-play: {} of {total} games are saved; run the same command again to resume",
-            outcome.games
+            "interrupted during self-play: {} of {} games are saved; run the same command again to resume",
+            outcome.games,
+            display.bar.length().unwrap_or(total)
         ))
         .into());
     }
