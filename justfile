@@ -64,5 +64,5 @@ bench-engine nodes="300000" positions="0-959:19" match_nodes="20000":
     bash crates/c960-engine/bench/bench-engine.sh {{nodes}} {{positions}} {{match_nodes}}
 
 # Reliability per core-hour on a fixed subset: one deep search against K repeats at the same nodes; uniform against adaptive self-play at the same games.
-bench-resolve positions="48" nodes="250000" k="4" games="24" game_nodes="1000":
-    bash crates/c960-balance/bench/bench-resolve.sh {{positions}} {{nodes}} {{k}} {{games}} {{game_nodes}}
+bench-resolve positions="48" nodes="250000" k="4" games="24" game_nodes="1000" target="0.3":
+    bash crates/c960-balance/bench/bench-resolve.sh {{positions}} {{nodes}} {{k}} {{games}} {{game_nodes}} {{target}}

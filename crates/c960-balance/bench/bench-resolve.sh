@@ -14,7 +14,9 @@
 # Self-play, at the same total games:
 #   uniform  GAMES games per position
 #   adaptive 4 games each, then rounds of 4 for the positions whose
-#            anytime-valid interval is open, until the same budget is spent
+#            anytime-valid interval is open (wider than +-TARGET and
+#            overlapping the band's edge), widest first, until none is open
+#            or the same budget is spent
 # Both are judged by the same anytime-valid verdicts (`c960 balance`):
 # split-half reliability of the per-position scores, positions decided, and
 # the mean interval half width.
@@ -27,6 +29,7 @@ nodes=${2:-250000}
 k=${3:-4}
 games=${4:-24}
 game_nodes=${5:-1000}
+target=${6:-0.3}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
 target=${CARGO_TARGET_DIR:-$root/target}
@@ -56,12 +59,13 @@ echo "-- sweeps: deep ($deep nodes x 1) against repeats ($nodes nodes x $k), two
 "$c960" sweep --engine "$engine" --positions "$positions" --nodes "$nodes" --repeats $((2 * k)) \
   --seed 11 --quiet --out "$work/repeats"
 
-echo "-- self-play: uniform ($games games each) against adaptive (same budget)"
+echo "-- self-play: uniform ($games games each) against adaptive (target +-$target, same budget)"
 budget=$((count * games))
 "$c960" selfplay --engine "$engine" --positions "$positions" --nodes "$game_nodes" \
   --games-per-position "$games" --seed 5 --quiet --out "$work/uniform"
 "$c960" selfplay --engine "$engine" --positions "$positions" --nodes "$game_nodes" \
-  --games-per-position 4 --round-games 4 --budget "$budget" --seed 5 --quiet --out "$work/adaptive"
+  --games-per-position 4 --round-games 4 --budget "$budget" --target-halfwidth "$target" \
+  --seed 5 --quiet --out "$work/adaptive"
 for design in uniform adaptive; do
   "$c960" balance --games "$work/$design" --out "$work/$design-balance" >/dev/null
 done
@@ -118,4 +122,7 @@ for name in ["uniform", "adaptive"]:
 ratio = ((ra / ha) / (ru / hu)) if ru and ra and ru > 0 and ra > 0 else float("nan")
 print(f"ratio adaptive/uniform: reliability per core-hour {ratio:.2f}, decided {da} vs {du}, "
       f"mean half width {wa / wu:.2f}x")
+a = json.load(open(f"{work}/adaptive/manifest.json"))["adaptive"]
+print(f"adaptive: {a['rounds']} rounds, games per position {a['games_min']}..{a['games_max']}, "
+      f"stopped: {a['stopped']}")
 PY

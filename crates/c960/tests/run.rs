@@ -27,9 +27,14 @@ fn settings_come_from_profile_then_file_then_flags() {
     assert_eq!(quick["positions"], "all");
     let research = plan(&dir, &["--profile", "research"]);
     assert_eq!(research["out"], "runs/research");
-    assert_eq!(research["sweep"]["nodes"], 1_000_000);
-    assert_eq!(research["sweep"]["multipv"], 3);
-    assert_eq!(research["selfplay"]["games"], 100);
+    // Chosen from `just bench-resolve`: repeats beat one deep search per
+    // core-hour; self-play adaptive within the old uniform budget.
+    assert_eq!(research["sweep"]["nodes"], 250_000);
+    assert_eq!(research["sweep"]["repeats"], 4);
+    assert_eq!(research["sweep"]["multipv"], 1);
+    assert_eq!(research["selfplay"]["games"], 20);
+    assert_eq!(research["selfplay"]["target_halfwidth"], 0.05);
+    assert_eq!(research["selfplay"]["budget"], 96_000);
     assert_eq!(research["selfplay"]["nodes"], 5_000);
 
     fs::write(
@@ -43,7 +48,7 @@ fn settings_come_from_profile_then_file_then_flags() {
     assert_eq!(file["out"], "runs/mine");
     assert_eq!(file["positions"], "0-99");
     assert_eq!(file["sweep"]["nodes"], 300_000);
-    assert_eq!(file["sweep"]["multipv"], 3, "the rest from the profile");
+    assert_eq!(file["sweep"]["repeats"], 4, "the rest from the profile");
     assert_eq!(file["selfplay"]["games"], 8);
     assert_eq!(file["selfplay"]["draw_after"], 60);
     let flags = plan(

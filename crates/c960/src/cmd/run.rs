@@ -112,7 +112,7 @@ struct FileSelfplay {
 impl Profile {
     fn plan(self) -> Plan {
         let rules = Rules::default();
-        let (sweep, games, nodes) = match self {
+        let (sweep, games, nodes, adaptive) = match self {
             // About ten minutes on two cores for all 960 positions.
             Profile::Quick => (
                 SweepPlan {
@@ -122,16 +122,22 @@ impl Profile {
                 },
                 2,
                 2_000,
+                (0.0, 0),
             ),
-            // Hours; resumable at any point.
+            // Hours; resumable at any point. From `just bench-resolve`: four
+            // searches of 250,000 nodes repeat at r = 0.97 where one of
+            // 1,000,000 repeats at 0.88 (48 positions, Stockfish 15.1), for
+            // fewer core-hours; self-play goes adaptive after 20 games
+            // each, up to the old uniform budget of 100 games a position.
             Profile::Research => (
                 SweepPlan {
-                    nodes: 1_000_000,
-                    multipv: 3,
-                    repeats: 1,
+                    nodes: 250_000,
+                    multipv: 1,
+                    repeats: 4,
                 },
-                100,
+                20,
                 5_000,
+                (0.05, 96_000),
             ),
         };
         Plan {
@@ -146,8 +152,8 @@ impl Profile {
             sweep,
             selfplay: SelfplayPlan {
                 games,
-                target_halfwidth: 0.0,
-                budget: 0,
+                target_halfwidth: adaptive.0,
+                budget: adaptive.1,
                 nodes,
                 jitter: 0.1,
                 max_plies: rules.max_plies,
