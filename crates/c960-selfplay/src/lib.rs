@@ -18,6 +18,7 @@
 pub mod checks;
 mod game;
 mod matchstats;
+mod merge;
 mod openings;
 mod pgn;
 mod stats;
@@ -31,7 +32,7 @@ use std::{
     time::SystemTime,
 };
 
-use c960_core::{StartPosition, format_position_set};
+use c960_core::{Shard, StartPosition, format_position_set};
 use c960_engine::{
     AnyEngine, Engine, EngineError, EngineInfo, EngineSpec, Limit,
     pool::{self, PoolOptions},
@@ -46,6 +47,7 @@ pub use game::{
     parse_seconds, play,
 };
 pub use matchstats::{Estimate, MatchStats, PairTally, Sprt, SprtState, llr};
+pub use merge::{MergeOutcome, MissingGame, merge};
 pub use openings::{Book, Opening, OpeningOrder};
 pub use pgn::{PgnExtras, write_game, write_game_with};
 pub use stats::{Interval, PositionStats, PositionSummary, trinomial_interval};
@@ -95,6 +97,10 @@ pub struct SelfplayConfig {
     pub out: PathBuf,
     /// How the match is run beyond the per-move limit.
     pub options: MatchOptions,
+    /// This run's part of the games ([`Shard::WHOLE`] for all): unit
+    /// (SP, game), or (SP, game / 2) for colour-reversed pairs, of
+    /// [`Shard::contains`].
+    pub shard: Shard,
 }
 
 /// How a match is run beyond the per-move limit. The default is what the
@@ -352,10 +358,19 @@ pub struct Manifest {
     pub finished: String,
     /// How to read the tables.
     pub notes: String,
+    /// The shard this run played (`I/N`), when it played one part only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// The shards merged tables were made from (`c960 merge`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shards: Vec<Shard>,
+    /// Games of the run that a merge found in no input (`--allow-missing`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<MissingGame>,
 }
 
 /// Work done by one run.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunTiming {
     /// Games played by this run.
     pub games: u64,
@@ -429,7 +444,14 @@ pub fn run(
     } else {
         (jobs(config, &state.done), slots(config))
     };
-    let total = slots.len() as u64 * u64::from(config.games_per_position);
+    let total: u64 = slots
+        .iter()
+        .map(|(p, base)| {
+            (0..config.games_per_position)
+                .filter(|g| in_shard(config, p.sp(), base + g))
+                .count() as u64
+        })
+        .sum();
     let resumed = state.done.len() as u64;
     let mut progress = Progress {
         done: resumed,
@@ -513,6 +535,9 @@ pub fn run(
             } else {
                 NOTES.to_owned()
             },
+            shard: (!config.shard.is_whole()).then_some(config.shard),
+            shards: Vec::new(),
+            missing: Vec::new(),
         };
         write_outputs(config, &outcome, &manifest)?;
     }
@@ -547,8 +572,19 @@ fn jobs(config: &SelfplayConfig, done: &HashSet<(u16, u32)>) -> Vec<(StartPositi
                 (first..(first + round).min(config.games_per_position)).map(move |g| (*p, base + g))
             })
         })
-        .filter(|(p, g)| !done.contains(&(p.sp(), *g)))
+        .filter(|(p, g)| in_shard(config, p.sp(), *g) && !done.contains(&(p.sp(), *g)))
         .collect()
+}
+
+/// Whether game `game` of position `sp` is in this run's shard: both games
+/// of a colour-reversed pair are one unit.
+fn in_shard(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
+    let unit = if config.engine_b.is_some() {
+        game / 2
+    } else {
+        game
+    };
+    config.shard.contains(sp, unit)
 }
 
 /// A run ready to play: engines checked, the journal open and aggregated.
@@ -800,6 +836,9 @@ fn with_halt<T>(stop: &AtomicBool, body: impl FnOnce(&AtomicBool) -> T) -> T {
 
 /// Whether game `game` of position `sp` belongs to this run.
 fn wanted(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
+    if !in_shard(config, sp, game) {
+        return false;
+    }
     if let Some(book) = &config.options.openings {
         let k = (game / config.games_per_position) as usize;
         return book.openings.get(k).is_some_and(|o| o.position.sp() == sp);
@@ -807,7 +846,7 @@ fn wanted(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
     game < config.games_per_position && config.positions.iter().any(|p| p.sp() == sp)
 }
 
-const NOTES: &str = "White's score is (W + D/2) / games with a 95% interval of Wilson's form \
+pub(crate) const NOTES: &str = "White's score is (W + D/2) / games with a 95% interval of Wilson's form \
                      (normal for many games, never a point for few): trinomial \
                      (each game an independent win, draw or loss) for one engine, pair-based \
                      (the average of two colour-reversed games as the unit) for two engines. \
@@ -845,6 +884,16 @@ fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
     if !(0.0..1.0).contains(&config.jitter) {
         return invalid("jitter must be at least 0 and below 1");
     }
+    if !config.shard.is_whole() && config.options.sprt.is_some() {
+        return invalid(
+            "an SPRT decides on the whole match: run it unsharded (--shard with --sprt)",
+        );
+    }
+    if !config.shard.is_whole() && config.options.openings.is_some() {
+        return invalid(
+            "shards play the bare start positions: --shard does not combine with --openings",
+        );
+    }
     if config.engine_b.is_some() && config.options.shared_process {
         return invalid(
             "a shared process is for one engine playing itself, not with a second engine",
@@ -860,17 +909,38 @@ fn write_outputs(
     outcome: &SelfplayOutcome,
     manifest: &Manifest,
 ) -> Result<(), SelfplayError> {
+    let extras = PgnExtras {
+        scores: config.keep_scores,
+        processes: processes_label(config.options.shared_process),
+    };
+    write_run_outputs(
+        &config.out,
+        &outcome.journal,
+        &|sp, game| wanted(config, sp, game),
+        &extras,
+        &outcome.positions,
+        manifest,
+    )
+}
+
+/// Writes a run's outputs into `dir`: the wanted games of `journal` in
+/// (SP, game) order as PGN (with `extras`) and Parquet, the position
+/// table of `positions`, `match.json` when the manifest has match
+/// statistics, then the manifest.
+fn write_run_outputs(
+    dir: &Path,
+    journal: &Path,
+    wanted: &dyn Fn(u16, u32) -> bool,
+    extras: &PgnExtras,
+    positions: &[PositionSummary],
+    manifest: &Manifest,
+) -> Result<(), SelfplayError> {
     let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
-    let offsets = journal_offsets(&outcome.journal, &|sp, game| wanted(config, sp, game))?;
-    let dir = &config.out;
-    let mut journal = BufReader::new(File::open(&outcome.journal)?);
+    let offsets = journal_offsets(journal, wanted)?;
+    let mut journal = BufReader::new(File::open(journal)?);
     write_atomically(&dir.join(PGN_FILE), |out| {
-        let extras = PgnExtras {
-            scores: config.keep_scores,
-            processes: processes_label(config.options.shared_process),
-        };
         for_each_game(&mut journal, &offsets, |game| {
-            write_game_with(out, game, &extras)
+            write_game_with(out, game, extras)
         })
     })?;
     write_atomically(&dir.join(GAMES_FILE), |out| {
@@ -899,7 +969,7 @@ fn write_outputs(
         }
         writer.finish().map_err(io::Error::other)
     })?;
-    let mut positions = positions_frame(&outcome.positions).map_err(io::Error::other)?;
+    let mut positions = positions_frame(positions).map_err(io::Error::other)?;
     write_atomically(&dir.join(POSITIONS_PARQUET), |out| {
         c960_store::write_sealed(out, &mut positions, manifest_pairs(&manifest_json))
     })?;

@@ -8,6 +8,7 @@
 //! so a run killed at any moment resumes without losing or repeating work;
 //! a journal written with other settings is refused.
 
+mod merge;
 mod row;
 mod table;
 mod validate;
@@ -20,7 +21,7 @@ use std::{
     time::SystemTime,
 };
 
-use c960_core::{StartPosition, format_position_set};
+use c960_core::{Shard, StartPosition, format_position_set};
 use c960_engine::{
     AnyEngine, Engine, EngineError, EngineInfo, EngineSpec, GamePosition, Limit, Search,
     pool::{self, PoolOptions},
@@ -32,6 +33,7 @@ use c960_store::{
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use merge::{MergeError, MergeOutcome, merge};
 pub use row::{SweepRow, TopMove};
 pub use table::{PARQUET_MANIFEST_KEY, frame};
 pub use validate::check_row;
@@ -65,6 +67,9 @@ pub struct SweepConfig {
     /// Drop journal lines that cannot be trusted (and say so) instead of
     /// refusing to resume.
     pub repair: bool,
+    /// This run's part of the positions ([`Shard::WHOLE`] for all of them):
+    /// unit (SP, repeat 0) of [`Shard::contains`].
+    pub shard: Shard,
 }
 
 /// A position that failed on every attempt.
@@ -206,6 +211,16 @@ pub struct Manifest {
     /// Journal lines dropped by `--repair`, if any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repaired: Vec<DroppedLine>,
+    /// The shard this run played (`I/N`), when it played one part only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// The shards a merged table was made from (`c960 merge`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shards: Vec<Shard>,
+    /// Positions of the run that a merge found in no input
+    /// (`--allow-missing`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<u16>,
 }
 
 /// Runs (or resumes) a sweep. `stop`, once set, lets running searches
@@ -219,12 +234,17 @@ pub fn run(
     let started = now();
     let _lock = DirLock::exclusive(&config.out)?;
     let mut state = Prepared::new(config)?;
-    let wanted: BTreeSet<u16> = config.positions.iter().map(|p| p.sp()).collect();
+    let wanted: BTreeSet<u16> = config
+        .positions
+        .iter()
+        .map(|p| p.sp())
+        .filter(|&sp| config.shard.contains(sp, 0))
+        .collect();
     let todo: Vec<StartPosition> = config
         .positions
         .iter()
         .copied()
-        .filter(|p| !state.done.contains_key(&p.sp()))
+        .filter(|p| wanted.contains(&p.sp()) && !state.done.contains_key(&p.sp()))
         .collect();
     let resumed = wanted.len() - todo.len();
     let mut progress = Progress {
@@ -272,13 +292,16 @@ pub fn run(
             finished: now(),
             notes: NOTES.to_owned(),
             repaired: outcome.repaired.clone(),
+            shard: (!config.shard.is_whole()).then_some(config.shard),
+            shards: Vec::new(),
+            missing: Vec::new(),
         };
         write_outputs(&config.out, &outcome.rows, config.multipv, &manifest)?;
     }
     Ok(outcome)
 }
 
-const NOTES: &str = "Scores and WDL are from White's point of view. best_move_uci and move*_uci \
+pub(crate) const NOTES: &str = "Scores and WDL are from White's point of view. best_move_uci and move*_uci \
                      use Chess960 notation (castling as king takes rook). time_ms is the \
                      engine's clock: the only column that differs between two runs with the \
                      same settings.";

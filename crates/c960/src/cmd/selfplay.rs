@@ -18,7 +18,7 @@ use crate::{
     output::Text,
 };
 
-fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
+pub(crate) fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
     let limit = args.limit.limit(Limit::Nodes(5_000))?;
     if !(0.0..1.0).contains(&args.jitter) {
         bail!(InputError(format!(
@@ -115,6 +115,7 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             openings,
             log_dir: args.log_engine.clone(),
         },
+        shard: args.shard.unwrap_or_default(),
     })
 }
 
