@@ -1,0 +1,122 @@
+//! Sweep shards and their merge, as properties: for random shard counts
+//! and input orders the merged table equals the unsharded sweep's apart
+//! from `time_ms`; gaps are listed and mixed settings refused. Built-in
+//! engine at a small node limit.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    sync::atomic::AtomicBool,
+};
+
+use c960_core::{Shard, StartPosition};
+use c960_engine::{EngineSpec, Limit};
+use c960_sweep::{SweepConfig, SweepRow, merge, run};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use serde_json::Value;
+
+fn config(out: &Path, shard: Shard) -> SweepConfig {
+    SweepConfig {
+        engine: EngineSpec::Builtin {
+            hash_mb: 1,
+            watchdog: None,
+        },
+        limit: Limit::Nodes(300),
+        multipv: 2,
+        positions: (10..22).map(|sp| StartPosition::new(sp).unwrap()).collect(),
+        jobs: 1,
+        retries: 0,
+        out: out.to_owned(),
+        repair: false,
+        shard,
+    }
+}
+
+fn sweep(config: &SweepConfig) -> Vec<SweepRow> {
+    let outcome = run(config, &AtomicBool::new(false), |_| {}).unwrap();
+    assert!(!outcome.interrupted && outcome.failed.is_empty());
+    outcome.rows
+}
+
+/// The table's rows with the engine's clock left out.
+fn rows(dir: &Path) -> Vec<SweepRow> {
+    fs::read_to_string(dir.join("journal.jsonl"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let entry: Value = serde_json::from_str(l).unwrap();
+            let mut row: SweepRow = serde_json::from_value(entry).unwrap();
+            row.time_ms = None;
+            row
+        })
+        .collect()
+}
+
+fn manifest(dir: &Path) -> Value {
+    let mut m: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    for key in ["started", "finished", "jobs", "shards", "shard", "resumed"] {
+        m.as_object_mut().unwrap().remove(key);
+    }
+    m
+}
+
+#[test]
+fn merged_sweep_shards_equal_the_unsharded_sweep() {
+    let temp = tempfile::tempdir().unwrap();
+    let whole = temp.path().join("whole");
+    sweep(&config(&whole, Shard::WHOLE));
+    let mut expected = rows(&whole);
+    expected.sort_by_key(|r| r.sp);
+    let mut rng = ChaCha8Rng::seed_from_u64(16);
+    for trial in 0..3 {
+        let count = 2 + rng.next_u32() % 4;
+        let base = temp.path().join(trial.to_string());
+        let mut dirs: Vec<PathBuf> = (0..count)
+            .map(|i| {
+                let dir = base.join(i.to_string());
+                let shard = Shard::new(i, count).unwrap();
+                for row in sweep(&config(&dir, shard)) {
+                    assert!(shard.contains(row.sp, 0));
+                }
+                dir
+            })
+            .collect();
+        let twice = dirs[rng.next_u32() as usize % dirs.len()].clone();
+        dirs.push(twice.clone());
+        let turn = rng.next_u32() as usize % dirs.len();
+        dirs.rotate_left(turn);
+        let merged = base.join("merged");
+        let outcome = merge(&dirs, &merged, false).unwrap();
+        assert_eq!((outcome.rows, outcome.duplicates), (12, rows(&twice).len()));
+        assert_eq!(rows(&merged), expected);
+        assert_eq!(manifest(&merged), manifest(&whole));
+        assert_eq!(outcome.shards.len(), count as usize);
+    }
+}
+
+#[test]
+fn sweep_gaps_are_listed_and_other_settings_refused() {
+    let temp = tempfile::tempdir().unwrap();
+    let a = temp.path().join("a");
+    sweep(&config(&a, Shard::new(0, 2).unwrap()));
+    let message = merge(&[a.clone()], &temp.path().join("m"), false)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.contains("6 position(s) of the run are in no input"),
+        "{message}"
+    );
+    let outcome = merge(&[a.clone()], &temp.path().join("m"), true).unwrap();
+    assert_eq!(outcome.missing, vec![11, 13, 15, 17, 19, 21]);
+
+    let b = temp.path().join("b");
+    let mut other = config(&b, Shard::new(1, 2).unwrap());
+    other.limit = Limit::Nodes(301);
+    sweep(&other);
+    let err = merge(&[a, b], &temp.path().join("m2"), false).unwrap_err();
+    assert!(err.is_bad_input());
+    assert!(err.to_string().contains("limit"), "{err}");
+}
