@@ -41,7 +41,7 @@ write_conf() {
   cat >"$conf" <<CONF
 # Written by scripts/slurm-cluster.sh: one node with this machine's CPUs.
 ClusterName=c960
-SlurmctldHost=$node
+SlurmctldHost=$node(127.0.0.1)
 SlurmUser=$(id -un)
 SlurmdUser=root
 AuthType=auth/munge
@@ -68,7 +68,7 @@ ReturnToService=2
 SlurmdTimeout=300
 InactiveLimit=0
 KillWait=10
-NodeName=$node CPUs=$(nproc) State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=debug Nodes=$node Default=YES MaxTime=INFINITE State=UP
 CONF
 }
