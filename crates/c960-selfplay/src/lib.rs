@@ -361,10 +361,18 @@ pub struct Manifest {
     /// The shard this run played (`I/N`), when it played one part only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
-    /// The shards merged tables were made from (`c960 merge`).
+    /// What `c960 merge` made the run of (nothing for a run of its own).
+    #[serde(flatten)]
+    pub merged: Merged,
+}
+
+/// What a merged run's manifest says about its inputs.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Merged {
+    /// The shards the tables were made from.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub shards: Vec<Shard>,
-    /// Games of the run that a merge found in no input (`--allow-missing`).
+    /// Games of the run that no input had (`--allow-missing`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<MissingGame>,
 }
@@ -444,14 +452,7 @@ pub fn run(
     } else {
         (jobs(config, &state.done), slots(config))
     };
-    let total: u64 = slots
-        .iter()
-        .map(|(p, base)| {
-            (0..config.games_per_position)
-                .filter(|g| in_shard(config, p.sp(), base + g))
-                .count() as u64
-        })
-        .sum();
+    let total = games_in_shard(config, &slots);
     let resumed = state.done.len() as u64;
     let mut progress = Progress {
         done: resumed,
@@ -536,8 +537,7 @@ pub fn run(
                 NOTES.to_owned()
             },
             shard: (!config.shard.is_whole()).then_some(config.shard),
-            shards: Vec::new(),
-            missing: Vec::new(),
+            merged: Merged::default(),
         };
         write_outputs(config, &outcome, &manifest)?;
     }
@@ -574,6 +574,18 @@ fn jobs(config: &SelfplayConfig, done: &HashSet<(u16, u32)>) -> Vec<(StartPositi
         })
         .filter(|(p, g)| in_shard(config, p.sp(), *g) && !done.contains(&(p.sp(), *g)))
         .collect()
+}
+
+/// The games of `slots` in this run's shard.
+fn games_in_shard(config: &SelfplayConfig, slots: &[(StartPosition, u32)]) -> u64 {
+    slots
+        .iter()
+        .map(|(p, base)| {
+            (0..config.games_per_position)
+                .filter(|g| in_shard(config, p.sp(), base + g))
+                .count() as u64
+        })
+        .sum()
 }
 
 /// Whether game `game` of position `sp` is in this run's shard: both games

@@ -27,8 +27,8 @@ use c960_store::{DirLock, Journal, JournalError, write_atomically};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    FailedGame, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Manifest, PairTally, PgnExtras,
-    PositionStats, PositionSummary, Rules, RunTiming, SHARED_PROCESS, SelfplayError,
+    FailedGame, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Manifest, MatchStats, Merged, PairTally,
+    PgnExtras, PositionStats, PositionSummary, Rules, RunTiming, SHARED_PROCESS, SelfplayError,
     checks::check_game, processes_label, write_run_outputs,
 };
 
@@ -108,28 +108,11 @@ pub fn merge(
     allow_missing: bool,
 ) -> Result<MergeOutcome, SelfplayError> {
     let invalid = SelfplayError::Invalid;
-    if inputs.is_empty() {
-        return Err(invalid(
-            "nothing to merge: name at least one run directory".to_owned(),
-        ));
-    }
     fs::create_dir_all(out)
         .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
-    let out_real = fs::canonicalize(out)?;
     let _lock = DirLock::exclusive(out).map_err(io::Error::other)?;
     c960_store::remove_stale_temporaries(out);
-    let mut locks = Vec::new();
-    let mut read = Vec::new();
-    for dir in inputs {
-        if fs::canonicalize(dir).is_ok_and(|d| d == out_real) {
-            return Err(invalid(format!(
-                "{} is both an input and the output; merge into another directory",
-                dir.display()
-            )));
-        }
-        locks.push(DirLock::shared(dir).map_err(io::Error::other)?);
-        read.push(read_input(dir)?);
-    }
+    let (read, _locks) = read_inputs(inputs, out)?;
     let first = &read[0];
     for other in &read[1..] {
         agree(first, other)?;
@@ -148,8 +131,102 @@ pub fn merge(
     }
     let positions = parse_position_set(&plan.positions)
         .map_err(|e| invalid(format!("manifest positions {:?}: {e}", plan.positions)))?;
-    let sps: BTreeSet<u16> = positions.iter().map(|p| p.sp()).collect();
-    let games_per_position = plan.games_per_position;
+    let places = unite(&read, plan)?;
+    let missing: Vec<MissingGame> = positions
+        .iter()
+        .flat_map(|p| (0..plan.games_per_position).map(move |game| (p.sp(), game)))
+        .filter(|unit| !places.units.contains_key(unit))
+        .map(|(sp, game)| MissingGame { sp, game })
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let unfinished: Vec<PathBuf> = read
+        .iter()
+        .filter(|i| i.head.is_none())
+        .map(|i| i.dir.clone())
+        .collect();
+    if !missing.is_empty() && !allow_missing {
+        return Err(invalid(missing_message(&missing, &unfinished)));
+    }
+
+    let paired = plan.engines.len() > 1;
+    let journal = out.join(JOURNAL_FILE);
+    let (stats, pairs) = write_journal(&read, &places.units, &journal, paired)?;
+    let summaries: Vec<PositionSummary> = positions
+        .iter()
+        .map(|p| {
+            stats
+                .get(&p.sp())
+                .cloned()
+                .unwrap_or_default()
+                .summary(p.sp(), paired)
+        })
+        .collect();
+    let games: u64 = summaries.iter().map(|p| p.games).sum();
+    let match_stats = paired.then(|| pairs.stats(None));
+    let manifest = merged_manifest(&read, plan, games, match_stats, missing);
+    let extras = PgnExtras {
+        scores: first
+            .settings
+            .get("keep_scores")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false),
+        processes: processes_label(plan.processes == SHARED_PROCESS),
+    };
+    write_run_outputs(out, &journal, &|_, _| true, &extras, &summaries, &manifest)?;
+    Ok(MergeOutcome {
+        games,
+        duplicates: places.duplicates,
+        missing: manifest.merged.missing,
+        shards: manifest.merged.shards,
+        unfinished,
+    })
+}
+
+/// Reads every input, each locked for reading while the merge runs.
+fn read_inputs(
+    inputs: &[PathBuf],
+    out: &Path,
+) -> Result<(Vec<Input>, Vec<DirLock>), SelfplayError> {
+    if inputs.is_empty() {
+        return Err(SelfplayError::Invalid(
+            "nothing to merge: name at least one run directory".to_owned(),
+        ));
+    }
+    let out_real = fs::canonicalize(out)?;
+    let mut locks = Vec::new();
+    let mut read = Vec::new();
+    for dir in inputs {
+        if fs::canonicalize(dir).is_ok_and(|d| d == out_real) {
+            return Err(SelfplayError::Invalid(format!(
+                "{} is both an input and the output; merge into another directory",
+                dir.display()
+            )));
+        }
+        locks.push(DirLock::shared(dir).map_err(io::Error::other)?);
+        read.push(read_input(dir)?);
+    }
+    Ok((read, locks))
+}
+
+/// Where each game of the run is, over all inputs.
+struct Places {
+    /// By (SP, game): the first input that has it.
+    units: BTreeMap<(u16, u32), Place>,
+    /// Games found again in a later input (or line) and counted once.
+    duplicates: u64,
+}
+
+/// Reads every input's journal, checked, and unites their games of the
+/// run; refuses two different games for one unit of a run that replays
+/// exactly.
+fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
+    let first = &read[0];
+    let sps: BTreeSet<u16> = parse_position_set(&plan.positions)
+        .map_err(|e| SelfplayError::Invalid(e.to_string()))?
+        .iter()
+        .map(|p| p.sp())
+        .collect();
     let limits = match &plan.limit_b {
         None => vec![plan.limit.clone()],
         Some(b) => vec![
@@ -158,9 +235,10 @@ pub fn merge(
         ],
     };
     let check = move |game: &GameRecord| check_game(game, &limits);
-
-    let mut places: BTreeMap<(u16, u32), Place> = BTreeMap::new();
-    let mut duplicates = 0;
+    let mut places = Places {
+        units: BTreeMap::new(),
+        duplicates: 0,
+    };
     for (k, input) in read.iter().enumerate() {
         let path = input.dir.join(JOURNAL_FILE);
         let mut refused = None;
@@ -169,13 +247,13 @@ pub fn merge(
             &first.settings,
             &check,
             |game, at, line| {
-                if !sps.contains(&game.sp) || game.game >= games_per_position {
+                if !sps.contains(&game.sp) || game.game >= plan.games_per_position {
                     return Ok(());
                 }
                 let hash = line_hash(line);
-                match places.get(&(game.sp, game.game)) {
+                match places.units.get(&(game.sp, game.game)) {
                     None => {
-                        places.insert((game.sp, game.game), (k, at, hash));
+                        places.units.insert((game.sp, game.game), (k, at, hash));
                     }
                     Some(&(from, _, seen)) => {
                         if plan.replays_exactly && seen != hash {
@@ -192,48 +270,40 @@ pub fn merge(
                                 source: io::Error::other("conflicting duplicate"),
                             });
                         }
-                        duplicates += 1;
+                        places.duplicates += 1;
                     }
                 }
                 Ok(())
             },
         );
         if let Some(message) = refused {
-            return Err(invalid(message));
+            return Err(SelfplayError::Invalid(message));
         }
         result.map_err(|e| mixed(first, input, e))?;
     }
-    let missing: Vec<MissingGame> = positions
-        .iter()
-        .flat_map(|p| (0..games_per_position).map(move |game| (p.sp(), game)))
-        .filter(|unit| !places.contains_key(unit))
-        .map(|(sp, game)| MissingGame { sp, game })
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let unfinished: Vec<PathBuf> = read
-        .iter()
-        .filter(|i| i.head.is_none())
-        .map(|i| i.dir.clone())
-        .collect();
-    if !missing.is_empty() && !allow_missing {
-        return Err(invalid(missing_message(&missing, &unfinished)));
-    }
+    Ok(places)
+}
 
-    // The merged journal, in (SP, game) order, aggregated as it is written.
-    let paired = plan.engines.len() > 1;
+/// Writes the merged journal: the first input's header, then each game's
+/// line copied from its input, in (SP, game) order. Returns the games'
+/// statistics, aggregated as they pass.
+fn write_journal(
+    read: &[Input],
+    units: &BTreeMap<(u16, u32), Place>,
+    journal: &Path,
+    paired: bool,
+) -> Result<(BTreeMap<u16, PositionStats>, PairTally), SelfplayError> {
     let mut stats: BTreeMap<u16, PositionStats> = BTreeMap::new();
     let mut pairs = PairTally::default();
-    let journal = out.join(JOURNAL_FILE);
     let mut readers = read
         .iter()
         .map(|i| File::open(i.dir.join(JOURNAL_FILE)).map(BufReader::new))
         .collect::<io::Result<Vec<_>>>()?;
-    write_atomically(&journal, |file| {
+    write_atomically(journal, |file| {
         let mut file = io::BufWriter::new(file);
-        file.write_all(&first.header)?;
+        file.write_all(&read[0].header)?;
         let mut line = Vec::new();
-        for &(k, at, _) in places.values() {
+        for &(k, at, _) in units.values() {
             let reader = &mut readers[k];
             reader.seek(SeekFrom::Start(at))?;
             line.clear();
@@ -247,18 +317,18 @@ pub fn merge(
         }
         file.flush()
     })?;
-    let summaries: Vec<PositionSummary> = positions
-        .iter()
-        .map(|p| {
-            stats
-                .get(&p.sp())
-                .cloned()
-                .unwrap_or_default()
-                .summary(p.sp(), paired)
-        })
-        .collect();
-    let games: u64 = summaries.iter().map(|p| p.games).sum();
+    Ok((stats, pairs))
+}
 
+/// The merged run's manifest: the run's settings from `plan`, the merged
+/// counts, the inputs' timings summed and the span of their clocks.
+fn merged_manifest(
+    read: &[Input],
+    plan: &Head,
+    games: u64,
+    match_stats: Option<MatchStats>,
+    missing: Vec<MissingGame>,
+) -> Manifest {
     let heads: Vec<&Head> = read.iter().filter_map(|i| i.head.as_ref()).collect();
     let mut shards: Vec<Shard> = heads.iter().filter_map(|h| h.shard).collect();
     shards.sort_unstable();
@@ -284,7 +354,7 @@ pub fn merge(
         wall_seconds: sum.wall_seconds + h.this_run.wall_seconds,
         search_seconds: sum.search_seconds + h.this_run.search_seconds,
     });
-    let manifest = Manifest {
+    Manifest {
         kind: "selfplay".to_owned(),
         c960_version: plan.c960_version.clone(),
         engines: plan.engines.clone(),
@@ -298,13 +368,13 @@ pub fn merge(
         jitter: plan.jitter,
         rules: plan.rules,
         seed: plan.seed,
-        games_per_position,
+        games_per_position: plan.games_per_position,
         positions: plan.positions.clone(),
         games,
         failed,
         jobs: heads.iter().map(|h| h.jobs).sum(),
         this_run,
-        match_stats: paired.then(|| pairs.stats(None)),
+        match_stats,
         started: heads
             .iter()
             .map(|h| h.started.clone())
@@ -317,25 +387,8 @@ pub fn merge(
             .unwrap_or_default(),
         notes: plan.notes.clone(),
         shard: None,
-        shards: shards.clone(),
-        missing: missing.clone(),
-    };
-    let extras = PgnExtras {
-        scores: first
-            .settings
-            .get("keep_scores")
-            .and_then(serde_json::Value::as_bool)
-            .unwrap_or(false),
-        processes: processes_label(plan.processes == SHARED_PROCESS),
-    };
-    write_run_outputs(out, &journal, &|_, _| true, &extras, &summaries, &manifest)?;
-    Ok(MergeOutcome {
-        games,
-        duplicates,
-        missing,
-        shards,
-        unfinished,
-    })
+        merged: Merged { shards, missing },
+    }
 }
 
 fn line_hash(line: &[u8]) -> u64 {

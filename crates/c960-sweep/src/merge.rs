@@ -60,28 +60,11 @@ pub fn merge(
     allow_missing: bool,
 ) -> Result<MergeOutcome, MergeError> {
     let invalid = |m: String| SweepError::Invalid(m);
-    if inputs.is_empty() {
-        return Err(invalid(
-            "nothing to merge: name at least one run directory".to_owned(),
-        ));
-    }
     fs::create_dir_all(out)
         .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
-    let out_real = fs::canonicalize(out)?;
     let _lock = DirLock::exclusive(out)?;
     c960_store::remove_stale_temporaries(out);
-    let mut locks = Vec::new();
-    let mut read = Vec::new();
-    for dir in inputs {
-        if fs::canonicalize(dir).is_ok_and(|d| d == out_real) {
-            return Err(invalid(format!(
-                "{} is both an input and the output; merge into another directory",
-                dir.display()
-            )));
-        }
-        locks.push(DirLock::shared(dir)?);
-        read.push(read_input(dir)?);
-    }
+    let (read, _locks) = read_inputs(inputs, out)?;
     let first = &read[0];
     for other in &read[1..] {
         agree(first, other)?;
@@ -157,6 +140,44 @@ pub fn merge(
         }
         Ok(())
     })?;
+    let rows: Vec<SweepRow> = rows.into_values().map(|(row, _, _)| row).collect();
+    let manifest = merged_manifest(&read, plan, rows.len(), missing);
+    write_outputs(out, &rows, plan.multipv, &manifest)?;
+    Ok(MergeOutcome {
+        rows: rows.len(),
+        duplicates,
+        missing: manifest.missing,
+        shards: manifest.shards,
+        unfinished,
+    })
+}
+
+/// Reads every input, each locked for reading while the merge runs.
+fn read_inputs(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Input>, Vec<DirLock>), MergeError> {
+    if inputs.is_empty() {
+        return Err(SweepError::Invalid(
+            "nothing to merge: name at least one run directory".to_owned(),
+        ));
+    }
+    let out_real = fs::canonicalize(out)?;
+    let mut locks = Vec::new();
+    let mut read = Vec::new();
+    for dir in inputs {
+        if fs::canonicalize(dir).is_ok_and(|d| d == out_real) {
+            return Err(SweepError::Invalid(format!(
+                "{} is both an input and the output; merge into another directory",
+                dir.display()
+            )));
+        }
+        locks.push(DirLock::shared(dir)?);
+        read.push(read_input(dir)?);
+    }
+    Ok((read, locks))
+}
+
+/// The merged sweep's manifest: the run's settings from `plan`, the
+/// merged counts and the span of the inputs' clocks.
+fn merged_manifest(read: &[Input], plan: &Manifest, rows: usize, missing: Vec<u16>) -> Manifest {
     let manifests: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
     let mut shards: Vec<Shard> = manifests.iter().filter_map(|m| m.shard).collect();
     shards.sort_unstable();
@@ -169,15 +190,14 @@ pub fn merge(
         .collect::<BTreeMap<u16, FailedPosition>>()
         .into_values()
         .collect();
-    let rows: Vec<SweepRow> = rows.into_values().map(|(row, _, _)| row).collect();
-    let manifest = Manifest {
+    Manifest {
         kind: "sweep".to_owned(),
         c960_version: plan.c960_version.clone(),
         engine: plan.engine.clone(),
         limit: plan.limit.clone(),
         multipv: plan.multipv,
         positions: plan.positions.clone(),
-        rows: rows.len(),
+        rows,
         failed,
         resumed: 0,
         jobs: manifests.iter().map(|m| m.jobs).sum(),
@@ -194,17 +214,9 @@ pub fn merge(
         notes: NOTES.to_owned(),
         repaired: Vec::new(),
         shard: None,
-        shards: shards.clone(),
-        missing: missing.clone(),
-    };
-    write_outputs(out, &rows, plan.multipv, &manifest)?;
-    Ok(MergeOutcome {
-        rows: rows.len(),
-        duplicates,
-        missing,
         shards,
-        unfinished,
-    })
+        missing,
+    }
 }
 
 fn read_input(dir: &Path) -> Result<Input, MergeError> {

@@ -102,14 +102,14 @@ fn sweep_gaps_are_listed_and_other_settings_refused() {
     let temp = tempfile::tempdir().unwrap();
     let a = temp.path().join("a");
     sweep(&config(&a, Shard::new(0, 2).unwrap()));
-    let message = merge(&[a.clone()], &temp.path().join("m"), false)
+    let message = merge(std::slice::from_ref(&a), &temp.path().join("m"), false)
         .unwrap_err()
         .to_string();
     assert!(
         message.contains("6 position(s) of the run are in no input"),
         "{message}"
     );
-    let outcome = merge(&[a.clone()], &temp.path().join("m"), true).unwrap();
+    let outcome = merge(std::slice::from_ref(&a), &temp.path().join("m"), true).unwrap();
     assert_eq!(outcome.missing, vec![11, 13, 15, 17, 19, 21]);
 
     let b = temp.path().join("b");

@@ -7,6 +7,7 @@
 mod util;
 
 use std::{
+    fmt::Write as _,
     fs,
     path::{Path, PathBuf},
     process::Command,
@@ -69,7 +70,8 @@ fn wait_for(conf: &str, path: &Path, logs: &Path, seconds: u64) {
         if Instant::now() > deadline {
             let mut logs_text = String::new();
             for entry in fs::read_dir(logs).into_iter().flatten().flatten() {
-                logs_text += &format!(
+                let _ = write!(
+                    logs_text,
                     "== {}\n{}\n",
                     entry.path().display(),
                     fs::read_to_string(entry.path()).unwrap_or_default()
@@ -130,8 +132,12 @@ fn submitted(dir: &Dir, conf: &str, args: &[&str]) -> String {
 fn sharded_sweep_and_selfplay_on_slurm_equal_one_process_runs() {
     let conf = cluster();
     let dir = Dir::new();
+    sharded_sweep(&conf, &dir);
+    sharded_selfplay_with_a_cancelled_task(&conf, &dir);
+}
 
-    // A sweep in 2 shards.
+/// A sweep in 2 shards equals one process's.
+fn sharded_sweep(conf: &str, dir: &Dir) {
     let sweep = [
         "sweep",
         "--engine",
@@ -145,12 +151,12 @@ fn sharded_sweep_and_selfplay_on_slurm_equal_one_process_runs() {
     let mut args = vec!["slurm"];
     args.extend(sweep);
     args.extend(["--out", "sweep", "--shards", "2", "--submit"]);
-    submitted(&dir, &conf, &args);
+    submitted(dir, conf, &args);
     let mut args = sweep.to_vec();
     args.extend(["--jobs", "2", "--out", "sweep-whole"]);
     dir.ok(&args);
     wait_for(
-        &conf,
+        conf,
         &dir.file("sweep/manifest.json"),
         &dir.file("sweep/slurm/logs"),
         180,
@@ -167,8 +173,11 @@ fn sharded_sweep_and_selfplay_on_slurm_equal_one_process_runs() {
         json(&dir.file("sweep/manifest.json"))["shards"],
         serde_json::json!(["0/2", "1/2"])
     );
+}
 
-    // Self-play in 2 shards; shard 1 is cancelled mid-run.
+/// Self-play in 2 shards, shard 1 cancelled mid-run and resubmitted by the
+/// merge job, equals one process's.
+fn sharded_selfplay_with_a_cancelled_task(conf: &str, dir: &Dir) {
     let selfplay = [
         "selfplay",
         "--engine",
@@ -186,7 +195,7 @@ fn sharded_sweep_and_selfplay_on_slurm_equal_one_process_runs() {
     let mut args = vec!["slurm"];
     args.extend(selfplay);
     args.extend(["--out", "sp", "--shards", "2", "--submit"]);
-    submitted(&dir, &conf, &args);
+    submitted(dir, conf, &args);
     let jobs = fs::read_to_string(dir.file("sp/slurm/jobs.log")).unwrap();
     let array = jobs
         .lines()
@@ -194,12 +203,12 @@ fn sharded_sweep_and_selfplay_on_slurm_equal_one_process_runs() {
         .expect("the array job id in jobs.log")
         .to_owned();
     let journal = dir.file("sp/shards/1/journal.jsonl");
-    let deadline = Instant::now() + Duration::from_secs(120);
+    let deadline = Instant::now() + Duration::from_mins(2);
     while fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 3 {
         assert!(Instant::now() < deadline, "shard 1 never started");
         thread::sleep(Duration::from_millis(50));
     }
-    slurm(&conf, &["scancel", &format!("{array}_1")]);
+    slurm(conf, &["scancel", &format!("{array}_1")]);
     thread::sleep(Duration::from_secs(1));
     assert!(
         !dir.file("sp/shards/1/manifest.json").exists(),
@@ -210,7 +219,7 @@ fn sharded_sweep_and_selfplay_on_slurm_equal_one_process_runs() {
     args.extend(["--jobs", "2", "--out", "sp-whole"]);
     dir.ok(&args);
     wait_for(
-        &conf,
+        conf,
         &dir.file("sp/manifest.json"),
         &dir.file("sp/slurm/logs"),
         300,

@@ -108,6 +108,34 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
         merge_script.display()
     )?;
     if slurm.submit {
+        submit(&mut text, &jobs, &shard_script, &merge_script)?;
+    } else {
+        writeln!(text, "to submit (or run the same command with --submit):")?;
+        writeln!(
+            text,
+            "  array=$(sbatch --parsable {})",
+            shell_quote(&shard_script.to_string_lossy())
+        )?;
+        writeln!(
+            text,
+            "  sbatch --dependency=afterany:${{array%%;*}} {}",
+            shell_quote(&merge_script.to_string_lossy())
+        )?;
+    }
+    text.print()?;
+    Ok(())
+}
+
+/// Submits the array and the merge after it; says how to follow them.
+fn submit(
+    text: &mut Text,
+    jobs: &Jobs<'_>,
+    shard_script: &Path,
+    merge_script: &Path,
+) -> Result<()> {
+    let (n, name, out, done) = (jobs.slurm.shards, jobs.name, jobs.out, jobs.done);
+    let dir = out.join("slurm");
+    {
         let array = sbatch(&[shard_script.as_os_str()])?;
         let dependency = format!("--dependency=afterany:{array}");
         let merge = sbatch(&[dependency.as_ref(), merge_script.as_os_str()])?;
@@ -131,20 +159,7 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
             "result:   {}/{done} once the merge has run (it resubmits unfinished shards itself)",
             out.display()
         )?;
-    } else {
-        writeln!(text, "to submit (or run the same command with --submit):")?;
-        writeln!(
-            text,
-            "  array=$(sbatch --parsable {})",
-            shell_quote(&shard_script.to_string_lossy())
-        )?;
-        writeln!(
-            text,
-            "  sbatch --dependency=afterany:${{array%%;*}} {}",
-            shell_quote(&merge_script.to_string_lossy())
-        )?;
     }
-    text.print()?;
     Ok(())
 }
 
