@@ -310,13 +310,16 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     let config = config(args)?;
     prepare(&config, args.engine.repair)?;
     interrupt::install();
-    let total = config.positions.len() as u64 * u64::from(config.games_per_position);
+    let mut total = config.positions.len() as u64 * u64::from(config.games_per_position);
     let bar = args.engine.progress_bar(total, "games");
     let started = Instant::now();
     let mut first = true;
     let outcome = c960_selfplay::run(&config, &interrupt::STOP, |p| {
         bar.set_position(p.done);
         if first {
+            // A shard's own games, counted by the run.
+            total = p.total;
+            bar.set_length(total);
             bar.reset_eta();
             first = false;
         }
