@@ -211,6 +211,15 @@ pub struct Manifest {
     /// Journal lines dropped by `--repair`, if any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repaired: Vec<DroppedLine>,
+    /// Which part of the run this is: a shard, or a merge of shards.
+    #[serde(flatten)]
+    pub sharding: Sharding,
+}
+
+/// A manifest's shard fields, each left out when empty (a whole run of
+/// its own has none).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sharding {
     /// The shard this run played (`I/N`), when it played one part only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
@@ -292,9 +301,10 @@ pub fn run(
             finished: now(),
             notes: NOTES.to_owned(),
             repaired: outcome.repaired.clone(),
-            shard: (!config.shard.is_whole()).then_some(config.shard),
-            shards: Vec::new(),
-            missing: Vec::new(),
+            sharding: Sharding {
+                shard: (!config.shard.is_whole()).then_some(config.shard),
+                ..Sharding::default()
+            },
         };
         write_outputs(&config.out, &outcome.rows, config.multipv, &manifest)?;
     }

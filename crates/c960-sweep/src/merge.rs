@@ -22,8 +22,8 @@ use c960_core::{Shard, parse_position_set};
 use c960_store::{DirLock, Journal, JournalError, write_atomically};
 
 use crate::{
-    Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, Manifest, NOTES, SweepError, SweepRow,
-    validate, write_outputs,
+    Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, Manifest, NOTES, Sharding, SweepError,
+    SweepRow, validate, write_outputs,
 };
 
 /// What a merge produced.
@@ -146,8 +146,8 @@ pub fn merge(
     Ok(MergeOutcome {
         rows: rows.len(),
         duplicates,
-        missing: manifest.missing,
-        shards: manifest.shards,
+        missing: manifest.sharding.missing,
+        shards: manifest.sharding.shards,
         unfinished,
     })
 }
@@ -179,7 +179,7 @@ fn read_inputs(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Input>, Vec<DirLoc
 /// merged counts and the span of the inputs' clocks.
 fn merged_manifest(read: &[Input], plan: &Manifest, rows: usize, missing: Vec<u16>) -> Manifest {
     let manifests: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
-    let mut shards: Vec<Shard> = manifests.iter().filter_map(|m| m.shard).collect();
+    let mut shards: Vec<Shard> = manifests.iter().filter_map(|m| m.sharding.shard).collect();
     shards.sort_unstable();
     shards.dedup();
     let failed: Vec<FailedPosition> = manifests
@@ -213,9 +213,11 @@ fn merged_manifest(read: &[Input], plan: &Manifest, rows: usize, missing: Vec<u1
             .unwrap_or_default(),
         notes: NOTES.to_owned(),
         repaired: Vec::new(),
-        shard: None,
-        shards,
-        missing,
+        sharding: Sharding {
+            shard: None,
+            shards,
+            missing,
+        },
     }
 }
 
