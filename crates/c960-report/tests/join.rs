@@ -4,7 +4,7 @@ use std::fs;
 
 use c960_engine::EngineInfo;
 use c960_report::{ReportError, RunKind, labels, per_position, write_table};
-use c960_sweep::{Manifest, SweepRow, TopMove, write_outputs};
+use c960_sweep::{Manifest, Sharding, SweepRow, TopMove, write_outputs};
 use polars::prelude::*;
 
 fn sweep_row(sp: u16, cp: i32) -> SweepRow {
@@ -62,6 +62,7 @@ fn write_sweep(dir: &std::path::Path, limit: &str, rows: &[SweepRow]) {
         finished: "-".into(),
         notes: String::new(),
         repaired: vec![],
+        sharding: Sharding::default(),
     };
     write_outputs(dir, rows, 1, &manifest).unwrap();
 }

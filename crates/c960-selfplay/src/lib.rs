@@ -19,6 +19,7 @@ pub mod adaptive;
 pub mod checks;
 mod game;
 mod matchstats;
+mod merge;
 mod openings;
 mod pgn;
 mod stats;
@@ -32,7 +33,7 @@ use std::{
     time::SystemTime,
 };
 
-use c960_core::{StartPosition, format_position_set};
+use c960_core::{Shard, StartPosition, format_position_set};
 use c960_engine::{
     AnyEngine, Engine, EngineError, EngineInfo, EngineSpec, Limit,
     pool::{self, PoolOptions},
@@ -48,6 +49,7 @@ pub use game::{
     parse_seconds, play,
 };
 pub use matchstats::{Estimate, MatchStats, PairTally, Sprt, SprtState, llr};
+pub use merge::{MergeOutcome, MissingGame, merge};
 pub use openings::{Book, Opening, OpeningOrder};
 pub use pgn::{PgnExtras, write_game, write_game_with};
 pub use stats::{Interval, PositionStats, PositionSummary, trinomial_interval};
@@ -97,6 +99,10 @@ pub struct SelfplayConfig {
     pub out: PathBuf,
     /// How the match is run beyond the per-move limit.
     pub options: MatchOptions,
+    /// This run's part of the games ([`Shard::WHOLE`] for all): unit
+    /// (SP, game), or (SP, game / 2) for colour-reversed pairs, of
+    /// [`Shard::contains`].
+    pub shard: Shard,
 }
 
 /// How a match is run beyond the per-move limit. The default is what the
@@ -363,10 +369,27 @@ pub struct Manifest {
     pub finished: String,
     /// How to read the tables.
     pub notes: String,
+    /// The shard this run played (`I/N`), when it played one part only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// What `c960 merge` made the run of (nothing for a run of its own).
+    #[serde(flatten)]
+    pub merged: Merged,
+}
+
+/// What a merged run's manifest says about its inputs.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Merged {
+    /// The shards the tables were made from.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shards: Vec<Shard>,
+    /// Games of the run that no input had (`--allow-missing`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<MissingGame>,
 }
 
 /// Work done by one run.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunTiming {
     /// Games played by this run.
     pub games: u64,
@@ -440,7 +463,7 @@ pub fn run(
     } else {
         (jobs(config, &state.done), slots(config))
     };
-    let total = slots.len() as u64 * u64::from(config.games_per_position);
+    let total = games_in_shard(config, &slots);
     let resumed = state.done.len() as u64;
     let mut progress = Progress {
         done: resumed,
@@ -541,6 +564,8 @@ fn manifest(config: &SelfplayConfig, outcome: &SelfplayOutcome, started: String)
         finished: now(),
         match_stats: outcome.match_stats.clone(),
         adaptive: outcome.adaptive.clone(),
+        shard: (!config.shard.is_whole()).then_some(config.shard),
+        merged: Merged::default(),
         notes: match (config.timed(), config.options.adaptive.is_some()) {
             (true, _) => format!("{NOTES} {CLOCK_NOTE}"),
             (false, true) => format!("{NOTES} {ADAPTIVE_NOTE}"),
@@ -577,8 +602,31 @@ fn jobs(config: &SelfplayConfig, done: &HashSet<(u16, u32)>) -> Vec<(StartPositi
                 (first..(first + round).min(config.games_per_position)).map(move |g| (*p, base + g))
             })
         })
-        .filter(|(p, g)| !done.contains(&(p.sp(), *g)))
+        .filter(|(p, g)| in_shard(config, p.sp(), *g) && !done.contains(&(p.sp(), *g)))
         .collect()
+}
+
+/// The games of `slots` in this run's shard.
+fn games_in_shard(config: &SelfplayConfig, slots: &[(StartPosition, u32)]) -> u64 {
+    slots
+        .iter()
+        .map(|(p, base)| {
+            (0..config.games_per_position)
+                .filter(|g| in_shard(config, p.sp(), base + g))
+                .count() as u64
+        })
+        .sum()
+}
+
+/// Whether game `game` of position `sp` is in this run's shard: both games
+/// of a colour-reversed pair are one unit.
+fn in_shard(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
+    let unit = if config.engine_b.is_some() {
+        game / 2
+    } else {
+        game
+    };
+    config.shard.contains(sp, unit)
 }
 
 /// A run ready to play: engines checked, the journal open and aggregated.
@@ -851,6 +899,9 @@ fn with_halt<T>(stop: &AtomicBool, body: impl FnOnce(&AtomicBool) -> T) -> T {
 /// Whether game `game` of position `sp` belongs to this run: adaptive
 /// runs take any number of games from their positions.
 fn wanted(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
+    if !in_shard(config, sp, game) {
+        return false;
+    }
     if config.options.adaptive.is_some() {
         return config.positions.iter().any(|p| p.sp() == sp);
     }
@@ -861,7 +912,7 @@ fn wanted(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
     game < config.games_per_position && config.positions.iter().any(|p| p.sp() == sp)
 }
 
-const NOTES: &str = "White's score is (W + D/2) / games with a 95% interval of Wilson's form \
+pub(crate) const NOTES: &str = "White's score is (W + D/2) / games with a 95% interval of Wilson's form \
                      (normal for many games, never a point for few): trinomial \
                      (each game an independent win, draw or loss) for one engine, pair-based \
                      (the average of two colour-reversed games as the unit) for two engines. \
@@ -911,9 +962,24 @@ fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
                 "adaptive self-play is for one engine from the start positions (no --engine-b, no --openings)",
             );
         }
+        if !config.shard.is_whole() {
+            return invalid(
+                "adaptive self-play decides each round from every position's games: run it unsharded (--shard with --target-halfwidth or --budget)",
+            );
+        }
         if let Err(e) = rule.check(config.games_per_position, config.positions.len()) {
             return Err(SelfplayError::Invalid(e));
         }
+    }
+    if !config.shard.is_whole() && config.options.sprt.is_some() {
+        return invalid(
+            "an SPRT decides on the whole match: run it unsharded (--shard with --sprt)",
+        );
+    }
+    if !config.shard.is_whole() && config.options.openings.is_some() {
+        return invalid(
+            "shards play the bare start positions: --shard does not combine with --openings",
+        );
     }
     if config.engine_b.is_some() && config.options.shared_process {
         return invalid(
@@ -930,17 +996,38 @@ fn write_outputs(
     outcome: &SelfplayOutcome,
     manifest: &Manifest,
 ) -> Result<(), SelfplayError> {
+    let extras = PgnExtras {
+        scores: config.keep_scores,
+        processes: processes_label(config.options.shared_process),
+    };
+    write_run_outputs(
+        &config.out,
+        &outcome.journal,
+        &|sp, game| wanted(config, sp, game),
+        &extras,
+        &outcome.positions,
+        manifest,
+    )
+}
+
+/// Writes a run's outputs into `dir`: the wanted games of `journal` in
+/// (SP, game) order as PGN (with `extras`) and Parquet, the position
+/// table of `positions`, `match.json` when the manifest has match
+/// statistics, then the manifest.
+fn write_run_outputs(
+    dir: &Path,
+    journal: &Path,
+    wanted: &dyn Fn(u16, u32) -> bool,
+    extras: &PgnExtras,
+    positions: &[PositionSummary],
+    manifest: &Manifest,
+) -> Result<(), SelfplayError> {
     let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
-    let offsets = journal_offsets(&outcome.journal, &|sp, game| wanted(config, sp, game))?;
-    let dir = &config.out;
-    let mut journal = BufReader::new(File::open(&outcome.journal)?);
+    let offsets = journal_offsets(journal, wanted)?;
+    let mut journal = BufReader::new(File::open(journal)?);
     write_atomically(&dir.join(PGN_FILE), |out| {
-        let extras = PgnExtras {
-            scores: config.keep_scores,
-            processes: processes_label(config.options.shared_process),
-        };
         for_each_game(&mut journal, &offsets, |game| {
-            write_game_with(out, game, &extras)
+            write_game_with(out, game, extras)
         })
     })?;
     write_atomically(&dir.join(GAMES_FILE), |out| {
@@ -969,7 +1056,7 @@ fn write_outputs(
         }
         writer.finish().map_err(io::Error::other)
     })?;
-    let mut positions = positions_frame(&outcome.positions).map_err(io::Error::other)?;
+    let mut positions = positions_frame(positions).map_err(io::Error::other)?;
     write_atomically(&dir.join(POSITIONS_PARQUET), |out| {
         c960_store::write_sealed(out, &mut positions, manifest_pairs(&manifest_json))
     })?;

@@ -357,6 +357,75 @@ impl<R: Serialize + DeserializeOwned> Journal<R> {
     }
 }
 
+/// Reading a journal without changing it, for tools that combine the
+/// journals of several runs (`c960 merge`).
+impl<R: DeserializeOwned> Journal<R> {
+    /// The header line of the journal at `path` (with its newline) and the
+    /// settings in it.
+    pub fn read_header(path: &Path) -> Result<(Vec<u8>, Value), JournalError> {
+        let io_error = |source| JournalError::io(path, source);
+        let mut lines = Lines::open(path).map_err(io_error)?;
+        let mut line = Vec::new();
+        if lines.reader.is_none() {
+            return Err(io_error(io::Error::new(
+                io::ErrorKind::NotFound,
+                "no such file",
+            )));
+        }
+        if !lines.next(&mut line).map_err(io_error)? {
+            return Err(JournalError::Corrupt {
+                path: path.to_owned(),
+                line: 1,
+                reason: "no complete header line".to_owned(),
+            });
+        }
+        let settings = read_header(path, &line)?;
+        Ok((line, settings))
+    }
+
+    /// Reads the journal at `path` without changing it: its settings must
+    /// equal `settings` ([`JournalError::SettingsDiffer`] names what
+    /// differs), and every complete record line must carry a matching
+    /// checksum, parse and pass `check` (else [`JournalError::Corrupt`]).
+    /// Each record is handed to `on_record` with the byte offset of its
+    /// line and the line itself, one at a time, so memory stays flat. An
+    /// unterminated last line (a write in progress) is left out.
+    pub fn read_records(
+        path: &Path,
+        settings: &Value,
+        check: &dyn Fn(&R) -> Result<(), String>,
+        mut on_record: impl FnMut(R, u64, &[u8]) -> Result<(), JournalError>,
+    ) -> Result<(), JournalError> {
+        let io_error = |source| JournalError::io(path, source);
+        let (_, theirs) = Journal::<R>::read_header(path)?;
+        if &theirs != settings {
+            return Err(JournalError::SettingsDiffer {
+                path: path.to_owned(),
+                differences: differences(&theirs, settings),
+            });
+        }
+        let mut lines = Lines::open(path).map_err(io_error)?;
+        let mut line = Vec::new();
+        lines.next(&mut line).map_err(io_error)?;
+        loop {
+            let offset = lines.complete;
+            if !lines.next(&mut line).map_err(io_error)? {
+                return Ok(());
+            }
+            let corrupt = |reason: String| JournalError::Corrupt {
+                path: path.to_owned(),
+                line: lines.number,
+                reason,
+            };
+            let text = trim_newline(&line);
+            unseal(text).map_err(corrupt)?;
+            let record: R = serde_json::from_slice(text).map_err(|e| corrupt(e.to_string()))?;
+            check(&record).map_err(corrupt)?;
+            on_record(record, offset, &line)?;
+        }
+    }
+}
+
 impl JournalError {
     fn io(path: &Path, source: io::Error) -> JournalError {
         JournalError::Io {

@@ -12,6 +12,7 @@
 //! so a run killed at any moment resumes without losing or repeating work;
 //! a journal written with other settings is refused.
 
+mod merge;
 pub mod repeats;
 mod row;
 mod table;
@@ -25,7 +26,7 @@ use std::{
     time::SystemTime,
 };
 
-use c960_core::{StartPosition, format_position_set};
+use c960_core::{Shard, StartPosition, format_position_set};
 use c960_engine::{
     AnyEngine, Engine, EngineError, EngineInfo, EngineSpec, GamePosition, Limit, Search,
     pool::{self, PoolOptions},
@@ -37,6 +38,7 @@ use c960_store::{
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use merge::{MergeError, MergeOutcome, merge};
 pub use repeats::{RepeatPlan, Repeatability};
 pub use row::{MATE_CP, SweepRow, TopMove};
 pub use table::{PARQUET_MANIFEST_KEY, frame, positions_frame, repeats_frame};
@@ -77,6 +79,9 @@ pub struct SweepConfig {
     /// Drop journal lines that cannot be trusted (and say so) instead of
     /// refusing to resume.
     pub repair: bool,
+    /// This run's part of the searches ([`Shard::WHOLE`] for all of them):
+    /// unit (SP, repeat) of [`Shard::contains`].
+    pub shard: Shard,
 }
 
 /// A position that failed on every attempt.
@@ -240,6 +245,25 @@ pub struct Manifest {
     /// Journal lines dropped by `--repair`, if any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repaired: Vec<DroppedLine>,
+    /// Which part of the run this is: a shard, or a merge of shards.
+    #[serde(flatten)]
+    pub sharding: Sharding,
+}
+
+/// A manifest's shard fields, each left out when empty (a whole run of
+/// its own has none).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sharding {
+    /// The shard this run played (`I/N`), when it played one part only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// The shards a merged table was made from (`c960 merge`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shards: Vec<Shard>,
+    /// Searches (SP, repeat) of the run that a merge found in no input
+    /// (`--allow-missing`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<(u16, u32)>,
 }
 
 fn one() -> u32 {
@@ -332,19 +356,23 @@ pub fn run(
                 NOTES.to_owned()
             },
             repaired: outcome.repaired.clone(),
+            sharding: Sharding {
+                shard: (!config.shard.is_whole()).then_some(config.shard),
+                ..Sharding::default()
+            },
         };
         write_outputs(&config.out, &outcome.rows, config.multipv, &manifest)?;
     }
     Ok(outcome)
 }
 
-const NOTES: &str = "Scores and WDL are from White's point of view. best_move_uci and move*_uci \
+pub(crate) const NOTES: &str = "Scores and WDL are from White's point of view. best_move_uci and move*_uci \
                      use Chess960 notation (castling as king takes rook). time_ms is the \
                      engine's clock: the only column that differs between two runs with the \
                      same settings.";
 
 /// What a sweep with repeats adds to its notes.
-const REPEAT_NOTES: &str = " With repeats, repeats.parquet has one row per (sp, repeat) \
+pub(crate) const REPEAT_NOTES: &str = " With repeats, repeats.parquet has one row per (sp, repeat) \
     search with its node_budget; sweep.parquet has one row per position whose search columns \
     are those of its first finished repeat and whose score_cp_mean/sd/se and \
     white_expected_mean/sd/se (White's expected score (W + D/2)/1000 from the engine's WDL) are \
@@ -352,11 +380,12 @@ const REPEAT_NOTES: &str = " With repeats, repeats.parquet has one row per (sp, 
     median split-half correlation of per-position mean scores over random halves of the \
     repeats, with its Spearman-Brown projection to all repeats.";
 
-/// Every (position, repeat) search of the run, repeat by repeat, so an
-/// interrupted run has covered the positions evenly.
+/// Every (position, repeat) search of the run (of its shard), repeat by
+/// repeat, so an interrupted run has covered the positions evenly.
 fn units(config: &SweepConfig) -> Vec<(StartPosition, u32)> {
     (0..config.repeats.repeats)
         .flat_map(|r| config.positions.iter().map(move |p| (*p, r)))
+        .filter(|(p, r)| config.shard.contains(p.sp(), *r))
         .collect()
 }
 

@@ -63,7 +63,16 @@ pub(crate) enum Command {
     Import(ImportArgs),
     /// One position's opening tree from self-play or imported games.
     Openings(OpeningsArgs),
+    /// Merge shard directories (or runs of the same settings) into one run.
+    Merge(MergeArgs),
+    /// Write (and submit) a Slurm array job of shards and the merge after it.
+    Slurm(SlurmArgs),
 }
+
+/// One shard of a run, `I/N` (see `c960 merge` and `c960 slurm`).
+const SHARD_HELP: &str = "Play only shard I of N (0-based, e.g. 0/4 .. 3/4): a fixed part of \
+                          the work units, (SP + game) mod N = I; merge the N shard \
+                          directories with c960 merge";
 
 /// Run profiles.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
@@ -181,6 +190,8 @@ pub(crate) struct RunArgs {
     /// resume (listed on stderr; the work is redone).
     #[arg(long)]
     pub(crate) repair: bool,
+    #[arg(long, value_name = "I/N", help = SHARD_HELP)]
+    pub(crate) shard: Option<c960_core::Shard>,
 }
 
 /// Verdicts the draw can filter by.
@@ -740,6 +751,8 @@ pub(crate) struct SweepArgs {
     /// Run directory [default: runs/sweep-ENGINE-LIMIT-mpvK[-rK]].
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
+    #[arg(long, value_name = "I/N", help = SHARD_HELP)]
+    pub(crate) shard: Option<c960_core::Shard>,
 }
 
 #[derive(Debug, Args)]
@@ -894,4 +907,98 @@ pub(crate) struct SelfplayArgs {
     /// Run directory [default: runs/selfplay-ENGINE-LIMIT-gG-sS].
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
+    #[arg(long, value_name = "I/N", help = SHARD_HELP)]
+    pub(crate) shard: Option<c960_core::Shard>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Each input is a shard directory of c960 sweep, selfplay or run \
+                        --shard (or an unsharded run of the same settings). The journals are \
+                        checked as a resume checks them; settings, c960 version and positions \
+                        must agree; a unit two inputs both finished counts once. The output \
+                        gets the journal, tables, PGN and manifest a single run writes \
+                        (the manifest lists the shards).\n\n\
+                        Examples:\n  \
+                        c960 merge runs/sp/shards/0 runs/sp/shards/1 --out runs/sp\n  \
+                        c960 merge runs/sp/shards/* --out runs/sp --allow-missing"
+)]
+pub(crate) struct MergeArgs {
+    /// Run directories to merge (all sweeps, all self-play or all runs).
+    #[arg(required = true, value_name = "DIR")]
+    pub(crate) inputs: Vec<PathBuf>,
+    /// The merged run directory.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
+    /// Merge even when some work units are in no input; the manifest lists
+    /// them.
+    #[arg(long)]
+    pub(crate) allow_missing: bool,
+    /// No summary.
+    #[arg(long)]
+    pub(crate) quiet: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Writes DIR/slurm/shard.sbatch (an array job, one shard per task, \
+                        each running the command with --shard $SLURM_ARRAY_TASK_ID/N and \
+                        --jobs $SLURM_CPUS_PER_TASK into DIR/shards/I) and \
+                        DIR/slurm/merge.sbatch (after every task ended: merges the shards \
+                        into DIR, or resubmits unfinished tasks, which resume from their \
+                        journals). --out DIR is required and must be on a file system every \
+                        node sees.\n\n\
+                        Examples:\n  \
+                        c960 slurm selfplay --games-per-position 1000 --out /scratch/c960/sp --shards 96 --time 4:00:00 --submit\n  \
+                        c960 slurm sweep --nodes 1000000 --out /scratch/c960/sweep --shards 8 --cpus-per-task 4"
+)]
+pub(crate) struct SlurmArgs {
+    #[command(subcommand)]
+    pub(crate) command: SlurmCommand,
+}
+
+/// The command each array task runs.
+#[derive(Debug, Subcommand)]
+pub(crate) enum SlurmCommand {
+    /// Shards of `c960 sweep`.
+    Sweep {
+        #[command(flatten)]
+        args: SweepArgs,
+        #[command(flatten)]
+        slurm: SlurmOptions,
+    },
+    /// Shards of `c960 selfplay`.
+    Selfplay {
+        #[command(flatten)]
+        args: Box<SelfplayArgs>,
+        #[command(flatten)]
+        slurm: SlurmOptions,
+    },
+    /// Shards of `c960 run` (the merge builds the report).
+    Run {
+        #[command(flatten)]
+        args: RunArgs,
+        #[command(flatten)]
+        slurm: SlurmOptions,
+    },
+}
+
+/// How the work is cut and scheduled.
+#[derive(Debug, Args)]
+pub(crate) struct SlurmOptions {
+    /// Array tasks, one shard each.
+    #[arg(long, value_name = "N")]
+    pub(crate) shards: u32,
+    /// Slurm partition [default: the cluster's].
+    #[arg(long, value_name = "P")]
+    pub(crate) partition: Option<String>,
+    /// Time limit per task, as sbatch takes it (e.g. 4:00:00).
+    #[arg(long, value_name = "T")]
+    pub(crate) time: Option<String>,
+    /// CPUs per task: the task's --jobs.
+    #[arg(long, value_name = "C", default_value_t = 1)]
+    pub(crate) cpus_per_task: u32,
+    /// Submit with sbatch (otherwise print what would be submitted).
+    #[arg(long)]
+    pub(crate) submit: bool,
 }

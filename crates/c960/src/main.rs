@@ -34,6 +34,8 @@ fn main() -> ExitCode {
         Command::Balance(args) => cmd::balance::run(&args),
         Command::Import(args) => cmd::import::run(&args),
         Command::Openings(args) => cmd::openings::run(&args),
+        Command::Merge(args) => cmd::merge::run(&args),
+        Command::Slurm(args) => cmd::slurm::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -199,6 +199,19 @@ fn adaptive_settings_that_cannot_work_are_refused() {
         "x",
     ]);
     assert!(line.contains("--target-halfwidth"), "{line}");
+    // Rounds are decided from every position's games: no shards.
+    let line = dir.bad_input(&[
+        "selfplay",
+        "--engine",
+        "builtin",
+        "--target-halfwidth",
+        "0.1",
+        "--shard",
+        "0/2",
+        "--out",
+        "x",
+    ]);
+    assert!(line.contains("run it unsharded"), "{line}");
 
     // The rule is part of the run: another target does not resume it.
     let dir = Dir::new();

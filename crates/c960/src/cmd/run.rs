@@ -37,6 +37,9 @@ pub(crate) struct Plan {
     seed: u64,
     sweep: SweepPlan,
     selfplay: SelfplayPlan,
+    /// The shard this run plays (`--shard`), if one part only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<c960_core::Shard>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -163,6 +166,7 @@ impl Profile {
                 draw_plies: rules.draw_plies,
                 draw_after: rules.draw_after_ply,
             },
+            shard: None,
         }
     }
 
@@ -183,7 +187,7 @@ macro_rules! set {
 }
 
 /// Resolves the plan: profile, then the TOML file, then flags.
-fn plan(args: &RunArgs) -> Result<Plan> {
+pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
     let file: FilePlan = match &args.config {
         Some(path) => {
             let text = fs::read_to_string(path)
@@ -243,6 +247,7 @@ fn plan(args: &RunArgs) -> Result<Plan> {
     set!(plan.selfplay.budget, args.budget);
     set!(plan.selfplay.nodes, args.selfplay_nodes);
     set!(plan.selfplay.jitter, args.jitter);
+    plan.shard = args.shard.filter(|s| !s.is_whole());
     if plan.sweep.nodes == 0 || plan.selfplay.nodes == 0 {
         bail!(InputError("node limits must be positive".to_owned()));
     }
@@ -296,6 +301,7 @@ fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConf
         retries: 2,
         out: plan.out.join("sweep"),
         repair: false,
+        shard: plan.shard.unwrap_or_default(),
     };
     let p = &plan.selfplay;
     let selfplay = (p.games > 0).then(|| SelfplayConfig {
@@ -328,6 +334,7 @@ fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConf
             }),
             ..c960_selfplay::MatchOptions::default()
         },
+        shard: plan.shard.unwrap_or_default(),
     });
     Ok((sweep, selfplay))
 }
@@ -352,7 +359,9 @@ struct RunRecord<'a> {
     engine: String,
     jobs: usize,
     stages: &'a [StageTime],
-    report: PathBuf,
+    /// Absent for a shard: the merge of all shards builds the report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report: Option<PathBuf>,
     finished: String,
 }
 
@@ -449,6 +458,10 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         runs.push(selfplay.out.clone());
     }
 
+    if plan.shard.is_some() {
+        return finish_shard(&plan, &swept.engine.name, sweep.jobs, &times, args.quiet);
+    }
+
     // 4. Report.
     let clock = Instant::now();
     display.stage(stages_total, stages_total, "report", 1, "site");
@@ -469,7 +482,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         engine: swept.engine.name.clone(),
         jobs: sweep.jobs,
         stages: &times,
-        report: report_dir.join("index.html"),
+        report: Some(report_dir.join("index.html")),
         finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     };
     let json = serde_json::to_string_pretty(&record)?;
@@ -489,6 +502,50 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         .print()?;
     }
     Ok(())
+}
+
+/// A shard's run ends after self-play: `run.json` says which shard it
+/// played (and marks it finished); the merge of all shards builds the
+/// report.
+fn finish_shard(
+    plan: &Plan,
+    engine: &str,
+    jobs: usize,
+    times: &[StageTime],
+    quiet: bool,
+) -> Result<()> {
+    let record = RunRecord {
+        kind: "run",
+        c960_version: env!("CARGO_PKG_VERSION"),
+        plan,
+        engine: engine.to_owned(),
+        jobs,
+        stages: times,
+        report: None,
+        finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    };
+    let json = serde_json::to_string_pretty(&record)?;
+    c960_store::write_atomically(&plan.out.join("run.json"), |out| {
+        std::io::Write::write_all(out, json.as_bytes())
+    })?;
+    if !quiet {
+        let mut text = Text::default();
+        writeln!(
+            text,
+            "shard {} of c960 run finished in {}; merge every shard with c960 merge DIR... --out DIR",
+            plan.shard.map(|s| s.to_string()).unwrap_or_default(),
+            plan.out.display()
+        )?;
+        text.print()?;
+    }
+    Ok(())
+}
+
+impl Plan {
+    /// The run directory.
+    pub(crate) fn out(&self) -> &Path {
+        &self.out
+    }
 }
 
 fn duration(seconds: f64) -> String {

@@ -18,7 +18,7 @@ use crate::{
     output::Text,
 };
 
-fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
+pub(crate) fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
     let limit = args.limit.limit(Limit::Nodes(5_000))?;
     if !(0.0..1.0).contains(&args.jitter) {
         bail!(InputError(format!(
@@ -116,6 +116,7 @@ fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             log_dir: args.log_engine.clone(),
             adaptive: adaptive(args),
         },
+        shard: args.shard.unwrap_or_default(),
     })
 }
 
@@ -331,7 +332,7 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     let config = config(args)?;
     prepare(&config, args.engine.repair)?;
     interrupt::install();
-    let total = config.positions.len() as u64 * u64::from(config.games_per_position);
+    let mut total = config.positions.len() as u64 * u64::from(config.games_per_position);
     let bar = args.engine.progress_bar(total, "games");
     let started = Instant::now();
     let mut first = true;
@@ -344,6 +345,9 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
         planned = planned.max(p.total);
         bar.set_position(p.done);
         if first {
+            // A shard's own games, counted by the run.
+            total = p.total;
+            bar.set_length(total);
             bar.reset_eta();
             first = false;
         }

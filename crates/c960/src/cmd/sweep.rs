@@ -18,7 +18,7 @@ use crate::{
 
 /// Turns the flags into a sweep configuration, rejecting nonsense before
 /// any engine starts.
-fn config(args: &SweepArgs) -> Result<SweepConfig> {
+pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
     let limit = args.limit.limit(Limit::Nodes(1_000_000))?;
     if args.multipv == 0 {
         bail!(InputError("--multipv must be at least 1".to_owned()));
@@ -52,6 +52,7 @@ fn config(args: &SweepArgs) -> Result<SweepConfig> {
         retries: args.engine.retries,
         out,
         repair: args.engine.repair,
+        shard: args.shard.unwrap_or_default(),
     })
 }
 

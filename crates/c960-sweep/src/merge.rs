@@ -1,0 +1,423 @@
+//! `c960 merge` for sweeps: shard directories (and run directories of the
+//! same settings) into one run directory with the journal, table and
+//! manifest a single run writes.
+//!
+//! Every input's journal is read without changing it and checked as a
+//! resume checks it (its settings line, each line's checksum and
+//! content); the settings lines and the manifests' c960 version,
+//! positions, `MultiPV` and repeats must agree. Rows are united by (SP,
+//! repeat): a search two inputs both made counts once, and when the run
+//! replays exactly (a node or depth limit) the two rows must be equal
+//! apart from `time_ms`, else the merge is refused. Searches no input has
+//! are missing: an error, or with `allow_missing` a partial table whose
+//! manifest lists them.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    fs, io,
+    path::{Path, PathBuf},
+};
+
+use c960_core::{Shard, parse_position_set};
+use c960_engine::Limit;
+use c960_store::{DirLock, Journal, JournalError, write_atomically};
+
+use crate::{
+    Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, Manifest, NOTES, REPEAT_NOTES, RepeatPlan,
+    Sharding, SweepError, SweepRow, repeats, validate, write_outputs,
+};
+
+/// What a merge produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeOutcome {
+    /// Rows in the merged table.
+    pub rows: usize,
+    /// Rows found in more than one input and counted once.
+    pub duplicates: usize,
+    /// Searches (SP, repeat) of the run that no input has.
+    pub missing: Vec<(u16, u32)>,
+    /// The shards merged (inputs that played one part).
+    pub shards: Vec<Shard>,
+    /// Inputs without a manifest: runs that have not finished.
+    pub unfinished: Vec<PathBuf>,
+}
+
+/// Why a merge was refused; the same errors as a sweep's.
+pub type MergeError = SweepError;
+
+/// One input: its directory, manifest (if it finished) and journal header.
+struct Input {
+    dir: PathBuf,
+    manifest: Option<Manifest>,
+    header: Vec<u8>,
+    settings: serde_json::Value,
+}
+
+/// Merges the sweep directories `inputs` into `out` (see the module
+/// documentation).
+pub fn merge(
+    inputs: &[PathBuf],
+    out: &Path,
+    allow_missing: bool,
+) -> Result<MergeOutcome, MergeError> {
+    let invalid = |m: String| SweepError::Invalid(m);
+    fs::create_dir_all(out)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
+    let _lock = DirLock::exclusive(out)?;
+    c960_store::remove_stale_temporaries(out);
+    let (read, _locks) = read_inputs(inputs, out)?;
+    let first = &read[0];
+    for other in &read[1..] {
+        agree(first, other)?;
+    }
+    let Some(plan) = read.iter().find_map(|i| i.manifest.as_ref()) else {
+        return Err(invalid(format!(
+            "none of the {} input(s) has finished (no {MANIFEST_FILE}): nothing says which \
+             positions the run covers",
+            read.len()
+        )));
+    };
+    let positions = parse_position_set(&plan.positions)
+        .map_err(|e| invalid(format!("manifest positions {:?}: {e}", plan.positions)))?;
+    let limit = parse_limit(&plan.limit).ok_or_else(|| {
+        invalid(format!(
+            "manifest limit {:?} is not a search limit",
+            plan.limit
+        ))
+    })?;
+    let repeat_plan = repeat_plan(&first.settings)?;
+    let wanted: BTreeSet<(u16, u32)> = positions
+        .iter()
+        .flat_map(|p| (0..repeat_plan.repeats).map(move |r| (p.sp(), r)))
+        .collect();
+    let exact = plan.limit.starts_with("nodes") || plan.limit.starts_with("depth");
+
+    let mut rows: BTreeMap<(u16, u32), (SweepRow, Vec<u8>, usize)> = BTreeMap::new();
+    let mut duplicates = 0;
+    for (k, input) in read.iter().enumerate() {
+        let path = input.dir.join(JOURNAL_FILE);
+        let check = move |entry: &Entry| validate::check_entry(entry, limit, &repeat_plan);
+        let mut refused = None;
+        let result =
+            Journal::<Entry>::read_records(&path, &first.settings, &check, |entry, _, line| {
+                let Entry::Done(row) = entry else {
+                    return Ok(());
+                };
+                let key = (row.sp, row.repeat);
+                if !wanted.contains(&key) {
+                    return Ok(());
+                }
+                match rows.get(&key) {
+                    None => {
+                        rows.insert(key, (*row, line.to_vec(), k));
+                    }
+                    Some((seen, _, from)) => {
+                        if exact && !same_apart_from_time(seen, &row) {
+                            refused = Some(conflict(&read[*from].dir, &input.dir, key));
+                            return Err(JournalError::Io {
+                                path: path.clone(),
+                                source: io::Error::other("conflicting duplicate"),
+                            });
+                        }
+                        duplicates += 1;
+                    }
+                }
+                Ok(())
+            });
+        if let Some(message) = refused {
+            return Err(SweepError::Invalid(message));
+        }
+        result.map_err(|e| mixed(first, input, e))?;
+    }
+    let missing: Vec<(u16, u32)> = wanted
+        .iter()
+        .copied()
+        .filter(|key| !rows.contains_key(key))
+        .collect();
+    let unfinished: Vec<PathBuf> = read
+        .iter()
+        .filter(|i| i.manifest.is_none())
+        .map(|i| i.dir.clone())
+        .collect();
+    if !missing.is_empty() && !allow_missing {
+        return Err(invalid(missing_message(&missing, &unfinished)));
+    }
+
+    // The journal first, as a run writes it: header, then one line per row.
+    write_atomically(&out.join(JOURNAL_FILE), |file| {
+        io::Write::write_all(file, &first.header)?;
+        for (_, line, _) in rows.values() {
+            io::Write::write_all(file, line)?;
+        }
+        Ok(())
+    })?;
+    let rows: Vec<SweepRow> = rows.into_values().map(|(row, _, _)| row).collect();
+    let manifest = merged_manifest(&read, plan, &rows, &repeat_plan, missing);
+    write_outputs(out, &rows, plan.multipv, &manifest)?;
+    Ok(MergeOutcome {
+        rows: rows.len(),
+        duplicates,
+        missing: manifest.sharding.missing,
+        shards: manifest.sharding.shards,
+        unfinished,
+    })
+}
+
+/// Reads every input, each locked for reading while the merge runs.
+fn read_inputs(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Input>, Vec<DirLock>), MergeError> {
+    if inputs.is_empty() {
+        return Err(SweepError::Invalid(
+            "nothing to merge: name at least one run directory".to_owned(),
+        ));
+    }
+    let out_real = fs::canonicalize(out)?;
+    let mut locks = Vec::new();
+    let mut read = Vec::new();
+    for dir in inputs {
+        if fs::canonicalize(dir).is_ok_and(|d| d == out_real) {
+            return Err(SweepError::Invalid(format!(
+                "{} is both an input and the output; merge into another directory",
+                dir.display()
+            )));
+        }
+        locks.push(DirLock::shared(dir)?);
+        read.push(read_input(dir)?);
+    }
+    Ok((read, locks))
+}
+
+/// The merged sweep's manifest: the run's settings from `plan`, the
+/// merged counts (and repeatability) and the span of the inputs' clocks.
+fn merged_manifest(
+    read: &[Input],
+    plan: &Manifest,
+    rows: &[SweepRow],
+    repeat_plan: &RepeatPlan,
+    missing: Vec<(u16, u32)>,
+) -> Manifest {
+    let manifests: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
+    let mut shards: Vec<Shard> = manifests.iter().filter_map(|m| m.sharding.shard).collect();
+    shards.sort_unstable();
+    shards.dedup();
+    let failed: Vec<FailedPosition> = manifests
+        .iter()
+        .flat_map(|m| m.failed.iter())
+        .filter(|f| missing.contains(&(f.sp, f.repeat)))
+        .map(|f| ((f.sp, f.repeat), f.clone()))
+        .collect::<BTreeMap<(u16, u32), FailedPosition>>()
+        .into_values()
+        .collect();
+    Manifest {
+        kind: "sweep".to_owned(),
+        c960_version: plan.c960_version.clone(),
+        engine: plan.engine.clone(),
+        limit: plan.limit.clone(),
+        multipv: plan.multipv,
+        repeats: plan.repeats,
+        repeat_rule: plan.repeat_rule.clone(),
+        seed: plan.seed,
+        repeatability: repeat_plan
+            .is_repeated()
+            .then(|| repeats::repeatability(rows, repeat_plan.seed))
+            .flatten(),
+        positions: plan.positions.clone(),
+        rows: rows.iter().map(|r| r.sp).collect::<BTreeSet<_>>().len(),
+        failed,
+        resumed: 0,
+        jobs: manifests.iter().map(|m| m.jobs).sum(),
+        started: manifests
+            .iter()
+            .map(|m| m.started.clone())
+            .min()
+            .unwrap_or_default(),
+        finished: manifests
+            .iter()
+            .map(|m| m.finished.clone())
+            .max()
+            .unwrap_or_default(),
+        notes: if repeat_plan.is_repeated() {
+            format!("{NOTES}{REPEAT_NOTES}")
+        } else {
+            NOTES.to_owned()
+        },
+        repaired: Vec::new(),
+        sharding: Sharding {
+            shard: None,
+            shards,
+            missing,
+        },
+    }
+}
+
+fn read_input(dir: &Path) -> Result<Input, MergeError> {
+    let journal = dir.join(JOURNAL_FILE);
+    if !journal.is_file() {
+        return Err(SweepError::Invalid(format!(
+            "{} is not a sweep run directory (no {JOURNAL_FILE})",
+            dir.display()
+        )));
+    }
+    let manifest = match fs::read_to_string(dir.join(MANIFEST_FILE)) {
+        Ok(text) => {
+            let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
+                SweepError::Invalid(format!(
+                    "{}: not a sweep manifest: {e}",
+                    dir.join(MANIFEST_FILE).display()
+                ))
+            })?;
+            if manifest.kind != "sweep" {
+                return Err(SweepError::Invalid(format!(
+                    "{} is a {} run, not a sweep",
+                    dir.display(),
+                    manifest.kind
+                )));
+            }
+            Some(manifest)
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e.into()),
+    };
+    let (header, settings) = Journal::<Entry>::read_header(&journal)?;
+    Ok(Input {
+        dir: dir.to_owned(),
+        manifest,
+        header,
+        settings,
+    })
+}
+
+/// The settings lines, and the manifests' version, positions and
+/// `MultiPV`, of two inputs must agree.
+fn agree(a: &Input, b: &Input) -> Result<(), MergeError> {
+    if a.settings != b.settings {
+        let differences = match Journal::<Entry>::read_records(
+            &b.dir.join(JOURNAL_FILE),
+            &a.settings,
+            &|_| Ok(()),
+            |_, _, _| Ok(()),
+        ) {
+            Err(JournalError::SettingsDiffer { differences, .. }) => differences,
+            _ => "settings lines differ".to_owned(),
+        };
+        return Err(differ(a, b, &differences));
+    }
+    if let (Some(x), Some(y)) = (&a.manifest, &b.manifest) {
+        let fields = [
+            (
+                "c960_version",
+                x.c960_version.clone(),
+                y.c960_version.clone(),
+            ),
+            ("positions", x.positions.clone(), y.positions.clone()),
+            ("multipv", x.multipv.to_string(), y.multipv.to_string()),
+            ("repeats", x.repeats.to_string(), y.repeats.to_string()),
+            ("limit", x.limit.clone(), y.limit.clone()),
+        ];
+        for (name, there, here) in fields {
+            if there != here {
+                return Err(differ(
+                    a,
+                    b,
+                    &format!("{name}: {there:?} there, {here:?} here"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn differ(a: &Input, b: &Input, differences: &str) -> MergeError {
+    SweepError::Invalid(format!(
+        "cannot merge {} with {}: other settings ({differences})",
+        b.dir.display(),
+        a.dir.display()
+    ))
+}
+
+/// A settings line that differs, said as a merge says it.
+fn mixed(first: &Input, input: &Input, e: JournalError) -> MergeError {
+    match e {
+        JournalError::SettingsDiffer { differences, .. } => differ(first, input, &differences),
+        e => e.into(),
+    }
+}
+
+fn conflict(a: &Path, b: &Path, (sp, repeat): (u16, u32)) -> String {
+    format!(
+        "cannot merge {} with {}: SP {sp} repeat {repeat} has two different rows in a run \
+         that replays exactly (a conflicting duplicate)",
+        b.display(),
+        a.display()
+    )
+}
+
+fn same_apart_from_time(a: &SweepRow, b: &SweepRow) -> bool {
+    SweepRow {
+        time_ms: None,
+        ..a.clone()
+    } == SweepRow {
+        time_ms: None,
+        ..b.clone()
+    }
+}
+
+/// The repeat rule of a journal's settings line (absent: one search).
+fn repeat_plan(settings: &serde_json::Value) -> Result<RepeatPlan, MergeError> {
+    match settings.get("repeats") {
+        Some(value) => serde_json::from_value(value.clone())
+            .map_err(|e| SweepError::Invalid(format!("journal settings: repeats: {e}"))),
+        None => Ok(RepeatPlan::single()),
+    }
+}
+
+/// A search limit as manifests write it (`nodes 1000`, `depth 12`,
+/// `movetime 500`).
+fn parse_limit(text: &str) -> Option<Limit> {
+    let (kind, value) = text.split_once(' ')?;
+    let value: u64 = value.trim().parse().ok()?;
+    match kind {
+        "nodes" => Some(Limit::Nodes(value)),
+        "depth" => u32::try_from(value).ok().map(Limit::Depth),
+        "movetime" => Some(Limit::MoveTime(value)),
+        _ => None,
+    }
+}
+
+/// The error for missing units: how many, the first few, and which inputs
+/// have not finished.
+fn missing_message(missing: &[(u16, u32)], unfinished: &[PathBuf]) -> String {
+    let shown: Vec<String> = missing
+        .iter()
+        .take(8)
+        .map(|(sp, r)| {
+            if *r == 0 {
+                format!("SP {sp}")
+            } else {
+                format!("SP {sp} repeat {r}")
+            }
+        })
+        .collect();
+    let more = if missing.len() > shown.len() {
+        ", ..."
+    } else {
+        ""
+    };
+    let unfinished = if unfinished.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; not finished: {}",
+            unfinished
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    format!(
+        "{} search(es) of the run are in no input ({}{more}){unfinished}; finish or add the \
+         missing shards, or pass --allow-missing to merge what there is",
+        missing.len(),
+        shown.join(", ")
+    )
+}

@@ -1,0 +1,210 @@
+//! `c960 merge`: shard directories (and runs of the same settings) into one
+//! run directory, as one machine would have written it.
+
+use std::{
+    fmt::Write as _,
+    fs,
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Context, Result};
+use c960_core::{Features, PositionRecord, Shard};
+
+use crate::{
+    cli::{InputError, MergeArgs},
+    output::Text,
+};
+
+/// What kind of run a directory holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Sweep,
+    Selfplay,
+    Run,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Sweep => "sweep",
+            Kind::Selfplay => "self-play",
+            Kind::Run => "c960 run",
+        }
+    }
+}
+
+/// The kind of the run in `dir`: a `c960 run` directory has `sweep/`;
+/// otherwise the manifest, or the journal's settings line, says.
+pub(crate) fn kind_of(dir: &Path) -> Result<Kind> {
+    if dir.join("sweep").is_dir() {
+        return Ok(Kind::Run);
+    }
+    let not_a_run = || {
+        InputError(format!(
+            "{} is not a c960 run directory (no journal.jsonl)",
+            dir.display()
+        ))
+    };
+    if let Ok(text) = fs::read_to_string(dir.join("manifest.json"))
+        && let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text)
+    {
+        match manifest.get("kind").and_then(serde_json::Value::as_str) {
+            Some("sweep") => return Ok(Kind::Sweep),
+            Some("selfplay") => return Ok(Kind::Selfplay),
+            _ => {}
+        }
+    }
+    let journal = dir.join("journal.jsonl");
+    if !journal.is_file() {
+        return Err(not_a_run().into());
+    }
+    let (_, settings) = c960_store::Journal::<serde_json::Value>::read_header(&journal)?;
+    if settings.get("seed").is_some() {
+        Ok(Kind::Selfplay)
+    } else if settings.get("multipv").is_some() {
+        Ok(Kind::Sweep)
+    } else {
+        Err(not_a_run().into())
+    }
+}
+
+pub(crate) fn run(args: &MergeArgs) -> Result<()> {
+    let kind = kind_of(&args.inputs[0])?;
+    for dir in &args.inputs[1..] {
+        let other = kind_of(dir)?;
+        if other != kind {
+            return Err(InputError(format!(
+                "cannot merge {} ({}) with {} ({})",
+                dir.display(),
+                other.name(),
+                args.inputs[0].display(),
+                kind.name()
+            ))
+            .into());
+        }
+    }
+    let mut text = Text::default();
+    match kind {
+        Kind::Sweep => merge_sweeps(&args.inputs, &args.out, args.allow_missing, &mut text)?,
+        Kind::Selfplay => merge_selfplay(&args.inputs, &args.out, args.allow_missing, &mut text)?,
+        Kind::Run => merge_runs(args, &mut text)?,
+    }
+    if !args.quiet {
+        text.print()?;
+    }
+    Ok(())
+}
+
+fn merge_sweeps(
+    inputs: &[PathBuf],
+    out: &Path,
+    allow_missing: bool,
+    text: &mut Text,
+) -> Result<()> {
+    let merged = c960_sweep::merge(inputs, out, allow_missing)
+        .with_context(|| format!("merge into {}", out.display()))?;
+    writeln!(
+        text,
+        "merged {} sweep row(s) from {} input(s){} into {}{}{}",
+        merged.rows,
+        inputs.len(),
+        shard_list(&merged.shards),
+        out.display(),
+        duplicates(merged.duplicates as u64),
+        if merged.missing.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} search(es) missing, listed in the manifest",
+                merged.missing.len()
+            )
+        }
+    )?;
+    Ok(())
+}
+
+fn merge_selfplay(
+    inputs: &[PathBuf],
+    out: &Path,
+    allow_missing: bool,
+    text: &mut Text,
+) -> Result<()> {
+    let merged = c960_selfplay::merge(inputs, out, allow_missing)
+        .with_context(|| format!("merge into {}", out.display()))?;
+    writeln!(
+        text,
+        "merged {} game(s) from {} input(s){} into {}{}{}",
+        merged.games,
+        inputs.len(),
+        shard_list(&merged.shards),
+        out.display(),
+        duplicates(merged.duplicates),
+        if merged.missing.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} game(s) missing, listed in the manifest",
+                merged.missing.len()
+            )
+        }
+    )?;
+    Ok(())
+}
+
+/// Shards of `c960 run`: their sweeps and self-play merged into
+/// `out/sweep` and `out/selfplay`, the position table, and the report
+/// built from the merged runs.
+fn merge_runs(args: &MergeArgs, text: &mut Text) -> Result<()> {
+    let out = &args.out;
+    let _lock = c960_store::DirLock::exclusive(out)?;
+    let sweeps: Vec<PathBuf> = args.inputs.iter().map(|d| d.join("sweep")).collect();
+    merge_sweeps(&sweeps, &out.join("sweep"), args.allow_missing, text)?;
+    let mut runs = vec![out.join("sweep")];
+    let with_selfplay = args
+        .inputs
+        .iter()
+        .filter(|d| d.join("selfplay").is_dir())
+        .count();
+    if with_selfplay > 0 {
+        if with_selfplay < args.inputs.len() {
+            return Err(InputError(
+                "some of the runs have self-play and some do not: other settings".to_owned(),
+            )
+            .into());
+        }
+        let played: Vec<PathBuf> = args.inputs.iter().map(|d| d.join("selfplay")).collect();
+        merge_selfplay(&played, &out.join("selfplay"), args.allow_missing, text)?;
+        runs.push(out.join("selfplay"));
+    }
+    let records: Vec<PositionRecord> = Features::all().iter().map(PositionRecord::from).collect();
+    c960_store::write_atomically(&out.join("positions.csv"), |file| {
+        crate::cmd::positions::write_csv(file, &records)
+    })?;
+    let report = out.join("report");
+    let built = c960_report::build(&runs, &report)
+        .with_context(|| format!("report into {}", report.display()))?;
+    writeln!(
+        text,
+        "report  {} ({} pages)",
+        report.join("index.html").display(),
+        built.pages
+    )?;
+    Ok(())
+}
+
+fn shard_list(shards: &[Shard]) -> String {
+    if shards.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = shards.iter().map(ToString::to_string).collect();
+        format!(" (shards {})", list.join(", "))
+    }
+}
+
+fn duplicates(n: u64) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!("; {n} unit(s) found in more than one input, counted once")
+    }
+}
