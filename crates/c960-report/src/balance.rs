@@ -314,7 +314,7 @@ pub fn compute(
     let mut inputs = Vec::new();
     let mut scores: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
     for path in games {
-        let file = table(path, "games.parquet");
+        let file = table(path, c960_store::GAMES_TABLE);
         for (sp, s) in read_games(&file)? {
             scores.entry(sp).or_default().extend(s);
         }
@@ -322,7 +322,7 @@ pub fn compute(
     }
     let mut sweep_rows = Vec::new();
     for (run, path) in sweeps.iter().enumerate() {
-        let file = table(path, "sweep.parquet");
+        let file = table(path, c960_store::SWEEP_TABLE);
         sweep_rows.extend(read_sweep(&file, run)?);
         inputs.push(file.display().to_string());
     }
