@@ -23,6 +23,7 @@ mod features;
 mod position;
 mod record;
 mod score;
+mod tally;
 
 pub use castling::{CastlingRule, CastlingText, Lang, castling_rules, castling_texts};
 pub use dfrc::{
@@ -37,3 +38,4 @@ pub use position::{POSITION_COUNT, StartPosition, format_position_set, parse_pos
 pub use record::{DfrcRecord, PositionRecord};
 pub use score::{Interval, histogram_median, score_interval, trinomial_interval};
 pub use shakmaty;
+pub use tally::CastlingTally;

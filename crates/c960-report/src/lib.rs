@@ -6,12 +6,13 @@
 //! the same label are refused.
 //!
 //! [`build`] makes the whole report, in this order (one module each):
-//! - [`source`]: each run directory read through its typed manifest and
-//!   labelled;
-//! - [`join`](per_position): the per-position table, first moves and
-//!   verdicts joined on SP, written as `positions.parquet` / `.csv`;
+//! - `source`: each run directory read through its typed manifest
+//!   ([`c960_store::RunManifest`]) and labelled ([`source()`]);
+//! - `join`: the per-position table ([`per_position`]), with the game
+//!   runs' first moves and the verdicts joined on SP, written as
+//!   `positions.parquet` and `positions.csv` ([`write_table`]);
 //! - [`balance`]: verdicts with error control (`balance.csv`, `.json`);
-//! - `chart_data`: the charts' data from the table, written by [`charts`];
+//! - `chart_data`: the charts' data from the table, drawn by [`charts`];
 //! - [`site`]: the static site (index, fair positions, one page per
 //!   position, with [`sheet`] texts, [`board`] diagrams and [`downloads`]).
 

@@ -8,6 +8,10 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use c960_store::{POSITIONS_CSV, POSITIONS_TABLE};
+
+use crate::balance::{BALANCE_CSV, BALANCE_JSON};
+
 /// A report being built beside its target: `.NAME.build.PID` in the
 /// target's parent, renamed over the target once complete.
 pub(crate) struct Swap {
@@ -27,10 +31,10 @@ fn written_by_report(name: &str) -> bool {
             | "fair.html"
             | "style.css"
             | "table.js"
-            | "positions.parquet"
-            | "positions.csv"
-            | "balance.csv"
-            | "balance.json"
+            | POSITIONS_TABLE
+            | POSITIONS_CSV
+            | BALANCE_CSV
+            | BALANCE_JSON
             | "charts"
             | "positions"
     ) || name.starts_with('.')
