@@ -210,3 +210,44 @@ fn pair_provenance(sweep: &Source, games: &Source) -> String {
         games_description(games)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source_of(manifest: &str) -> (tempfile::TempDir, Source) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(c960_store::MANIFEST_FILE), manifest).unwrap();
+        let source = crate::source(dir.path()).unwrap();
+        (dir, source)
+    }
+
+    #[test]
+    fn chart_provenance_lines_come_from_the_typed_manifest() {
+        let (_a, sweep) = source_of(
+            r#"{"kind":"sweep","engine":{"name":"E"},"limit":"nodes 9",
+                "finished":"2026-01-01T00:00:00Z","c960_version":"0.1.0"}"#,
+        );
+        let (_b, games) = source_of(
+            r#"{"kind":"selfplay","engines":[{"name":"A"}],"limit":"nodes 5","games":20}"#,
+        );
+        assert_eq!(
+            chart_provenance(&sweep),
+            "E, nodes 9, finished 2026-01-01T00:00:00Z (c960 0.1.0)"
+        );
+        assert_eq!(
+            selfplay_provenance(&games),
+            "A, nodes 5 per move, 20 games, finish time not recorded (c960 version not recorded)"
+        );
+        // The y side is the game run's description, without its time.
+        assert_eq!(
+            pair_provenance(&sweep, &games),
+            "x: E, nodes 9; y: A, nodes 5 per move, 20 games"
+        );
+        let (_c, import) = source_of(r#"{"kind":"import","files":["x.pgn","y.pgn"]}"#);
+        assert_eq!(
+            games_description(&import),
+            "imported games (count not recorded) from x.pgn, y.pgn"
+        );
+    }
+}

@@ -374,3 +374,27 @@ fn figure(chart: &Shown) -> String {
         escape(&chart.title)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_import_in_the_provenance_has_no_limit_and_no_question_mark() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join(c960_store::MANIFEST_FILE),
+            r#"{"kind":"import","files":["defects.pgn"],"games":4,"c960_version":"0.1.0"}"#,
+        )
+        .unwrap();
+        let source = crate::source(dir.path()).unwrap();
+        let line = provenance(&[source]);
+        assert!(
+            line.contains(
+                "imported games with 4 games from defects.pgn, finish time not recorded, c960 0.1.0"
+            ),
+            "{line}"
+        );
+        assert!(!line.contains('?'), "{line}");
+    }
+}

@@ -176,3 +176,63 @@ impl Source {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run directory holding only `manifest`.
+    fn run(manifest: &str) -> (tempfile::TempDir, Source) {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path().join("games");
+        std::fs::create_dir(&run).unwrap();
+        std::fs::write(run.join(c960_store::MANIFEST_FILE), manifest).unwrap();
+        let source = source(&run).unwrap();
+        (dir, source)
+    }
+
+    #[test]
+    fn what_a_manifest_does_not_record_is_said_in_words() {
+        let (_dir, s) = run(r#"{"kind":"selfplay","engines":[{"name":"A"},{"name":"B"}],
+            "limit":"nodes 5","failed":[{"sp":3,"game":1}]}"#);
+        assert_eq!(s.label, "selfplay_a_vs_b_nodes_5");
+        assert_eq!(s.engines(), "A vs B");
+        assert_eq!(s.limit(), "nodes 5");
+        assert_eq!(s.games(), "games not counted");
+        assert_eq!(s.finished(), "finish time not recorded");
+        assert_eq!(s.version(), "c960 version not recorded");
+        assert_eq!(s.failed, [(3, "reason not recorded".to_owned())]);
+        let (_dir, s) = run(r#"{"kind":"import","files":["a.pgn"],"games":4,
+            "finished":"2026-01-01T00:00:00Z","c960_version":"9.9"}"#);
+        assert_eq!(s.label, "import_games");
+        assert_eq!(s.imported(), "4 games from a.pgn");
+        assert_eq!(s.finished(), "finished 2026-01-01T00:00:00Z");
+        assert_eq!(s.version(), "c960 9.9");
+    }
+
+    #[test]
+    fn a_sweep_with_several_lines_is_labelled_with_them() {
+        let (_dir, s) = run(
+            r#"{"kind":"sweep","engine":{"name":"Stockfish 15.1"},"limit":"nodes 10","multipv":3}"#,
+        );
+        assert_eq!(s.label, "sweep_stockfish_15_1_nodes_10_mpv3");
+    }
+
+    #[test]
+    fn a_manifest_field_of_the_wrong_type_is_a_bad_run_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(c960_store::MANIFEST_FILE),
+            r#"{"kind":"sweep","engine":{"name":"E"},"limit":"nodes 1","rows":-1}"#,
+        )
+        .unwrap();
+        let error = source(dir.path()).unwrap_err();
+        assert!(error.is_bad_input());
+        assert!(
+            error
+                .to_string()
+                .ends_with("manifest.json: rows must be a whole number"),
+            "{error}"
+        );
+    }
+}
