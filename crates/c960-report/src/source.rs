@@ -19,7 +19,7 @@ use crate::ReportError;
 /// One input run and how it is labelled in the table.
 #[derive(Clone, Debug, Serialize)]
 pub struct Source {
-    /// Sweep or self-play.
+    /// Sweep, self-play or import.
     pub kind: RunKind,
     /// Prefix of its columns, e.g. `sweep_stockfish_15_1_nodes_1000000`.
     pub label: String,
