@@ -24,6 +24,7 @@ mod position;
 mod record;
 mod score;
 mod shard;
+mod tally;
 
 pub use castling::{CastlingRule, CastlingText, Lang, castling_rules, castling_texts};
 pub use dfrc::{
@@ -39,3 +40,4 @@ pub use record::{DfrcRecord, PositionRecord};
 pub use score::{Interval, histogram_median, score_interval, trinomial_interval};
 pub use shakmaty;
 pub use shard::{Shard, ShardError};
+pub use tally::CastlingTally;

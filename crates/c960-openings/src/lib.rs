@@ -2,9 +2,11 @@
 //! from each start position. [`import`] reads PGN and `.pgn.zst` files
 //! (with pgn-reader), keeps the Chess960 games whose start position is
 //! known, and writes the game table self-play writes, counting every defect
-//! of real data instead of failing on it. [`Tree`] is the opening tree of
-//! one position from such a table: every line up to N plies with its games,
-//! share, results and White's score with an interval, in SAN.
+//! of real data instead of failing on it; its files are the driver
+//! (`import.rs`), the PGN visitor, the writer of an import's directory and
+//! the per-position tally. [`Tree`] is the opening tree of one position
+//! from such a table: every line up to N plies with its games, share,
+//! results and White's score with an interval, in SAN.
 
 pub mod import;
 pub mod tree;

@@ -307,8 +307,12 @@ fn table(path: &Path, name: &str) -> PathBuf {
 /// The table of every search of a sweep: a sweep with repeats keeps them
 /// in `repeats.parquet` beside its per-position `sweep.parquet`.
 fn searches(file: &Path) -> PathBuf {
-    let repeats = file.with_file_name("repeats.parquet");
-    if file.file_name().is_some_and(|n| n == "sweep.parquet") && repeats.is_file() {
+    let repeats = file.with_file_name(c960_store::REPEATS_TABLE);
+    if file
+        .file_name()
+        .is_some_and(|n| n == c960_store::SWEEP_TABLE)
+        && repeats.is_file()
+    {
         repeats
     } else {
         file.to_owned()
@@ -325,7 +329,7 @@ pub fn compute(
     let mut inputs = Vec::new();
     let mut scores: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
     for path in games {
-        let file = table(path, "games.parquet");
+        let file = table(path, c960_store::GAMES_TABLE);
         for (sp, s) in read_games(&file)? {
             scores.entry(sp).or_default().extend(s);
         }
@@ -333,7 +337,7 @@ pub fn compute(
     }
     let mut sweep_rows = Vec::new();
     for (run, path) in sweeps.iter().enumerate() {
-        let file = searches(&table(path, "sweep.parquet"));
+        let file = searches(&table(path, c960_store::SWEEP_TABLE));
         sweep_rows.extend(read_sweep(&file, run)?);
         inputs.push(file.display().to_string());
     }

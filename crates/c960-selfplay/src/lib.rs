@@ -59,13 +59,13 @@ pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// All games as PGN.
 pub const PGN_FILE: &str = "games.pgn";
 /// One row per game.
-pub const GAMES_FILE: &str = "games.parquet";
+pub const GAMES_FILE: &str = c960_store::GAMES_TABLE;
 /// One row per position, Parquet.
-pub const POSITIONS_PARQUET: &str = "positions.parquet";
+pub const POSITIONS_PARQUET: &str = c960_store::POSITIONS_TABLE;
 /// One row per position, CSV.
-pub const POSITIONS_CSV: &str = "positions.csv";
+pub const POSITIONS_CSV: &str = c960_store::POSITIONS_CSV;
 /// Provenance.
-pub const MANIFEST_FILE: &str = "manifest.json";
+pub const MANIFEST_FILE: &str = c960_store::MANIFEST_FILE;
 /// Engine A against B: pentanomial counts, score, Elo, LOS and SPRT.
 pub const MATCH_FILE: &str = "match.json";
 
@@ -1098,7 +1098,7 @@ fn write_run_outputs(
 const BATCH: usize = 2_048;
 
 fn manifest_pairs(json: &str) -> Vec<(String, String)> {
-    vec![("c960.manifest".to_owned(), json.to_owned())]
+    vec![(c960_store::PARQUET_MANIFEST_KEY.to_owned(), json.to_owned())]
 }
 
 /// Byte offset of each wanted game's journal line, by (SP, game).

@@ -3,10 +3,13 @@
 //! long runs append each finished unit of work durably to a journal so
 //! that a run killed at any moment resumes where it stopped, and a run
 //! directory is locked so that two runs never write into it at once.
+//! [`manifest`] is the run-directory contract as readers see it: the file
+//! names, the Parquet metadata keys and the typed [`RunManifest`].
 
 mod atomic;
 mod journal;
 mod lock;
+pub mod manifest;
 mod parquet;
 
 pub use atomic::{
@@ -14,6 +17,11 @@ pub use atomic::{
 };
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};
+pub use manifest::{
+    EngineRecord, FailedUnit, GAMES_TABLE, IMPORT_SUMMARY_FILE, MANIFEST_FILE, ManifestError,
+    PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE, REPEATS_CSV, REPEATS_TABLE, RunKind,
+    RunManifest, SOURCES_KEY, SWEEP_CSV, SWEEP_TABLE,
+};
 pub use parquet::{
     CorruptFile, HASH_KEY, ParquetInfo, ROWS_KEY, SealedWriter, check_parquet, polars_reason,
     quietly, write_sealed,

@@ -47,15 +47,15 @@ pub use validate::check_row;
 /// File names inside a run directory.
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// The table as Parquet.
-pub const PARQUET_FILE: &str = "sweep.parquet";
+pub const PARQUET_FILE: &str = c960_store::SWEEP_TABLE;
 /// The table as CSV.
-pub const CSV_FILE: &str = "sweep.csv";
+pub const CSV_FILE: &str = c960_store::SWEEP_CSV;
 /// One row per (position, repeat) search, in a sweep with repeats.
-pub const REPEATS_PARQUET: &str = "repeats.parquet";
+pub const REPEATS_PARQUET: &str = c960_store::REPEATS_TABLE;
 /// The same as CSV.
-pub const REPEATS_CSV: &str = "repeats.csv";
+pub const REPEATS_CSV: &str = c960_store::REPEATS_CSV;
 /// Provenance of the run.
-pub const MANIFEST_FILE: &str = "manifest.json";
+pub const MANIFEST_FILE: &str = c960_store::MANIFEST_FILE;
 
 /// What to sweep and how.
 #[derive(Clone, Debug)]

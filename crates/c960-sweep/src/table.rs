@@ -9,7 +9,7 @@ use polars::prelude::*;
 use crate::{SweepRow, repeats};
 
 /// Key of the manifest in the Parquet file's key-value metadata.
-pub const PARQUET_MANIFEST_KEY: &str = "c960.manifest";
+pub const PARQUET_MANIFEST_KEY: &str = c960_store::PARQUET_MANIFEST_KEY;
 
 /// One column per field; `TopMove`s become `move{k}_uci`, `move{k}_san`,
 /// `move{k}_cp`, `move{k}_mate` for k = 1..=`multipv`.

@@ -4,6 +4,7 @@ use std::{fmt::Write as _, fs, io, time::Instant};
 
 use anyhow::{Context, Result, bail};
 use c960_openings::{Filters, SkipReason, import_to};
+use c960_store::{GAMES_TABLE, IMPORT_SUMMARY_FILE, MANIFEST_FILE, POSITIONS_CSV, POSITIONS_TABLE};
 
 use crate::{
     cli::{ImportArgs, InputError},
@@ -103,11 +104,11 @@ pub(crate) fn run(args: &ImportArgs) -> Result<()> {
     // One import into a directory at a time; its outputs must be files.
     let _lock = c960_store::DirLock::exclusive(&args.out)?;
     let outputs = [
-        "games.parquet",
-        "import.json",
-        "positions.parquet",
-        "positions.csv",
-        "manifest.json",
+        GAMES_TABLE,
+        IMPORT_SUMMARY_FILE,
+        POSITIONS_TABLE,
+        POSITIONS_CSV,
+        MANIFEST_FILE,
     ]
     .map(|f| args.out.join(f));
     c960_store::check_output(&outputs.each_ref().map(std::path::PathBuf::as_path))?;
@@ -141,8 +142,8 @@ pub(crate) fn run(args: &ImportArgs) -> Result<()> {
         for file in &summary.truncated_files {
             writeln!(text, "  truncated file: {}", file.display())?;
         }
-        writeln!(text, "  {}/games.parquet", args.out.display())?;
-        writeln!(text, "  {}/import.json", args.out.display())?;
+        writeln!(text, "  {}/{GAMES_TABLE}", args.out.display())?;
+        writeln!(text, "  {}/{IMPORT_SUMMARY_FILE}", args.out.display())?;
         text.print()?;
     }
     Ok(())

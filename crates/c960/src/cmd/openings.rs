@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use anyhow::{Context, Result, bail};
 use c960_core::StartPosition;
 use c960_openings::{Counts, Tree};
+use c960_store::GAMES_TABLE;
 use polars::prelude::SerWriter as _;
 
 use crate::{
@@ -51,13 +52,13 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
         )));
     }
     let file = if args.games.is_dir() {
-        args.games.join("games.parquet")
+        args.games.join(GAMES_TABLE)
     } else {
         args.games.clone()
     };
     if !file.is_file() {
         bail!(InputError(format!(
-            "{}: no game table (a games.parquet, or a self-play or import directory)",
+            "{}: no game table (a {GAMES_TABLE}, or a self-play or import directory)",
             args.games.display()
         )));
     }

@@ -4,6 +4,7 @@ use std::{fmt::Write as _, time::Instant};
 
 use anyhow::{Context, Result, bail};
 use c960_report::{RunKind, build, source};
+use c960_store::POSITIONS_TABLE;
 
 use crate::{
     cli::{InputError, ReportArgs},
@@ -72,7 +73,7 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
             started.elapsed().as_secs_f64()
         )?;
         writeln!(text, "  {}/index.html", args.out.display())?;
-        writeln!(text, "  {}/positions.parquet", args.out.display())?;
+        writeln!(text, "  {}/{POSITIONS_TABLE}", args.out.display())?;
         text.print()?;
     }
     Ok(())

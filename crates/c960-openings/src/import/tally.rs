@@ -1,0 +1,146 @@
+//! The per-position table of an import, counted as games stream past:
+//! games, results and White's score ([`Counts`]), castling per colour and
+//! side ([`CastlingTally`], as self-play counts it) and terminations.
+
+use std::collections::BTreeMap;
+
+use c960_core::{
+    CastlingTally, StartPosition,
+    shakmaty::{CastlingSide, Color},
+};
+use polars::prelude::*;
+
+use super::ImportedGame;
+use crate::tree::Counts;
+
+/// Termination names of imported games, in table order.
+pub const TERMINATIONS: [&str; 8] = [
+    "checkmate",
+    "stalemate",
+    "insufficient-material",
+    "resignation",
+    "time-forfeit",
+    "draw-agreed",
+    "abandoned",
+    "rules-infraction",
+];
+
+/// One position's imported games, counted as they stream past.
+#[derive(Default)]
+pub(super) struct PositionTally {
+    counts: Counts,
+    castling: CastlingTally,
+    /// Games per termination, in [`TERMINATIONS`] order.
+    terminations: [u64; 8],
+}
+
+impl PositionTally {
+    /// Counts one game.
+    pub(super) fn add(&mut self, game: &ImportedGame) {
+        self.counts.add(game.white_score);
+        for (color, castling) in [
+            (Color::White, game.white_castling),
+            (Color::Black, game.black_castling),
+        ] {
+            if let Some((side, ply)) = castling {
+                let side = if side == 'h' {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
+                self.castling.add(color, side, ply);
+            }
+        }
+        if let Some(k) = TERMINATIONS.iter().position(|t| *t == game.termination) {
+            self.terminations[k] += 1;
+        }
+    }
+
+    /// The share of games in which `color` castled on `side`.
+    #[allow(clippy::cast_precision_loss)]
+    fn castled(&self, color: Color, side: CastlingSide) -> f64 {
+        self.castling.games(color, side) as f64 / self.counts.games.max(1) as f64
+    }
+}
+
+/// The per-position table of an import: the columns of self-play's
+/// position table that human games have (games, W/D/L, White's score with
+/// its interval, draw rate, castling rates and median plies) and one count
+/// per termination.
+#[allow(clippy::cast_precision_loss)]
+pub(super) fn positions_frame(tallies: &BTreeMap<u16, PositionTally>) -> PolarsResult<DataFrame> {
+    let rows: Vec<(&u16, &PositionTally)> = tallies.iter().collect();
+    let col_u64 = |name: &str, f: &dyn Fn(&PositionTally) -> u64| {
+        Column::new(
+            name.into(),
+            rows.iter().map(|(_, t)| f(t)).collect::<Vec<_>>(),
+        )
+    };
+    let col_f64 = |name: &str, f: &dyn Fn(&PositionTally) -> f64| {
+        Column::new(
+            name.into(),
+            rows.iter().map(|(_, t)| f(t)).collect::<Vec<_>>(),
+        )
+    };
+    let share = |n: u64, t: &PositionTally| n as f64 / t.counts.games.max(1) as f64;
+    let mut columns = vec![
+        Column::new(
+            "sp".into(),
+            rows.iter()
+                .map(|(sp, _)| u32::from(**sp))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "placement".into(),
+            rows.iter()
+                .map(|(sp, _)| {
+                    StartPosition::new(**sp)
+                        .map(StartPosition::placement)
+                        .unwrap_or_default()
+                })
+                .collect::<Vec<_>>(),
+        ),
+        col_u64("games", &|t| t.counts.games),
+        col_u64("white_wins", &|t| t.counts.white_wins),
+        col_u64("draws", &|t| t.counts.draws),
+        col_u64("black_wins", &|t| t.counts.black_wins),
+        col_f64("white_score", &|t| t.counts.interval().0),
+        col_f64("white_score_low", &|t| t.counts.interval().1),
+        col_f64("white_score_high", &|t| t.counts.interval().2),
+        Column::new("interval".into(), vec!["trinomial"; rows.len()]),
+        col_f64("draw_rate", &|t| share(t.counts.draws, t)),
+        col_f64("white_castled_a", &|t| {
+            t.castled(Color::White, CastlingSide::QueenSide)
+        }),
+        col_f64("white_castled_h", &|t| {
+            t.castled(Color::White, CastlingSide::KingSide)
+        }),
+        col_f64("black_castled_a", &|t| {
+            t.castled(Color::Black, CastlingSide::QueenSide)
+        }),
+        col_f64("black_castled_h", &|t| {
+            t.castled(Color::Black, CastlingSide::KingSide)
+        }),
+        Column::new(
+            "white_median_castle_ply".into(),
+            rows.iter()
+                .map(|(_, t)| t.castling.median_ply(Color::White))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black_median_castle_ply".into(),
+            rows.iter()
+                .map(|(_, t)| t.castling.median_ply(Color::Black))
+                .collect::<Vec<_>>(),
+        ),
+    ];
+    for (k, name) in TERMINATIONS.iter().enumerate() {
+        columns.push(Column::new(
+            name.replace('-', "_").into(),
+            rows.iter()
+                .map(|(_, t)| t.terminations[k])
+                .collect::<Vec<_>>(),
+        ));
+    }
+    DataFrame::new(rows.len(), columns)
+}

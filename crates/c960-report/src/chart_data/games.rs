@@ -1,0 +1,225 @@
+//! The charts of one game run (self-play or imported games): White's score
+//! per position with its interval, castling sides and timing from the game
+//! table, and, against each sweep, the engine's score and how concentrated
+//! the first moves are.
+
+use c960_store::{GAMES_TABLE, RunKind};
+use polars::prelude::*;
+
+use super::{Shelf, count, pair_provenance, selfplay_provenance, sweep::sweep_scores};
+use crate::{ReportError, Source, charts};
+
+/// The charts of one self-play run, and of it against each sweep.
+pub(super) fn selfplay_charts(
+    shelf: &mut Shelf,
+    frame: &DataFrame,
+    source: &Source,
+    sources: &[Source],
+) -> Result<(), ReportError> {
+    let line = selfplay_provenance(source);
+    let what = if source.kind == RunKind::Import {
+        "imported games"
+    } else {
+        "self-play"
+    };
+    let points = selfplay_scores(frame, source)?;
+    let overall = overall_score(frame, source)?;
+    let intervals = charts::Intervals {
+        title: format!("White's score per position in {what}"),
+        provenance: line.clone(),
+        points: points.clone(),
+        y_desc: "White's score (win 1, draw ½), with 95% interval".to_owned(),
+        reference: overall.map(|v| (format!("all games: {v:.3}"), v)),
+    };
+    shelf.add(
+        &format!("White's score per position in {what} ({})", source.label),
+        &format!("selfplay-score-{}", source.label),
+        &intervals,
+    )?;
+    let (sides, timing) = selfplay_castling(source, &line, what)?;
+    shelf.add(
+        &format!("Castling in {what} ({})", source.label),
+        &format!("selfplay-castling-{}", source.label),
+        &sides,
+    )?;
+    shelf.add(
+        &format!("When castling happens in {what} ({})", source.label),
+        &format!("selfplay-castling-timing-{}", source.label),
+        &timing,
+    )?;
+    for sweep in sources.iter().filter(|s| s.kind == RunKind::Sweep) {
+        let scores: std::collections::HashMap<u32, f64> =
+            sweep_scores(frame, sweep)?.into_iter().collect();
+        let scatter = charts::Scatter {
+            title: format!("Engine score against the score in {what}"),
+            provenance: pair_provenance(sweep, source),
+            points: points
+                .iter()
+                .filter_map(|p| Some((p.0, *scores.get(&p.0)?, p.1)))
+                .collect(),
+            x_desc: "engine score, centipawns (White's view)".to_owned(),
+            y_desc: format!("White's score in {what}"),
+        };
+        shelf.add(
+            &format!(
+                "Engine score against the score in {what} ({} × {})",
+                sweep.label, source.label
+            ),
+            &format!("engine-vs-selfplay-{}-{}", sweep.label, source.label),
+            &scatter,
+        )?;
+        let share = frame
+            .column(&format!("{}__first_move_share", source.label))?
+            .f64()?
+            .clone();
+        let concentration = charts::Scatter {
+            title: "How concentrated play is, against White's advantage".to_owned(),
+            provenance: pair_provenance(sweep, source),
+            points: (0..frame.height())
+                .filter_map(|row| {
+                    let sp = u32::try_from(row).ok()?;
+                    Some((sp, *scores.get(&sp)?, share.get(row)?))
+                })
+                .collect(),
+            x_desc: "engine score, centipawns (White's view)".to_owned(),
+            y_desc: "share of the most played first move".to_owned(),
+        };
+        shelf.add(
+            &format!(
+                "Most played first move's share against engine score ({} × {})",
+                sweep.label, source.label
+            ),
+            &format!("first-move-concentration-{}-{}", sweep.label, source.label),
+            &concentration,
+        )?;
+    }
+    Ok(())
+}
+
+/// `(sp, score, low, high)` of a self-play run, for positions with games.
+fn selfplay_scores(
+    frame: &DataFrame,
+    source: &Source,
+) -> Result<Vec<(u32, f64, f64, f64)>, ReportError> {
+    let sp = frame.column("sp")?.u32()?.clone();
+    let column = |name: &str| -> Result<Float64Chunked, ReportError> {
+        Ok(frame
+            .column(&format!("{}__{name}", source.label))?
+            .cast(&DataType::Float64)?
+            .f64()?
+            .clone())
+    };
+    let (score, low, high) = (
+        column("white_score")?,
+        column("white_score_low")?,
+        column("white_score_high")?,
+    );
+    Ok((0..frame.height())
+        .filter_map(|i| Some((sp.get(i)?, score.get(i)?, low.get(i)?, high.get(i)?)))
+        .collect())
+}
+
+/// White's score over all games of a self-play run.
+fn overall_score(frame: &DataFrame, source: &Source) -> Result<Option<f64>, ReportError> {
+    let count = |name: &str| -> Result<f64, ReportError> {
+        let column = frame
+            .column(&format!("{}__{name}", source.label))?
+            .cast(&DataType::Float64)?;
+        Ok(column.f64()?.sum().unwrap_or(0.0))
+    };
+    let (wins, draws, losses) = (count("white_wins")?, count("draws")?, count("black_wins")?);
+    let games = wins + draws + losses;
+    Ok((games > 0.0).then(|| (wins + draws / 2.0) / games))
+}
+
+/// Castling sides and timing of a self-play run, from its games table.
+fn selfplay_castling(
+    source: &Source,
+    provenance: &str,
+    what: &str,
+) -> Result<(charts::Bars, charts::Bars), ReportError> {
+    let path = source.dir.join(GAMES_TABLE);
+    if !path.is_file() {
+        return Err(ReportError::BadRun {
+            dir: source.dir.clone(),
+            reason: format!("{GAMES_TABLE} is missing"),
+        });
+    }
+    let games = LazyFrame::scan_parquet(
+        PlRefPath::from(path.to_string_lossy().as_ref()),
+        ScanArgsParquet::default(),
+    )?
+    .select([
+        col("white_castle_side"),
+        col("white_castle_ply"),
+        col("black_castle_side"),
+        col("black_castle_ply"),
+    ])
+    .collect()?;
+    let total = count(games.height().max(1));
+    let percent = |n: usize| 100.0 * count(n) / total;
+    let bins: [(u32, u32, &str); 6] = [
+        (1, 5, "1–5"),
+        (6, 10, "6–10"),
+        (11, 15, "11–15"),
+        (16, 20, "16–20"),
+        (21, 30, "21–30"),
+        (31, u32::MAX, "31 and later"),
+    ];
+    let mut sides = Vec::new();
+    let mut timing = Vec::new();
+    for colour in ["white", "black"] {
+        let side = games
+            .column(&format!("{colour}_castle_side"))?
+            .str()?
+            .clone();
+        let ply = games
+            .column(&format!("{colour}_castle_ply"))?
+            .u32()?
+            .clone();
+        let with = |s: Option<&str>| (0..side.len()).filter(|i| side.get(*i) == s).count();
+        sides.push(vec![
+            percent(with(Some("a"))),
+            percent(with(Some("h"))),
+            percent(with(None)),
+        ]);
+        timing.push(
+            bins.iter()
+                .map(|(first, last, _)| {
+                    let moves = (0..ply.len())
+                        .filter_map(|i| ply.get(i))
+                        .map(|p| p.div_ceil(2));
+                    percent(moves.filter(|m| first <= m && m <= last).count())
+                })
+                .collect::<Vec<_>>(),
+        );
+    }
+    let series = |values: Vec<Vec<f64>>| {
+        ["White".to_owned(), "Black".to_owned()]
+            .into_iter()
+            .zip(values)
+            .collect::<Vec<_>>()
+    };
+    Ok((
+        charts::Bars {
+            title: format!("Castling in {what}: which side"),
+            provenance: provenance.to_owned(),
+            categories: vec![
+                "a-side (O-O-O)".to_owned(),
+                "h-side (O-O)".to_owned(),
+                "did not castle".to_owned(),
+            ],
+            series: series(sides),
+            x_desc: "castling".to_owned(),
+            y_desc: "% of games".to_owned(),
+        },
+        charts::Bars {
+            title: format!("Castling in {what}: at which move"),
+            provenance: provenance.to_owned(),
+            categories: bins.iter().map(|b| b.2.to_owned()).collect(),
+            series: series(timing),
+            x_desc: "move number of the castling move".to_owned(),
+            y_desc: "% of games".to_owned(),
+        },
+    ))
+}

@@ -1,0 +1,337 @@
+//! The per-position table: the static features of all 960 positions
+//! joined on SP with each run's columns (prefixed with the run's label),
+//! one row per SP in order, then the first moves of the game runs and the
+//! verdicts. Each run's table is checked before it is used (its seal, and
+//! that the manifest inside it is the run's `manifest.json`). Written as
+//! `positions.parquet` (with the inputs' provenance) and `positions.csv`,
+//! and one `first-moves-{label}.csv` per game run.
+
+use std::{
+    fs, io,
+    path::{Path, PathBuf},
+};
+
+use c960_store::{
+    CorruptFile, PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE, RunKind, RunManifest,
+    SOURCES_KEY, check_parquet, write_atomically,
+};
+use polars::prelude::*;
+
+use crate::{ReportError, Source, Trees, balance, features_frame, source};
+
+/// Columns taken from a sweep's table.
+const SWEEP_COLUMNS: [&str; 10] = [
+    "score_cp",
+    "score_mate",
+    "wdl_win",
+    "wdl_draw",
+    "wdl_loss",
+    "depth",
+    "nodes",
+    "best_move_uci",
+    "best_move_san",
+    "pv_san",
+];
+
+/// Columns taken from a game run's position table, self-play and import
+/// alike, between its game counts and its termination counts.
+const GAME_COLUMNS: [&str; 17] = [
+    "white_wins",
+    "draws",
+    "black_wins",
+    "white_score",
+    "white_score_low",
+    "white_score_high",
+    "interval",
+    "draw_rate",
+    "white_castled_a",
+    "white_castled_h",
+    "black_castled_a",
+    "black_castled_h",
+    "white_median_castle_ply",
+    "black_median_castle_ply",
+    "checkmate",
+    "stalemate",
+    "insufficient_material",
+];
+
+/// Columns taken from a run of `kind`'s table, in table order: a game
+/// run's game counts, [`GAME_COLUMNS`], then its termination columns
+/// ([`TERMINATIONS`] or [`IMPORT_TERMINATIONS`]) after the three shared.
+fn run_columns(kind: RunKind) -> Vec<&'static str> {
+    let (counts, terminations): (&[&str], &[(&str, &str)]) = match kind {
+        RunKind::Sweep => return SWEEP_COLUMNS.to_vec(),
+        RunKind::Selfplay => (&["games", "distinct_games"], &TERMINATIONS),
+        RunKind::Import => (&["games"], &IMPORT_TERMINATIONS),
+    };
+    let mut columns = counts.to_vec();
+    columns.extend(GAME_COLUMNS);
+    columns.extend(terminations[3..].iter().map(|(column, _)| *column));
+    columns
+}
+
+/// The termination columns of an import's position table, with their
+/// names (the first three are in [`GAME_COLUMNS`]).
+pub const IMPORT_TERMINATIONS: [(&str, &str); 8] = [
+    ("checkmate", "checkmate"),
+    ("stalemate", "stalemate"),
+    ("insufficient_material", "insufficient material"),
+    ("resignation", "resignation"),
+    ("time_forfeit", "time forfeit"),
+    ("draw_agreed", "draw agreed"),
+    ("abandoned", "abandoned"),
+    ("rules_infraction", "rules infraction"),
+];
+
+/// The termination columns of a self-play run's position table, with
+/// their names (the first three are in [`GAME_COLUMNS`]).
+pub const TERMINATIONS: [(&str, &str); 8] = [
+    ("checkmate", "checkmate"),
+    ("stalemate", "stalemate"),
+    ("insufficient_material", "insufficient material"),
+    ("threefold_repetition", "threefold repetition"),
+    ("fifty_moves", "fifty-move rule"),
+    ("ply_cap", "ply cap"),
+    ("resignation", "resignation"),
+    ("draw_adjudication", "draw adjudication"),
+];
+
+/// The per-position table: features, then each run's columns prefixed
+/// with its label (`{label}__score_cp`, ...), one row per SP in order.
+pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), ReportError> {
+    let mut sources: Vec<Source> = Vec::new();
+    for dir in runs {
+        let source = source(dir)?;
+        if let Some(first) = sources.iter().find(|s| s.label == source.label) {
+            return Err(ReportError::Duplicate {
+                label: source.label,
+                first: first.dir.clone(),
+                second: dir.clone(),
+            });
+        }
+        sources.push(source);
+    }
+    let mut table = features_frame()?.lazy();
+    for source in &sources {
+        let file = source.kind.table();
+        let path = source.dir.join(file);
+        if !path.is_file() {
+            return Err(ReportError::BadRun {
+                dir: source.dir.clone(),
+                reason: format!("{file} is missing"),
+            });
+        }
+        check_table(source, &path)?;
+        let run = LazyFrame::scan_parquet(
+            PlRefPath::from(path.to_string_lossy().as_ref()),
+            ScanArgsParquet::default(),
+        )?;
+        let mut columns: Vec<String> = run_columns(source.kind)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        if source.kind == RunKind::Sweep {
+            // The engine's best moves, one set of columns per MultiPV line.
+            for k in 1..=source.manifest.lines() {
+                for field in ["san", "cp", "mate"] {
+                    columns.push(format!("move{k}_{field}"));
+                }
+            }
+        }
+        let mut exprs = vec![col("sp").cast(DataType::UInt32)];
+        exprs.extend(
+            columns
+                .iter()
+                .map(|c| col(c.as_str()).alias(format!("{}__{c}", source.label))),
+        );
+        table = table.left_join(run.select(exprs), col("sp"), col("sp"));
+    }
+    let frame = table
+        .sort(["sp"], SortMultipleOptions::default())
+        .collect()?;
+    Ok((frame, sources))
+}
+
+/// Checks a run's table before it is used: it is intact (its seal, if it
+/// has one), and the manifest inside it, if any, is the run's
+/// `manifest.json` (which labels its columns), with as many rows.
+fn check_table(source: &Source, path: &Path) -> Result<(), ReportError> {
+    let info = check_parquet(path)?;
+    let corrupt = |reason: String| CorruptFile {
+        path: path.to_owned(),
+        reason,
+    };
+    if let Some(inside) = info.get(PARQUET_MANIFEST_KEY) {
+        let inside = RunManifest::parse(inside)
+            .map_err(|e| corrupt(format!("the manifest inside it cannot be read ({e})")))?;
+        if inside != source.manifest {
+            return Err(ReportError::BadRun {
+                dir: source.dir.clone(),
+                reason: format!(
+                    "manifest.json does not match the manifest inside {} (edited?)",
+                    path.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                ),
+            });
+        }
+    }
+    if source.kind == RunKind::Sweep
+        && info.get(PARQUET_MANIFEST_KEY).is_none()
+        && let Some(limit) = source.manifest.limit.as_deref()
+    {
+        // The limit labels the run's columns: in a table without its own
+        // manifest, every row must have the limit manifest.json says.
+        let limits = LazyFrame::scan_parquet(
+            PlRefPath::from(path.to_string_lossy().as_ref()),
+            ScanArgsParquet::default(),
+        )?
+        .select([col("limit").unique()])
+        .collect()?;
+        let column = limits.column("limit")?.str()?.clone();
+        if let Some(other) = column.iter().flatten().find(|l| *l != limit) {
+            return Err(ReportError::BadRun {
+                dir: source.dir.clone(),
+                reason: format!(
+                    "manifest.json says limit {limit:?} but rows were made at {other:?}"
+                ),
+            });
+        }
+    }
+    if source.kind == RunKind::Sweep
+        && let Some(rows) = source.manifest.rows
+        && usize::try_from(rows).ok() != Some(info.rows)
+    {
+        return Err(corrupt(format!(
+            "holds {} rows but its manifest says {rows}",
+            info.rows
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// Adds each self-play run's first-move columns to `frame`:
+/// `{label}__first_move` (the most played first move, SAN),
+/// `{label}__first_move_share` (its share of the position's games) and
+/// `{label}__first_moves` (how many different first moves were played).
+pub(crate) fn with_first_moves(
+    frame: DataFrame,
+    trees: &[(String, Trees)],
+) -> Result<DataFrame, ReportError> {
+    let mut table = frame.lazy();
+    for (label, by_sp) in trees {
+        let mut sp = Vec::new();
+        let mut first = Vec::new();
+        let mut share = Vec::new();
+        let mut distinct = Vec::new();
+        for (position, tree) in by_sp {
+            let next = tree.next_moves("");
+            let Some(top) = next.first() else { continue };
+            sp.push(u32::from(*position));
+            first.push(top.san[0].clone());
+            share.push(tree.share(top));
+            distinct.push(u32::try_from(next.len()).unwrap_or(u32::MAX));
+        }
+        let columns = DataFrame::new(
+            sp.len(),
+            vec![
+                Column::new("sp".into(), sp),
+                Column::new(format!("{label}__first_move").into(), first),
+                Column::new(format!("{label}__first_move_share").into(), share),
+                Column::new(format!("{label}__first_moves").into(), distinct),
+            ],
+        )?;
+        table = table.left_join(columns.lazy(), col("sp"), col("sp"));
+    }
+    Ok(table
+        .sort(["sp"], SortMultipleOptions::default())
+        .collect()?)
+}
+
+/// The verdict columns joined to the table on SP: `verdict`, `q_value`,
+/// `balance_estimate`, `balance_low`, `balance_high`, `verdict_method`.
+pub(crate) fn with_verdicts(
+    frame: DataFrame,
+    balance: &balance::Balance,
+) -> Result<DataFrame, ReportError> {
+    let verdicts = balance.frame()?.lazy().select([
+        col("sp").cast(DataType::UInt32),
+        col("verdict"),
+        col("q_value"),
+        col("balance_estimate"),
+        col("balance_low"),
+        col("balance_high"),
+        col("verdict_method"),
+    ]);
+    Ok(frame
+        .lazy()
+        .left_join(verdicts, col("sp"), col("sp"))
+        .sort(["sp"], SortMultipleOptions::default())
+        .collect()?)
+}
+
+/// Writes the table as `positions.parquet` (sources in the metadata) and
+/// `positions.csv` into `dir`, atomically.
+pub fn write_table(dir: &Path, frame: &DataFrame, sources: &[Source]) -> Result<(), ReportError> {
+    fs::create_dir_all(dir)?;
+    let provenance = serde_json::json!({
+        "c960_version": env!("CARGO_PKG_VERSION"),
+        "sources": sources,
+    })
+    .to_string();
+    let mut frame = frame.clone();
+    write_atomically(&dir.join(POSITIONS_TABLE), |out| {
+        c960_store::write_sealed(
+            out,
+            &mut frame,
+            vec![(SOURCES_KEY.to_owned(), provenance.clone())],
+        )
+    })?;
+    write_atomically(&dir.join(POSITIONS_CSV), |out| {
+        CsvWriter::new(out)
+            .include_header(true)
+            .finish(&mut frame)
+            .map_err(io::Error::other)
+    })?;
+    Ok(())
+}
+
+/// Writes `first-moves-{label}.csv`: every first move played in a
+/// self-play run, per position, with its games, share and White's score,
+/// and the first sweep's best first move beside it (`engine_best_move`).
+pub(crate) fn write_first_moves(
+    out: &Path,
+    frame: &DataFrame,
+    label: &str,
+    trees: &Trees,
+    sources: &[Source],
+) -> Result<(), ReportError> {
+    // The trees hold every first move already: no second read of the games.
+    let rows = c960_openings::first_moves_of(trees);
+    let mut table = c960_openings::first_moves_frame(&rows)?;
+    let best = match sources.iter().find(|s| s.kind == RunKind::Sweep) {
+        Some(sweep) => Some(
+            frame
+                .column(&format!("{}__best_move_san", sweep.label))?
+                .str()?
+                .clone(),
+        ),
+        None => None,
+    };
+    let engine: Vec<Option<String>> = rows
+        .iter()
+        .map(|r| {
+            best.as_ref()
+                .and_then(|b| b.get(usize::from(r.sp)))
+                .map(str::to_owned)
+        })
+        .collect();
+    table.with_column(Column::new("engine_best_move".into(), engine))?;
+    write_atomically(&out.join(format!("first-moves-{label}.csv")), |file| {
+        CsvWriter::new(file)
+            .include_header(true)
+            .finish(&mut table)
+            .map_err(io::Error::other)
+    })?;
+    Ok(())
+}

@@ -1,0 +1,402 @@
+//! One page per position: its board, facts, the castling rules in words,
+//! what each run measured there, its openings in each game run, and its
+//! downloads (diagram, games, table row).
+
+use std::fmt::Write as _;
+
+use c960_core::{Features, StartPosition, shakmaty::CastlingSide};
+use polars::prelude::*;
+
+use super::{cell, page};
+use crate::{RunKind, Source, Trees, html::escape};
+
+/// The board as SVG: weak pawns ringed in red, castling target squares
+/// (c1/g1, c8/g8) outlined in green.
+#[must_use]
+pub fn board_svg(position: StartPosition) -> String {
+    board_svg_of(&Features::of(position))
+}
+
+/// [`board_svg`] for features already computed.
+fn board_svg_of(features: &Features) -> String {
+    crate::board::diagram_svg_of(features, crate::board::Marks::ALL, Some(340))
+}
+
+pub(super) fn position_page(
+    frame: &DataFrame,
+    sources: &[Source],
+    row: usize,
+    sp: StartPosition,
+    trees: &[(String, Trees)],
+    has_pgn: bool,
+) -> String {
+    let features = Features::of(sp);
+    let mut body = String::new();
+    let prev = (sp.sp() + 959) % 960;
+    let next = (sp.sp() + 1) % 960;
+    let _ = writeln!(
+        body,
+        "<p class=\"nav\"><a href=\"../index.html\">all positions</a> · <a href=\"{prev}.html\">← SP {prev}</a> · <a href=\"{next}.html\">SP {next} →</a></p>\n<h1>SP {} <span class=\"mono\">{}</span></h1>",
+        sp.sp(),
+        sp.placement()
+    );
+    let _ = writeln!(
+        body,
+        "<p class=\"quote\">{}</p>",
+        escape(&crate::sheet::facts(&features, &measured(frame, sources, row)).join(" "))
+    );
+    let board = board_svg_of(&features);
+    body.push_str(&board);
+    body.push_str("<p class=\"legend\">red ring: weak pawn (undefended or defended only by the king); green square: castling target (c and g files)</p>\n");
+    body.push_str(&downloads(frame, row, sp, has_pgn, &board));
+    body.push_str("<table class=\"facts\">\n");
+    let mut fact = |name: &str, value: String| {
+        let _ = writeln!(body, "<tr><th>{name}</th><td>{value}</td></tr>");
+    };
+    fact("X-FEN", format!("<code>{}</code>", escape(&sp.to_xfen())));
+    fact(
+        "Shredder-FEN",
+        format!("<code>{}</code>", escape(&sp.to_shredder_fen())),
+    );
+    fact(
+        "mirror twin",
+        format!(
+            "<a href=\"{0}.html\">SP {0}</a> <span class=\"mono\">{1}</span>",
+            features.mirror.sp(),
+            features.mirror.placement()
+        ),
+    );
+    for (name, column) in [
+        ("legal first moves", "legal_first_moves"),
+        ("undefended pawns", "undefended_files"),
+        ("king-only pawns", "king_only_files"),
+        ("attackable on move 1", "first_move_attacks"),
+        ("castling a-side on move 1", "castle_a_first_move"),
+        ("castling a-side kind", "castle_a_kind"),
+        ("castling h-side on move 1", "castle_h_first_move"),
+        ("castling h-side kind", "castle_h_kind"),
+        ("corner bishops", "corner_bishops"),
+        ("queen in a corner", "queen_in_corner"),
+    ] {
+        fact(name, cell(frame, column, row, false));
+    }
+    for side in [CastlingSide::QueenSide, CastlingSide::KingSide] {
+        let c = features.castling.get(side);
+        let blockers: Vec<String> = c.blockers.into_iter().map(|s| s.to_string()).collect();
+        fact(
+            if side == CastlingSide::QueenSide {
+                "in the way of a-side castling"
+            } else {
+                "in the way of h-side castling"
+            },
+            if blockers.is_empty() {
+                "nothing".to_owned()
+            } else {
+                blockers.join(" ")
+            },
+        );
+    }
+    run_facts(frame, sources, row, &mut fact);
+    body.push_str("</table>\n<h2>Castling in this position</h2>\n");
+    for text in c960_core::castling_texts(sp, c960_core::Lang::En) {
+        let _ = writeln!(
+            body,
+            "<h3>{}</h3>\n<p>{}</p>",
+            escape(&text.title),
+            escape(&text.sentences())
+        );
+    }
+    for (label, by_sp) in trees {
+        if let Some(tree) = by_sp.get(&sp.sp()) {
+            let imported = sources
+                .iter()
+                .any(|s| s.label == *label && s.kind == RunKind::Import);
+            body.push_str(&opening_section(frame, sources, row, label, tree, imported));
+        }
+    }
+    page(&format!("SP {} {}", sp.sp(), sp.placement()), 1, &body)
+}
+
+/// What the runs measured about the position in `row`, for its facts
+/// paragraph: the first sweep's score and the first game run's results.
+fn measured(frame: &DataFrame, sources: &[Source], row: usize) -> crate::sheet::Measured {
+    let number = |label: &str, name: &str| -> Option<f64> {
+        cell(frame, &format!("{label}__{name}"), row, false)
+            .parse()
+            .ok()
+    };
+    let engine = sources
+        .iter()
+        .find(|s| s.kind == RunKind::Sweep)
+        .and_then(|s| {
+            Some(crate::sheet::EngineView {
+                source: format!("{} at {}", s.engines(), s.limit()),
+                cp: number(&s.label, "score_cp")?,
+                interval: None,
+            })
+        });
+    let games = sources.iter().find(|s| s.kind.has_games()).and_then(|s| {
+        let count = |name: &str| {
+            cell(frame, &format!("{}__{name}", s.label), row, false)
+                .parse::<u64>()
+                .ok()
+        };
+        Some(crate::sheet::GamesView {
+            source: if s.kind == RunKind::Import {
+                "imported games".to_owned()
+            } else {
+                "engine self-play".to_owned()
+            },
+            games: count("games")?,
+            white_wins: count("white_wins")?,
+            draws: count("draws")?,
+            black_wins: count("black_wins")?,
+            score: (
+                number(&s.label, "white_score")?,
+                number(&s.label, "white_score_low")?,
+                number(&s.label, "white_score_high")?,
+            ),
+        })
+    });
+    let verdict = cell(frame, "verdict", row, false);
+    let verdict = (!verdict.is_empty()).then(|| crate::sheet::VerdictView {
+        verdict,
+        q_value: cell(frame, "q_value", row, false).parse().unwrap_or(1.0),
+        level: crate::balance::Settings::default().level,
+    });
+    crate::sheet::Measured {
+        engine,
+        games,
+        verdict,
+    }
+}
+
+/// The page's downloads: the diagram as SVG (a data URL) and PNG (drawn by
+/// the page's script), the position's games as PGN, its table row as JSON.
+fn downloads(frame: &DataFrame, row: usize, sp: StartPosition, has_pgn: bool, svg: &str) -> String {
+    use crate::downloads::data_url;
+    let mut json = serde_json::Map::new();
+    for column in frame.columns() {
+        let value = match column.get(row) {
+            Ok(AnyValue::Null) | Err(_) => serde_json::Value::Null,
+            Ok(v) if column.dtype().is_integer() => v
+                .extract::<i64>()
+                .map_or(serde_json::Value::Null, serde_json::Value::from),
+            Ok(v) if column.dtype().is_float() => v
+                .extract::<f64>()
+                .and_then(serde_json::Number::from_f64)
+                .map_or(serde_json::Value::Null, serde_json::Value::Number),
+            Ok(AnyValue::Boolean(b)) => serde_json::Value::Bool(b),
+            Ok(_) => serde_json::Value::String(cell(frame, column.name(), row, false)),
+        };
+        json.insert(column.name().to_string(), value);
+    }
+    let json = serde_json::to_string_pretty(&json).unwrap_or_default();
+    let n = sp.sp();
+    let mut links = vec![
+        format!(
+            "<a class=\"download\" download=\"SP-{n}.svg\" href=\"{}\">diagram (SVG)</a>",
+            data_url("image/svg+xml", svg)
+        ),
+        format!(
+            "<a class=\"download\" data-png download=\"SP-{n}.png\" href=\"#\">diagram (PNG)</a>"
+        ),
+    ];
+    if has_pgn {
+        links.push(format!(
+            "<a class=\"download\" download href=\"{n}.pgn\">games (PGN, a sample of up to {})</a>",
+            crate::downloads::PGN_SAMPLE
+        ));
+    }
+    links.push(format!(
+        "<a class=\"download\" download=\"SP-{n}.json\" href=\"{}\">table row (JSON)</a>",
+        data_url("application/json", &json)
+    ));
+    format!(
+        "<p class=\"downloads\">Download: {}</p>\n",
+        links.join(" · ")
+    )
+}
+
+/// The facts a position page shows from each run.
+fn run_facts(
+    frame: &DataFrame,
+    sources: &[Source],
+    row: usize,
+    fact: &mut impl FnMut(&str, String),
+) {
+    for s in sources {
+        let c =
+            |name: &str, percent: bool| cell(frame, &format!("{}__{name}", s.label), row, percent);
+        match s.kind {
+            RunKind::Sweep => {
+                fact(
+                    &format!("engine score <small>{}</small>", escape(&s.label)),
+                    format!(
+                        "{} cp (WDL {}/{}/{})",
+                        c("score_cp", false),
+                        c("wdl_win", false),
+                        c("wdl_draw", false),
+                        c("wdl_loss", false)
+                    ),
+                );
+                fact(
+                    "best move, line",
+                    format!("{} — {}", c("best_move_san", false), c("pv_san", false)),
+                );
+                let lines = s.manifest.lines();
+                if lines > 1 {
+                    let moves: Vec<String> = (1..=lines)
+                        .filter_map(|k| {
+                            let san = c(&format!("move{k}_san"), false);
+                            let cp = c(&format!("move{k}_cp"), false);
+                            let mate = c(&format!("move{k}_mate"), false);
+                            let score = if mate.is_empty() {
+                                cp.parse::<i64>().map(|v| format!("{v:+}")).unwrap_or(cp)
+                            } else {
+                                format!("mate {mate}")
+                            };
+                            (!san.is_empty()).then(|| format!("{san} ({score})"))
+                        })
+                        .collect();
+                    fact("best first moves", moves.join(", "));
+                }
+            }
+            RunKind::Selfplay | RunKind::Import => {
+                fact(
+                    &format!(
+                        "{} <small>{}</small>",
+                        if s.kind == RunKind::Import {
+                            "games"
+                        } else {
+                            "self-play"
+                        },
+                        escape(&s.label)
+                    ),
+                    format!(
+                        "White {} (95% interval {}–{}) over {} games: +{} ={} −{}",
+                        c("white_score", true),
+                        c("white_score_low", true),
+                        c("white_score_high", true),
+                        c("games", false),
+                        c("white_wins", false),
+                        c("draws", false),
+                        c("black_wins", false)
+                    ),
+                );
+                let terminations: &[(&str, &str)] = if s.kind == RunKind::Import {
+                    &crate::IMPORT_TERMINATIONS
+                } else {
+                    &crate::TERMINATIONS
+                };
+                let ended: Vec<String> = terminations
+                    .iter()
+                    .filter_map(|(column, name)| {
+                        let n = c(column, false);
+                        (!n.is_empty() && n != "0").then(|| format!("{name} {n}"))
+                    })
+                    .collect();
+                fact("how games ended", ended.join(", "));
+                fact(
+                    "castled (share of games)",
+                    format!(
+                        "White a-side {}, h-side {}; Black a-side {}, h-side {}; median castling ply White {}, Black {}",
+                        c("white_castled_a", true),
+                        c("white_castled_h", true),
+                        c("black_castled_a", true),
+                        c("black_castled_h", true),
+                        one_decimal(&c("white_median_castle_ply", false)),
+                        one_decimal(&c("black_median_castle_ply", false))
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// A number shown with one decimal ("" stays "").
+fn one_decimal(text: &str) -> String {
+    text.parse::<f64>()
+        .map_or_else(|_| text.to_owned(), |v| format!("{v:.1}"))
+}
+
+/// Lines shown on a position page: reached by at least this share.
+const PAGE_SHARE: f64 = crate::TREE_SHARE;
+
+/// A position page's openings from one self-play run: the first moves with
+/// their shares and scores beside the engine's best first move, and every
+/// line reached by at least 5% of the games.
+fn opening_section(
+    frame: &DataFrame,
+    sources: &[Source],
+    row: usize,
+    label: &str,
+    tree: &c960_openings::Tree,
+    imported: bool,
+) -> String {
+    let mut html = String::new();
+    let _ = writeln!(
+        html,
+        "<h2>Openings in {} <small>{}</small></h2>\n<p>{} games. First moves played, most played first:</p>",
+        if imported {
+            "imported games"
+        } else {
+            "self-play"
+        },
+        escape(label),
+        tree.root.games
+    );
+    let best: Vec<String> = sources
+        .iter()
+        .filter(|s| s.kind == RunKind::Sweep)
+        .map(|s| cell(frame, &format!("{}__best_move_san", s.label), row, false))
+        .filter(|m| !m.is_empty())
+        .collect();
+    if !best.is_empty() {
+        let _ = writeln!(
+            html,
+            "<p>The engine's best first move: <b>{}</b>.</p>",
+            best.join(", ")
+        );
+    }
+    html.push_str("<table class=\"facts openings\"><thead><tr><th>move</th><th>share</th><th>games</th><th>White's score (95% interval)</th><th>+ = −</th></tr></thead><tbody>\n");
+    let row_html = |html: &mut String, label: String, line: &c960_openings::Line| {
+        let (mean, low, high) = line.counts.interval();
+        let _ = writeln!(
+            html,
+            "<tr><td class=\"mono\">{label}</td><td>{:.1}%</td><td>{}</td><td>{:.1}% ({:.1}–{:.1}%)</td><td>+{} ={} −{}</td></tr>",
+            tree.share(line) * 100.0,
+            line.counts.games,
+            mean * 100.0,
+            low * 100.0,
+            high * 100.0,
+            line.counts.white_wins,
+            line.counts.draws,
+            line.counts.black_wins
+        );
+    };
+    for line in tree.next_moves("") {
+        row_html(&mut html, escape(&line.numbered()), line);
+    }
+    html.push_str("</tbody></table>\n");
+    let lines = tree.openings(PAGE_SHARE);
+    if !lines.is_empty() {
+        let _ = writeln!(
+            html,
+            "<p>Lines reached by at least {:.0}% of the games (up to {} plies):</p>\n<table class=\"facts openings\"><thead><tr><th>line</th><th>share</th><th>games</th><th>White's score (95% interval)</th><th>+ = −</th></tr></thead><tbody>",
+            PAGE_SHARE * 100.0,
+            tree.plies
+        );
+        for line in lines {
+            let ply = line.san.len() - 1;
+            let label = format!(
+                "{}{}",
+                "&nbsp;&nbsp;".repeat(ply),
+                escape(&c960_openings::tree::numbered(&line.san[ply..], ply))
+            );
+            row_html(&mut html, label, line);
+        }
+        html.push_str("</tbody></table>\n");
+    }
+    html
+}

@@ -1,0 +1,238 @@
+//! The report's inputs: each run directory read through its typed manifest
+//! ([`c960_store::RunManifest`]) and given a label made from its engine and
+//! limit (an import from its directory's name). The label prefixes the
+//! run's columns in the per-position table, so two runs with the same label
+//! are refused (see [`crate::per_position`]). What a manifest does not
+//! record is said in words here, never shown as a placeholder.
+
+use std::{
+    collections::BTreeSet,
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
+
+use c960_store::{RunKind, RunManifest};
+use serde::Serialize;
+
+use crate::ReportError;
+
+/// One input run and how it is labelled in the table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Source {
+    /// Sweep, self-play or import.
+    pub kind: RunKind,
+    /// Prefix of its columns, e.g. `sweep_stockfish_15_1_nodes_1000000`.
+    pub label: String,
+    /// The run directory.
+    pub dir: PathBuf,
+    /// Its manifest, as written by the run.
+    pub manifest: RunManifest,
+    /// Units that failed in the run (SP and reason, one per failed
+    /// position or game): the table has no numbers for them.
+    pub failed: Vec<(u16, String)>,
+}
+
+/// Reads the manifest of the run in `dir` and labels it.
+pub fn source(dir: &Path) -> Result<Source, ReportError> {
+    let manifest = RunManifest::read(dir).map_err(|e| ReportError::BadRun {
+        dir: dir.to_owned(),
+        reason: e.to_string(),
+    })?;
+    let kind = manifest.kind;
+    let mut label = match kind {
+        RunKind::Sweep | RunKind::Selfplay => format!(
+            "{} {} {}",
+            kind.name(),
+            manifest.engine_names().join(" vs "),
+            manifest.limit.as_deref().unwrap_or_default()
+        ),
+        RunKind::Import => format!(
+            "import {}",
+            dir.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        ),
+    };
+    if kind == RunKind::Sweep && manifest.lines() > 1 {
+        let _ = write!(label, " mpv{}", manifest.lines());
+    }
+    let failed = manifest
+        .failed
+        .iter()
+        .map(|f| {
+            let reason = f.reason.as_deref().unwrap_or("reason not recorded");
+            (f.sp, reason.to_owned())
+        })
+        .collect();
+    Ok(Source {
+        kind,
+        label: slug(&label),
+        dir: dir.to_owned(),
+        manifest,
+        failed,
+    })
+}
+
+/// Lower-case letters and digits joined by `_`.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_owned()
+}
+
+/// Labels of the runs of `kind`, in input order.
+#[must_use]
+pub fn labels(sources: &[Source], kind: RunKind) -> BTreeSet<String> {
+    sources
+        .iter()
+        .filter(|s| s.kind == kind)
+        .map(|s| s.label.clone())
+        .collect()
+}
+
+impl Source {
+    /// The run's failures in one line, if it has any: `2 failed positions
+    /// (SP 5, 7)`.
+    #[must_use]
+    pub fn failures(&self) -> Option<String> {
+        if self.failed.is_empty() {
+            return None;
+        }
+        let unit = match self.kind {
+            RunKind::Sweep => "position",
+            RunKind::Selfplay | RunKind::Import => "game",
+        };
+        let sps: BTreeSet<u16> = self.failed.iter().map(|(sp, _)| *sp).collect();
+        let mut listed: Vec<String> = sps.iter().take(10).map(|sp| format!("SP {sp}")).collect();
+        if sps.len() > 10 {
+            listed.push(format!("{} more", sps.len() - 10));
+        }
+        Some(format!(
+            "{} failed {unit}{} ({})",
+            self.failed.len(),
+            if self.failed.len() == 1 { "" } else { "s" },
+            listed.join(", ")
+        ))
+    }
+
+    /// The engines' names, joined by ` vs ` (empty for an import).
+    #[must_use]
+    pub fn engines(&self) -> String {
+        self.manifest.engine_names().join(" vs ")
+    }
+
+    /// The search limit (sweeps and self-play always record one).
+    #[must_use]
+    pub fn limit(&self) -> &str {
+        self.manifest
+            .limit
+            .as_deref()
+            .unwrap_or("a limit not recorded")
+    }
+
+    /// `N games`, for runs with games.
+    #[must_use]
+    pub fn games(&self) -> String {
+        self.manifest
+            .games
+            .map_or_else(|| "games not counted".to_owned(), |n| format!("{n} games"))
+    }
+
+    /// An import's `N games from FILES`.
+    #[must_use]
+    pub fn imported(&self) -> String {
+        let files = &self.manifest.files;
+        format!(
+            "{} from {}",
+            self.games(),
+            if files.is_empty() {
+                "files not recorded".to_owned()
+            } else {
+                files.join(", ")
+            }
+        )
+    }
+
+    /// `finished TIME`, or that the time was not recorded.
+    #[must_use]
+    pub fn finished(&self) -> String {
+        self.manifest.finished.as_ref().map_or_else(
+            || "finish time not recorded".to_owned(),
+            |t| format!("finished {t}"),
+        )
+    }
+
+    /// `c960 VERSION`, or that the version was not recorded.
+    #[must_use]
+    pub fn version(&self) -> String {
+        self.manifest.c960_version.as_ref().map_or_else(
+            || "c960 version not recorded".to_owned(),
+            |v| format!("c960 {v}"),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run directory holding only `manifest`.
+    fn run(manifest: &str) -> (tempfile::TempDir, Source) {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path().join("games");
+        std::fs::create_dir(&run).unwrap();
+        std::fs::write(run.join(c960_store::MANIFEST_FILE), manifest).unwrap();
+        let source = source(&run).unwrap();
+        (dir, source)
+    }
+
+    #[test]
+    fn what_a_manifest_does_not_record_is_said_in_words() {
+        let (_dir, s) = run(r#"{"kind":"selfplay","engines":[{"name":"A"},{"name":"B"}],
+            "limit":"nodes 5","failed":[{"sp":3,"game":1}]}"#);
+        assert_eq!(s.label, "selfplay_a_vs_b_nodes_5");
+        assert_eq!(s.engines(), "A vs B");
+        assert_eq!(s.limit(), "nodes 5");
+        assert_eq!(s.games(), "games not counted");
+        assert_eq!(s.finished(), "finish time not recorded");
+        assert_eq!(s.version(), "c960 version not recorded");
+        assert_eq!(s.failed, [(3, "reason not recorded".to_owned())]);
+        let (_dir, s) = run(r#"{"kind":"import","files":["a.pgn"],"games":4,
+            "finished":"2026-01-01T00:00:00Z","c960_version":"9.9"}"#);
+        assert_eq!(s.label, "import_games");
+        assert_eq!(s.imported(), "4 games from a.pgn");
+        assert_eq!(s.finished(), "finished 2026-01-01T00:00:00Z");
+        assert_eq!(s.version(), "c960 9.9");
+    }
+
+    #[test]
+    fn a_sweep_with_several_lines_is_labelled_with_them() {
+        let (_dir, s) = run(
+            r#"{"kind":"sweep","engine":{"name":"Stockfish 15.1"},"limit":"nodes 10","multipv":3}"#,
+        );
+        assert_eq!(s.label, "sweep_stockfish_15_1_nodes_10_mpv3");
+    }
+
+    #[test]
+    fn a_manifest_field_of_the_wrong_type_is_a_bad_run_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(c960_store::MANIFEST_FILE),
+            r#"{"kind":"sweep","engine":{"name":"E"},"limit":"nodes 1","rows":-1}"#,
+        )
+        .unwrap();
+        let error = source(dir.path()).unwrap_err();
+        assert!(error.is_bad_input());
+        assert!(
+            error
+                .to_string()
+                .ends_with("manifest.json: rows must be a whole number"),
+            "{error}"
+        );
+    }
+}
