@@ -33,6 +33,18 @@ const SWEEP_COLUMNS: [&str; 10] = [
     "pv_san",
 ];
 
+/// Columns taken from a sweep with repeats, besides [`SWEEP_COLUMNS`] (whose
+/// search columns are then those of the first repeat).
+pub(crate) const REPEAT_COLUMNS: [&str; 7] = [
+    "repeats",
+    "score_cp_mean",
+    "score_cp_sd",
+    "score_cp_se",
+    "white_expected_mean",
+    "white_expected_sd",
+    "white_expected_se",
+];
+
 /// Columns taken from a game run's position table, self-play and import
 /// alike, between its game counts and its termination counts.
 const GAME_COLUMNS: [&str; 17] = [
@@ -136,6 +148,10 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
                 for field in ["san", "cp", "mate"] {
                     columns.push(format!("move{k}_{field}"));
                 }
+            }
+            // With repeats: the means over them, which rankings use.
+            if source.manifest.searches() > 1 {
+                columns.extend(REPEAT_COLUMNS.map(str::to_owned));
             }
         }
         let mut exprs = vec![col("sp").cast(DataType::UInt32)];

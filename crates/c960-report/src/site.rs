@@ -290,11 +290,21 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
         let short = s.label.clone();
         match s.kind {
             RunKind::Sweep => {
-                columns.push(RunColumn {
-                    header: format!("score cp<br><small>{short}</small>"),
-                    column: format!("{}__score_cp", s.label),
-                    percent: false,
-                    text: false,
+                let repeats = s.manifest.searches();
+                columns.push(if repeats > 1 {
+                    RunColumn {
+                        header: format!("mean cp of {repeats} searches<br><small>{short}</small>"),
+                        column: format!("{}__score_cp_mean", s.label),
+                        percent: false,
+                        text: false,
+                    }
+                } else {
+                    RunColumn {
+                        header: format!("score cp<br><small>{short}</small>"),
+                        column: format!("{}__score_cp", s.label),
+                        percent: false,
+                        text: false,
+                    }
                 });
                 columns.push(RunColumn {
                     header: "engine's first move".to_owned(),

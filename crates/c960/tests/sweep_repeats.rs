@@ -303,3 +303,39 @@ fn stockfish_repeats_measure_their_repeatability_and_feed_the_verdicts() {
     let balance = fs::read_to_string(dir.file("b/balance.csv")).unwrap();
     assert_eq!(balance.lines().count(), 17);
 }
+
+#[test]
+fn the_report_ranks_a_sweep_with_repeats_by_its_means() {
+    let dir = Dir::new();
+    let args = ["--positions", "0-9", "--repeats", "3", "--seed", "2"];
+    assert_eq!(run_command(fake_repeats(&dir, "r", &args)).code, 0);
+    let out = dir.ok(&["report", "--sweep", "r", "--out", "site", "--quiet"]);
+    assert_eq!(out, "");
+    let index = fs::read_to_string(dir.file("site/index.html")).unwrap();
+    assert!(
+        index.contains("mean cp of 3 searches"),
+        "index names the means"
+    );
+    let table = read(&dir.file("site/positions.parquet"));
+    let label = table
+        .get_column_names()
+        .iter()
+        .find_map(|n| {
+            n.as_str()
+                .strip_suffix("__score_cp_mean")
+                .map(str::to_owned)
+        })
+        .expect("the means join the per-position table");
+    let means = f64s(&table, &format!("{label}__score_cp_mean"));
+    let repeats = u64s(&table, &format!("{label}__repeats"));
+    assert_eq!(means.iter().filter(|m| m.is_some()).count(), 10);
+    assert_eq!(
+        repeats.iter().flatten().copied().collect::<Vec<_>>(),
+        vec![3; 10]
+    );
+    let page = fs::read_to_string(dir.file("site/positions/0.html")).unwrap();
+    assert!(
+        page.contains("mean of 3 searches"),
+        "the position page says so"
+    );
+}

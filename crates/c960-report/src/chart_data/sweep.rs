@@ -98,9 +98,14 @@ pub(super) fn sweep_scores(
     source: &Source,
 ) -> Result<Vec<(u32, f64)>, ReportError> {
     let sp = frame.column("sp")?.u32()?.clone();
-    let cp = frame
-        .column(&format!("{}__score_cp", source.label))?
-        .cast(&DataType::Float64)?;
+    // A sweep with repeats is charted by its means over the repeats.
+    let mean = format!("{}__score_cp_mean", source.label);
+    let name = if frame.column(&mean).is_ok() {
+        mean
+    } else {
+        format!("{}__score_cp", source.label)
+    };
+    let cp = frame.column(&name)?.cast(&DataType::Float64)?;
     let cp = cp.f64()?.clone();
     Ok((0..frame.height())
         .filter_map(|i| Some((sp.get(i)?, cp.get(i)?)))

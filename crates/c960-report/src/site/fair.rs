@@ -42,7 +42,14 @@ impl Balances {
         let known: Vec<f64> = score.iter().flatten().copied().collect();
         let (estimate, estimate_mean) = balance_ranking(frame);
         Balances {
-            cp: values(sweep, "score_cp"),
+            cp: values(
+                sweep,
+                if sweep.is_some_and(|s| s.manifest.searches() > 1) {
+                    "score_cp_mean"
+                } else {
+                    "score_cp"
+                },
+            ),
             mean: (!known.is_empty()).then(|| crate::charts::mean_interval(&known).0),
             score,
             low: values(games, "white_score_low"),

@@ -129,6 +129,21 @@ fn measured(frame: &DataFrame, sources: &[Source], row: usize) -> crate::sheet::
         .iter()
         .find(|s| s.kind == RunKind::Sweep)
         .and_then(|s| {
+            let repeats = s.manifest.searches();
+            if repeats > 1 {
+                // The mean over the repeats, with its measured noise.
+                let cp = number(&s.label, "score_cp_mean")?;
+                let se = number(&s.label, "score_cp_se");
+                return Some(crate::sheet::EngineView {
+                    source: format!(
+                        "{} at {}, mean of {repeats} searches",
+                        s.engines(),
+                        s.limit()
+                    ),
+                    cp,
+                    interval: se.map(|se| (cp - 1.96 * se, cp + 1.96 * se)),
+                });
+            }
             Some(crate::sheet::EngineView {
                 source: format!("{} at {}", s.engines(), s.limit()),
                 cp: number(&s.label, "score_cp")?,
@@ -219,6 +234,30 @@ fn downloads(frame: &DataFrame, row: usize, sp: StartPosition, has_pgn: bool, sv
 }
 
 /// The facts a position page shows from each run.
+/// A sweep with repeats: the mean over its searches and their spread.
+fn repeat_facts(
+    s: &Source,
+    c: &impl Fn(&str, bool) -> String,
+    fact: &mut impl FnMut(&str, String),
+) {
+    if s.manifest.searches() > 1 {
+        fact(
+            &format!(
+                "mean of {} searches <small>{}</small>",
+                s.manifest.searches(),
+                escape(&s.label)
+            ),
+            format!(
+                "{} cp (s.d. {}, s.e. {}); White expects {}",
+                c("score_cp_mean", false),
+                c("score_cp_sd", false),
+                c("score_cp_se", false),
+                c("white_expected_mean", false)
+            ),
+        );
+    }
+}
+
 fn run_facts(
     frame: &DataFrame,
     sources: &[Source],
@@ -240,6 +279,7 @@ fn run_facts(
                         c("wdl_loss", false)
                     ),
                 );
+                repeat_facts(s, &c, fact);
                 fact(
                     "best move, line",
                     format!("{} — {}", c("best_move_san", false), c("pv_san", false)),
