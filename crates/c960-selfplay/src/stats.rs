@@ -10,8 +10,11 @@ use std::{
 
 use serde::Serialize;
 
+use c960_core::{
+    CastlingTally, score_interval,
+    shakmaty::{CastlingSide, Color},
+};
 pub use c960_core::{Interval, trinomial_interval};
-use c960_core::{histogram_median as median, score_interval};
 
 use crate::{GameRecord, Outcome, Termination};
 
@@ -23,8 +26,7 @@ pub struct PositionStats {
     draws: u64,
     black_wins: u64,
     distinct: HashSet<u64>,
-    castled: [[u64; 2]; 2],
-    castle_plies: [Vec<u64>; 2],
+    castling: CastlingTally,
     terminations: HashMap<Termination, u64>,
     pairs: Pairs,
 }
@@ -83,18 +85,18 @@ impl PositionStats {
         let mut hasher = DefaultHasher::new();
         game.moves.hash(&mut hasher);
         self.distinct.insert(hasher.finish());
-        for (color, castling) in [game.white_castling, game.black_castling]
-            .iter()
-            .enumerate()
-        {
+        for (color, castling) in [
+            (Color::White, game.white_castling),
+            (Color::Black, game.black_castling),
+        ] {
             if let Some(c) = castling {
-                self.castled[color][usize::from(c.side == 'h')] += 1;
-                let plies = &mut self.castle_plies[color];
-                let ply = c.ply as usize;
-                if plies.len() <= ply {
-                    plies.resize(ply + 1, 0);
-                }
-                plies[ply] += 1;
+                // The h-side is the king side in Chess960 as in chess.
+                let side = if c.side == 'h' {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
+                self.castling.add(color, side, c.ply);
             }
         }
         *self.terminations.entry(game.termination).or_insert(0) += 1;
@@ -135,9 +137,18 @@ impl PositionStats {
             white_score,
             interval_method: if paired { "pairs" } else { "trinomial" },
             draw_rate: share(self.draws),
-            white_castled: [share(self.castled[0][0]), share(self.castled[0][1])],
-            black_castled: [share(self.castled[1][0]), share(self.castled[1][1])],
-            median_castle_ply: [median(&self.castle_plies[0]), median(&self.castle_plies[1])],
+            white_castled: [
+                share(self.castling.games(Color::White, CastlingSide::QueenSide)),
+                share(self.castling.games(Color::White, CastlingSide::KingSide)),
+            ],
+            black_castled: [
+                share(self.castling.games(Color::Black, CastlingSide::QueenSide)),
+                share(self.castling.games(Color::Black, CastlingSide::KingSide)),
+            ],
+            median_castle_ply: [
+                self.castling.median_ply(Color::White),
+                self.castling.median_ply(Color::Black),
+            ],
             terminations: Termination::ALL
                 .iter()
                 .map(|t| self.terminations.get(t).copied().unwrap_or(0))
@@ -226,6 +237,7 @@ mod tests {
 
     #[test]
     fn medians_from_histograms() {
+        use c960_core::histogram_median as median;
         assert_eq!(median(&[]), None);
         assert_eq!(median(&[0, 0, 1]), Some(2.0));
         assert_eq!(median(&[0, 1, 1]), Some(1.5));
