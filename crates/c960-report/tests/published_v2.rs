@@ -1,0 +1,165 @@
+//! The research dataset v2 in `data/research-v2/` is whole and consistent
+//! with its manifests, and its published repeatability is recomputed here
+//! from its published rows: a corrupted, truncated or hand-edited file
+//! fails.
+
+use std::{collections::BTreeMap, fs, path::PathBuf};
+
+use c960_balance::reliability::split_half;
+use polars::prelude::*;
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/research-v2")
+}
+
+fn json(name: &str) -> serde_json::Value {
+    let path = dir().join(name);
+    let text =
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn parquet(name: &str) -> DataFrame {
+    let path = dir().join(name);
+    c960_store::check_parquet(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    ParquetReader::new(fs::File::open(path).unwrap())
+        .finish()
+        .unwrap()
+}
+
+fn u64s(frame: &DataFrame, name: &str) -> Vec<u64> {
+    let c = frame.column(name).unwrap().cast(&DataType::UInt64).unwrap();
+    let c = c.u64().unwrap();
+    (0..c.len()).map(|i| c.get(i).unwrap()).collect()
+}
+
+fn f64s(frame: &DataFrame, name: &str) -> Vec<Option<f64>> {
+    let c = frame
+        .column(name)
+        .unwrap()
+        .cast(&DataType::Float64)
+        .unwrap();
+    let c = c.f64().unwrap();
+    (0..c.len()).map(|i| c.get(i)).collect()
+}
+
+#[test]
+fn the_stockfish_repeats_are_whole_and_match_their_manifest() {
+    let m = json("stockfish-manifest.json");
+    assert_eq!(m["kind"], "sweep");
+    assert_eq!(m["engine"]["name"], "Stockfish 15.1");
+    assert_eq!(m["limit"], "nodes 250000");
+    assert_eq!(m["repeats"], 4);
+    assert_eq!(m["positions"], "all");
+    assert_eq!(m["rows"], 960);
+    assert!(m["failed"].as_array().unwrap().is_empty());
+    let seed = m["seed"].as_u64().unwrap();
+
+    let searches = parquet("stockfish-repeats.parquet");
+    assert_eq!(searches.height(), 3840);
+    let sp = u64s(&searches, "sp");
+    let repeat = u64s(&searches, "repeat");
+    let budget = u64s(&searches, "node_budget");
+    let nodes = u64s(&searches, "nodes");
+    let mut seen = std::collections::BTreeSet::new();
+    for i in 0..searches.height() {
+        assert!(seen.insert((sp[i], repeat[i])), "one row per (SP, repeat)");
+        assert!(repeat[i] < 4);
+        assert!(
+            (187_500..=312_500).contains(&budget[i]),
+            "budget {}",
+            budget[i]
+        );
+        // Stockfish stops within a few nodes past its budget.
+        assert!(nodes[i] >= budget[i] / 4, "searched its budget");
+    }
+    assert_eq!(seen.len(), 3840);
+
+    // The published repeatability, recomputed from the published rows
+    // (mates counted as ±1000 cp, repeats in order, the run's seed).
+    let cp = f64s(&searches, "score_cp");
+    let mate = f64s(&searches, "score_mate");
+    let mut groups: BTreeMap<u64, Vec<(u64, f64)>> = BTreeMap::new();
+    for i in 0..searches.height() {
+        let value = cp[i].unwrap_or_else(|| 1000.0 * mate[i].unwrap().signum());
+        groups.entry(sp[i]).or_default().push((repeat[i], value));
+    }
+    let groups: Vec<Vec<f64>> = groups
+        .into_values()
+        .map(|mut g| {
+            g.sort_by_key(|(r, _)| *r);
+            g.into_iter().map(|(_, v)| v).collect()
+        })
+        .collect();
+    let recomputed = split_half(&groups, 201, seed).unwrap();
+    let published = &m["repeatability"];
+    assert!((recomputed.half - published["split_half"].as_f64().unwrap()).abs() < 1e-12);
+    assert!((recomputed.whole - published["all_repeats"].as_f64().unwrap()).abs() < 1e-12);
+    assert!(
+        recomputed.whole >= 0.9,
+        "the dataset's promise: repeatability 0.9 or more"
+    );
+
+    // The per-position table's means are the means of the searches.
+    let positions = parquet("stockfish-sweep.parquet");
+    assert_eq!(positions.height(), 960);
+    let means = f64s(&positions, "score_cp_mean");
+    for (k, group) in groups.iter().enumerate() {
+        let mean = group.iter().sum::<f64>() / group.len() as f64;
+        assert!((means[k].unwrap() - mean).abs() < 1e-9, "SP {k}");
+    }
+}
+
+#[test]
+fn ethereal_and_the_consensus_table_cover_every_position() {
+    let m = json("ethereal-manifest.json");
+    assert_eq!(m["kind"], "sweep");
+    assert!(
+        m["engine"]["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("Ethereal")
+    );
+    assert_eq!(m["limit"], "depth 14");
+    assert_eq!(m["rows"], 960);
+    let options = m["engine"]["options"].to_string();
+    assert!(options.contains("ContemptDrawPenalty"), "{options}");
+    assert_eq!(parquet("ethereal-sweep.parquet").height(), 960);
+
+    let table = parquet("positions.parquet");
+    assert_eq!(table.height(), 960);
+    let balance = fs::read_to_string(dir().join("balance.csv")).unwrap();
+    let mut lines = balance.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let verdict = header.iter().position(|h| *h == "verdict").unwrap();
+    let method = header.iter().position(|h| *h == "verdict_method").unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 960);
+    for row in &rows {
+        assert!(
+            ["balanced", "more-for-white", "less-for-white", "unresolved"].contains(&row[verdict])
+        );
+        assert_eq!(row[method], "sweep", "verdicts from the consensus sweep");
+    }
+    let summary = json("balance.json");
+    let engines = summary["engines"].as_array().unwrap();
+    assert_eq!(engines.len(), 2);
+    assert_eq!(engines[0]["repeats"], 4);
+    assert_eq!(summary["agreement"].as_array().unwrap().len(), 1);
+    // The published agreement, recomputed from the two engines' tables:
+    // Stockfish's means over its repeats against Ethereal's one search.
+    let stockfish = f64s(&parquet("stockfish-sweep.parquet"), "score_cp_mean");
+    let ethereal = f64s(&parquet("ethereal-sweep.parquet"), "score_cp");
+    let pairs: Vec<(f64, f64)> = stockfish
+        .iter()
+        .zip(&ethereal)
+        .filter_map(|(a, b)| Some(((*a)?, (*b)?)))
+        .collect();
+    let r = c960_balance::reliability::pearson(
+        &pairs.iter().map(|p| p.0).collect::<Vec<_>>(),
+        &pairs.iter().map(|p| p.1).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let published = summary["agreement"][0]["pearson"].as_f64().unwrap();
+    assert!((r - published).abs() < 1e-9, "{r} against {published}");
+}
