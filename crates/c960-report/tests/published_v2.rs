@@ -105,7 +105,7 @@ fn the_stockfish_repeats_are_whole_and_match_their_manifest() {
     assert_eq!(positions.height(), 960);
     let means = f64s(&positions, "score_cp_mean");
     for (k, group) in groups.iter().enumerate() {
-        let mean = group.iter().sum::<f64>() / group.len() as f64;
+        let mean = group.iter().sum::<f64>() / f64::from(u32::try_from(group.len()).unwrap());
         assert!((means[k].unwrap() - mean).abs() < 1e-9, "SP {k}");
     }
 }
