@@ -23,7 +23,13 @@ use std::{
 
 use c960_core::{Shard, parse_position_set};
 use c960_engine::EngineInfo;
-use c960_store::{DirLock, Journal, JournalError, write_atomically};
+use c960_store::{
+    DirLock, Journal, JournalError,
+    merge::{
+        MergeInput, MergeRefusal, agree, missing_message, read_inputs, refuse_mixed, unfinished,
+    },
+    write_atomically,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::{
@@ -59,7 +65,6 @@ pub struct MergeOutcome {
 /// The part of a manifest that says what the run is.
 #[derive(Clone, Debug, Deserialize)]
 struct Head {
-    kind: String,
     c960_version: String,
     engines: Vec<EngineInfo>,
     processes: String,
@@ -94,12 +99,7 @@ struct Head {
 }
 
 /// One input: its directory, manifest (if it finished) and journal header.
-struct Input {
-    dir: PathBuf,
-    head: Option<Head>,
-    header: Vec<u8>,
-    settings: serde_json::Value,
-}
+type Input = MergeInput<Head>;
 
 /// Where one game's line is: input, byte offset, and a hash of the line.
 type Place = (usize, u64, u64);
@@ -116,12 +116,23 @@ pub fn merge(
         .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
     let _lock = DirLock::exclusive(out).map_err(io::Error::other)?;
     c960_store::remove_stale_temporaries(out);
-    let (read, _locks) = read_inputs(inputs, out)?;
+    let (read, _locks) =
+        read_inputs::<GameRecord, Head>(inputs, out, JOURNAL_FILE, "selfplay", "self-play")?;
+    if let Some(adaptive) = read
+        .iter()
+        .find(|i| i.manifest.as_ref().is_some_and(|m| m.adaptive.is_some()))
+    {
+        return Err(invalid(format!(
+            "{} is an adaptive run: its games follow rounds decided from all positions, \
+             so it is never sharded and has nothing to merge",
+            adaptive.dir.display()
+        )));
+    }
     let first = &read[0];
     for other in &read[1..] {
-        agree(first, other)?;
+        agree::<GameRecord, Head>(first, other, JOURNAL_FILE, &fields(first, other))?;
     }
-    let Some(plan) = read.iter().find_map(|i| i.head.as_ref()) else {
+    let Some(plan) = read.iter().find_map(|i| i.manifest.as_ref()) else {
         return Err(invalid(format!(
             "none of the {} input(s) has finished (no {MANIFEST_FILE}): nothing says which \
              games the run covers",
@@ -144,13 +155,19 @@ pub fn merge(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let unfinished: Vec<PathBuf> = read
-        .iter()
-        .filter(|i| i.head.is_none())
-        .map(|i| i.dir.clone())
-        .collect();
+    let unfinished = unfinished(&read);
     if !missing.is_empty() && !allow_missing {
-        return Err(invalid(missing_message(&missing, &unfinished)));
+        let shown: Vec<String> = missing
+            .iter()
+            .take(6)
+            .map(|m| format!("SP {} game {}", m.sp, m.game))
+            .collect();
+        return Err(invalid(missing_message(
+            missing.len(),
+            "game(s)",
+            &shown,
+            &unfinished,
+        )));
     }
 
     let paired = plan.engines.len() > 1;
@@ -185,32 +202,6 @@ pub fn merge(
         shards: manifest.merged.shards,
         unfinished,
     })
-}
-
-/// Reads every input, each locked for reading while the merge runs.
-fn read_inputs(
-    inputs: &[PathBuf],
-    out: &Path,
-) -> Result<(Vec<Input>, Vec<DirLock>), SelfplayError> {
-    if inputs.is_empty() {
-        return Err(SelfplayError::Invalid(
-            "nothing to merge: name at least one run directory".to_owned(),
-        ));
-    }
-    let out_real = fs::canonicalize(out)?;
-    let mut locks = Vec::new();
-    let mut read = Vec::new();
-    for dir in inputs {
-        if fs::canonicalize(dir).is_ok_and(|d| d == out_real) {
-            return Err(SelfplayError::Invalid(format!(
-                "{} is both an input and the output; merge into another directory",
-                dir.display()
-            )));
-        }
-        locks.push(DirLock::shared(dir).map_err(io::Error::other)?);
-        read.push(read_input(dir)?);
-    }
-    Ok((read, locks))
 }
 
 /// Where each game of the run is, over all inputs.
@@ -283,7 +274,7 @@ fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
         if let Some(message) = refused {
             return Err(SelfplayError::Invalid(message));
         }
-        result.map_err(|e| mixed(first, input, e))?;
+        result.map_err(|e| refuse_mixed(first, input, e))?;
     }
     Ok(places)
 }
@@ -333,7 +324,7 @@ fn merged_manifest(
     match_stats: Option<MatchStats>,
     missing: Vec<MissingGame>,
 ) -> Manifest {
-    let heads: Vec<&Head> = read.iter().filter_map(|i| i.head.as_ref()).collect();
+    let heads: Vec<&Head> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
     let mut shards: Vec<Shard> = heads.iter().filter_map(|h| h.shard).collect();
     shards.sort_unstable();
     shards.dedup();
@@ -402,137 +393,35 @@ fn line_hash(line: &[u8]) -> u64 {
     hasher.finish()
 }
 
-fn read_input(dir: &Path) -> Result<Input, SelfplayError> {
-    let journal = dir.join(JOURNAL_FILE);
-    if !journal.is_file() {
-        return Err(SelfplayError::Invalid(format!(
-            "{} is not a self-play run directory (no {JOURNAL_FILE})",
-            dir.display()
-        )));
-    }
-    let head = match fs::read_to_string(dir.join(MANIFEST_FILE)) {
-        Ok(text) => {
-            let head: Head = serde_json::from_str(&text).map_err(|e| {
-                SelfplayError::Invalid(format!(
-                    "{}: not a self-play manifest: {e}",
-                    dir.join(MANIFEST_FILE).display()
-                ))
-            })?;
-            if head.kind != "selfplay" {
-                return Err(SelfplayError::Invalid(format!(
-                    "{} is a {} run, not self-play",
-                    dir.display(),
-                    head.kind
-                )));
-            }
-            if head.adaptive.is_some() {
-                return Err(SelfplayError::Invalid(format!(
-                    "{} is an adaptive run: its games follow rounds decided from all positions, \
-                     so it is never sharded and has nothing to merge",
-                    dir.display()
-                )));
-            }
-            Some(head)
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(e.into()),
+/// The manifest fields two inputs must share where both finished:
+/// version, positions, games per position and processes.
+fn fields(a: &Input, b: &Input) -> Vec<(&'static str, String, String)> {
+    let (Some(x), Some(y)) = (&a.manifest, &b.manifest) else {
+        return Vec::new();
     };
-    let (header, settings) = Journal::<GameRecord>::read_header(&journal)?;
-    Ok(Input {
-        dir: dir.to_owned(),
-        head,
-        header,
-        settings,
-    })
+    vec![
+        (
+            "c960_version",
+            x.c960_version.clone(),
+            y.c960_version.clone(),
+        ),
+        ("positions", x.positions.clone(), y.positions.clone()),
+        (
+            "games_per_position",
+            x.games_per_position.to_string(),
+            y.games_per_position.to_string(),
+        ),
+        ("processes", x.processes.clone(), y.processes.clone()),
+    ]
 }
 
-/// The settings lines, and the manifests' version, positions and games
-/// per position, of two inputs must agree.
-fn agree(a: &Input, b: &Input) -> Result<(), SelfplayError> {
-    if a.settings != b.settings {
-        let differences = match Journal::<GameRecord>::read_records(
-            &b.dir.join(JOURNAL_FILE),
-            &a.settings,
-            &|_| Ok(()),
-            |_, _, _| Ok(()),
-        ) {
-            Err(JournalError::SettingsDiffer { differences, .. }) => differences,
-            _ => "settings lines differ".to_owned(),
-        };
-        return Err(differ(a, b, &differences));
-    }
-    if let (Some(x), Some(y)) = (&a.head, &b.head) {
-        let fields = [
-            (
-                "c960_version",
-                x.c960_version.clone(),
-                y.c960_version.clone(),
-            ),
-            ("positions", x.positions.clone(), y.positions.clone()),
-            (
-                "games_per_position",
-                x.games_per_position.to_string(),
-                y.games_per_position.to_string(),
-            ),
-            ("processes", x.processes.clone(), y.processes.clone()),
-        ];
-        for (name, there, here) in fields {
-            if there != here {
-                return Err(differ(
-                    a,
-                    b,
-                    &format!("{name}: {there:?} there, {here:?} here"),
-                ));
-            }
+impl From<MergeRefusal> for SelfplayError {
+    fn from(e: MergeRefusal) -> SelfplayError {
+        match e {
+            MergeRefusal::Invalid(m) => SelfplayError::Invalid(m),
+            MergeRefusal::Journal(e) => SelfplayError::Journal(e),
+            MergeRefusal::Io(e) => SelfplayError::Io(e),
+            MergeRefusal::Lock(e) => SelfplayError::Io(io::Error::other(e)),
         }
     }
-    Ok(())
-}
-
-fn differ(a: &Input, b: &Input, differences: &str) -> SelfplayError {
-    SelfplayError::Invalid(format!(
-        "cannot merge {} with {}: other settings ({differences})",
-        b.dir.display(),
-        a.dir.display()
-    ))
-}
-
-fn mixed(first: &Input, input: &Input, e: JournalError) -> SelfplayError {
-    match e {
-        JournalError::SettingsDiffer { differences, .. } => differ(first, input, &differences),
-        e => e.into(),
-    }
-}
-
-/// The error for missing games: how many, the first few, and which inputs
-/// have not finished.
-fn missing_message(missing: &[MissingGame], unfinished: &[PathBuf]) -> String {
-    let shown: Vec<String> = missing
-        .iter()
-        .take(6)
-        .map(|m| format!("SP {} game {}", m.sp, m.game))
-        .collect();
-    let more = if missing.len() > shown.len() {
-        ", ..."
-    } else {
-        ""
-    };
-    let unfinished = if unfinished.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "; not finished: {}",
-            unfinished
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    format!(
-        "{} game(s) of the run are in no input ({}{more}){unfinished}; finish or add the \
-         missing shards, or pass --allow-missing to merge what there is",
-        missing.len(),
-        shown.join(", ")
-    )
 }

@@ -4,12 +4,14 @@
 //! that a run killed at any moment resumes where it stopped, and a run
 //! directory is locked so that two runs never write into it at once.
 //! [`manifest`] is the run-directory contract as readers see it: the file
-//! names, the Parquet metadata keys and the typed [`RunManifest`].
+//! names, the Parquet metadata keys and the typed [`RunManifest`];
+//! [`merge`] what every `c960 merge` shares.
 
 mod atomic;
 mod journal;
 mod lock;
 pub mod manifest;
+pub mod merge;
 mod parquet;
 
 pub use atomic::{

@@ -20,7 +20,13 @@ use std::{
 
 use c960_core::{Shard, parse_position_set};
 use c960_engine::Limit;
-use c960_store::{DirLock, Journal, JournalError, write_atomically};
+use c960_store::{
+    DirLock, Journal, JournalError,
+    merge::{
+        MergeInput, MergeRefusal, agree, missing_message, read_inputs, refuse_mixed, unfinished,
+    },
+    write_atomically,
+};
 
 use crate::{
     Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, Manifest, NOTES, REPEAT_NOTES, RepeatPlan,
@@ -45,14 +51,6 @@ pub struct MergeOutcome {
 /// Why a merge was refused; the same errors as a sweep's.
 pub type MergeError = SweepError;
 
-/// One input: its directory, manifest (if it finished) and journal header.
-struct Input {
-    dir: PathBuf,
-    manifest: Option<Manifest>,
-    header: Vec<u8>,
-    settings: serde_json::Value,
-}
-
 /// Merges the sweep directories `inputs` into `out` (see the module
 /// documentation).
 pub fn merge(
@@ -65,10 +63,11 @@ pub fn merge(
         .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
     let _lock = DirLock::exclusive(out)?;
     c960_store::remove_stale_temporaries(out);
-    let (read, _locks) = read_inputs(inputs, out)?;
+    let (read, _locks) =
+        read_inputs::<Entry, Manifest>(inputs, out, JOURNAL_FILE, "sweep", "sweep")?;
     let first = &read[0];
     for other in &read[1..] {
-        agree(first, other)?;
+        agree::<Entry, Manifest>(first, other, JOURNAL_FILE, &fields(first, other))?;
     }
     let Some(plan) = read.iter().find_map(|i| i.manifest.as_ref()) else {
         return Err(invalid(format!(
@@ -127,20 +126,16 @@ pub fn merge(
         if let Some(message) = refused {
             return Err(SweepError::Invalid(message));
         }
-        result.map_err(|e| mixed(first, input, e))?;
+        result.map_err(|e| refuse_mixed(first, input, e))?;
     }
     let missing: Vec<(u16, u32)> = wanted
         .iter()
         .copied()
         .filter(|key| !rows.contains_key(key))
         .collect();
-    let unfinished: Vec<PathBuf> = read
-        .iter()
-        .filter(|i| i.manifest.is_none())
-        .map(|i| i.dir.clone())
-        .collect();
+    let unfinished = unfinished(&read);
     if !missing.is_empty() && !allow_missing {
-        return Err(invalid(missing_message(&missing, &unfinished)));
+        return Err(invalid(missing_searches(&missing, &unfinished)));
     }
 
     // The journal first, as a run writes it: header, then one line per row.
@@ -163,33 +158,10 @@ pub fn merge(
     })
 }
 
-/// Reads every input, each locked for reading while the merge runs.
-fn read_inputs(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Input>, Vec<DirLock>), MergeError> {
-    if inputs.is_empty() {
-        return Err(SweepError::Invalid(
-            "nothing to merge: name at least one run directory".to_owned(),
-        ));
-    }
-    let out_real = fs::canonicalize(out)?;
-    let mut locks = Vec::new();
-    let mut read = Vec::new();
-    for dir in inputs {
-        if fs::canonicalize(dir).is_ok_and(|d| d == out_real) {
-            return Err(SweepError::Invalid(format!(
-                "{} is both an input and the output; merge into another directory",
-                dir.display()
-            )));
-        }
-        locks.push(DirLock::shared(dir)?);
-        read.push(read_input(dir)?);
-    }
-    Ok((read, locks))
-}
-
 /// The merged sweep's manifest: the run's settings from `plan`, the
 /// merged counts (and repeatability) and the span of the inputs' clocks.
 fn merged_manifest(
-    read: &[Input],
+    read: &[MergeInput<Manifest>],
     plan: &Manifest,
     rows: &[SweepRow],
     repeat_plan: &RepeatPlan,
@@ -249,96 +221,36 @@ fn merged_manifest(
     }
 }
 
-fn read_input(dir: &Path) -> Result<Input, MergeError> {
-    let journal = dir.join(JOURNAL_FILE);
-    if !journal.is_file() {
-        return Err(SweepError::Invalid(format!(
-            "{} is not a sweep run directory (no {JOURNAL_FILE})",
-            dir.display()
-        )));
-    }
-    let manifest = match fs::read_to_string(dir.join(MANIFEST_FILE)) {
-        Ok(text) => {
-            let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
-                SweepError::Invalid(format!(
-                    "{}: not a sweep manifest: {e}",
-                    dir.join(MANIFEST_FILE).display()
-                ))
-            })?;
-            if manifest.kind != "sweep" {
-                return Err(SweepError::Invalid(format!(
-                    "{} is a {} run, not a sweep",
-                    dir.display(),
-                    manifest.kind
-                )));
-            }
-            Some(manifest)
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(e.into()),
+/// The manifest fields two inputs must share where both finished:
+/// version, positions, `MultiPV`, limit and repeats.
+fn fields(
+    a: &MergeInput<Manifest>,
+    b: &MergeInput<Manifest>,
+) -> Vec<(&'static str, String, String)> {
+    let (Some(x), Some(y)) = (&a.manifest, &b.manifest) else {
+        return Vec::new();
     };
-    let (header, settings) = Journal::<Entry>::read_header(&journal)?;
-    Ok(Input {
-        dir: dir.to_owned(),
-        manifest,
-        header,
-        settings,
-    })
+    vec![
+        (
+            "c960_version",
+            x.c960_version.clone(),
+            y.c960_version.clone(),
+        ),
+        ("positions", x.positions.clone(), y.positions.clone()),
+        ("multipv", x.multipv.to_string(), y.multipv.to_string()),
+        ("limit", x.limit.clone(), y.limit.clone()),
+        ("repeats", x.repeats.to_string(), y.repeats.to_string()),
+    ]
 }
 
-/// The settings lines, and the manifests' version, positions and
-/// `MultiPV`, of two inputs must agree.
-fn agree(a: &Input, b: &Input) -> Result<(), MergeError> {
-    if a.settings != b.settings {
-        let differences = match Journal::<Entry>::read_records(
-            &b.dir.join(JOURNAL_FILE),
-            &a.settings,
-            &|_| Ok(()),
-            |_, _, _| Ok(()),
-        ) {
-            Err(JournalError::SettingsDiffer { differences, .. }) => differences,
-            _ => "settings lines differ".to_owned(),
-        };
-        return Err(differ(a, b, &differences));
-    }
-    if let (Some(x), Some(y)) = (&a.manifest, &b.manifest) {
-        let fields = [
-            (
-                "c960_version",
-                x.c960_version.clone(),
-                y.c960_version.clone(),
-            ),
-            ("positions", x.positions.clone(), y.positions.clone()),
-            ("multipv", x.multipv.to_string(), y.multipv.to_string()),
-            ("repeats", x.repeats.to_string(), y.repeats.to_string()),
-            ("limit", x.limit.clone(), y.limit.clone()),
-        ];
-        for (name, there, here) in fields {
-            if there != here {
-                return Err(differ(
-                    a,
-                    b,
-                    &format!("{name}: {there:?} there, {here:?} here"),
-                ));
-            }
+impl From<MergeRefusal> for SweepError {
+    fn from(e: MergeRefusal) -> SweepError {
+        match e {
+            MergeRefusal::Invalid(m) => SweepError::Invalid(m),
+            MergeRefusal::Journal(e) => SweepError::Journal(e),
+            MergeRefusal::Io(e) => SweepError::Io(e),
+            MergeRefusal::Lock(e) => SweepError::Lock(e),
         }
-    }
-    Ok(())
-}
-
-fn differ(a: &Input, b: &Input, differences: &str) -> MergeError {
-    SweepError::Invalid(format!(
-        "cannot merge {} with {}: other settings ({differences})",
-        b.dir.display(),
-        a.dir.display()
-    ))
-}
-
-/// A settings line that differs, said as a merge says it.
-fn mixed(first: &Input, input: &Input, e: JournalError) -> MergeError {
-    match e {
-        JournalError::SettingsDiffer { differences, .. } => differ(first, input, &differences),
-        e => e.into(),
     }
 }
 
@@ -383,41 +295,18 @@ fn parse_limit(text: &str) -> Option<Limit> {
     }
 }
 
-/// The error for missing units: how many, the first few, and which inputs
-/// have not finished.
-fn missing_message(missing: &[(u16, u32)], unfinished: &[PathBuf]) -> String {
+/// The refusal for missing searches, the first few named.
+fn missing_searches(missing: &[(u16, u32)], unfinished: &[PathBuf]) -> String {
     let shown: Vec<String> = missing
         .iter()
         .take(8)
-        .map(|(sp, r)| {
-            if *r == 0 {
+        .map(|&(sp, repeat)| {
+            if repeat == 0 {
                 format!("SP {sp}")
             } else {
-                format!("SP {sp} repeat {r}")
+                format!("SP {sp} repeat {repeat}")
             }
         })
         .collect();
-    let more = if missing.len() > shown.len() {
-        ", ..."
-    } else {
-        ""
-    };
-    let unfinished = if unfinished.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "; not finished: {}",
-            unfinished
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    format!(
-        "{} search(es) of the run are in no input ({}{more}){unfinished}; finish or add the \
-         missing shards, or pass --allow-missing to merge what there is",
-        missing.len(),
-        shown.join(", ")
-    )
+    missing_message(missing.len(), "search(es)", &shown, unfinished)
 }

@@ -1,0 +1,269 @@
+//! What every `c960 merge` shares, whatever the kind of run: the input
+//! directories read and locked for reading, each with its journal header
+//! and (once it finished) its manifest; the check that two inputs were
+//! made with the same settings; and the words for a merge refused.
+//!
+//! The kinds differ only in their units and tables (a sweep's (position,
+//! repeat) searches, a self-play run's games), which their own crates
+//! unite and write.
+
+use std::{
+    fs, io,
+    path::{Path, PathBuf},
+};
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use thiserror::Error;
+
+use crate::{DirLock, Journal, JournalError, LockError, MANIFEST_FILE};
+
+/// One input of a merge: its directory, its manifest if it finished, and
+/// its journal's header line (as written) and settings.
+#[derive(Debug)]
+pub struct MergeInput<M> {
+    /// The run directory.
+    pub dir: PathBuf,
+    /// Its manifest, if the run finished.
+    pub manifest: Option<M>,
+    /// The journal's header line, newline included.
+    pub header: Vec<u8>,
+    /// The settings in that header.
+    pub settings: Value,
+}
+
+/// Why a merge cannot go on.
+#[derive(Debug, Error)]
+pub enum MergeRefusal {
+    /// Inputs that cannot be merged (the message says why, in one line).
+    #[error("{0}")]
+    Invalid(String),
+    /// A journal that cannot be read or trusted.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// A file that cannot be read.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// An input or the output is locked by a run.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+}
+
+/// Reads the run directories `inputs` of kind `kind` (as manifests name
+/// it; `what` is how messages name it) with the journal `journal` in
+/// each, locking each for reading while the returned locks live. Refuses
+/// no input, an input that is also the output `out`, a directory without a
+/// journal, and a manifest of another kind.
+pub fn read_inputs<R: DeserializeOwned, M: DeserializeOwned>(
+    inputs: &[PathBuf],
+    out: &Path,
+    journal: &str,
+    kind: &str,
+    what: &str,
+) -> Result<(Vec<MergeInput<M>>, Vec<DirLock>), MergeRefusal> {
+    if inputs.is_empty() {
+        return Err(MergeRefusal::Invalid(
+            "nothing to merge: name at least one run directory".to_owned(),
+        ));
+    }
+    let out_real = fs::canonicalize(out)?;
+    let mut locks = Vec::new();
+    let mut read = Vec::new();
+    for dir in inputs {
+        if fs::canonicalize(dir).is_ok_and(|d| d == out_real) {
+            return Err(MergeRefusal::Invalid(format!(
+                "{} is both an input and the output; merge into another directory",
+                dir.display()
+            )));
+        }
+        locks.push(DirLock::shared(dir)?);
+        read.push(read_input::<R, M>(dir, journal, kind, what)?);
+    }
+    Ok((read, locks))
+}
+
+fn read_input<R: DeserializeOwned, M: DeserializeOwned>(
+    dir: &Path,
+    journal: &str,
+    kind: &str,
+    what: &str,
+) -> Result<MergeInput<M>, MergeRefusal> {
+    let path = dir.join(journal);
+    if !path.is_file() {
+        return Err(MergeRefusal::Invalid(format!(
+            "{} is not a {what} run directory (no {journal})",
+            dir.display()
+        )));
+    }
+    let manifest = match fs::read_to_string(dir.join(MANIFEST_FILE)) {
+        Ok(text) => {
+            let not_ours = |e: String| {
+                MergeRefusal::Invalid(format!(
+                    "{}: not a {what} manifest: {e}",
+                    dir.join(MANIFEST_FILE).display()
+                ))
+            };
+            let value: Value = serde_json::from_str(&text).map_err(|e| not_ours(e.to_string()))?;
+            let written = value.get("kind").and_then(Value::as_str).unwrap_or("?");
+            if written != kind {
+                return Err(MergeRefusal::Invalid(format!(
+                    "{} is a {written} run, not {what}",
+                    dir.display()
+                )));
+            }
+            Some(serde_json::from_value(value).map_err(|e| not_ours(e.to_string()))?)
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e.into()),
+    };
+    let (header, settings) = Journal::<R>::read_header(&path)?;
+    Ok(MergeInput {
+        dir: dir.to_owned(),
+        manifest,
+        header,
+        settings,
+    })
+}
+
+/// Checks that input `b` was made with `a`'s settings: the same journal
+/// settings line (what differs is named) and the same manifest `fields`
+/// (name, `a`'s value, `b`'s value) where both finished.
+pub fn agree<R: DeserializeOwned, M>(
+    a: &MergeInput<M>,
+    b: &MergeInput<M>,
+    journal: &str,
+    fields: &[(&str, String, String)],
+) -> Result<(), MergeRefusal> {
+    if a.settings != b.settings {
+        let differences = match Journal::<R>::read_records(
+            &b.dir.join(journal),
+            &a.settings,
+            &|_| Ok(()),
+            |_, _, _| Ok(()),
+        ) {
+            Err(JournalError::SettingsDiffer { differences, .. }) => differences,
+            _ => "settings lines differ".to_owned(),
+        };
+        return Err(differ(a, b, &differences));
+    }
+    for (name, there, here) in fields {
+        if there != here {
+            return Err(differ(
+                a,
+                b,
+                &format!("{name}: {there:?} there, {here:?} here"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `input`'s journal read against `first`'s settings failed: settings that
+/// differ are said as a merge says them, other errors pass on.
+pub fn refuse_mixed<M>(
+    first: &MergeInput<M>,
+    input: &MergeInput<M>,
+    e: JournalError,
+) -> MergeRefusal {
+    match e {
+        JournalError::SettingsDiffer { differences, .. } => differ(first, input, &differences),
+        e => e.into(),
+    }
+}
+
+fn differ<M>(a: &MergeInput<M>, b: &MergeInput<M>, differences: &str) -> MergeRefusal {
+    MergeRefusal::Invalid(format!(
+        "cannot merge {} with {}: other settings ({differences})",
+        b.dir.display(),
+        a.dir.display()
+    ))
+}
+
+/// The inputs that have not finished (no manifest).
+#[must_use]
+pub fn unfinished<M>(read: &[MergeInput<M>]) -> Vec<PathBuf> {
+    read.iter()
+        .filter(|i| i.manifest.is_none())
+        .map(|i| i.dir.clone())
+        .collect()
+}
+
+/// The refusal for missing units: how many (`count` of `units`, e.g.
+/// `game(s)`), the first few (`shown`), and which inputs have not
+/// finished.
+#[must_use]
+pub fn missing_message(
+    count: usize,
+    units: &str,
+    shown: &[String],
+    unfinished: &[PathBuf],
+) -> String {
+    let more = if count > shown.len() { ", ..." } else { "" };
+    let unfinished = if unfinished.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; not finished: {}",
+            unfinished
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    format!(
+        "{count} {units} of the run are in no input ({}{more}){unfinished}; finish or add the \
+         missing shards, or pass --allow-missing to merge what there is",
+        shown.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Read = Result<(Vec<MergeInput<Value>>, Vec<DirLock>), MergeRefusal>;
+
+    fn read(inputs: &[PathBuf], out: &Path) -> Read {
+        read_inputs::<Value, Value>(inputs, out, "journal.jsonl", "sweep", "sweep")
+    }
+
+    #[test]
+    fn inputs_that_cannot_be_merged_are_refused_in_one_line() {
+        let temp = tempfile::tempdir().unwrap();
+        let out = temp.path().join("out");
+        fs::create_dir_all(&out).unwrap();
+        let none = read(&[], &out).unwrap_err().to_string();
+        assert!(none.contains("nothing to merge"), "{none}");
+        let itself = read(std::slice::from_ref(&out), &out)
+            .unwrap_err()
+            .to_string();
+        assert!(itself.contains("both an input and the output"), "{itself}");
+        let empty = temp.path().join("empty");
+        fs::create_dir_all(&empty).unwrap();
+        let bare = read(&[empty], &out).unwrap_err().to_string();
+        assert!(
+            bare.contains("not a sweep run directory (no journal.jsonl)"),
+            "{bare}"
+        );
+        let other = temp.path().join("other");
+        fs::create_dir_all(&other).unwrap();
+        fs::write(other.join("journal.jsonl"), "").unwrap();
+        fs::write(other.join(MANIFEST_FILE), r#"{"kind":"selfplay"}"#).unwrap();
+        let kind = read(&[other], &out).unwrap_err().to_string();
+        assert!(kind.contains("is a selfplay run, not sweep"), "{kind}");
+    }
+
+    #[test]
+    fn missing_units_are_counted_named_and_the_unfinished_inputs_listed() {
+        let shown = vec!["SP 1".to_owned(), "SP 2".to_owned()];
+        let message = missing_message(5, "search(es)", &shown, &[PathBuf::from("s/1")]);
+        assert_eq!(
+            message,
+            "5 search(es) of the run are in no input (SP 1, SP 2, ...); not finished: s/1; \
+             finish or add the missing shards, or pass --allow-missing to merge what there is"
+        );
+        let all = missing_message(2, "game(s)", &shown, &[]);
+        assert!(all.starts_with("2 game(s) of the run are in no input (SP 1, SP 2);"));
+    }
+}
