@@ -1,0 +1,350 @@
+//! A run's tables and files, written in (SP, game) order straight from
+//! its journal so memory stays flat however many games there are: the
+//! PGN, the game table (Parquet, in row groups), the position table
+//! (Parquet and CSV), `match.json` and, last, the manifest.
+
+use std::{
+    collections::BTreeMap,
+    fs::File,
+    io::{self, BufRead, BufReader, Seek, SeekFrom},
+    path::Path,
+};
+
+use c960_core::StartPosition;
+use c960_store::write_atomically;
+use polars::prelude::*;
+use serde::Deserialize;
+
+use crate::{
+    Castling, GAMES_FILE, GameRecord, Interval, MANIFEST_FILE, MATCH_FILE, MATCH_NOTES, Manifest,
+    PGN_FILE, POSITIONS_CSV, POSITIONS_PARQUET, PgnExtras, PositionSummary, SelfplayError,
+    Termination, write_game_with,
+};
+
+/// Writes a run's outputs into `dir`: the wanted games of `journal` in
+/// (SP, game) order as PGN (with `extras`) and Parquet, the position
+/// table of `positions`, `match.json` when the manifest has match
+/// statistics, then the manifest.
+pub(crate) fn write_run_outputs(
+    dir: &Path,
+    journal: &Path,
+    wanted: &dyn Fn(u16, u32) -> bool,
+    extras: &PgnExtras,
+    positions: &[PositionSummary],
+    manifest: &Manifest,
+) -> Result<(), SelfplayError> {
+    let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
+    let offsets = journal_offsets(journal, wanted)?;
+    let mut journal = BufReader::new(File::open(journal)?);
+    write_atomically(&dir.join(PGN_FILE), |out| {
+        for_each_game(&mut journal, &offsets, |game| {
+            write_game_with(out, game, extras)
+        })
+    })?;
+    write_atomically(&dir.join(GAMES_FILE), |out| {
+        let schema = games_frame(&[])?.schema().clone();
+        let mut writer =
+            c960_store::SealedWriter::new(out, &schema, manifest_pairs(&manifest_json))
+                .map_err(io::Error::other)?;
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut flush = |batch: &mut Vec<GameRecord>| -> io::Result<()> {
+            writer
+                .write_batch(&games_frame(batch)?)
+                .map_err(io::Error::other)?;
+            batch.clear();
+            Ok(())
+        };
+        for_each_game(&mut journal, &offsets, |game| {
+            batch.push(game.clone());
+            if batch.len() == BATCH {
+                flush(&mut batch)
+            } else {
+                Ok(())
+            }
+        })?;
+        if !batch.is_empty() {
+            flush(&mut batch)?;
+        }
+        writer.finish().map_err(io::Error::other)
+    })?;
+    let mut positions = positions_frame(positions).map_err(io::Error::other)?;
+    write_atomically(&dir.join(POSITIONS_PARQUET), |out| {
+        c960_store::write_sealed(out, &mut positions, manifest_pairs(&manifest_json))
+    })?;
+    write_atomically(&dir.join(POSITIONS_CSV), |out| {
+        CsvWriter::new(out)
+            .include_header(true)
+            .finish(&mut positions)
+            .map_err(io::Error::other)
+    })?;
+    if let Some(stats) = &manifest.match_stats {
+        let json = serde_json::to_string_pretty(&serde_json::json!({
+            "kind": "match",
+            "c960_version": manifest.c960_version,
+            "engine_a": manifest.engines.first(),
+            "engine_b": manifest.engines.get(1),
+            "limit": manifest.limit,
+            "limit_b": manifest.limit_b,
+            "positions": manifest.positions,
+            "seed": manifest.seed,
+            "replays_exactly": manifest.replays_exactly,
+            "match": stats,
+            "finished": manifest.finished,
+            "notes": MATCH_NOTES,
+        }))
+        .map_err(io::Error::other)?;
+        write_atomically(&dir.join(MATCH_FILE), |out| {
+            io::Write::write_all(out, json.as_bytes())?;
+            io::Write::write_all(out, b"\n")
+        })?;
+    }
+    write_atomically(&dir.join(MANIFEST_FILE), |out| {
+        io::Write::write_all(out, manifest_json.as_bytes())?;
+        io::Write::write_all(out, b"\n")
+    })?;
+    Ok(())
+}
+
+/// Games per Parquet row group.
+const BATCH: usize = 2_048;
+
+fn manifest_pairs(json: &str) -> Vec<(String, String)> {
+    vec![(c960_store::PARQUET_MANIFEST_KEY.to_owned(), json.to_owned())]
+}
+
+/// Byte offset of each wanted game's journal line, by (SP, game).
+fn journal_offsets(
+    path: &Path,
+    wanted: &dyn Fn(u16, u32) -> bool,
+) -> io::Result<BTreeMap<(u16, u32), u64>> {
+    #[derive(Deserialize)]
+    struct Key {
+        sp: u16,
+        game: u32,
+    }
+    let mut reader = BufReader::new(File::open(path)?);
+    let mut offsets = BTreeMap::new();
+    let mut offset = 0u64;
+    let mut line = String::new();
+    let mut first = true;
+    loop {
+        line.clear();
+        let n = reader.read_line(&mut line)?;
+        if n == 0 {
+            break;
+        }
+        if !first && line.ends_with('\n') {
+            let key: Key = serde_json::from_str(&line).map_err(io::Error::other)?;
+            if wanted(key.sp, key.game) {
+                offsets.entry((key.sp, key.game)).or_insert(offset);
+            }
+        }
+        first = false;
+        offset += n as u64;
+    }
+    Ok(offsets)
+}
+
+fn for_each_game(
+    journal: &mut BufReader<File>,
+    offsets: &BTreeMap<(u16, u32), u64>,
+    mut each: impl FnMut(&GameRecord) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut line = String::new();
+    for offset in offsets.values() {
+        journal.seek(SeekFrom::Start(*offset))?;
+        line.clear();
+        journal.read_line(&mut line)?;
+        let game: GameRecord = serde_json::from_str(&line).map_err(io::Error::other)?;
+        each(&game)?;
+    }
+    Ok(())
+}
+
+// One flat list of columns, read best as a whole.
+#[allow(clippy::too_many_lines)]
+fn games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
+    let castle = |c: Option<Castling>| c.map(|c| c.side.to_string());
+    let ply = |c: Option<Castling>| c.map(|c| c.ply);
+    let columns = vec![
+        Column::new(
+            "sp".into(),
+            games.iter().map(|g| u32::from(g.sp)).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "game".into(),
+            games.iter().map(|g| g.game).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "seed".into(),
+            games.iter().map(|g| g.seed).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "white".into(),
+            games.iter().map(|g| g.white.as_str()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black".into(),
+            games.iter().map(|g| g.black.as_str()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "limit".into(),
+            games.iter().map(|g| g.limit.as_str()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "result".into(),
+            games.iter().map(|g| g.result.pgn()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "white_score".into(),
+            games
+                .iter()
+                .map(|g| g.result.white_score())
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "termination".into(),
+            games
+                .iter()
+                .map(|g| g.termination.name())
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "plies".into(),
+            games.iter().map(|g| g.plies).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "moves".into(),
+            games.iter().map(|g| g.moves.join(" ")).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "white_castle_side".into(),
+            games
+                .iter()
+                .map(|g| castle(g.white_castling))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "white_castle_ply".into(),
+            games
+                .iter()
+                .map(|g| ply(g.white_castling))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black_castle_side".into(),
+            games
+                .iter()
+                .map(|g| castle(g.black_castling))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black_castle_ply".into(),
+            games
+                .iter()
+                .map(|g| ply(g.black_castling))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "scores".into(),
+            games
+                .iter()
+                .map(|g| {
+                    g.scores.as_ref().map(|s| {
+                        s.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                })
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "book_plies".into(),
+            games.iter().map(|g| g.book_plies).collect::<Vec<_>>(),
+        ),
+    ];
+    DataFrame::new(games.len(), columns).map_err(io::Error::other)
+}
+
+fn positions_frame(rows: &[PositionSummary]) -> PolarsResult<DataFrame> {
+    let placement = |sp: u16| {
+        StartPosition::new(sp)
+            .map(StartPosition::placement)
+            .unwrap_or_default()
+    };
+    let score = |f: fn(&Interval) -> f64| {
+        rows.iter()
+            .map(|r| r.white_score.as_ref().map(f))
+            .collect::<Vec<_>>()
+    };
+    let mut columns = vec![
+        Column::new(
+            "sp".into(),
+            rows.iter().map(|r| u32::from(r.sp)).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "placement".into(),
+            rows.iter().map(|r| placement(r.sp)).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "games".into(),
+            rows.iter().map(|r| r.games).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "distinct_games".into(),
+            rows.iter().map(|r| r.distinct_games).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "white_wins".into(),
+            rows.iter().map(|r| r.white_wins).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "draws".into(),
+            rows.iter().map(|r| r.draws).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black_wins".into(),
+            rows.iter().map(|r| r.black_wins).collect::<Vec<_>>(),
+        ),
+        Column::new("white_score".into(), score(|i| i.mean)),
+        Column::new("white_score_low".into(), score(|i| i.low)),
+        Column::new("white_score_high".into(), score(|i| i.high)),
+        Column::new(
+            "interval".into(),
+            rows.iter().map(|r| r.interval_method).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "draw_rate".into(),
+            rows.iter().map(|r| r.draw_rate).collect::<Vec<_>>(),
+        ),
+    ];
+    let sides = [("a", 0), ("h", 1)];
+    for (name, i) in sides {
+        columns.push(Column::new(
+            format!("white_castled_{name}").into(),
+            rows.iter().map(|r| r.white_castled[i]).collect::<Vec<_>>(),
+        ));
+    }
+    for (name, i) in sides {
+        columns.push(Column::new(
+            format!("black_castled_{name}").into(),
+            rows.iter().map(|r| r.black_castled[i]).collect::<Vec<_>>(),
+        ));
+    }
+    for (name, i) in [("white", 0), ("black", 1)] {
+        columns.push(Column::new(
+            format!("{name}_median_castle_ply").into(),
+            rows.iter()
+                .map(|r| r.median_castle_ply[i])
+                .collect::<Vec<_>>(),
+        ));
+    }
+    for (k, termination) in Termination::ALL.iter().enumerate() {
+        columns.push(Column::new(
+            termination.name().replace('-', "_").into(),
+            rows.iter().map(|r| r.terminations[k]).collect::<Vec<_>>(),
+        ));
+    }
+    DataFrame::new(rows.len(), columns)
+}
