@@ -23,6 +23,7 @@ mod features;
 mod position;
 mod record;
 mod score;
+mod seed;
 mod shard;
 mod tally;
 
@@ -38,6 +39,7 @@ pub use features::{CastlingFeature, CastlingKind, Features, FirstMoveAttack};
 pub use position::{POSITION_COUNT, StartPosition, format_position_set, parse_position_set};
 pub use record::{DfrcRecord, PositionRecord};
 pub use score::{Interval, histogram_median, score_interval, trinomial_interval};
+pub use seed::splitmix64;
 pub use shakmaty;
 pub use shard::{Shard, ShardError};
 pub use tally::CastlingTally;

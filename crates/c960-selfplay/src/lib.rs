@@ -33,7 +33,7 @@ use std::{
     time::SystemTime,
 };
 
-use c960_core::{Shard, StartPosition, format_position_set};
+use c960_core::{Shard, StartPosition, format_position_set, splitmix64};
 use c960_engine::{
     AnyEngine, Engine, EngineError, EngineInfo, EngineSpec, Limit,
     pool::{self, PoolOptions},
@@ -181,13 +181,6 @@ impl SelfplayConfig {
 #[must_use]
 pub fn game_seed(run_seed: u64, sp: u16, index: u32) -> u64 {
     splitmix64(splitmix64(run_seed) ^ ((u64::from(sp) << 32) | u64::from(index)))
-}
-
-fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// The settings a journal belongs to: games are only mixed when these are

@@ -18,6 +18,7 @@
 //! Spearman–Brown projection to all K repeats.
 
 use c960_balance::reliability::split_half;
+use c960_core::splitmix64;
 use c960_engine::Limit;
 use serde::{Deserialize, Serialize};
 
@@ -126,13 +127,6 @@ impl RepeatPlan {
 #[must_use]
 pub fn repeat_seed(seed: u64, sp: u16, repeat: u32) -> u64 {
     splitmix64(splitmix64(seed ^ 0x5157_4545_5052_4550) ^ (u64::from(sp) << 32) ^ u64::from(repeat))
-}
-
-fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[allow(clippy::cast_precision_loss)]
