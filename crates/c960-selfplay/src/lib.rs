@@ -639,9 +639,16 @@ fn in_shard(config: &SelfplayConfig, sp: u32, game: u32) -> bool {
 }
 
 /// A run ready to play: engines checked, the journal open and aggregated.
+/// Engines started to identify a run (A, and B when it plays), kept for
+/// the first worker.
+type Spare = std::sync::Mutex<Option<(AnyEngine, Option<AnyEngine>)>>;
+
 struct Prepared {
     engine_a: EngineInfo,
     engine_b: Option<EngineInfo>,
+    /// The engines started to identify the run (A, and B when it plays),
+    /// until the first worker takes them.
+    spare: Spare,
     journal: Journal<GameRecord>,
     stats: BTreeMap<u32, PositionStats>,
     done: HashSet<(u32, u32)>,
@@ -671,12 +678,15 @@ impl Prepared {
             )
         })?;
         // Start the engines once up front: a wrong engine is reported before
-        // any work, and their identities label the journal.
-        let engine_a = config.engine.start()?.info().clone();
-        let engine_b = match &config.engine_b {
-            Some(b) => Some(b.start()?.info().clone()),
+        // any work, their identities label the journal, and the first
+        // worker plays with them.
+        let started_a = config.engine.start()?;
+        let started_b = match &config.engine_b {
+            Some(b) => Some(b.start()?),
             None => None,
         };
+        let engine_a = started_a.info().clone();
+        let engine_b = started_b.as_ref().map(|b| b.info().clone());
         let checks = [
             (Some(&engine_a), config.control_a()),
             (engine_b.as_ref(), config.control_b()),
@@ -730,6 +740,7 @@ impl Prepared {
         Ok(Prepared {
             engine_a,
             engine_b,
+            spare: std::sync::Mutex::new(Some((started_a, started_b))),
             journal,
             stats,
             done,
@@ -741,6 +752,29 @@ impl Prepared {
     /// Plays `jobs` on the pool, journaling and counting each game as it
     /// finishes; `on_finished(games, failed)` (this run's counts) follows
     /// each. Returns the failed games and this run's timing.
+    /// One worker's engines: the identifying engines (`spare`) first, then
+    /// new ones.
+    fn players(spare: &Spare, config: &SelfplayConfig) -> Result<Players, EngineError> {
+        let (a, b) = match spare.lock().ok().and_then(|mut s| s.take()) {
+            Some((a, b)) => (a, b),
+            None => (config.engine.start()?, None),
+        };
+        Ok(match &config.engine_b {
+            Some(spec) => Players::Sides {
+                a,
+                b: match b {
+                    Some(b) => b,
+                    None => spec.start()?,
+                },
+            },
+            None if config.options.shared_process => Players::Shared(a),
+            None => Players::Sides {
+                b: config.engine.start()?,
+                a,
+            },
+        })
+    }
+
     fn play(
         &mut self,
         config: &SelfplayConfig,
@@ -749,20 +783,10 @@ impl Prepared {
         mut on_finished: impl FnMut(u64, u64),
     ) -> Result<(Vec<FailedGame>, RunTiming), SelfplayError> {
         let paired = self.engine_b.is_some();
-        let shared = config.options.shared_process;
         let failed_logs: std::sync::Mutex<HashMap<(u32, u32), Vec<String>>> =
             std::sync::Mutex::default();
-        let start = || -> Result<Players, EngineError> {
-            let a = config.engine.start()?;
-            Ok(match &config.engine_b {
-                Some(b) => Players::Sides { a, b: b.start()? },
-                None if shared => Players::Shared(a),
-                None => Players::Sides {
-                    b: config.engine.start()?,
-                    a,
-                },
-            })
-        };
+        let spare = &self.spare;
+        let start = || Prepared::players(spare, config);
         let work = |players: &mut Players, job: &(Setup, u32)| {
             let (position, index) = *job;
             let spec = game_spec(config, paired, position, index);

@@ -287,11 +287,33 @@ fn one() -> u32 {
 pub fn run(
     config: &SweepConfig,
     stop: &AtomicBool,
+    on_progress: impl FnMut(Progress),
+) -> Result<SweepOutcome, SweepError> {
+    run_with(config, None, stop, on_progress)
+}
+
+/// [`run`] with an engine the caller already started from
+/// `config.engine.with_multipv(config.multipv)` (to name it before the
+/// sweep): the sweep identifies the run by it and searches with it, so no
+/// engine is launched twice.
+pub fn run_with_engine(
+    config: &SweepConfig,
+    engine: AnyEngine,
+    stop: &AtomicBool,
+    on_progress: impl FnMut(Progress),
+) -> Result<SweepOutcome, SweepError> {
+    run_with(config, Some(engine), stop, on_progress)
+}
+
+fn run_with(
+    config: &SweepConfig,
+    engine: Option<AnyEngine>,
+    stop: &AtomicBool,
     mut on_progress: impl FnMut(Progress),
 ) -> Result<SweepOutcome, SweepError> {
     let started = now();
     let _lock = DirLock::exclusive(&config.out)?;
-    let mut state = Prepared::new(config)?;
+    let mut state = Prepared::new(config, engine)?;
     let units = units(config);
     let wanted: BTreeSet<(u32, u32)> = units.iter().map(|(p, r)| (p.id(), *r)).collect();
     let todo: Vec<(Setup, u32)> = units
@@ -408,6 +430,8 @@ fn units(config: &SweepConfig) -> Vec<(Setup, u32)> {
 struct Prepared {
     variant: Variant,
     engine: EngineInfo,
+    /// The engine started to identify the run, until a worker takes it.
+    spare: std::sync::Mutex<Option<AnyEngine>>,
     engine_config: EngineSpec,
     journal: Journal<Entry>,
     done: BTreeMap<(u32, u32), SweepRow>,
@@ -415,7 +439,7 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(config: &SweepConfig) -> Result<Prepared, SweepError> {
+    fn new(config: &SweepConfig, started: Option<AnyEngine>) -> Result<Prepared, SweepError> {
         if config.positions.is_empty() {
             return Err(SweepError::Invalid("no positions to sweep".to_owned()));
         }
@@ -452,9 +476,14 @@ impl Prepared {
         .map(|f| config.out.join(f));
         check_output(&outputs.each_ref().map(PathBuf::as_path))?;
         let engine_config = config.engine.with_multipv(config.multipv);
-        // Start one engine up front: a wrong engine is reported before any
-        // work, and its identity and options label the journal.
-        let engine = engine_config.start()?.info().clone();
+        // Start one engine up front (or take the caller's): a wrong engine
+        // is reported before any work, its identity and options label the
+        // journal, and the first worker searches with it.
+        let started = match started {
+            Some(engine) => engine,
+            None => engine_config.start()?,
+        };
+        let engine = started.info().clone();
         let settings = Settings {
             engine: &engine.name,
             engine_path: &engine.path,
@@ -488,6 +517,7 @@ impl Prepared {
         Ok(Prepared {
             variant,
             engine,
+            spare: std::sync::Mutex::new(Some(started)),
             engine_config,
             journal,
             done,
@@ -508,7 +538,12 @@ impl Prepared {
     ) -> Result<Vec<FailedPosition>, SweepError> {
         let (limit, plan) = (config.limit, config.repeats);
         let engine_config = &self.engine_config;
-        let start = || engine_config.start();
+        let spare = &self.spare;
+        // The identifying engine first, then new ones.
+        let start = || match spare.lock().ok().and_then(|mut s| s.take()) {
+            Some(engine) => Ok(engine),
+            None => engine_config.start(),
+        };
         let work = |engine: &mut AnyEngine, (sp, repeat): &(Setup, u32)| {
             let search = Search {
                 limit: plan.limit(limit, sp.id(), *repeat),

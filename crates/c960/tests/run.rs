@@ -341,3 +341,45 @@ fn a_run_with_repeats_and_adaptive_self_play_reports_both() {
     assert_eq!(plan["plan"]["sweep"]["repeats"], 3);
     assert_eq!(plan["plan"]["selfplay"]["budget"], 30);
 }
+
+#[test]
+fn each_stage_launches_each_engine_process_once() {
+    let dir = Dir::new();
+    let trace = dir.file("trace");
+    fs::create_dir_all(&trace).unwrap();
+    let engine = util::fake_engine();
+    let mut command = dir.command(&[
+        "run",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--positions",
+        "0-3",
+        "--sweep-nodes",
+        "1000",
+        "--games",
+        "2",
+        "--selfplay-nodes",
+        "100",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--out",
+        "r",
+    ]);
+    command.env("C960_FAKE_UCI", format!("--trace {}", trace.display()));
+    let run = util::run_command(command);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Each process writes its own trace file: the sweep's one worker (the
+    // engine that named the run) and self-play's process per side, none
+    // started only to be identified.
+    let traces: Vec<String> = fs::read_dir(&trace)
+        .unwrap()
+        .map(|f| fs::read_to_string(f.unwrap().path()).unwrap())
+        .collect();
+    let idle: Vec<&String> = traces
+        .iter()
+        .filter(|t| !t.lines().any(|l| l.starts_with("go ")))
+        .collect();
+    assert!(idle.is_empty(), "processes that never searched: {idle:?}");
+    assert_eq!(traces.len(), 3, "engine processes launched");
+}

@@ -413,14 +413,15 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
     }
     // Start the engine once before anything is written: a broken engine is
     // reported at once, and the run says which engine it uses.
+    // The sweep then searches with this engine, so it is launched once.
+    let started = sweep
+        .engine
+        .with_multipv(sweep.multipv)
+        .start()
+        .map_err(c960_sweep::SweepError::from)?;
     let engine = {
         use c960_engine::Engine as _;
-        sweep
-            .engine
-            .start()
-            .map_err(c960_sweep::SweepError::from)?
-            .info()
-            .clone()
+        started.info().clone()
     };
     if !args.quiet {
         eprintln!(
@@ -451,7 +452,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
 
     times.push(write_positions(&plan.out, &display, stages_total)?);
 
-    let (swept, time) = sweep_stage(&sweep, &display, stages_total)?;
+    let (swept, time) = sweep_stage(&sweep, started, &display, stages_total)?;
     times.push(time);
 
     let mut runs = vec![sweep.out.clone()];
@@ -706,6 +707,7 @@ fn claim(
 /// Stage 2: the engine sweep (resumed from its journal).
 fn sweep_stage(
     sweep: &SweepConfig,
+    engine: c960_engine::AnyEngine,
     display: &Display,
     stages: usize,
 ) -> Result<(c960_sweep::SweepOutcome, StageTime)> {
@@ -717,7 +719,7 @@ fn sweep_stage(
         sweep.positions.len() as u64,
         "positions",
     );
-    let swept = c960_sweep::run(sweep, &interrupt::STOP, |p| {
+    let swept = c960_sweep::run_with_engine(sweep, engine, &interrupt::STOP, |p| {
         display.bar.set_position(p.done as u64);
     })
     .with_context(|| format!("sweep into {}", sweep.out.display()))?;
