@@ -29,9 +29,16 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         (&args.imports, RunKind::Import, "--games"),
     ] {
         for dir in dirs {
-            let found = source(dir)?;
-            if found.kind != kind {
-                let what = match found.kind {
+            // A DFRC run's failed units are setup indices, which the
+            // Chess960 reading of a manifest refuses: its kind is read
+            // through the DFRC reader.
+            let found_kind = if c960_report::dfrc::variant_is_dfrc(dir)? == Some(true) {
+                c960_report::dfrc::input::run_kind(dir)?
+            } else {
+                source(dir)?.kind
+            };
+            if found_kind != kind {
+                let what = match found_kind {
                     RunKind::Sweep => "a sweep (give it with --sweep)",
                     RunKind::Selfplay => "a self-play run (give it with --selfplay)",
                     RunKind::Import => "imported games (give them with --games)",
@@ -53,6 +60,9 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         .collect();
     let built =
         build(&runs, &args.out).with_context(|| format!("report into {}", args.out.display()))?;
+    if let Some(dfrc) = &built.dfrc {
+        return dfrc_summary(args, dfrc, started);
+    }
     // Runs with failures are reported, and flagged on every page.
     for source in &built.sources {
         if let Some(failures) = source.failures() {
@@ -74,6 +84,41 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         )?;
         writeln!(text, "  {}/index.html", args.out.display())?;
         writeln!(text, "  {}/{POSITIONS_TABLE}", args.out.display())?;
+        text.print()?;
+    }
+    Ok(())
+}
+
+/// The DFRC report's warnings and summary.
+fn dfrc_summary(
+    args: &ReportArgs,
+    built: &c960_report::dfrc::DfrcBuilt,
+    started: Instant,
+) -> Result<()> {
+    for run in built.runs.iter().filter(|r| !r.failed.is_empty()) {
+        eprintln!(
+            "c960: warning: {} has {} failed setup(s); the report has no numbers for them",
+            run.dir.display(),
+            run.failed.len()
+        );
+    }
+    if !args.quiet {
+        let setups: usize = built.analyses.iter().map(|a| a.rows.len()).sum();
+        let mut text = Text::default();
+        writeln!(
+            text,
+            "DFRC report for {setups} setups from {} sweep(s): {} chart files in {:.1}s",
+            built.runs.len(),
+            built.charts.len(),
+            started.elapsed().as_secs_f64()
+        )?;
+        writeln!(text, "  {}/index.html", args.out.display())?;
+        writeln!(
+            text,
+            "  {}/{}",
+            args.out.display(),
+            c960_report::dfrc::DFRC_JSON
+        )?;
         text.print()?;
     }
     Ok(())
