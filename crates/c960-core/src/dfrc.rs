@@ -465,7 +465,7 @@ pub fn parse_dfrc_set(text: &str) -> Result<Vec<DfrcSetup>, DfrcError> {
         };
         let sp = |t: &str| -> Result<StartPosition, DfrcError> {
             StartPosition::from_sp_str(t).map_err(|source| DfrcError::BackRank {
-                side: "the set's",
+                side: "the set",
                 source,
             })
         };

@@ -24,6 +24,7 @@ mod position;
 mod record;
 mod score;
 mod seed;
+mod setup;
 mod shard;
 mod tally;
 
@@ -40,6 +41,7 @@ pub use position::{POSITION_COUNT, StartPosition, format_position_set, parse_pos
 pub use record::{DfrcRecord, PositionRecord};
 pub use score::{Interval, histogram_median, score_interval, trinomial_interval};
 pub use seed::splitmix64;
+pub use setup::{Setup, SetupError, Variant};
 pub use shakmaty;
 pub use shard::{Shard, ShardError};
 pub use tally::CastlingTally;

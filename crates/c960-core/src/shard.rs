@@ -77,9 +77,10 @@ impl Shard {
         self.count == 1
     }
 
-    /// The shard of `count` that unit (`sp`, `unit`) belongs to.
+    /// The shard of `count` that unit (`sp`, `unit`) belongs to; `sp` is
+    /// the setup's number (a DFRC index in a DFRC run).
     #[must_use]
-    pub fn of(sp: u16, unit: u32, count: u32) -> u32 {
+    pub fn of(sp: u32, unit: u32, count: u32) -> u32 {
         let count = u64::from(count.max(1));
         // Below `count`, so it fits in u32.
         u32::try_from((u64::from(sp) + u64::from(unit)) % count).unwrap_or(0)
@@ -87,7 +88,7 @@ impl Shard {
 
     /// Whether unit (`sp`, `unit`) belongs to this shard.
     #[must_use]
-    pub fn contains(self, sp: u16, unit: u32) -> bool {
+    pub fn contains(self, sp: u32, unit: u32) -> bool {
         Shard::of(sp, unit, self.count) == self.index
     }
 }
@@ -157,13 +158,8 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(16);
         for _ in 0..200 {
             let count = 1 + rng.next_u32() % 12;
-            let units: Vec<(u16, u32)> = (0..=(rng.next_u32() % 300))
-                .map(|_| {
-                    (
-                        u16::try_from(rng.next_u32() % 960).unwrap(),
-                        rng.next_u32() % 1000,
-                    )
-                })
+            let units: Vec<(u32, u32)> = (0..=(rng.next_u32() % 300))
+                .map(|_| (rng.next_u32() % 960, rng.next_u32() % 1000))
                 .collect();
             let shards: Vec<Shard> = (0..count).map(|i| Shard::new(i, count).unwrap()).collect();
             for &(sp, unit) in &units {
@@ -186,7 +182,7 @@ mod tests {
                 let shard = Shard::new(index, count).unwrap();
                 let games = (0..40 * count).filter(|&g| shard.contains(518, g)).count();
                 assert_eq!(games, 40);
-                let positions = (0..960u16).filter(|&sp| shard.contains(sp, 0)).count();
+                let positions = (0..960u32).filter(|&sp| shard.contains(sp, 0)).count();
                 let even = 960 / count as usize;
                 assert!(
                     positions == even || positions == even + 1,

@@ -60,7 +60,8 @@ pub fn source(dir: &Path) -> Result<Source, ReportError> {
         .iter()
         .map(|f| {
             let reason = f.reason.as_deref().unwrap_or("reason not recorded");
-            (f.sp, reason.to_owned())
+            // A Chess960 manifest's SPs are below 960 (checked when read).
+            (u16::try_from(f.sp).unwrap_or(u16::MAX), reason.to_owned())
         })
         .collect();
     Ok(Source {

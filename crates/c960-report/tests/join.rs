@@ -9,7 +9,7 @@ use polars::prelude::*;
 
 fn sweep_row(sp: u16, cp: i32) -> SweepRow {
     SweepRow {
-        sp,
+        sp: u32::from(sp),
         placement: c960_core::StartPosition::new(sp).unwrap().placement(),
         engine: "Stockfish 15.1".into(),
         engine_options: "Threads=1".into(),
@@ -42,6 +42,7 @@ fn write_sweep(dir: &std::path::Path, limit: &str, rows: &[SweepRow]) {
     fs::create_dir_all(dir).unwrap();
     let manifest = Manifest {
         kind: "sweep".into(),
+        variant: c960_core::Variant::Chess960,
         c960_version: "0".into(),
         engine: EngineInfo {
             name: "Stockfish 15.1".into(),

@@ -619,7 +619,7 @@ fn in_shard(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
     } else {
         game
     };
-    config.shard.contains(sp, unit)
+    config.shard.contains(u32::from(sp), unit)
 }
 
 /// A run ready to play: engines checked, the journal open and aggregated.

@@ -131,7 +131,7 @@ fn merged_shards_equal_the_unsharded_run_for_random_shard_counts_and_orders() {
                     let game: GameRecord = serde_json::from_str(line).unwrap();
                     let unit = if paired { game.game / 2 } else { game.game };
                     assert!(
-                        shard.contains(game.sp, unit),
+                        shard.contains(u32::from(game.sp), unit),
                         "{shard}: SP {} game {}",
                         game.sp,
                         game.game
@@ -193,7 +193,7 @@ fn a_missing_shard_is_a_gap_listed_by_game() {
     let expected: Vec<MissingGame> = [3u16, 4, 5, 518, 959]
         .iter()
         .flat_map(|&sp| (0..4).map(move |game| MissingGame { sp, game }))
-        .filter(|m| shard.contains(m.sp, m.game))
+        .filter(|m| shard.contains(u32::from(m.sp), m.game))
         .collect();
     assert_eq!(outcome.missing, expected);
     let manifest: Value = serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();

@@ -11,6 +11,7 @@
 //! kept: the manifest as written travels on verbatim (see
 //! [`RunManifest::as_written`]) when a report records its inputs.
 
+pub use c960_core::Variant;
 use std::{fs, io, path::Path};
 
 use serde::{Serialize, Serializer};
@@ -97,8 +98,8 @@ pub struct EngineRecord {
 /// A position (sweeps) or game (self-play) that failed in a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FailedUnit {
-    /// Scharnagl number.
-    pub sp: u16,
+    /// The setup's number: Scharnagl number, or DFRC index in a DFRC run.
+    pub sp: u32,
     /// The game's index, for games.
     pub game: Option<u32>,
     /// Why it failed, when recorded.
@@ -115,6 +116,8 @@ pub struct FailedUnit {
 pub struct RunManifest {
     /// What kind of run.
     pub kind: RunKind,
+    /// The setups' variant (absent from the manifest: Chess960).
+    pub variant: Variant,
     /// The c960 version that wrote it.
     pub c960_version: Option<String>,
     /// The engines: a sweep's one engine (`engine`), a self-play run's
@@ -211,6 +214,11 @@ impl RunManifest {
             RunKind::Sweep | RunKind::Selfplay => Some(fields.required_text("limit")?),
             RunKind::Import => fields.text("limit")?,
         };
+        let variant = match fields.text("variant")?.as_deref() {
+            None | Some("chess960") => Variant::Chess960,
+            Some("dfrc") => Variant::Dfrc,
+            Some(_) => return Err(fields.wrong("variant", "chess960 or dfrc")),
+        };
         let multipv = fields.number::<u32>("multipv")?;
         if multipv == Some(0) {
             return Err(fields.wrong("multipv", "at least 1"));
@@ -221,6 +229,7 @@ impl RunManifest {
         }
         Ok(RunManifest {
             kind,
+            variant,
             c960_version: fields.text("c960_version")?,
             engines,
             limit,
@@ -234,7 +243,7 @@ impl RunManifest {
             rows: fields.number("rows")?,
             read: fields.number("read")?,
             files: fields.texts("files")?,
-            failed: failed(&written)?,
+            failed: failed(&written, variant)?,
             started: fields.text("started")?,
             finished: fields.text("finished")?,
             written,
@@ -401,7 +410,7 @@ fn engine_list(map: &Map<String, Value>) -> Result<Vec<EngineRecord>, ManifestEr
 
 /// The `failed` list: `{sp, reason}` per position, `{sp, game, reason}`
 /// per game.
-fn failed(map: &Map<String, Value>) -> Result<Vec<FailedUnit>, ManifestError> {
+fn failed(map: &Map<String, Value>, variant: Variant) -> Result<Vec<FailedUnit>, ManifestError> {
     let top = Fields {
         map,
         prefix: String::new(),
@@ -415,10 +424,16 @@ fn failed(map: &Map<String, Value>) -> Result<Vec<FailedUnit>, ManifestError> {
                 map: entry.as_object().unwrap_or(&empty),
                 prefix: format!("failed[{k}]."),
             };
-            let sp = fields
-                .number::<u16>("sp")?
-                .filter(|sp| *sp < 960)
-                .ok_or_else(|| fields.wrong("sp", "a start position number (0 to 959)"))?;
+            let sp = match variant {
+                Variant::Chess960 => fields
+                    .number::<u32>("sp")?
+                    .filter(|sp| *sp < 960)
+                    .ok_or_else(|| fields.wrong("sp", "a start position number (0 to 959)"))?,
+                Variant::Dfrc => fields
+                    .number::<u32>("sp")?
+                    .filter(|n| *n < c960_core::DFRC_COUNT)
+                    .ok_or_else(|| fields.wrong("sp", "a DFRC setup index (0 to 921599)"))?,
+            };
             Ok(FailedUnit {
                 sp,
                 game: fields.number("game")?,

@@ -26,7 +26,7 @@ use std::{
     time::SystemTime,
 };
 
-use c960_core::{Shard, StartPosition, format_position_set};
+use c960_core::{Setup, Shard, Variant};
 use c960_engine::{
     AnyEngine, Engine, EngineError, EngineInfo, EngineSpec, GamePosition, Limit, Search,
     pool::{self, PoolOptions},
@@ -41,7 +41,7 @@ use thiserror::Error;
 pub use merge::{MergeError, MergeOutcome, merge};
 pub use repeats::{RepeatPlan, Repeatability};
 pub use row::{MATE_CP, SweepRow, TopMove};
-pub use table::{PARQUET_MANIFEST_KEY, frame, positions_frame, repeats_frame};
+pub use table::{PARQUET_MANIFEST_KEY, frame, label_variant, positions_frame, repeats_frame};
 pub use validate::check_row;
 
 /// File names inside a run directory.
@@ -66,8 +66,12 @@ pub struct SweepConfig {
     pub limit: Limit,
     /// Number of principal variations (top moves) per position.
     pub multipv: u32,
-    /// The positions to evaluate.
-    pub positions: Vec<StartPosition>,
+    /// The setups to evaluate: Chess960 positions, or DFRC setups (one
+    /// variant per run).
+    pub positions: Vec<Setup>,
+    /// The set as the user named it (`sample:20000:1`), recorded in the
+    /// manifest instead of the setups' ranges; `None` records the ranges.
+    pub set: Option<String>,
     /// Searches per position and how they differ.
     pub repeats: RepeatPlan,
     /// Engine processes running at once.
@@ -87,8 +91,8 @@ pub struct SweepConfig {
 /// A position that failed on every attempt.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailedPosition {
-    /// Scharnagl number.
-    pub sp: u16,
+    /// The setup's number (Scharnagl number, or DFRC index).
+    pub sp: u32,
     /// The repeat (0 without repeats).
     #[serde(default)]
     pub repeat: u32,
@@ -120,6 +124,9 @@ struct Settings<'a> {
     /// Absent for a plain sweep, so its journals stay what they were.
     #[serde(skip_serializing_if = "Option::is_none")]
     repeats: Option<RepeatPlan>,
+    /// Absent for Chess960, so its journals stay what they were.
+    #[serde(skip_serializing_if = "Variant::is_chess960")]
+    variant: Variant,
 }
 
 /// How far a sweep has come.
@@ -205,6 +212,10 @@ impl SweepError {
 pub struct Manifest {
     /// Always `sweep`.
     pub kind: String,
+    /// The setups' variant: absent for Chess960, `dfrc` for Double Fischer
+    /// Random (whose tables name setups in a `setup` column).
+    #[serde(default, skip_serializing_if = "Variant::is_chess960")]
+    pub variant: Variant,
     /// The c960 version that wrote it.
     pub c960_version: String,
     /// The engine: name, author, path, options.
@@ -260,10 +271,10 @@ pub struct Sharding {
     /// The shards a merged table was made from (`c960 merge`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shards: Vec<Shard>,
-    /// Searches (SP, repeat) of the run that a merge found in no input
-    /// (`--allow-missing`).
+    /// Searches (SP or DFRC index, repeat) of the run that a merge found
+    /// in no input (`--allow-missing`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub missing: Vec<(u16, u32)>,
+    pub missing: Vec<(u32, u32)>,
 }
 
 fn one() -> u32 {
@@ -282,11 +293,11 @@ pub fn run(
     let _lock = DirLock::exclusive(&config.out)?;
     let mut state = Prepared::new(config)?;
     let units = units(config);
-    let wanted: BTreeSet<(u16, u32)> = units.iter().map(|(p, r)| (p.sp(), *r)).collect();
-    let todo: Vec<(StartPosition, u32)> = units
+    let wanted: BTreeSet<(u32, u32)> = units.iter().map(|(p, r)| (p.id(), *r)).collect();
+    let todo: Vec<(Setup, u32)> = units
         .iter()
         .copied()
-        .filter(|(p, r)| !state.done.contains_key(&(p.sp(), *r)))
+        .filter(|(p, r)| !state.done.contains_key(&(p.id(), *r)))
         .collect();
     let resumed = wanted.len() - todo.len();
     let mut progress = Progress {
@@ -327,6 +338,7 @@ pub fn run(
     if !interrupted {
         let manifest = Manifest {
             kind: "sweep".to_owned(),
+            variant: state.variant,
             c960_version: env!("CARGO_PKG_VERSION").to_owned(),
             engine: outcome.engine.clone(),
             limit: config.limit.to_string(),
@@ -338,7 +350,10 @@ pub fn run(
                 .then(|| config.repeats.describe(config.limit)),
             seed: config.repeats.is_repeated().then_some(config.repeats.seed),
             repeatability,
-            positions: format_position_set(&config.positions),
+            positions: config
+                .set
+                .clone()
+                .unwrap_or_else(|| Setup::format_set(&config.positions)),
             rows: outcome
                 .rows
                 .iter()
@@ -382,19 +397,20 @@ pub(crate) const REPEAT_NOTES: &str = " With repeats, repeats.parquet has one ro
 
 /// Every (position, repeat) search of the run (of its shard), repeat by
 /// repeat, so an interrupted run has covered the positions evenly.
-fn units(config: &SweepConfig) -> Vec<(StartPosition, u32)> {
+fn units(config: &SweepConfig) -> Vec<(Setup, u32)> {
     (0..config.repeats.repeats)
         .flat_map(|r| config.positions.iter().map(move |p| (*p, r)))
-        .filter(|(p, r)| config.shard.contains(p.sp(), *r))
+        .filter(|(p, r)| config.shard.contains(p.id(), *r))
         .collect()
 }
 
 /// A sweep ready to run: the engine checked, the journal open and read.
 struct Prepared {
+    variant: Variant,
     engine: EngineInfo,
     engine_config: EngineSpec,
     journal: Journal<Entry>,
-    done: BTreeMap<(u16, u32), SweepRow>,
+    done: BTreeMap<(u32, u32), SweepRow>,
     repaired: Vec<DroppedLine>,
 }
 
@@ -405,6 +421,12 @@ impl Prepared {
         }
         if config.multipv == 0 {
             return Err(SweepError::Invalid("multipv must be at least 1".to_owned()));
+        }
+        let variant = config.positions[0].variant();
+        if config.positions.iter().any(|p| p.variant() != variant) {
+            return Err(SweepError::Invalid(
+                "a sweep takes setups of one variant (Chess960 or DFRC), not both".to_owned(),
+            ));
         }
         config
             .repeats
@@ -440,10 +462,13 @@ impl Prepared {
             limit: config.limit.to_string(),
             multipv: config.multipv,
             repeats: config.repeats.is_repeated().then_some(config.repeats),
+            variant,
         };
         let (limit, plan) = (config.limit, config.repeats);
         let validation = Validation {
-            check: Box::new(move |entry: &Entry| validate::check_entry(entry, limit, &plan)),
+            check: Box::new(move |entry: &Entry| {
+                validate::check_entry(entry, limit, &plan, variant)
+            }),
             key: Box::new(validate::entry_key),
         };
         let path = config.out.join(JOURNAL_FILE);
@@ -461,6 +486,7 @@ impl Prepared {
             })
             .collect();
         Ok(Prepared {
+            variant,
             engine,
             engine_config,
             journal,
@@ -476,24 +502,24 @@ impl Prepared {
     fn evaluate(
         &mut self,
         config: &SweepConfig,
-        todo: &[(StartPosition, u32)],
+        todo: &[(Setup, u32)],
         stop: &AtomicBool,
         mut on_finished: impl FnMut(usize, usize),
     ) -> Result<Vec<FailedPosition>, SweepError> {
         let (limit, plan) = (config.limit, config.repeats);
         let engine_config = &self.engine_config;
         let start = || engine_config.start();
-        let work = |engine: &mut AnyEngine, (sp, repeat): &(StartPosition, u32)| {
+        let work = |engine: &mut AnyEngine, (sp, repeat): &(Setup, u32)| {
             let search = Search {
-                limit: plan.limit(limit, sp.sp(), *repeat),
+                limit: plan.limit(limit, sp.id(), *repeat),
                 multipv: config.multipv,
             };
             engine.new_game()?;
-            let result = engine.search(&GamePosition::from_start(*sp), search)?;
+            let result = engine.search(&GamePosition::new(sp.to_position()), search)?;
             Ok(SweepRow::new(*sp, engine.info(), limit, &result)
-                .for_repeat(*repeat, plan.budget(limit, sp.sp(), *repeat)))
+                .for_repeat(*repeat, plan.budget(limit, sp.id(), *repeat)))
         };
-        let mut failed: BTreeMap<(u16, u32), FailedPosition> = BTreeMap::new();
+        let mut failed: BTreeMap<(u32, u32), FailedPosition> = BTreeMap::new();
         let mut evaluated = 0;
         let mut journal_error = None;
         let (journal, done) = (&mut self.journal, &mut self.done);
@@ -508,11 +534,11 @@ impl Prepared {
             stop,
             |finished| {
                 let (position, repeat) = todo[finished.index];
-                let key = (position.sp(), repeat);
+                let key = (position.id(), repeat);
                 let entry = match finished.outcome {
                     Ok(row) => Entry::Done(Box::new(row)),
                     Err(failure) => Entry::Failed(FailedPosition {
-                        sp: position.sp(),
+                        sp: position.id(),
                         repeat,
                         reason: failure.reason,
                         attempts: failure.attempts,
@@ -553,14 +579,22 @@ pub fn write_outputs(
     manifest: &Manifest,
 ) -> Result<(), SweepError> {
     let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
+    let variant = manifest.variant;
+    let labelled = |mut frame: polars::prelude::DataFrame| {
+        table::label_variant(&mut frame, variant).map(|()| frame)
+    };
     let frame = if manifest.repeats > 1 {
-        let searches = table::repeats_frame(rows, multipv).map_err(io::Error::other)?;
+        let searches = table::repeats_frame(rows, multipv)
+            .and_then(labelled)
+            .map_err(io::Error::other)?;
         table::write_parquet(&dir.join(REPEATS_PARQUET), &searches, &manifest_json)?;
         table::write_csv(&dir.join(REPEATS_CSV), &searches)?;
-        table::positions_frame(rows, multipv).map_err(io::Error::other)?
+        table::positions_frame(rows, multipv)
     } else {
-        table::frame(rows, multipv).map_err(io::Error::other)?
-    };
+        table::frame(rows, multipv)
+    }
+    .and_then(labelled)
+    .map_err(io::Error::other)?;
     table::write_parquet(&dir.join(PARQUET_FILE), &frame, &manifest_json)?;
     table::write_csv(&dir.join(CSV_FILE), &frame)?;
     write_atomically(&dir.join(MANIFEST_FILE), |out| {

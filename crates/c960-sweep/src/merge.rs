@@ -18,7 +18,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_core::{Shard, parse_position_set};
+use c960_core::{Setup, Shard, Variant};
 use c960_engine::Limit;
 use c960_store::{
     DirLock, Journal, JournalError,
@@ -41,7 +41,7 @@ pub struct MergeOutcome {
     /// Rows found in more than one input and counted once.
     pub duplicates: usize,
     /// Searches (SP, repeat) of the run that no input has.
-    pub missing: Vec<(u16, u32)>,
+    pub missing: Vec<(u32, u32)>,
     /// The shards merged (inputs that played one part).
     pub shards: Vec<Shard>,
     /// Inputs without a manifest: runs that have not finished.
@@ -76,7 +76,8 @@ pub fn merge(
             read.len()
         )));
     };
-    let positions = parse_position_set(&plan.positions)
+    let variant = plan.variant;
+    let positions = Setup::parse_set(variant, &plan.positions)
         .map_err(|e| invalid(format!("manifest positions {:?}: {e}", plan.positions)))?;
     let limit = parse_limit(&plan.limit).ok_or_else(|| {
         invalid(format!(
@@ -85,17 +86,17 @@ pub fn merge(
         ))
     })?;
     let repeat_plan = repeat_plan(&first.settings)?;
-    let wanted: BTreeSet<(u16, u32)> = positions
+    let wanted: BTreeSet<(u32, u32)> = positions
         .iter()
-        .flat_map(|p| (0..repeat_plan.repeats).map(move |r| (p.sp(), r)))
+        .flat_map(|p| (0..repeat_plan.repeats).map(move |r| (p.id(), r)))
         .collect();
     let exact = plan.limit.starts_with("nodes") || plan.limit.starts_with("depth");
 
-    let mut rows: BTreeMap<(u16, u32), (SweepRow, Vec<u8>, usize)> = BTreeMap::new();
+    let mut rows: BTreeMap<(u32, u32), (SweepRow, Vec<u8>, usize)> = BTreeMap::new();
     let mut duplicates = 0;
     for (k, input) in read.iter().enumerate() {
         let path = input.dir.join(JOURNAL_FILE);
-        let check = move |entry: &Entry| validate::check_entry(entry, limit, &repeat_plan);
+        let check = move |entry: &Entry| validate::check_entry(entry, limit, &repeat_plan, variant);
         let mut refused = None;
         let result =
             Journal::<Entry>::read_records(&path, &first.settings, &check, |entry, _, line| {
@@ -112,7 +113,7 @@ pub fn merge(
                     }
                     Some((seen, _, from)) => {
                         if exact && !same_apart_from_time(seen, &row) {
-                            refused = Some(conflict(&read[*from].dir, &input.dir, key));
+                            refused = Some(conflict(&read[*from].dir, &input.dir, variant, key));
                             return Err(JournalError::Io {
                                 path: path.clone(),
                                 source: io::Error::other("conflicting duplicate"),
@@ -128,14 +129,14 @@ pub fn merge(
         }
         result.map_err(|e| refuse_mixed(first, input, e))?;
     }
-    let missing: Vec<(u16, u32)> = wanted
+    let missing: Vec<(u32, u32)> = wanted
         .iter()
         .copied()
         .filter(|key| !rows.contains_key(key))
         .collect();
     let unfinished = unfinished(&read);
     if !missing.is_empty() && !allow_missing {
-        return Err(invalid(missing_searches(&missing, &unfinished)));
+        return Err(invalid(missing_searches(variant, &missing, &unfinished)));
     }
 
     // The journal first, as a run writes it: header, then one line per row.
@@ -165,7 +166,7 @@ fn merged_manifest(
     plan: &Manifest,
     rows: &[SweepRow],
     repeat_plan: &RepeatPlan,
-    missing: Vec<(u16, u32)>,
+    missing: Vec<(u32, u32)>,
 ) -> Manifest {
     let manifests: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
     let mut shards: Vec<Shard> = manifests.iter().filter_map(|m| m.sharding.shard).collect();
@@ -176,11 +177,12 @@ fn merged_manifest(
         .flat_map(|m| m.failed.iter())
         .filter(|f| missing.contains(&(f.sp, f.repeat)))
         .map(|f| ((f.sp, f.repeat), f.clone()))
-        .collect::<BTreeMap<(u16, u32), FailedPosition>>()
+        .collect::<BTreeMap<(u32, u32), FailedPosition>>()
         .into_values()
         .collect();
     Manifest {
         kind: "sweep".to_owned(),
+        variant: plan.variant,
         c960_version: plan.c960_version.clone(),
         engine: plan.engine.clone(),
         limit: plan.limit.clone(),
@@ -236,6 +238,7 @@ fn fields(
             x.c960_version.clone(),
             y.c960_version.clone(),
         ),
+        ("variant", x.variant.to_string(), y.variant.to_string()),
         ("positions", x.positions.clone(), y.positions.clone()),
         ("multipv", x.multipv.to_string(), y.multipv.to_string()),
         ("limit", x.limit.clone(), y.limit.clone()),
@@ -254,9 +257,10 @@ impl From<MergeRefusal> for SweepError {
     }
 }
 
-fn conflict(a: &Path, b: &Path, (sp, repeat): (u16, u32)) -> String {
+fn conflict(a: &Path, b: &Path, variant: Variant, (sp, repeat): (u32, u32)) -> String {
+    let sp = variant.label(sp);
     format!(
-        "cannot merge {} with {}: SP {sp} repeat {repeat} has two different rows in a run \
+        "cannot merge {} with {}: {sp} repeat {repeat} has two different rows in a run \
          that replays exactly (a conflicting duplicate)",
         b.display(),
         a.display()
@@ -296,15 +300,15 @@ fn parse_limit(text: &str) -> Option<Limit> {
 }
 
 /// The refusal for missing searches, the first few named.
-fn missing_searches(missing: &[(u16, u32)], unfinished: &[PathBuf]) -> String {
+fn missing_searches(variant: Variant, missing: &[(u32, u32)], unfinished: &[PathBuf]) -> String {
     let shown: Vec<String> = missing
         .iter()
         .take(8)
         .map(|&(sp, repeat)| {
             if repeat == 0 {
-                format!("SP {sp}")
+                variant.label(sp)
             } else {
-                format!("SP {sp} repeat {repeat}")
+                format!("{} repeat {repeat}", variant.label(sp))
             }
         })
         .collect();

@@ -87,7 +87,7 @@ impl RepeatPlan {
         clippy::cast_possible_truncation,
         clippy::cast_sign_loss
     )]
-    pub fn budget(&self, limit: Limit, sp: u16, repeat: u32) -> Option<u64> {
+    pub fn budget(&self, limit: Limit, sp: u32, repeat: u32) -> Option<u64> {
         let Limit::Nodes(nodes) = limit else {
             return None;
         };
@@ -101,7 +101,7 @@ impl RepeatPlan {
 
     /// The limit repeat `repeat` of position `sp` searches with.
     #[must_use]
-    pub fn limit(&self, limit: Limit, sp: u16, repeat: u32) -> Limit {
+    pub fn limit(&self, limit: Limit, sp: u32, repeat: u32) -> Limit {
         self.budget(limit, sp, repeat).map_or(limit, Limit::Nodes)
     }
 
@@ -125,7 +125,7 @@ impl RepeatPlan {
 
 /// The seed of repeat `repeat` of position `sp` in a run seeded `seed`.
 #[must_use]
-pub fn repeat_seed(seed: u64, sp: u16, repeat: u32) -> u64 {
+pub fn repeat_seed(seed: u64, sp: u32, repeat: u32) -> u64 {
     splitmix64(splitmix64(seed ^ 0x5157_4545_5052_4550) ^ (u64::from(sp) << 32) ^ u64::from(repeat))
 }
 
@@ -168,8 +168,8 @@ impl Moments {
 /// One position over its repeats.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PositionMean {
-    /// Scharnagl number.
-    pub sp: u16,
+    /// The setup's number (Scharnagl number, or DFRC index).
+    pub sp: u32,
     /// Repeats that finished.
     pub repeats: u32,
     /// The score in centipawns for White over the repeats.
@@ -181,7 +181,7 @@ pub struct PositionMean {
 /// Each position's moments over its repeats, by SP; `rows` in any order.
 #[must_use]
 pub fn summarize(rows: &[SweepRow]) -> Vec<PositionMean> {
-    let mut by_sp: std::collections::BTreeMap<u16, Vec<&SweepRow>> =
+    let mut by_sp: std::collections::BTreeMap<u32, Vec<&SweepRow>> =
         std::collections::BTreeMap::new();
     for row in rows {
         by_sp.entry(row.sp).or_default().push(row);
@@ -222,7 +222,7 @@ pub struct Repeatability {
 /// than three positions of two or more repeats.
 #[must_use]
 pub fn repeatability(rows: &[SweepRow], seed: u64) -> Option<Repeatability> {
-    let mut by_sp: std::collections::BTreeMap<u16, Vec<(u32, f64)>> =
+    let mut by_sp: std::collections::BTreeMap<u32, Vec<(u32, f64)>> =
         std::collections::BTreeMap::new();
     for row in rows {
         if let Some(cp) = row.white_cp() {
@@ -259,7 +259,7 @@ mod tests {
             jitter: 0.25,
         };
         let limit = Limit::Nodes(1_000_000);
-        let budgets: Vec<u64> = (0..960u16)
+        let budgets: Vec<u64> = (0..960u32)
             .flat_map(|sp| (0..8).map(move |r| (sp, r)))
             .map(|(sp, r)| plan.budget(limit, sp, r).unwrap())
             .collect();

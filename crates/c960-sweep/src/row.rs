@@ -2,7 +2,7 @@
 //! with scores from White's point of view.
 
 use c960_core::{
-    StartPosition,
+    Setup,
     shakmaty::{CastlingMode, Chess, Move, san::SanPlus, uci::UciMove},
 };
 use c960_engine::{Bound, EngineInfo, Limit, Score, SearchResult};
@@ -13,9 +13,10 @@ use serde::{Deserialize, Serialize};
 /// the engine's own clock.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SweepRow {
-    /// Scharnagl number.
-    pub sp: u16,
-    /// White's back rank.
+    /// The setup's number: the Scharnagl number, or the DFRC index in a
+    /// DFRC sweep (the `setup` column of its tables).
+    pub sp: u32,
+    /// White's back rank (both ranks, White's first, for DFRC).
     pub placement: String,
     /// Engine name (`id name`).
     pub engine: String,
@@ -82,7 +83,7 @@ impl SweepRow {
     /// Builds the row for `position` from a search of its start.
     #[must_use]
     pub fn new(
-        position: StartPosition,
+        position: Setup,
         engine: &EngineInfo,
         limit: Limit,
         result: &SearchResult,
@@ -106,7 +107,7 @@ impl SweepRow {
             })
             .collect();
         SweepRow {
-            sp: position.sp(),
+            sp: position.id(),
             placement: position.placement(),
             engine: engine.name.clone(),
             engine_options: engine.options_string(),

@@ -3,6 +3,7 @@
 
 use std::{io, path::Path};
 
+use c960_core::Variant;
 use c960_store::write_atomically;
 use polars::prelude::*;
 
@@ -16,10 +17,7 @@ pub const PARQUET_MANIFEST_KEY: &str = c960_store::PARQUET_MANIFEST_KEY;
 pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
     let strings = |f: fn(&SweepRow) -> &str| rows.iter().map(f).collect::<Vec<&str>>();
     let mut columns = vec![
-        Column::new(
-            "sp".into(),
-            rows.iter().map(|r| u32::from(r.sp)).collect::<Vec<_>>(),
-        ),
+        Column::new("sp".into(), rows.iter().map(|r| r.sp).collect::<Vec<_>>()),
         Column::new("placement".into(), strings(|r| &r.placement)),
         Column::new("engine".into(), strings(|r| &r.engine)),
         Column::new("engine_options".into(), strings(|r| &r.engine_options)),
@@ -126,7 +124,7 @@ pub fn repeats_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame>
 /// centipawns (`score_cp_*`) and of White's expected score from WDL
 /// (`white_expected_*`).
 pub fn positions_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
-    let mut first: std::collections::BTreeMap<u16, &SweepRow> = std::collections::BTreeMap::new();
+    let mut first: std::collections::BTreeMap<u32, &SweepRow> = std::collections::BTreeMap::new();
     for row in rows {
         first
             .entry(row.sp)
@@ -159,6 +157,38 @@ pub fn positions_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFram
         frame.with_column(c)?;
     }
     Ok(frame)
+}
+
+/// Names a table's setups as its variant does: a DFRC table's `sp` column
+/// becomes `setup` (the DFRC index), with `white_sp` and `black_sp` (each
+/// side's Scharnagl number) before `placement`. Chess960 tables are left
+/// as they are.
+pub fn label_variant(frame: &mut DataFrame, variant: Variant) -> PolarsResult<()> {
+    if variant == Variant::Chess960 {
+        return Ok(());
+    }
+    frame.rename("sp", variant.id_column().into())?;
+    let ids: Vec<u32> = frame
+        .column(variant.id_column())?
+        .u32()?
+        .into_no_null_iter()
+        .collect();
+    let at = frame.get_column_index("placement").unwrap_or(1);
+    frame.insert_column(
+        at,
+        Column::new(
+            "black_sp".into(),
+            ids.iter().map(|n| n / 960).collect::<Vec<u32>>(),
+        ),
+    )?;
+    frame.insert_column(
+        at,
+        Column::new(
+            "white_sp".into(),
+            ids.iter().map(|n| n % 960).collect::<Vec<u32>>(),
+        ),
+    )?;
+    Ok(())
 }
 
 /// Writes `frame` to `path` as sealed Parquet (row count and data hash)

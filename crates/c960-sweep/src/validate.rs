@@ -2,7 +2,7 @@
 //! read back (resume) and when a table is read by a report.
 
 use c960_core::{
-    StartPosition,
+    Setup, Variant,
     shakmaty::{CastlingMode, Chess, san::SanPlus, uci::UciMove},
 };
 
@@ -13,109 +13,106 @@ use crate::{Entry, RepeatPlan, SweepRow};
 /// Largest centipawn score an engine can mean (beyond it, mates).
 const MAX_CP: i32 = 100_000;
 
-/// Checks one row: the SP and its placement agree, the search went at
+/// Checks one row of a sweep of `variant`: the setup and its placement agree, the search went at
 /// least one ply deep, the score is one centipawn value or one mate, WDL
 /// (if any) sums to 1000, and the best move and the first moves of the
 /// lines are legal in the position, their SAN matching.
-pub fn check_row(row: &SweepRow) -> Result<(), String> {
-    let position = StartPosition::new(row.sp).map_err(|e| e.to_string())?;
+pub fn check_row(row: &SweepRow, variant: Variant) -> Result<(), String> {
+    let position = Setup::new(variant, row.sp).map_err(|e| e.to_string())?;
+    let sp = position.label();
     if row.placement != position.placement() {
         return Err(format!(
-            "SP {} is {} but the row says {}",
-            row.sp,
+            "{sp} is {} but the row says {}",
             position.placement(),
             row.placement
         ));
     }
     if row.depth == 0 {
-        return Err(format!("SP {}: depth 0 (no search reported)", row.sp));
+        return Err(format!("{sp}: depth 0 (no search reported)"));
     }
     match (row.score_cp, row.score_mate) {
         (Some(cp), None) if cp.abs() <= MAX_CP => {}
         (None, Some(mate)) if mate != 0 => {}
         (cp, mate) => {
-            return Err(format!(
-                "SP {}: impossible score (cp {cp:?}, mate {mate:?})",
-                row.sp
-            ));
+            return Err(format!("{sp}: impossible score (cp {cp:?}, mate {mate:?})"));
         }
     }
     match (row.wdl_win, row.wdl_draw, row.wdl_loss) {
         (None, None, None) => {}
         (Some(w), Some(d), Some(l)) if w + d + l == 1000 => {}
         (w, d, l) => {
-            return Err(format!(
-                "SP {}: WDL {w:?}/{d:?}/{l:?} does not sum to 1000",
-                row.sp
-            ));
+            return Err(format!("{sp}: WDL {w:?}/{d:?}/{l:?} does not sum to 1000"));
         }
     }
     if !["exact", "lower", "upper"].contains(&row.bound.as_str()) {
-        return Err(format!("SP {}: unknown bound {:?}", row.sp, row.bound));
+        return Err(format!("{sp}: unknown bound {:?}", row.bound));
     }
     let start = position.to_position();
-    check_move(&start, row.sp, &row.best_move_uci, Some(&row.best_move_san))?;
+    check_move(&start, &sp, &row.best_move_uci, Some(&row.best_move_san))?;
     for top in &row.top_moves {
-        check_move(&start, row.sp, &top.uci, Some(&top.san))?;
+        check_move(&start, &sp, &top.uci, Some(&top.san))?;
         if top.cp.is_some() == top.mate.is_some() {
-            return Err(format!(
-                "SP {}: line {} has no single score",
-                row.sp, top.uci
-            ));
+            return Err(format!("{sp}: line {} has no single score", top.uci));
         }
     }
     Ok(())
 }
 
 /// Checks that `uci` is a legal first move in `start` (and its SAN).
-fn check_move(start: &Chess, sp: u16, uci: &str, san: Option<&str>) -> Result<(), String> {
+fn check_move(start: &Chess, sp: &str, uci: &str, san: Option<&str>) -> Result<(), String> {
     let legal = uci
         .parse::<UciMove>()
         .ok()
         .and_then(|m| m.to_move(start).ok());
     let Some(m) = legal else {
-        return Err(format!("SP {sp}: best move {uci:?} is not legal"));
+        return Err(format!("{sp}: best move {uci:?} is not legal"));
     };
     if UciMove::from_move(m, CastlingMode::Chess960).to_string() != uci {
-        return Err(format!("SP {sp}: move {uci:?} is not in Chess960 notation"));
+        return Err(format!("{sp}: move {uci:?} is not in Chess960 notation"));
     }
     if let Some(san) = san
         && SanPlus::from_move(start.clone(), m).to_string() != san
     {
-        return Err(format!("SP {sp}: SAN {san:?} is not the move {uci}"));
+        return Err(format!("{sp}: SAN {san:?} is not the move {uci}"));
     }
     Ok(())
 }
 
 /// Checks one journal entry of a sweep with search limit `limit` and
-/// repeats `plan`: the limit, the repeat number and its node budget are
+/// repeats `plan` over setups of `variant`: the limit, the repeat number and its node budget are
 /// this run's.
-pub(crate) fn check_entry(entry: &Entry, limit: Limit, plan: &RepeatPlan) -> Result<(), String> {
+pub(crate) fn check_entry(
+    entry: &Entry,
+    limit: Limit,
+    plan: &RepeatPlan,
+    variant: Variant,
+) -> Result<(), String> {
     match entry {
         Entry::Done(row) => {
+            let sp = variant.label(row.sp);
             let text = limit.to_string();
             if row.limit != text {
                 return Err(format!(
-                    "SP {}: limit {:?}, but this run's is {text:?}",
-                    row.sp, row.limit
+                    "{sp}: limit {:?}, but this run's is {text:?}",
+                    row.limit
                 ));
             }
             if row.repeat >= plan.repeats {
                 return Err(format!(
-                    "SP {}: repeat {}, but this run has {} repeat(s)",
-                    row.sp, row.repeat, plan.repeats
+                    "{sp}: repeat {}, but this run has {} repeat(s)",
+                    row.repeat, plan.repeats
                 ));
             }
             let budget = plan.budget(limit, row.sp, row.repeat);
             if row.node_budget != budget {
                 return Err(format!(
-                    "SP {} repeat {}: node budget {:?}, but this run's is {budget:?}",
-                    row.sp, row.repeat, row.node_budget
+                    "{sp} repeat {}: node budget {:?}, but this run's is {budget:?}",
+                    row.repeat, row.node_budget
                 ));
             }
-            check_row(row)
+            check_row(row, variant)
         }
-        Entry::Failed(failed) => StartPosition::new(failed.sp)
+        Entry::Failed(failed) => Setup::new(variant, failed.sp)
             .map(|_| ())
             .map_err(|e| e.to_string()),
     }

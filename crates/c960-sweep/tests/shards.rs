@@ -28,7 +28,10 @@ fn with_repeats(out: &Path, shard: Shard, repeats: RepeatPlan) -> SweepConfig {
         },
         limit: Limit::Nodes(300),
         multipv: 2,
-        positions: (10..22).map(|sp| StartPosition::new(sp).unwrap()).collect(),
+        positions: (10..22)
+            .map(|sp| StartPosition::new(sp).unwrap().into())
+            .collect(),
+        set: None,
         jobs: 1,
         retries: 0,
         out: out.to_owned(),

@@ -400,6 +400,16 @@ pub(crate) enum Variant {
     Dfrc,
 }
 
+impl Variant {
+    /// The same variant as c960-core names it.
+    pub(crate) fn core(self) -> c960_core::Variant {
+        match self {
+            Variant::Chess960 => c960_core::Variant::Chess960,
+            Variant::Dfrc => c960_core::Variant::Dfrc,
+        }
+    }
+}
+
 /// Formats for a report about a few positions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ReportFormat {
@@ -725,7 +735,8 @@ pub(crate) struct LimitArgs {
                         c960 sweep --nodes 1000000                       # all 960, all cores\n  \
                         c960 sweep --positions 0-99,518 --multipv 3 --out runs/first100\n  \
                         c960 sweep --engine /usr/games/stockfish --depth 20 --jobs 1 --quiet\n  \
-                        c960 sweep --nodes 250000 --repeats 8 --seed 1 --out runs/sf-250k-r8"
+                        c960 sweep --nodes 250000 --repeats 8 --seed 1 --out runs/sf-250k-r8\n  \
+                        c960 sweep --variant dfrc --positions sample:20000:1 --nodes 250000 --repeats 2"
 )]
 pub(crate) struct SweepArgs {
     #[command(flatten)]
@@ -735,9 +746,15 @@ pub(crate) struct SweepArgs {
     /// Principal variations per position: the top K first moves.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub(crate) multipv: u32,
-    /// Which positions: `all`, or numbers and ranges such as 0-99,518.
+    /// Which positions: `all`, or numbers and ranges such as 0-99,518;
+    /// with --variant dfrc a set of setups (all, symmetric, ranges of
+    /// indices, white:SP, black:SP, sample:N:SEED, comma-separated).
     #[arg(long, value_name = "SET", default_value = "all")]
     pub(crate) positions: String,
+    /// Chess960 positions or Double Fischer Random setups (tables then name
+    /// each setup by its DFRC index in a `setup` column).
+    #[arg(long, value_enum, default_value_t = Variant::Chess960)]
+    pub(crate) variant: Variant,
     /// Searches per position (needs a node limit); their node budgets
     /// differ, drawn from --seed per (position, repeat).
     #[arg(long, value_name = "K", default_value_t = 1)]

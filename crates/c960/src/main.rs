@@ -107,6 +107,7 @@ fn exit_code(err: &anyhow::Error) -> u8 {
     let bad_input = err.chain().any(|cause| {
         cause.is::<c960_core::StartPositionError>()
             || cause.is::<c960_core::DfrcError>()
+            || cause.is::<c960_core::SetupError>()
             || cause.is::<c960_core::DrawError>()
             || cause.is::<c960_core::DiceError>()
             || cause.is::<cli::InputError>()

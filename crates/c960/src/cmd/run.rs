@@ -291,7 +291,12 @@ fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConf
         engine: engine.clone(),
         limit: Limit::Nodes(plan.sweep.nodes),
         multipv: plan.sweep.multipv,
-        positions: positions.clone(),
+        positions: positions
+            .iter()
+            .copied()
+            .map(c960_core::Setup::from)
+            .collect(),
+        set: None,
         repeats: RepeatPlan {
             repeats: plan.sweep.repeats,
             seed: plan.seed,
@@ -604,7 +609,7 @@ fn summary(
     // By the mean over a position's searches (one search without repeats).
     let mut scored: Vec<(u16, f64)> = c960_sweep::repeats::summarize(rows)
         .iter()
-        .filter_map(|m| Some((m.sp, m.cp?.mean)))
+        .filter_map(|m| Some((u16::try_from(m.sp).ok()?, m.cp?.mean)))
         .collect();
     scored.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then(a.0.cmp(&b.0)));
     let line = |text: &mut Text, sp: u16, cp: f64| -> std::fmt::Result {

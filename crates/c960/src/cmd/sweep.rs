@@ -3,7 +3,7 @@
 use std::{fmt::Write as _, time::Instant};
 
 use anyhow::{Context, Result, bail};
-use c960_core::parse_position_set;
+use c960_core::{Setup, Variant};
 use c960_engine::Limit;
 use c960_sweep::{
     CSV_FILE, MANIFEST_FILE, PARQUET_FILE, REPEATS_CSV, REPEATS_PARQUET, RepeatPlan, SweepConfig,
@@ -23,7 +23,8 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
     if args.multipv == 0 {
         bail!(InputError("--multipv must be at least 1".to_owned()));
     }
-    let positions = parse_position_set(&args.positions)?;
+    let variant = args.variant.core();
+    let positions = Setup::parse_set(variant, &args.positions)?;
     let engine = args
         .engine
         .engine_spec(&args.engine.engine, &args.engine.options)?;
@@ -33,11 +34,14 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
         jitter: args.repeat_jitter,
     };
     repeats.check(limit).map_err(InputError)?;
-    let suffix = if repeats.is_repeated() {
+    let mut suffix = if repeats.is_repeated() {
         format!("mpv{}-r{}", args.multipv, args.repeats)
     } else {
         format!("mpv{}", args.multipv)
     };
+    if variant == Variant::Dfrc {
+        suffix = format!("dfrc-{suffix}");
+    }
     let out = args
         .out
         .clone()
@@ -47,6 +51,9 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
         limit,
         multipv: args.multipv,
         positions,
+        // A DFRC set is recorded as named (`sample:20000:1`), not as its
+        // thousands of indices.
+        set: (variant == Variant::Dfrc).then(|| args.positions.trim().to_owned()),
         repeats,
         jobs: args.engine.jobs()?,
         retries: args.engine.retries,
@@ -140,10 +147,10 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     text.print()?;
     if let Some(first) = outcome.failed.first() {
         bail!(
-            "{} position(s) failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {}: {}; \
+            "{} position(s) failed (listed in {dir}/{MANIFEST_FILE}), e.g. {}: {}; \
              run the same command again to retry them",
             outcome.failed.len(),
-            first.sp,
+            config.positions[0].variant().label(first.sp),
             first.reason
         );
     }
