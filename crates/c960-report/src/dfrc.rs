@@ -22,6 +22,7 @@
 
 pub mod analysis;
 pub mod charts;
+pub mod features;
 pub mod input;
 pub mod ols;
 mod page;
@@ -93,7 +94,7 @@ pub fn build_into(runs: &[PathBuf], out: &Path) -> Result<DfrcBuilt, ReportError
     let mut shown = Vec::new();
     let mut files = Vec::new();
     for (run, a) in read.iter().zip(&analyses) {
-        let charts = page::write_charts(out, run, a)?;
+        let charts = charts::write_charts(out, run, a)?;
         for (svg, _) in &charts {
             files.push(PathBuf::from(svg));
             files.push(PathBuf::from(svg).with_extension("png"));

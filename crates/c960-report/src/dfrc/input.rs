@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use c960_core::DfrcSetup;
-use c960_store::{CorruptFile, MANIFEST_FILE, PARQUET_MANIFEST_KEY, RunManifest, check_parquet};
+use c960_store::{
+    CorruptFile, MANIFEST_FILE, PARQUET_MANIFEST_KEY, RunManifest, Variant, check_parquet,
+};
 use polars::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -39,34 +41,6 @@ pub fn variant_is_dfrc(dir: &Path) -> Result<Option<bool>, ReportError> {
     }
 }
 
-/// The kind of the DFRC run in `dir` (sweep, self-play, import), read from
-/// its manifest.
-pub fn run_kind(dir: &Path) -> Result<c960_store::RunKind, ReportError> {
-    typed_manifest(dir).map(|(_, typed, _)| typed.kind)
-}
-
-/// A manifest as written, its typed fields and its failed list.
-type ManifestParts = (Map<String, Value>, RunManifest, Option<Value>);
-
-/// A DFRC run's manifest as written, its typed fields (read without the
-/// failed list) and the failed list.
-fn typed_manifest(dir: &Path) -> Result<ManifestParts, ReportError> {
-    let bad = |reason: String| ReportError::BadRun {
-        dir: dir.to_owned(),
-        reason,
-    };
-    let text = std::fs::read_to_string(dir.join(MANIFEST_FILE))
-        .map_err(|e| bad(format!("no {MANIFEST_FILE} ({e})")))?;
-    let Ok(Value::Object(manifest)) = serde_json::from_str::<Value>(&text) else {
-        return Err(bad(format!("{MANIFEST_FILE} is not a JSON object")));
-    };
-    let mut without_failed = manifest.clone();
-    let failed = without_failed.remove("failed");
-    let typed = RunManifest::parse(&Value::Object(without_failed).to_string())
-        .map_err(|e| bad(e.to_string()))?;
-    Ok((manifest, typed, failed))
-}
-
 /// One setup's score in a sweep.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct SetupScore {
@@ -92,11 +66,10 @@ pub struct DfrcRun {
     pub dir: PathBuf,
     /// Its manifest as written.
     pub manifest: Map<String, Value>,
-    /// The typed fields of the manifest (its failed setups are in
-    /// `failed`: they are setup indices, not Chess960 positions).
+    /// The typed fields of the manifest.
     #[serde(skip)]
     pub typed: RunManifest,
-    /// Setups whose searches failed, with the reason.
+    /// Setups (DFRC indices) whose searches failed, with the reason.
     pub failed: Vec<(u32, String)>,
     /// One score per setup, by index.
     #[serde(skip)]
@@ -110,14 +83,27 @@ impl DfrcRun {
             dir: dir.to_owned(),
             reason,
         };
-        let (manifest, typed, failed_list) = typed_manifest(dir)?;
+        let typed = RunManifest::read(dir).map_err(|e| bad(e.to_string()))?;
+        if typed.variant != Variant::Dfrc {
+            return Err(bad(format!(
+                "not a DFRC run: {MANIFEST_FILE} names no variant dfrc"
+            )));
+        }
         if typed.kind != c960_store::RunKind::Sweep {
             return Err(bad(format!(
                 "a DFRC {} run: the DFRC report reads sweeps only",
                 typed.kind.name()
             )));
         }
-        let failed = failed_setups(failed_list.as_ref()).map_err(bad)?;
+        let manifest = typed.as_written().clone();
+        let failed = typed
+            .failed
+            .iter()
+            .map(|f| {
+                let reason = f.reason.as_deref().unwrap_or("reason not recorded");
+                (f.sp, reason.to_owned())
+            })
+            .collect();
         let label = crate::source::slug(&format!(
             "dfrc sweep {} {}",
             typed.engine_names().join(" vs "),
@@ -143,34 +129,6 @@ impl DfrcRun {
             Some(v) => v.to_string(),
         }
     }
-}
-
-/// The manifest's `failed` list: `{sp, reason}` with `sp` a setup index.
-fn failed_setups(list: Option<&Value>) -> Result<Vec<(u32, String)>, String> {
-    let entries = match list {
-        None | Some(Value::Null) => return Ok(Vec::new()),
-        Some(Value::Array(entries)) => entries,
-        Some(_) => return Err(format!("{MANIFEST_FILE}: failed must be a list")),
-    };
-    entries
-        .iter()
-        .enumerate()
-        .map(|(k, entry)| {
-            let index = entry
-                .get("sp")
-                .and_then(Value::as_u64)
-                .and_then(|n| u32::try_from(n).ok())
-                .filter(|n| DfrcSetup::new(*n).is_ok())
-                .ok_or_else(|| {
-                    format!("{MANIFEST_FILE}: failed[{k}].sp must be a setup index (0 to 921599)")
-                })?;
-            let reason = entry
-                .get("reason")
-                .and_then(Value::as_str)
-                .unwrap_or("reason not recorded");
-            Ok((index, reason.to_owned()))
-        })
-        .collect()
 }
 
 /// The scores of the sweep table in `dir`, checked against the manifest.

@@ -1,117 +1,16 @@
 //! The DFRC site: `index.html` with each sweep's provenance, figures and
 //! tables, its charts, and the numbers as `dfrc.json` and CSV files.
 
-use std::{fmt::Write as _, io, path::Path};
+use std::fmt::Write as _;
 
-use crate::{charts::write as write_chart, html::escape, site};
+use crate::{html::escape, site};
 
 use super::{
     Analysis, DfrcRun, FEATURES,
     analysis::{FeatureKind, Group, SetupRow},
-    charts::{Bar, Estimates},
+    charts::searches_words,
     stats::MeanInterval,
 };
-
-/// The charts of one sweep: `(file relative to the site, title)`.
-pub(super) fn write_charts(
-    out: &Path,
-    run: &DfrcRun,
-    analysis: &Analysis,
-) -> io::Result<Vec<(String, String)>> {
-    let provenance = format!(
-        "{}, {}, {} setups, {}",
-        run.typed.engine_names().join(" vs "),
-        run.typed.limit.as_deref().unwrap_or_default(),
-        analysis.rows.len(),
-        searches_words(analysis.noise.searches)
-    );
-    let overall = analysis
-        .overall
-        .map(|m| ("mean of all setups".to_owned(), m.mean));
-    let mut shown = Vec::new();
-    let dir = out.join("charts");
-    let mut chart = |name: &str, chart: Estimates| -> io::Result<()> {
-        let file = format!("{}-{name}", run.label);
-        write_chart(&chart, &dir, &file)?;
-        shown.push((format!("charts/{file}.svg"), chart.title));
-        Ok(())
-    };
-    for feature in FEATURES.iter().filter(|f| f.kind == FeatureKind::Asymmetry) {
-        let bars: Vec<Bar> = analysis
-            .groups
-            .iter()
-            .filter(|g| g.feature == feature.name)
-            .map(|g| bar(&format!("{:+}", g.value), &g.cp))
-            .collect();
-        chart(
-            feature.name,
-            Estimates {
-                title: format!("White's advantage by {}", feature.words),
-                provenance: provenance.clone(),
-                bars,
-                x_desc: format!("{} (setups)", feature.words),
-                y_desc: "White's advantage, centipawns".to_owned(),
-                reference: overall.clone(),
-            },
-        )?;
-    }
-    let s = &analysis.symmetric;
-    chart(
-        "symmetric",
-        Estimates {
-            title: "Symmetric setups (the Chess960 positions) and the rest".to_owned(),
-            provenance: provenance.clone(),
-            bars: vec![bar("symmetric", &s.symmetric), bar("asymmetric", &s.rest)],
-            x_desc: "setups".to_owned(),
-            y_desc: "White's advantage, centipawns".to_owned(),
-            reference: overall.clone(),
-        },
-    )?;
-    if let Some(r) = &analysis.regression {
-        chart(
-            "regression",
-            Estimates {
-                title: format!(
-                    "Centipawns per unit of each side's feature (OLS, HC3, n = {})",
-                    r.n
-                ),
-                provenance,
-                bars: r
-                    .coefficients
-                    .iter()
-                    .skip(1)
-                    .map(|c| Bar {
-                        label: c.name.replace('_', " "),
-                        value: c.estimate,
-                        interval: Some((c.low, c.high)),
-                        n: None,
-                    })
-                    .collect(),
-                x_desc: "feature".to_owned(),
-                y_desc: "centipawns per unit".to_owned(),
-                reference: Some(("no effect".to_owned(), 0.0)),
-            },
-        )?;
-    }
-    Ok(shown)
-}
-
-fn bar(label: &str, m: &MeanInterval) -> Bar {
-    Bar {
-        label: label.to_owned(),
-        value: m.mean,
-        interval: m.low.zip(m.high),
-        n: Some(m.n),
-    }
-}
-
-fn searches_words(n: u32) -> String {
-    if n > 1 {
-        format!("up to {n} searches per setup")
-    } else {
-        "one search per setup".to_owned()
-    }
-}
 
 /// The index page.
 pub(super) fn index(

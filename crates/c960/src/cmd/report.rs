@@ -29,16 +29,9 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         (&args.imports, RunKind::Import, "--games"),
     ] {
         for dir in dirs {
-            // A DFRC run's failed units are setup indices, which the
-            // Chess960 reading of a manifest refuses: its kind is read
-            // through the DFRC reader.
-            let found_kind = if c960_report::dfrc::variant_is_dfrc(dir)? == Some(true) {
-                c960_report::dfrc::input::run_kind(dir)?
-            } else {
-                source(dir)?.kind
-            };
-            if found_kind != kind {
-                let what = match found_kind {
+            let found = source(dir)?;
+            if found.kind != kind {
+                let what = match found.kind {
                     RunKind::Sweep => "a sweep (give it with --sweep)",
                     RunKind::Selfplay => "a self-play run (give it with --selfplay)",
                     RunKind::Import => "imported games (give them with --games)",
