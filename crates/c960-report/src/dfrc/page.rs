@@ -145,11 +145,14 @@ fn groups(body: &mut String, a: &Analysis) {
             .map_or("", |f| f.words);
         let _ = writeln!(
             body,
-            "<tr><td title=\"{}\">{}</td><td>{}</td><td>{:+}</td><td>{}</td><td>{:+.1}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td title=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:+.1}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             escape(words),
             escape(words),
             kind(g),
-            g.value,
+            match g.kind {
+                FeatureKind::PerSide => g.value.to_string(),
+                FeatureKind::Asymmetry => format!("{:+}", g.value),
+            },
             g.cp.n,
             g.cp.mean,
             interval(&g.cp, 1),
