@@ -86,7 +86,14 @@ fn a_dfrc_sweep_without_repeats_says_its_setups_have_no_intervals() {
     let index = std::fs::read_to_string(dir.file("site/index.html")).unwrap();
     assert!(index.contains("one search per setup: the search noise is not measured"));
     assert!(index.contains("not measured</td>"), "no per-setup interval");
-    assert!(!index.contains("balanced 1"), "no setup is decided");
+    assert!(
+        index.contains("Verdicts: balanced 0, less-for-white 0, more-for-white 0, unresolved 30."),
+        "no setup is decided"
+    );
+    assert!(
+        index.contains("Symmetric (the Chess960 positions): none in this set"),
+        "a sample without symmetric setups says so"
+    );
 }
 
 #[test]

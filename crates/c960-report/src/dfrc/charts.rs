@@ -160,7 +160,12 @@ pub(super) fn write_charts(
         Estimates {
             title: "Symmetric setups (the Chess960 positions) and the rest".to_owned(),
             provenance: provenance.clone(),
-            bars: vec![bar("symmetric", &s.symmetric), bar("asymmetric", &s.rest)],
+            // A set without symmetric (or without asymmetric) setups has
+            // no bar for them.
+            bars: [bar("symmetric", &s.symmetric), bar("asymmetric", &s.rest)]
+                .into_iter()
+                .filter(|b| b.n.is_some_and(|n| n > 0))
+                .collect(),
             x_desc: "setups".to_owned(),
             y_desc: "White's advantage, centipawns".to_owned(),
             reference: overall.clone(),
