@@ -438,3 +438,48 @@ fn two_dfrc_sweeps_with_one_label_are_refused() {
     assert!(error.is_bad_input(), "{error}");
     assert!(error.to_string().contains("same provenance"), "{error}");
 }
+
+#[test]
+fn a_mate_without_a_centipawn_score_counts_as_a_thousand() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = dir.path().join("sweep");
+    write_sweep(&sweep, &planted(20, 1), &[]);
+    // The first setup's search found a mate for Black instead of a score.
+    let path = sweep.join(c960_store::SWEEP_TABLE);
+    let mut frame = ParquetReader::new(std::fs::File::open(&path).unwrap())
+        .finish()
+        .unwrap();
+    let n = frame.height();
+    let mut cp: Vec<Option<i32>> = frame
+        .column("score_cp")
+        .unwrap()
+        .i32()
+        .unwrap()
+        .iter()
+        .collect();
+    cp[0] = None;
+    let mut mate = vec![None::<i32>; n];
+    mate[0] = Some(-3);
+    frame
+        .with_column(Column::new("score_cp".into(), cp))
+        .unwrap();
+    frame
+        .with_column(Column::new("score_mate".into(), mate))
+        .unwrap();
+    ParquetWriter::new(std::fs::File::create(&path).unwrap())
+        .finish(&mut frame)
+        .unwrap();
+    let run = DfrcRun::read(&sweep).unwrap();
+    let first = planted(20, 1)[0].0;
+    let score = run
+        .scores
+        .iter()
+        .find(|s| s.setup.index() == first)
+        .unwrap();
+    assert!((score.cp + 1000.0).abs() < f64::EPSILON, "{score:?}");
+    assert_eq!(run.scores.len(), 20);
+    assert!(
+        (run.scores[1].expected.unwrap() - 0.55).abs() < 1e-12,
+        "from WDL"
+    );
+}
