@@ -283,6 +283,18 @@ fn groups_frame(a: &Analysis) -> PolarsResult<DataFrame> {
                     .map(|x| x.expected.map(|e| e.mean))
                     .collect::<Vec<_>>(),
             ),
+            Column::new(
+                "low_expected".into(),
+                g.iter()
+                    .map(|x| x.expected.and_then(|e| e.low))
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "high_expected".into(),
+                g.iter()
+                    .map(|x| x.expected.and_then(|e| e.high))
+                    .collect::<Vec<_>>(),
+            ),
         ],
     )
 }

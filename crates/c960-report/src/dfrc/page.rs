@@ -136,7 +136,7 @@ fn groups(body: &mut String, a: &Analysis) {
         "<h3>White's advantage by feature</h3>\n<table class=\"sortable\"><thead><tr>\
          <th data-type=\"text\">feature</th><th data-type=\"text\">kind</th><th data-type=\"num\">value</th>\
          <th data-type=\"num\">n</th><th data-type=\"num\">mean cp</th><th data-type=\"text\">95% interval</th>\
-         <th data-type=\"num\">sd cp</th><th data-type=\"num\">expected score</th></tr></thead>\n<tbody>\n",
+         <th data-type=\"num\">sd cp</th><th data-type=\"num\">expected score [95%]</th></tr></thead>\n<tbody>\n",
     );
     for g in &a.groups {
         let words = FEATURES
@@ -157,8 +157,10 @@ fn groups(body: &mut String, a: &Analysis) {
             g.cp.mean,
             interval(&g.cp, 1),
             g.cp.sd.map_or(String::new(), |s| format!("{s:.1}")),
-            g.expected
-                .map_or(String::new(), |e| format!("{:.3}", e.mean)),
+            g.expected.map_or(String::new(), |e| match (e.low, e.high) {
+                (Some(l), Some(h)) => format!("{:.3} [{l:.3}, {h:.3}]", e.mean),
+                _ => format!("{:.3}", e.mean),
+            }),
         );
     }
     body.push_str("</tbody></table>\n");
