@@ -21,10 +21,9 @@ use c960_balance::{
     verdict::{Band, Claims, Decision, Verdict, decide},
 };
 use c960_core::{DfrcFeatures, DfrcRecord};
-
-pub use super::features::{FEATURES, Feature, FeatureKind, PER_SIDE};
 use serde::Serialize;
 
+pub use super::features::{FEATURES, Feature, FeatureKind, PER_SIDE};
 use super::{
     input::{DfrcRun, SetupScore},
     ols::{Regression, ols},
