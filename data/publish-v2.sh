@@ -4,7 +4,7 @@
 # interruption and it continues where it stopped):
 #
 #   bash data/publish-v2.sh sweeps   # the consensus sweep only (about 1 hour on 2 cores)
-#   bash data/publish-v2.sh all      # plus adaptive self-play (about 11 hours more)
+#   bash data/publish-v2.sh all      # plus adaptive self-play (about 8 hours more)
 #
 # 1. Stockfish 15.1 sweeps all 960 positions with the research profile's
 #    repeats: 4 searches of 250,000 nodes each, budgets drawn from seed 0
@@ -14,8 +14,10 @@
 #    limits, so one deterministic search per position: it joins the
 #    agreement between engines, not the noise-weighted consensus).
 # 3. With `all`: the research profile's adaptive self-play (20 games per
-#    position, then rounds for the open positions up to 96,000 games, 5,000
-#    nodes a move, one process per side).
+#    position, then rounds of 10 for the open positions), stopped at 24,000
+#    games, what this 2-core machine plays in about 8 hours (the profile's
+#    own budget, 96,000, is a cluster's: README "On a cluster"); 5,000 nodes
+#    a move, one process per side.
 # 4. `c960 report` over every run: the per-position table with the consensus
 #    estimate, verdicts and q-values, the agreement between engines, and the
 #    site; copied with all manifests into the repository.
@@ -37,9 +39,9 @@ else
 fi
 runs=runs/research-v2
 
-games=0
-[ "$what" = all ] && games=20
-"$c960" run --profile research --engine stockfish --games "$games" --out "$runs" --quiet
+games=(--games 0)
+[ "$what" = all ] && games=(--games 20 --budget 24000)
+"$c960" run --profile research --engine stockfish "${games[@]}" --out "$runs" --quiet
 "$c960" sweep --engine ethereal --depth 14 --quiet --out "$runs/ethereal"
 
 sources=(--sweep "$runs/sweep" --sweep "$runs/ethereal")
@@ -50,6 +52,9 @@ data=data/research-v2
 site=reports/research-v2
 rm -rf "$data.tmp" "$site.tmp"
 mkdir -p "$data.tmp"
+# The notebook's findings stay: notebooks/research-v2.ipynb checks them
+# against the new tables (rewrite them with C960_WRITE_FINDINGS=1).
+if [ -e "$data/findings.json" ]; then cp "$data/findings.json" "$data.tmp/"; fi
 cp "$runs/published/positions.parquet" "$runs/published/positions.csv" "$data.tmp/"
 cp "$runs/published/balance.csv" "$runs/published/balance.json" "$data.tmp/"
 cp "$runs/sweep/repeats.parquet" "$data.tmp/stockfish-repeats.parquet"

@@ -194,6 +194,16 @@ impl Setup {
         }
     }
 
+    /// The start position's X-FEN (castling by file letters where the
+    /// rook is not the outermost one, as PGN readers take it).
+    #[must_use]
+    pub fn to_xfen(self) -> String {
+        match self {
+            Setup::Chess960(p) => p.to_xfen(),
+            Setup::Dfrc(s) => s.to_xfen(),
+        }
+    }
+
     /// How the setup is named in messages: `SP 518` or `setup 497798`.
     #[must_use]
     pub fn label(self) -> String {

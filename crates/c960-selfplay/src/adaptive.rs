@@ -30,7 +30,7 @@ use c960_balance::{
     adaptive::{StoppingRule, Tracker},
     sequential::ConfidenceState,
 };
-use c960_core::{Interval, StartPosition};
+use c960_core::{Interval, Setup};
 use c960_store::Journal;
 use serde::{Deserialize, Serialize};
 
@@ -85,7 +85,7 @@ pub struct Round {
     /// Positions open when the round was decided.
     pub open: u32,
     /// Each extended position's SP and its games once the round is played.
-    pub targets: Vec<(u16, u32)>,
+    pub targets: Vec<(u32, u32)>,
 }
 
 /// How an adaptive run ended, for the manifest.
@@ -186,17 +186,13 @@ impl Adaptive {
 }
 
 /// Per position, White's score in each finished game, by game index.
-pub(crate) type Scores = BTreeMap<u16, BTreeMap<u32, f64>>;
+pub(crate) type Scores = BTreeMap<u32, BTreeMap<u32, f64>>;
 
 /// The running intervals of `positions` from their scores in game order.
-pub(crate) fn tracker(
-    adaptive: &Adaptive,
-    positions: &[StartPosition],
-    scores: &Scores,
-) -> Tracker {
+pub(crate) fn tracker(adaptive: &Adaptive, positions: &[Setup], scores: &Scores) -> Tracker {
     let mut tracker = Tracker::new(adaptive.rule(), positions.len());
     for (i, p) in positions.iter().enumerate() {
-        for score in scores.get(&p.sp()).into_iter().flat_map(BTreeMap::values) {
+        for score in scores.get(&p.id()).into_iter().flat_map(BTreeMap::values) {
             tracker.push(i, *score);
         }
     }
@@ -215,9 +211,9 @@ pub(crate) enum Next {
 /// each position's planned games.
 pub(crate) fn next_round(
     adaptive: &Adaptive,
-    positions: &[StartPosition],
+    positions: &[Setup],
     scores: &Scores,
-    targets: &BTreeMap<u16, u32>,
+    targets: &BTreeMap<u32, u32>,
     round: u32,
 ) -> Next {
     let tracker = tracker(adaptive, positions, scores);
@@ -253,7 +249,7 @@ pub(crate) fn next_round(
         let extra = u32::try_from(remaining.min(u64::from(adaptive.round_games)))
             .unwrap_or(adaptive.round_games);
         remaining -= u64::from(extra);
-        let sp = positions[i].sp();
+        let sp = positions[i].id();
         extended.push((sp, targets.get(&sp).copied().unwrap_or(0) + extra));
     }
     extended.sort_unstable();
@@ -301,8 +297,8 @@ impl Prepared {
             &config.out.join(ROUNDS_FILE),
             &rule.settings(initial, config.seed),
         )?;
-        let mut targets: BTreeMap<u16, u32> =
-            config.positions.iter().map(|p| (p.sp(), initial)).collect();
+        let mut targets: BTreeMap<u32, u32> =
+            config.positions.iter().map(|p| (p.id(), initial)).collect();
         let mut round = 0;
         for r in rounds {
             targets.extend(r.targets.iter().copied());
@@ -315,7 +311,7 @@ impl Prepared {
             record: None,
         };
         // Games that failed in this run wait for the next run.
-        let mut failed_keys: HashSet<(u16, u32)> = HashSet::new();
+        let mut failed_keys: HashSet<(u32, u32)> = HashSet::new();
         loop {
             let jobs = round_jobs(config, &targets, &self.done, &failed_keys);
             if !jobs.is_empty() {
@@ -336,7 +332,7 @@ impl Prepared {
                 played.timing.moves += timing.moves;
                 played.timing.search_seconds += timing.search_seconds;
                 let finished = jobs.iter().all(|(p, g)| {
-                    self.done.contains(&(p.sp(), *g)) || failed_keys.contains(&(p.sp(), *g))
+                    self.done.contains(&(p.id(), *g)) || failed_keys.contains(&(p.id(), *g))
                 });
                 if !finished || stop.load(Ordering::SeqCst) {
                     return Ok(played);
@@ -369,7 +365,7 @@ impl Prepared {
         let games: Vec<u64> = config
             .positions
             .iter()
-            .map(|p| self.scores.get(&p.sp()).map_or(0, |g| g.len() as u64))
+            .map(|p| self.scores.get(&p.id()).map_or(0, |g| g.len() as u64))
             .collect();
         AdaptiveRecord {
             rule: rule.describe(config.games_per_position),
@@ -405,20 +401,20 @@ impl Prepared {
 /// across positions, skipping those that failed in this run.
 fn round_jobs(
     config: &SelfplayConfig,
-    targets: &BTreeMap<u16, u32>,
-    done: &HashSet<(u16, u32)>,
-    failed: &HashSet<(u16, u32)>,
-) -> Vec<(StartPosition, u32)> {
+    targets: &BTreeMap<u32, u32>,
+    done: &HashSet<(u32, u32)>,
+    failed: &HashSet<(u32, u32)>,
+) -> Vec<(Setup, u32)> {
     let most = targets.values().copied().max().unwrap_or(0);
     (0..most)
         .flat_map(|g| {
             config
                 .positions
                 .iter()
-                .filter(move |p| g < targets.get(&p.sp()).copied().unwrap_or(0))
+                .filter(move |p| g < targets.get(&p.id()).copied().unwrap_or(0))
                 .map(move |p| (*p, g))
         })
-        .filter(|(p, g)| !done.contains(&(p.sp(), *g)) && !failed.contains(&(p.sp(), *g)))
+        .filter(|(p, g)| !done.contains(&(p.id(), *g)) && !failed.contains(&(p.id(), *g)))
         .collect()
 }
 
@@ -426,8 +422,10 @@ fn round_jobs(
 mod tests {
     use super::*;
 
-    fn positions(n: u16) -> Vec<StartPosition> {
-        (0..n).map(|sp| StartPosition::new(sp).unwrap()).collect()
+    fn positions(n: u32) -> Vec<Setup> {
+        (0..n)
+            .map(|sp| Setup::new(c960_core::Variant::Chess960, sp).unwrap())
+            .collect()
     }
 
     fn adaptive(budget: Option<u64>) -> Adaptive {
@@ -449,7 +447,7 @@ mod tests {
         scores.insert(0, (0..400).map(|g| (g, 0.5)).collect());
         scores.insert(1, (0..60).map(|g| (g, f64::from(g % 2))).collect());
         scores.insert(2, (0..30).map(|g| (g, f64::from(g % 2))).collect());
-        let targets: BTreeMap<u16, u32> = [(0, 400), (1, 60), (2, 30)].into();
+        let targets: BTreeMap<u32, u32> = [(0, 400), (1, 60), (2, 30)].into();
         let rule = |budget| Adaptive {
             target_half_width: 0.1,
             ..adaptive(budget)

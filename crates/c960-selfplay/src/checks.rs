@@ -4,7 +4,7 @@
 //! content per game.
 
 use c960_core::{
-    StartPosition,
+    Setup, Variant,
     shakmaty::{CastlingMode, Chess, Position, uci::UciMove},
 };
 use c960_store::{DroppedLine, Journal, Validation};
@@ -13,10 +13,10 @@ use crate::{GameRecord, JOURNAL_FILE, Outcome, SelfplayConfig, SelfplayError, Te
 
 /// Checks one game of a run whose games are labelled with one of
 /// `limits` (one label, or White's and Black's controls either way round
-/// when two engines play with different ones).
-pub fn check_game(game: &GameRecord, limits: &[String]) -> Result<(), String> {
-    let at = format!("SP {} game {}", game.sp, game.game);
-    let start = StartPosition::new(game.sp).map_err(|e| format!("{at}: {e}"))?;
+/// when two engines play with different ones), over setups of `variant`.
+pub fn check_game(game: &GameRecord, limits: &[String], variant: Variant) -> Result<(), String> {
+    let at = format!("{} game {}", variant.label(game.sp), game.game);
+    let start = Setup::new(variant, game.sp).map_err(|e| format!("{at}: {e}"))?;
     if !limits.contains(&game.limit) {
         return Err(format!(
             "{at}: limit {:?}, but this run's is {:?}",
@@ -85,6 +85,7 @@ pub fn check_game(game: &GameRecord, limits: &[String]) -> Result<(), String> {
 
 /// The checks of a run's journal.
 pub fn validation(config: &SelfplayConfig) -> Validation<'static, GameRecord> {
+    let variant = config.variant();
     let (a, b) = (
         config.control_a().to_string(),
         config.control_b().to_string(),
@@ -98,7 +99,7 @@ pub fn validation(config: &SelfplayConfig) -> Validation<'static, GameRecord> {
         ]
     };
     Validation {
-        check: Box::new(move |game| check_game(game, &limits)),
+        check: Box::new(move |game| check_game(game, &limits, variant)),
         key: Box::new(|game| Some(format!("SP {} game {}", game.sp, game.game))),
     }
 }

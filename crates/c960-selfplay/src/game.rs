@@ -4,7 +4,7 @@
 use std::{collections::HashMap, fmt, str::FromStr, time::Instant};
 
 use c960_core::{
-    StartPosition,
+    Setup,
     shakmaty::{
         CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, uci::UciMove,
         zobrist::Zobrist64,
@@ -160,7 +160,7 @@ pub struct Castling {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// Scharnagl number of the start position.
-    pub sp: u16,
+    pub sp: u32,
     /// Index of the game among the position's games.
     pub game: u32,
     /// The game's seed (node jitter).
@@ -209,7 +209,7 @@ pub struct GameRecord {
 #[derive(Clone, Debug)]
 pub struct GameSpec {
     /// Scharnagl number recorded with the game.
-    pub sp: u16,
+    pub sp: u32,
     /// The position the game starts from (a start position, or any
     /// position in tests).
     pub start: Chess,
@@ -661,9 +661,10 @@ fn adjudicate(rules: &Rules, scores: &[Score]) -> Option<(Outcome, Termination)>
 impl GameSpec {
     /// A game from a start position with default rules and no jitter.
     #[must_use]
-    pub fn from_start(position: StartPosition, game: u32, seed: u64, limit: Limit) -> GameSpec {
+    pub fn from_start(position: impl Into<Setup>, game: u32, seed: u64, limit: Limit) -> GameSpec {
+        let position: Setup = position.into();
         GameSpec {
-            sp: position.sp(),
+            sp: position.id(),
             start: position.to_position(),
             game,
             seed,

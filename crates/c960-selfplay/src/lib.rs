@@ -33,7 +33,7 @@ use std::{
     time::SystemTime,
 };
 
-use c960_core::{Shard, StartPosition, format_position_set, splitmix64};
+use c960_core::{Setup, Shard, Variant, splitmix64};
 use c960_engine::{
     AnyEngine, Engine, EngineError, EngineInfo, EngineSpec, Limit,
     pool::{self, PoolOptions},
@@ -86,7 +86,7 @@ pub struct SelfplayConfig {
     /// Games per position.
     pub games_per_position: u32,
     /// The positions.
-    pub positions: Vec<StartPosition>,
+    pub positions: Vec<Setup>,
     /// The run seed; each game's seed derives from it.
     pub seed: u64,
     /// Games played at once.
@@ -137,6 +137,14 @@ pub struct MatchOptions {
 }
 
 impl SelfplayConfig {
+    /// The variant of the run's setups (Chess960 when it has none).
+    #[must_use]
+    pub fn variant(&self) -> Variant {
+        self.positions
+            .first()
+            .map_or(Variant::Chess960, |p| p.variant())
+    }
+
     /// Engine A's control: its clock or time per move, else its limit.
     #[must_use]
     pub fn control_a(&self) -> Control {
@@ -179,7 +187,7 @@ impl SelfplayConfig {
 /// both colours of a pair share it) of position `sp`: `SplitMix64` of the run
 /// seed, mixed with `sp << 32 | index` and mixed again.
 #[must_use]
-pub fn game_seed(run_seed: u64, sp: u16, index: u32) -> u64 {
+pub fn game_seed(run_seed: u64, sp: u32, index: u32) -> u64 {
     splitmix64(splitmix64(run_seed) ^ ((u64::from(sp) << 32) | u64::from(index)))
 }
 
@@ -210,6 +218,9 @@ struct Settings<'a> {
     /// The opening book: its openings, order and fingerprint.
     #[serde(skip_serializing_if = "Option::is_none")]
     openings: Option<String>,
+    /// Absent for Chess960, so its journals stay what they were.
+    #[serde(skip_serializing_if = "Variant::is_chess960")]
+    variant: Variant,
 }
 
 /// How far a run has come.
@@ -229,7 +240,7 @@ pub struct Progress {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailedGame {
     /// Scharnagl number.
-    pub sp: u16,
+    pub sp: u32,
     /// Game index.
     pub game: u32,
     /// The last error.
@@ -302,6 +313,10 @@ impl SelfplayError {
 pub struct Manifest {
     /// Always `selfplay`.
     pub kind: String,
+    /// The setups' variant: absent for Chess960, `dfrc` for Double Fischer
+    /// Random (whose tables name setups in a `setup` column).
+    #[serde(default, skip_serializing_if = "Variant::is_chess960")]
+    pub variant: Variant,
     /// The c960 version that wrote it.
     pub c960_version: String,
     /// The engines.
@@ -484,10 +499,10 @@ pub fn run(
         .map(|p| {
             let summary = state
                 .stats
-                .get(&p.sp())
+                .get(&p.id())
                 .cloned()
                 .unwrap_or_default()
-                .summary(p.sp(), paired);
+                .summary(p.id(), paired);
             match &config.options.adaptive {
                 Some(rule) => state.anytime_summary(summary, rule.alpha),
                 None => summary,
@@ -527,6 +542,7 @@ pub fn run(
 fn manifest(config: &SelfplayConfig, outcome: &SelfplayOutcome, started: String) -> Manifest {
     Manifest {
         kind: "selfplay".to_owned(),
+        variant: config.variant(),
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         engines: outcome.engines.clone(),
         processes: processes_label(config.options.shared_process).to_owned(),
@@ -548,7 +564,7 @@ fn manifest(config: &SelfplayConfig, outcome: &SelfplayOutcome, started: String)
         rules: config.rules,
         seed: config.seed,
         games_per_position: config.games_per_position,
-        positions: format_position_set(&config.positions),
+        positions: Setup::format_set(&config.positions),
         games: outcome.games,
         failed: outcome.failed.clone(),
         jobs: config.jobs,
@@ -570,13 +586,13 @@ fn manifest(config: &SelfplayConfig, outcome: &SelfplayOutcome, started: String)
 /// Where each position's or opening's games are numbered from: without a
 /// book each position numbers its own games; with one, the games of the
 /// k-th opening are k·G .. k·G + G − 1 (G games each).
-fn slots(config: &SelfplayConfig) -> Vec<(StartPosition, u32)> {
+fn slots(config: &SelfplayConfig) -> Vec<(Setup, u32)> {
     match &config.options.openings {
         Some(book) => book
             .openings
             .iter()
             .zip(0u32..)
-            .map(|(o, k)| (o.position, k * config.games_per_position))
+            .map(|(o, k)| (Setup::from(o.position), k * config.games_per_position))
             .collect(),
         None => config.positions.iter().map(|p| (*p, 0)).collect(),
     }
@@ -585,7 +601,7 @@ fn slots(config: &SelfplayConfig) -> Vec<(StartPosition, u32)> {
 /// The games still to play, round by round (a round is one game, or one
 /// colour-reversed pair, from every position or opening), so an interrupted
 /// run covers all of them evenly.
-fn jobs(config: &SelfplayConfig, done: &HashSet<(u16, u32)>) -> Vec<(StartPosition, u32)> {
+fn jobs(config: &SelfplayConfig, done: &HashSet<(u32, u32)>) -> Vec<(Setup, u32)> {
     let round: u32 = if config.engine_b.is_some() { 2 } else { 1 };
     let slots = slots(config);
     (0..config.games_per_position)
@@ -595,17 +611,17 @@ fn jobs(config: &SelfplayConfig, done: &HashSet<(u16, u32)>) -> Vec<(StartPositi
                 (first..(first + round).min(config.games_per_position)).map(move |g| (*p, base + g))
             })
         })
-        .filter(|(p, g)| in_shard(config, p.sp(), *g) && !done.contains(&(p.sp(), *g)))
+        .filter(|(p, g)| in_shard(config, p.id(), *g) && !done.contains(&(p.id(), *g)))
         .collect()
 }
 
 /// The games of `slots` in this run's shard.
-fn games_in_shard(config: &SelfplayConfig, slots: &[(StartPosition, u32)]) -> u64 {
+fn games_in_shard(config: &SelfplayConfig, slots: &[(Setup, u32)]) -> u64 {
     slots
         .iter()
         .map(|(p, base)| {
             (0..config.games_per_position)
-                .filter(|g| in_shard(config, p.sp(), base + g))
+                .filter(|g| in_shard(config, p.id(), base + g))
                 .count() as u64
         })
         .sum()
@@ -613,13 +629,13 @@ fn games_in_shard(config: &SelfplayConfig, slots: &[(StartPosition, u32)]) -> u6
 
 /// Whether game `game` of position `sp` is in this run's shard: both games
 /// of a colour-reversed pair are one unit.
-fn in_shard(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
+fn in_shard(config: &SelfplayConfig, sp: u32, game: u32) -> bool {
     let unit = if config.engine_b.is_some() {
         game / 2
     } else {
         game
     };
-    config.shard.contains(u32::from(sp), unit)
+    config.shard.contains(sp, unit)
 }
 
 /// A run ready to play: engines checked, the journal open and aggregated.
@@ -627,8 +643,8 @@ struct Prepared {
     engine_a: EngineInfo,
     engine_b: Option<EngineInfo>,
     journal: Journal<GameRecord>,
-    stats: BTreeMap<u16, PositionStats>,
-    done: HashSet<(u16, u32)>,
+    stats: BTreeMap<u32, PositionStats>,
+    done: HashSet<(u32, u32)>,
     /// White's score of every finished game (adaptive runs only).
     scores: adaptive::Scores,
     /// Engine A's colour-reversed pairs against B.
@@ -685,8 +701,9 @@ impl Prepared {
             time_margin_ms: config.timed().then_some(config.options.time_margin_ms),
             openings: config.options.openings.as_ref().map(Book::describe),
             processes: (!paired && !config.options.shared_process).then_some(PROCESS_PER_SIDE),
+            variant: config.variant(),
         };
-        let mut stats: BTreeMap<u16, PositionStats> = BTreeMap::new();
+        let mut stats: BTreeMap<u32, PositionStats> = BTreeMap::new();
         let mut done = HashSet::new();
         let mut scores = adaptive::Scores::new();
         let keep_scores = config.options.adaptive.is_some();
@@ -727,13 +744,13 @@ impl Prepared {
     fn play(
         &mut self,
         config: &SelfplayConfig,
-        jobs: &[(StartPosition, u32)],
+        jobs: &[(Setup, u32)],
         stop: &AtomicBool,
         mut on_finished: impl FnMut(u64, u64),
     ) -> Result<(Vec<FailedGame>, RunTiming), SelfplayError> {
         let paired = self.engine_b.is_some();
         let shared = config.options.shared_process;
-        let failed_logs: std::sync::Mutex<HashMap<(u16, u32), Vec<String>>> =
+        let failed_logs: std::sync::Mutex<HashMap<(u32, u32), Vec<String>>> =
             std::sync::Mutex::default();
         let start = || -> Result<Players, EngineError> {
             let a = config.engine.start()?;
@@ -746,7 +763,7 @@ impl Prepared {
                 },
             })
         };
-        let work = |players: &mut Players, job: &(StartPosition, u32)| {
+        let work = |players: &mut Players, job: &(Setup, u32)| {
             let (position, index) = *job;
             let spec = game_spec(config, paired, position, index);
             let result = match players {
@@ -759,7 +776,7 @@ impl Prepared {
                 if !logs.is_empty()
                     && let Ok(mut map) = failed_logs.lock()
                 {
-                    map.insert((position.sp(), index), logs);
+                    map.insert((position.id(), index), logs);
                 }
             }
             result
@@ -812,13 +829,13 @@ impl Prepared {
                             timing.search_seconds += game.search_time.as_secs_f64();
                         }
                         Err(failure) => failed.push(FailedGame {
-                            sp: position.sp(),
+                            sp: position.id(),
                             game: index,
                             reason: failure.reason,
                             logs: failed_logs
                                 .lock()
                                 .ok()
-                                .and_then(|mut m| m.remove(&(position.sp(), index)))
+                                .and_then(|mut m| m.remove(&(position.id(), index)))
                                 .unwrap_or_default(),
                         }),
                     }
@@ -836,19 +853,14 @@ impl Prepared {
 
 /// The game to play for job (`position`, `index`): its seed, each side's
 /// control (A is White in even games against B) and its opening.
-fn game_spec(
-    config: &SelfplayConfig,
-    paired: bool,
-    position: StartPosition,
-    index: u32,
-) -> GameSpec {
+fn game_spec(config: &SelfplayConfig, paired: bool, position: Setup, index: u32) -> GameSpec {
     let opening = config
         .options
         .openings
         .as_ref()
         .and_then(|b| b.openings.get((index / config.games_per_position) as usize));
     let seed_index = if paired { index / 2 } else { index };
-    let seed = game_seed(config.seed, position.sp(), seed_index);
+    let seed = game_seed(config.seed, position.id(), seed_index);
     let (a, b) = (config.control_a(), config.control_b());
     let controls = if paired && index % 2 == 1 {
         [b, a]
@@ -891,18 +903,21 @@ fn with_halt<T>(stop: &AtomicBool, body: impl FnOnce(&AtomicBool) -> T) -> T {
 
 /// Whether game `game` of position `sp` belongs to this run: adaptive
 /// runs take any number of games from their positions.
-fn wanted(config: &SelfplayConfig, sp: u16, game: u32) -> bool {
+fn wanted(config: &SelfplayConfig, sp: u32, game: u32) -> bool {
     if !in_shard(config, sp, game) {
         return false;
     }
     if config.options.adaptive.is_some() {
-        return config.positions.iter().any(|p| p.sp() == sp);
+        return config.positions.iter().any(|p| p.id() == sp);
     }
     if let Some(book) = &config.options.openings {
         let k = (game / config.games_per_position) as usize;
-        return book.openings.get(k).is_some_and(|o| o.position.sp() == sp);
+        return book
+            .openings
+            .get(k)
+            .is_some_and(|o| u32::from(o.position.sp()) == sp);
     }
-    game < config.games_per_position && config.positions.iter().any(|p| p.sp() == sp)
+    game < config.games_per_position && config.positions.iter().any(|p| p.id() == sp)
 }
 
 pub(crate) const NOTES: &str = "White's score is (W + D/2) / games with a 95% interval of Wilson's form \
@@ -937,6 +952,18 @@ fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
     let invalid = |m: &str| Err(SelfplayError::Invalid(m.to_owned()));
     if config.positions.is_empty() {
         return invalid("no positions to play");
+    }
+    if config
+        .positions
+        .iter()
+        .any(|p| p.variant() != config.variant())
+    {
+        return invalid("a run plays setups of one variant (Chess960 or DFRC), not both");
+    }
+    if config.variant() == Variant::Dfrc && config.options.openings.is_some() {
+        return invalid(
+            "opening books hold Chess960 positions: play DFRC setups without --openings",
+        );
     }
     if config.games_per_position == 0 {
         return invalid("games per position must be at least 1");
@@ -992,6 +1019,7 @@ fn write_outputs(
     let extras = PgnExtras {
         scores: config.keep_scores,
         processes: processes_label(config.options.shared_process),
+        variant: config.variant(),
     };
     write_run_outputs(
         &config.out,

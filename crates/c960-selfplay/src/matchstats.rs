@@ -111,7 +111,7 @@ impl fmt::Display for Sprt {
 #[derive(Clone, Debug, Default)]
 pub struct PairTally {
     /// A's first game of a pair, waiting for the second: by (SP, pair).
-    pending: HashMap<(u16, u32), f64>,
+    pending: HashMap<(u32, u32), f64>,
     /// Pairs by A's pair score: LL, LD, DD/WL, WD, WW.
     pentanomial: [u64; 5],
     /// Of the DD/WL pairs, those with a win and a loss.

@@ -21,7 +21,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_core::{Shard, parse_position_set};
+use c960_core::{Setup, Shard, Variant};
 use c960_engine::EngineInfo;
 use c960_store::{
     DirLock, Journal, JournalError,
@@ -42,7 +42,7 @@ use crate::{
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct MissingGame {
     /// Scharnagl number.
-    pub sp: u16,
+    pub sp: u32,
     /// Game index.
     pub game: u32,
 }
@@ -65,6 +65,8 @@ pub struct MergeOutcome {
 /// The part of a manifest that says what the run is.
 #[derive(Clone, Debug, Deserialize)]
 struct Head {
+    #[serde(default)]
+    variant: Variant,
     c960_version: String,
     engines: Vec<EngineInfo>,
     processes: String,
@@ -144,12 +146,13 @@ pub fn merge(
             "runs from an opening book cannot be merged; play them unsharded".to_owned(),
         ));
     }
-    let positions = parse_position_set(&plan.positions)
+    let variant = plan.variant;
+    let positions = Setup::parse_set(variant, &plan.positions)
         .map_err(|e| invalid(format!("manifest positions {:?}: {e}", plan.positions)))?;
     let places = unite(&read, plan)?;
     let missing: Vec<MissingGame> = positions
         .iter()
-        .flat_map(|p| (0..plan.games_per_position).map(move |game| (p.sp(), game)))
+        .flat_map(|p| (0..plan.games_per_position).map(move |game| (p.id(), game)))
         .filter(|unit| !places.units.contains_key(unit))
         .map(|(sp, game)| MissingGame { sp, game })
         .collect::<BTreeSet<_>>()
@@ -160,7 +163,7 @@ pub fn merge(
         let shown: Vec<String> = missing
             .iter()
             .take(6)
-            .map(|m| format!("SP {} game {}", m.sp, m.game))
+            .map(|m| format!("{} game {}", variant.label(m.sp), m.game))
             .collect();
         return Err(invalid(missing_message(
             missing.len(),
@@ -177,10 +180,10 @@ pub fn merge(
         .iter()
         .map(|p| {
             stats
-                .get(&p.sp())
+                .get(&p.id())
                 .cloned()
                 .unwrap_or_default()
-                .summary(p.sp(), paired)
+                .summary(p.id(), paired)
         })
         .collect();
     let games: u64 = summaries.iter().map(|p| p.games).sum();
@@ -193,6 +196,7 @@ pub fn merge(
             .and_then(serde_json::Value::as_bool)
             .unwrap_or(false),
         processes: processes_label(plan.processes == SHARED_PROCESS),
+        variant,
     };
     write_run_outputs(out, &journal, &|_, _| true, &extras, &summaries, &manifest)?;
     Ok(MergeOutcome {
@@ -207,7 +211,7 @@ pub fn merge(
 /// Where each game of the run is, over all inputs.
 struct Places {
     /// By (SP, game): the first input that has it.
-    units: BTreeMap<(u16, u32), Place>,
+    units: BTreeMap<(u32, u32), Place>,
     /// Games found again in a later input (or line) and counted once.
     duplicates: u64,
 }
@@ -217,10 +221,10 @@ struct Places {
 /// exactly.
 fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
     let first = &read[0];
-    let sps: BTreeSet<u16> = parse_position_set(&plan.positions)
+    let sps: BTreeSet<u32> = Setup::parse_set(plan.variant, &plan.positions)
         .map_err(|e| SelfplayError::Invalid(e.to_string()))?
         .iter()
-        .map(|p| p.sp())
+        .map(|p| p.id())
         .collect();
     let limits = match &plan.limit_b {
         None => vec![plan.limit.clone()],
@@ -229,7 +233,8 @@ fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
             format!("white: {b}; black: {}", plan.limit),
         ],
     };
-    let check = move |game: &GameRecord| check_game(game, &limits);
+    let variant = plan.variant;
+    let check = move |game: &GameRecord| check_game(game, &limits, variant);
     let mut places = Places {
         units: BTreeMap::new(),
         duplicates: 0,
@@ -284,11 +289,11 @@ fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
 /// statistics, aggregated as they pass.
 fn write_journal(
     read: &[Input],
-    units: &BTreeMap<(u16, u32), Place>,
+    units: &BTreeMap<(u32, u32), Place>,
     journal: &Path,
     paired: bool,
-) -> Result<(BTreeMap<u16, PositionStats>, PairTally), SelfplayError> {
-    let mut stats: BTreeMap<u16, PositionStats> = BTreeMap::new();
+) -> Result<(BTreeMap<u32, PositionStats>, PairTally), SelfplayError> {
+    let mut stats: BTreeMap<u32, PositionStats> = BTreeMap::new();
     let mut pairs = PairTally::default();
     let mut readers = read
         .iter()
@@ -351,6 +356,7 @@ fn merged_manifest(
     });
     Manifest {
         kind: "selfplay".to_owned(),
+        variant: plan.variant,
         c960_version: plan.c960_version.clone(),
         engines: plan.engines.clone(),
         processes: plan.processes.clone(),

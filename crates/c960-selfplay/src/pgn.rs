@@ -6,7 +6,7 @@
 use std::{fmt::Write as _, io};
 
 use c960_core::{
-    StartPosition,
+    Setup, Variant,
     shakmaty::{Chess, san::SanPlus, uci::UciMove},
 };
 
@@ -33,6 +33,9 @@ pub struct PgnExtras {
     pub scores: bool,
     /// The engine processes (`C960Processes` tag), if given.
     pub processes: &'static str,
+    /// The variant of the games' setups (their `sp` is a DFRC index for
+    /// DFRC; the PGN says `Chess960` either way, as readers know it).
+    pub variant: Variant,
 }
 
 /// Writes one game as PGN with the run's extras (see [`write_game`]).
@@ -42,7 +45,7 @@ pub fn write_game_with(
     extras: &PgnExtras,
 ) -> io::Result<()> {
     let scores = extras.scores;
-    let position = StartPosition::new(game.sp)
+    let position = Setup::new(extras.variant, game.sp)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
     let standard_termination = match game.termination {
         Termination::Resignation | Termination::DrawAdjudication | Termination::PlyCap => {
@@ -79,6 +82,9 @@ pub fn write_game_with(
     tag("C960Termination", game.termination.name());
     tag("C960Limit", &game.limit);
     tag("C960Seed", &game.seed.to_string());
+    if extras.variant == Variant::Dfrc {
+        tag("C960Setup", &format!("DFRC {}", game.sp));
+    }
     if !extras.processes.is_empty() {
         tag("C960Processes", extras.processes);
     }

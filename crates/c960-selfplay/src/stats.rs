@@ -44,7 +44,7 @@ struct Pairs {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PositionSummary {
     /// Scharnagl number.
-    pub sp: u16,
+    pub sp: u32,
     /// Games played.
     pub games: u64,
     /// Games with distinct move lists.
@@ -119,7 +119,7 @@ impl PositionStats {
     /// The table row for `sp`.
     #[must_use]
     #[allow(clippy::cast_precision_loss)]
-    pub fn summary(&self, sp: u16, paired: bool) -> PositionSummary {
+    pub fn summary(&self, sp: u32, paired: bool) -> PositionSummary {
         let n = self.games as f64;
         let share = |count: u64| (self.games > 0).then(|| count as f64 / n);
         let white_score = if paired {

@@ -10,7 +10,7 @@ use std::{
     path::Path,
 };
 
-use c960_core::StartPosition;
+use c960_core::{Setup, Variant};
 use c960_store::write_atomically;
 use polars::prelude::*;
 use serde::Deserialize;
@@ -28,7 +28,7 @@ use crate::{
 pub(crate) fn write_run_outputs(
     dir: &Path,
     journal: &Path,
-    wanted: &dyn Fn(u16, u32) -> bool,
+    wanted: &dyn Fn(u32, u32) -> bool,
     extras: &PgnExtras,
     positions: &[PositionSummary],
     manifest: &Manifest,
@@ -42,14 +42,14 @@ pub(crate) fn write_run_outputs(
         })
     })?;
     write_atomically(&dir.join(GAMES_FILE), |out| {
-        let schema = games_frame(&[])?.schema().clone();
+        let schema = games_frame(&[], manifest.variant)?.schema().clone();
         let mut writer =
             c960_store::SealedWriter::new(out, &schema, manifest_pairs(&manifest_json))
                 .map_err(io::Error::other)?;
         let mut batch = Vec::with_capacity(BATCH);
         let mut flush = |batch: &mut Vec<GameRecord>| -> io::Result<()> {
             writer
-                .write_batch(&games_frame(batch)?)
+                .write_batch(&games_frame(batch, manifest.variant)?)
                 .map_err(io::Error::other)?;
             batch.clear();
             Ok(())
@@ -67,7 +67,11 @@ pub(crate) fn write_run_outputs(
         }
         writer.finish().map_err(io::Error::other)
     })?;
-    let mut positions = positions_frame(positions).map_err(io::Error::other)?;
+    let mut positions = positions_frame(positions, manifest.variant)
+        .and_then(|mut frame| {
+            c960_store::label_variant(&mut frame, manifest.variant).map(|()| frame)
+        })
+        .map_err(io::Error::other)?;
     write_atomically(&dir.join(POSITIONS_PARQUET), |out| {
         c960_store::write_sealed(out, &mut positions, manifest_pairs(&manifest_json))
     })?;
@@ -115,11 +119,11 @@ fn manifest_pairs(json: &str) -> Vec<(String, String)> {
 /// Byte offset of each wanted game's journal line, by (SP, game).
 fn journal_offsets(
     path: &Path,
-    wanted: &dyn Fn(u16, u32) -> bool,
-) -> io::Result<BTreeMap<(u16, u32), u64>> {
+    wanted: &dyn Fn(u32, u32) -> bool,
+) -> io::Result<BTreeMap<(u32, u32), u64>> {
     #[derive(Deserialize)]
     struct Key {
-        sp: u16,
+        sp: u32,
         game: u32,
     }
     let mut reader = BufReader::new(File::open(path)?);
@@ -147,7 +151,7 @@ fn journal_offsets(
 
 fn for_each_game(
     journal: &mut BufReader<File>,
-    offsets: &BTreeMap<(u16, u32), u64>,
+    offsets: &BTreeMap<(u32, u32), u64>,
     mut each: impl FnMut(&GameRecord) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut line = String::new();
@@ -163,14 +167,17 @@ fn for_each_game(
 
 // One flat list of columns, read best as a whole.
 #[allow(clippy::too_many_lines)]
-fn games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
+fn games_frame(games: &[GameRecord], variant: Variant) -> io::Result<DataFrame> {
+    let mut frame = plain_games_frame(games)?;
+    c960_store::label_variant(&mut frame, variant).map_err(io::Error::other)?;
+    Ok(frame)
+}
+
+fn plain_games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
     let castle = |c: Option<Castling>| c.map(|c| c.side.to_string());
     let ply = |c: Option<Castling>| c.map(|c| c.ply);
     let columns = vec![
-        Column::new(
-            "sp".into(),
-            games.iter().map(|g| u32::from(g.sp)).collect::<Vec<_>>(),
-        ),
+        Column::new("sp".into(), games.iter().map(|g| g.sp).collect::<Vec<_>>()),
         Column::new(
             "game".into(),
             games.iter().map(|g| g.game).collect::<Vec<_>>(),
@@ -267,10 +274,10 @@ fn games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
     DataFrame::new(games.len(), columns).map_err(io::Error::other)
 }
 
-fn positions_frame(rows: &[PositionSummary]) -> PolarsResult<DataFrame> {
-    let placement = |sp: u16| {
-        StartPosition::new(sp)
-            .map(StartPosition::placement)
+fn positions_frame(rows: &[PositionSummary], variant: Variant) -> PolarsResult<DataFrame> {
+    let placement = |sp: u32| {
+        Setup::new(variant, sp)
+            .map(Setup::placement)
             .unwrap_or_default()
     };
     let score = |f: fn(&Interval) -> f64| {
@@ -279,10 +286,7 @@ fn positions_frame(rows: &[PositionSummary]) -> PolarsResult<DataFrame> {
             .collect::<Vec<_>>()
     };
     let mut columns = vec![
-        Column::new(
-            "sp".into(),
-            rows.iter().map(|r| u32::from(r.sp)).collect::<Vec<_>>(),
-        ),
+        Column::new("sp".into(), rows.iter().map(|r| r.sp).collect::<Vec<_>>()),
         Column::new(
             "placement".into(),
             rows.iter().map(|r| placement(r.sp)).collect::<Vec<_>>(),

@@ -250,7 +250,15 @@ fn castling_on_move_one_is_recorded_with_side_and_ply() {
     let b = g.black_castling.unwrap();
     assert_eq!((w.ply, w.side, b.ply, b.side), (1, 'a', 2, 'a'));
     let mut pgn = Vec::new();
-    write_game(&mut pgn, &GameRecord { sp: sp.sp(), ..g }, false).unwrap();
+    write_game(
+        &mut pgn,
+        &GameRecord {
+            sp: u32::from(sp.sp()),
+            ..g
+        },
+        false,
+    )
+    .unwrap();
     let pgn = String::from_utf8(pgn).unwrap();
     assert!(pgn.contains("[Variant \"Chess960\"]"), "{pgn}");
     assert!(pgn.contains("[FEN \"nnrkbrqb/pppppppp/8/8/8/8/PPPPPPPP/NNRKBRQB w KQkq - 0 1\"]"));

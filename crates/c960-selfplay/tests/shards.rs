@@ -40,7 +40,7 @@ fn config(out: &Path, paired: bool, shard: Shard) -> SelfplayConfig {
         games_per_position: 4,
         positions: [3u16, 4, 5, 518, 959]
             .iter()
-            .map(|&sp| StartPosition::new(sp).unwrap())
+            .map(|&sp| StartPosition::new(sp).unwrap().into())
             .collect(),
         seed: 11,
         jobs: 1,
@@ -131,7 +131,7 @@ fn merged_shards_equal_the_unsharded_run_for_random_shard_counts_and_orders() {
                     let game: GameRecord = serde_json::from_str(line).unwrap();
                     let unit = if paired { game.game / 2 } else { game.game };
                     assert!(
-                        shard.contains(u32::from(game.sp), unit),
+                        shard.contains(game.sp, unit),
                         "{shard}: SP {} game {}",
                         game.sp,
                         game.game
@@ -192,8 +192,13 @@ fn a_missing_shard_is_a_gap_listed_by_game() {
     let shard = Shard::new(1, 3).unwrap();
     let expected: Vec<MissingGame> = [3u16, 4, 5, 518, 959]
         .iter()
-        .flat_map(|&sp| (0..4).map(move |game| MissingGame { sp, game }))
-        .filter(|m| shard.contains(u32::from(m.sp), m.game))
+        .flat_map(|&sp| {
+            (0..4).map(move |game| MissingGame {
+                sp: u32::from(sp),
+                game,
+            })
+        })
+        .filter(|m| shard.contains(m.sp, m.game))
         .collect();
     assert_eq!(outcome.missing, expected);
     let manifest: Value = serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();

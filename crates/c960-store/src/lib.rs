@@ -13,6 +13,7 @@ mod lock;
 pub mod manifest;
 pub mod merge;
 mod parquet;
+mod setup_columns;
 
 pub use atomic::{
     OutputFile, check_output, describe_write_error, remove_stale_temporaries, write_atomically,
@@ -28,3 +29,4 @@ pub use parquet::{
     CorruptFile, HASH_KEY, ParquetInfo, ROWS_KEY, SealedWriter, check_parquet, polars_reason,
     quietly, write_sealed,
 };
+pub use setup_columns::label_variant;

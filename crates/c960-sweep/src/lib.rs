@@ -41,7 +41,7 @@ use thiserror::Error;
 pub use merge::{MergeError, MergeOutcome, merge};
 pub use repeats::{RepeatPlan, Repeatability};
 pub use row::{MATE_CP, SweepRow, TopMove};
-pub use table::{PARQUET_MANIFEST_KEY, frame, label_variant, positions_frame, repeats_frame};
+pub use table::{PARQUET_MANIFEST_KEY, frame, positions_frame, repeats_frame};
 pub use validate::check_row;
 
 /// File names inside a run directory.
@@ -581,7 +581,7 @@ pub fn write_outputs(
     let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
     let variant = manifest.variant;
     let labelled = |mut frame: polars::prelude::DataFrame| {
-        table::label_variant(&mut frame, variant).map(|()| frame)
+        c960_store::label_variant(&mut frame, variant).map(|()| frame)
     };
     let frame = if manifest.repeats > 1 {
         let searches = table::repeats_frame(rows, multipv)

@@ -3,7 +3,6 @@
 
 use std::{io, path::Path};
 
-use c960_core::Variant;
 use c960_store::write_atomically;
 use polars::prelude::*;
 
@@ -157,38 +156,6 @@ pub fn positions_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFram
         frame.with_column(c)?;
     }
     Ok(frame)
-}
-
-/// Names a table's setups as its variant does: a DFRC table's `sp` column
-/// becomes `setup` (the DFRC index), with `white_sp` and `black_sp` (each
-/// side's Scharnagl number) before `placement`. Chess960 tables are left
-/// as they are.
-pub fn label_variant(frame: &mut DataFrame, variant: Variant) -> PolarsResult<()> {
-    if variant == Variant::Chess960 {
-        return Ok(());
-    }
-    frame.rename("sp", variant.id_column().into())?;
-    let ids: Vec<u32> = frame
-        .column(variant.id_column())?
-        .u32()?
-        .into_no_null_iter()
-        .collect();
-    let at = frame.get_column_index("placement").unwrap_or(1);
-    frame.insert_column(
-        at,
-        Column::new(
-            "black_sp".into(),
-            ids.iter().map(|n| n / 960).collect::<Vec<u32>>(),
-        ),
-    )?;
-    frame.insert_column(
-        at,
-        Column::new(
-            "white_sp".into(),
-            ids.iter().map(|n| n % 960).collect::<Vec<u32>>(),
-        ),
-    )?;
-    Ok(())
 }
 
 /// Writes `frame` to `path` as sealed Parquet (row count and data hash)

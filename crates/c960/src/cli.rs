@@ -886,9 +886,15 @@ pub(crate) struct SelfplayArgs {
     /// or outside it needs no more games.
     #[arg(long, value_name = "B", default_value_t = c960_selfplay::adaptive::DEFAULT_BAND)]
     pub(crate) band: f64,
-    /// Which positions: `all`, or numbers and ranges such as 0-99,518.
+    /// Which positions: `all`, or numbers and ranges such as 0-99,518;
+    /// with --variant dfrc a set of setups (all, symmetric, ranges of
+    /// indices, white:SP, black:SP, sample:N:SEED, comma-separated).
     #[arg(long, value_name = "SET", default_value = "all")]
     pub(crate) positions: String,
+    /// Chess960 positions or Double Fischer Random setups (tables then name
+    /// each setup by its DFRC index in a `setup` column).
+    #[arg(long, value_enum, default_value_t = Variant::Chess960)]
+    pub(crate) variant: Variant,
     /// Run seed; every game's seed derives from it.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub(crate) seed: u64,

@@ -207,6 +207,15 @@ fn a_killed_run_resumes_to_the_same_games() {
             .stderr(Stdio::null());
         let mut child = command.spawn().unwrap();
         thread::sleep(Duration::from_millis(kill_after_ms));
+        // On a loaded machine the run may not have journaled its first game
+        // yet: kill it only once it has (within 30 s).
+        let journal = dir.file("killed/journal.jsonl");
+        for _ in 0..600 {
+            if fs::read_to_string(&journal).is_ok_and(|t| t.lines().count() > 1) {
+                break;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
         child.kill().unwrap();
         child.wait().unwrap();
     }

@@ -323,7 +323,7 @@ fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConf
             draw_after_ply: p.draw_after,
         },
         games_per_position: p.games,
-        positions,
+        positions: positions.into_iter().map(c960_core::Setup::from).collect(),
         seed: plan.seed,
         jobs,
         retries: 2,
@@ -613,7 +613,7 @@ fn summary(
         .collect();
     scored.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then(a.0.cmp(&b.0)));
     let line = |text: &mut Text, sp: u16, cp: f64| -> std::fmt::Result {
-        let games = played.iter().find(|p| p.sp == sp);
+        let games = played.iter().find(|p| p.sp == u32::from(sp));
         let selfplay = match games.and_then(|p| p.white_score.as_ref().map(|s| (p.games, s))) {
             Some((n, s)) => format!(
                 "   self-play {:.0}% [{:.0}, {:.0}] over {n} games",

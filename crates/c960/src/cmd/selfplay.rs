@@ -3,7 +3,7 @@
 use std::{fmt::Write as _, time::Instant};
 
 use anyhow::{Context, Result, bail};
-use c960_core::{StartPosition, parse_position_set};
+use c960_core::Setup;
 use c960_engine::{EngineSpec, Limit};
 use c960_selfplay::{
     Adaptive, Book, CLOCK_NOTE, Control, GAMES_FILE, MANIFEST_FILE, MATCH_FILE, MatchOptions,
@@ -12,7 +12,7 @@ use c960_selfplay::{
 };
 
 use crate::{
-    cli::{InputError, SelfplayArgs},
+    cli::{InputError, SelfplayArgs, Variant},
     cmd::engine_args::default_out,
     interrupt::{self, Interrupted},
     output::Text,
@@ -155,14 +155,22 @@ fn run_dir(
 
 /// The positions to play and the opening book, if any (whose start
 /// positions are then the positions).
-fn positions_and_book(args: &SelfplayArgs) -> Result<(Vec<StartPosition>, Option<Book>)> {
+fn positions_and_book(args: &SelfplayArgs) -> Result<(Vec<Setup>, Option<Book>)> {
     let Some(path) = &args.openings else {
-        return Ok((parse_position_set(&args.positions)?, None));
+        return Ok((
+            Setup::parse_set(args.variant.core(), &args.positions)?,
+            None,
+        ));
     };
+    if args.variant == Variant::Dfrc {
+        bail!(InputError(
+            "opening books hold Chess960 positions: play DFRC setups without --openings".to_owned()
+        ));
+    }
     let order: OpeningOrder = args.opening_order.parse().map_err(InputError)?;
     let book = Book::read(path, order, args.seed).map_err(InputError)?;
-    let mut sps: Vec<StartPosition> = book.openings.iter().map(|o| o.position).collect();
-    sps.sort_by_key(|p| p.sp());
+    let mut sps: Vec<Setup> = book.openings.iter().map(|o| o.position.into()).collect();
+    sps.sort_by_key(|p| p.id());
     sps.dedup();
     Ok((sps, Some(book)))
 }
