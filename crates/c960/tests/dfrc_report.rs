@@ -120,3 +120,35 @@ fn dfrc_and_chess960_sweeps_in_one_report_are_refused_in_one_line() {
     );
     assert!(!dir.file("site").exists());
 }
+
+#[test]
+fn a_dfrc_self_play_run_is_refused_in_one_line() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "selfplay",
+        "--variant",
+        "dfrc",
+        "--positions",
+        "5",
+        "--engine",
+        "builtin",
+        "--nodes",
+        "100",
+        "--games-per-position",
+        "2",
+        "--max-plies",
+        "20",
+        "--quiet",
+        "--out",
+        "games",
+    ]);
+    let run = dir.run(&["report", "--selfplay", "games", "--out", "site"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("the DFRC report reads sweeps only"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.file("site").exists());
+}
