@@ -25,7 +25,7 @@ use plotters::{
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 const SIZE: (u32, u32) = (960, 540);
 
-fn fonts() {
+pub(crate) fn fonts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         if register_font("sans-serif", FontStyle::Normal, FONT).is_err() {
@@ -172,7 +172,7 @@ pub fn mean_interval(values: &[f64]) -> (f64, f64) {
 }
 
 /// Colours of successive series.
-const PALETTE: [RGBColor; 4] = [
+pub(crate) const PALETTE: [RGBColor; 4] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
@@ -288,7 +288,7 @@ pub fn write_png(chart: &impl Chart, path: &Path, size: (u32, u32)) -> io::Resul
     }
 }
 
-fn caption<DB: DrawingBackend>(
+pub(crate) fn caption<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
     provenance: &str,
@@ -618,7 +618,7 @@ impl Chart for Scatter {
 }
 
 /// Draws the series legend of `chart` at `position`.
-fn legend<'a, DB: DrawingBackend + 'a>(
+pub(crate) fn legend<'a, DB: DrawingBackend + 'a>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     position: SeriesLabelPosition,
 ) -> Result<(), String> {
@@ -634,7 +634,7 @@ fn legend<'a, DB: DrawingBackend + 'a>(
 
 /// The label of the category whose column is centred on `x` (categories
 /// sit at 0.5, 1.5, ...), or nothing between them.
-fn category_label(categories: &[String], x: f64) -> String {
+pub(crate) fn category_label(categories: &[String], x: f64) -> String {
     if (x - x.floor() - 0.5).abs() < 0.01 {
         categories
             .get(x.floor() as usize)
@@ -651,7 +651,7 @@ fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
 }
 
 /// A value range padded by 5%, and at least `min_pad`.
-fn range_by(values: impl Iterator<Item = f64>, min_pad: f64) -> (f64, f64) {
+pub(crate) fn range_by(values: impl Iterator<Item = f64>, min_pad: f64) -> (f64, f64) {
     let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values {
         low = low.min(v);

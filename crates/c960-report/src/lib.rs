@@ -15,11 +15,16 @@
 //! - `chart_data`: the charts' data from the table, drawn by [`charts`];
 //! - [`site`]: the static site (index, fair positions, one page per
 //!   position, with [`sheet`] texts, [`board`] diagrams and [`downloads`]).
+//!
+//! Sweeps of Double Fischer Random Chess setups (manifest `"variant":
+//! "dfrc"`) get their own report instead, [`dfrc`]; a report is of one
+//! variant, so DFRC and Chess960 runs are not mixed.
 
 pub mod balance;
 pub mod board;
 mod chart_data;
 pub mod charts;
+pub mod dfrc;
 pub mod downloads;
 mod features;
 pub mod html;
@@ -122,6 +127,9 @@ pub struct Built {
     /// The verdicts and each method's reliability, when the runs have
     /// games or sweeps.
     pub verdicts: Option<balance::Balance>,
+    /// The DFRC report, when the runs are DFRC sweeps (`sources` is then
+    /// empty: the sweeps are in it).
+    pub dfrc: Option<dfrc::DfrcBuilt>,
 }
 
 /// Builds the whole report into `out`: the per-position table
@@ -132,13 +140,29 @@ pub struct Built {
 /// in as a whole: a report that fails or is killed leaves the previous
 /// one as it was. The inputs are locked for reading and `out` for writing
 /// meanwhile.
+///
+/// When the runs are DFRC sweeps, the report is the DFRC one
+/// ([`dfrc::build_into`]); DFRC and Chess960 runs together are bad input.
 pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
+    let dfrc = is_dfrc(runs)?;
     let mut locks = Vec::new();
     for dir in runs {
         locks.push(DirLock::shared(dir)?);
     }
     let swap = site::Swap::begin(out)?;
-    let built = match quietly(|| build_into(runs, swap.building())) {
+    let built = match quietly(|| {
+        if dfrc {
+            dfrc::build_into(runs, swap.building()).map(|d| Built {
+                sources: Vec::new(),
+                charts: d.charts.clone(),
+                pages: 1,
+                verdicts: None,
+                dfrc: Some(d),
+            })
+        } else {
+            build_into(runs, swap.building())
+        }
+    }) {
         Ok(Ok(built)) => built,
         Ok(Err(e)) => {
             let building = swap.building().display().to_string();
@@ -160,6 +184,28 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     swap.finish()?;
     drop(locks);
     Ok(built)
+}
+
+/// Whether `runs` are DFRC runs (all of them), refusing a mix of DFRC and
+/// Chess960 runs.
+fn is_dfrc(runs: &[PathBuf]) -> Result<bool, ReportError> {
+    let variants = runs
+        .iter()
+        .map(|dir| dfrc::variant_is_dfrc(dir))
+        .collect::<Result<Vec<_>, _>>()?;
+    let Some(first) = variants.iter().position(|v| *v == Some(true)) else {
+        return Ok(false);
+    };
+    if let Some(other) = variants.iter().position(|v| *v == Some(false)) {
+        return Err(ReportError::BadRun {
+            dir: runs[other].clone(),
+            reason: format!(
+                "a Chess960 run given with the DFRC sweep {}: a report is of one variant",
+                runs[first].display()
+            ),
+        });
+    }
+    Ok(true)
 }
 
 /// Builds the report into `out` (the directory that is swapped in).
@@ -222,5 +268,6 @@ fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
         charts: shelf.files,
         pages: frame.height() + 2,
         verdicts,
+        dfrc: None,
     })
 }

@@ -26,8 +26,8 @@ use crate::{RunKind, Source, Trees, html::escape};
 pub use position::board_svg;
 pub(crate) use swap::Swap;
 
-const SCRIPT: &str = include_str!("../assets/table.js");
-const STYLE: &str = include_str!("../assets/style.css");
+pub(crate) const SCRIPT: &str = include_str!("../assets/table.js");
+pub(crate) const STYLE: &str = include_str!("../assets/style.css");
 
 /// Writes the site into `dir`: `index.html`, `fair.html`,
 /// `positions/<sp>.html`, `style.css`, `table.js`. `charts` are file names
@@ -103,7 +103,7 @@ pub struct Shown {
 /// The games sampled for each position's PGN download, by run label.
 pub type Samples = std::collections::BTreeMap<u16, Vec<crate::downloads::SampleGame>>;
 
-fn page(title: &str, depth: usize, body: &str) -> String {
+pub(crate) fn page(title: &str, depth: usize, body: &str) -> String {
     let up = "../".repeat(depth);
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\

@@ -74,7 +74,7 @@ pub fn source(dir: &Path) -> Result<Source, ReportError> {
 }
 
 /// Lower-case letters and digits joined by `_`.
-fn slug(text: &str) -> String {
+pub(crate) fn slug(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
         if c.is_ascii_alphanumeric() {

@@ -86,6 +86,81 @@ fn the_report_works_in_headless_chromium() {
     assert!(png.starts_with(b"\x89PNG"));
 }
 
+#[test]
+fn the_dfrc_report_works_in_headless_chromium() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "sweep",
+        "--variant",
+        "dfrc",
+        "--positions",
+        "sample:60:5,symmetric",
+        "--engine",
+        "builtin",
+        "--nodes",
+        "300",
+        "--repeats",
+        "2",
+        "--jobs",
+        "2",
+        "--quiet",
+        "--out",
+        "run",
+    ]);
+    dir.ok(&["report", "--sweep", "run", "--out", "site", "--quiet"]);
+    let site = dir.file("site");
+    let profile = dir.file("profile");
+    // Column 5 of the setup tables is White's advantage: sorted by it,
+    // highest first, by the page script.
+    let index = format!("file://{}/index.html#sort=5-desc", site.display());
+    let (dom, stderr) = headless(&profile, &index, &["--dump-dom"]);
+    assert!(
+        dom.contains("<h1>Double Fischer Random Chess"),
+        "no DOM from {index}:\n{stderr}"
+    );
+    assert!(
+        console_errors(&stderr).is_empty(),
+        "{:?}",
+        console_errors(&stderr)
+    );
+    let least = &dom[dom.find("<h4>Least balanced</h4>").unwrap()..];
+    let body = &least[least.find("<tbody>").unwrap()..least.find("</tbody>").unwrap()];
+    let scores: Vec<f64> = body
+        .split("<tr>")
+        .skip(1)
+        .map(|row| {
+            let cell = row.split("<td").nth(6).unwrap();
+            let text = &cell[cell.find('>').unwrap() + 1..cell.find("</td>").unwrap()];
+            text.parse()
+                .unwrap_or_else(|e| panic!("{text:?} is not a score: {e}"))
+        })
+        .collect();
+    assert_eq!(scores.len(), 15, "15 least balanced setups");
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "sorted by the script, highest first: {scores:?}"
+    );
+    // Every chart the page shows is there.
+    for src in dom.split("<img src=\"").skip(1) {
+        let file = &src[..src.find('"').unwrap()];
+        assert!(site.join(file).exists(), "{file}");
+    }
+    assert!(dom.matches("<img src=\"charts/").count() >= 7);
+    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report-dfrc-index.png");
+    let _ = std::fs::remove_file(&shot);
+    let (_, stderr) = headless(
+        &profile,
+        &format!("file://{}/index.html", site.display()),
+        &[
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=1200,1600",
+        ],
+    );
+    let png = std::fs::read(&shot)
+        .unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{stderr}", shot.display()));
+    assert!(png.starts_with(b"\x89PNG"));
+}
+
 /// The data of a `data:` URL (percent-decoded).
 fn data_url_text(url: &str) -> String {
     let data = &url[url.find(',').unwrap() + 1..];

@@ -53,6 +53,9 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         .collect();
     let built =
         build(&runs, &args.out).with_context(|| format!("report into {}", args.out.display()))?;
+    if let Some(dfrc) = &built.dfrc {
+        return dfrc_summary(args, dfrc, started);
+    }
     // Runs with failures are reported, and flagged on every page.
     for source in &built.sources {
         if let Some(failures) = source.failures() {
@@ -74,6 +77,41 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         )?;
         writeln!(text, "  {}/index.html", args.out.display())?;
         writeln!(text, "  {}/{POSITIONS_TABLE}", args.out.display())?;
+        text.print()?;
+    }
+    Ok(())
+}
+
+/// The DFRC report's warnings and summary.
+fn dfrc_summary(
+    args: &ReportArgs,
+    built: &c960_report::dfrc::DfrcBuilt,
+    started: Instant,
+) -> Result<()> {
+    for run in built.runs.iter().filter(|r| !r.failed.is_empty()) {
+        eprintln!(
+            "c960: warning: {} has {} failed setup(s); the report has no numbers for them",
+            run.dir.display(),
+            run.failed.len()
+        );
+    }
+    if !args.quiet {
+        let setups: usize = built.analyses.iter().map(|a| a.rows.len()).sum();
+        let mut text = Text::default();
+        writeln!(
+            text,
+            "DFRC report for {setups} setups from {} sweep(s): {} chart files in {:.1}s",
+            built.runs.len(),
+            built.charts.len(),
+            started.elapsed().as_secs_f64()
+        )?;
+        writeln!(text, "  {}/index.html", args.out.display())?;
+        writeln!(
+            text,
+            "  {}/{}",
+            args.out.display(),
+            c960_report::dfrc::DFRC_JSON
+        )?;
         text.print()?;
     }
     Ok(())

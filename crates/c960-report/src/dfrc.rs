@@ -1,0 +1,344 @@
+//! The report for Double Fischer Random Chess sweeps (`c960 report --sweep
+//! DIR` where the sweep ran `--variant dfrc`): White's advantage against
+//! the asymmetries between the two back ranks.
+//!
+//! For each sweep ([`DfrcRun::read`]) the report ([`analyse`]) gives
+//! - group means of White's advantage with 95% intervals and `n` for each
+//!   per-side feature (weak pawns, pawns attackable on the first move,
+//!   castlings legal on the first move, corner bishops) and each asymmetry
+//!   (White's minus Black's), with charts of the asymmetries;
+//! - an OLS regression of White's advantage on the per-side features, with
+//!   heteroskedasticity-robust (HC3, and HC1) intervals ([`ols`]);
+//! - the symmetric setups (the Chess960 positions) against the rest: the
+//!   difference in mean (Welch) and in spread (seeded bootstrap);
+//! - each setup's verdict with its Benjamini–Hochberg q-value from the
+//!   search noise the repeats measure (`c960-balance`), the most and least
+//!   balanced setups, and the sweep's repeatability.
+//!
+//! The site ([`build_into`]) is `index.html` with the charts, and the
+//! numbers in `dfrc.json`, `dfrc_setups.csv`, `dfrc_groups.csv` and
+//! `dfrc_regression.csv`; like the Chess960 report it is built beside its
+//! target and swapped in whole (see [`crate::build`]).
+
+pub mod analysis;
+pub mod charts;
+pub mod features;
+pub mod input;
+pub mod ols;
+mod page;
+pub mod stats;
+
+use std::{
+    io,
+    path::{Path, PathBuf},
+};
+
+use polars::prelude::*;
+use serde::Serialize;
+
+pub use analysis::{Analysis, FEATURES, Settings, analyse};
+pub use input::{DfrcRun, variant_is_dfrc};
+
+use crate::ReportError;
+
+/// Everything the report computed, as JSON.
+pub const DFRC_JSON: &str = "dfrc.json";
+/// One row per setup and sweep.
+pub const DFRC_SETUPS_CSV: &str = "dfrc_setups.csv";
+/// One row per feature value and sweep.
+pub const DFRC_GROUPS_CSV: &str = "dfrc_groups.csv";
+/// One row per coefficient and sweep.
+pub const DFRC_REGRESSION_CSV: &str = "dfrc_regression.csv";
+
+/// What a DFRC report wrote.
+#[derive(Clone, Debug)]
+pub struct DfrcBuilt {
+    /// The sweeps, as read.
+    pub runs: Vec<DfrcRun>,
+    /// What the report says about each.
+    pub analyses: Vec<Analysis>,
+    /// Chart files (SVG and PNG), relative to the output directory.
+    pub charts: Vec<PathBuf>,
+}
+
+/// `dfrc.json`: the inputs' provenance and each sweep's analysis.
+#[derive(Serialize)]
+struct Summary<'a> {
+    variant: &'static str,
+    c960_version: &'static str,
+    method: &'static str,
+    runs: &'a [DfrcRun],
+    analyses: &'a [Analysis],
+}
+
+/// Builds the DFRC report of the sweeps in `runs` into `out` (the
+/// directory that is swapped in).
+pub fn build_into(runs: &[PathBuf], out: &Path) -> Result<DfrcBuilt, ReportError> {
+    let mut read: Vec<DfrcRun> = Vec::new();
+    for dir in runs {
+        let run = DfrcRun::read(dir)?;
+        if let Some(first) = read.iter().find(|r| r.label == run.label) {
+            return Err(ReportError::Duplicate {
+                label: run.label,
+                first: first.dir.clone(),
+                second: dir.clone(),
+            });
+        }
+        read.push(run);
+    }
+    std::fs::create_dir_all(out)?;
+    let analyses: Vec<Analysis> = read
+        .iter()
+        .map(|r| analyse(r, Settings::default()))
+        .collect();
+    let mut shown = Vec::new();
+    let mut files = Vec::new();
+    for (run, a) in read.iter().zip(&analyses) {
+        let charts = charts::write_charts(out, run, a)?;
+        for (svg, _) in &charts {
+            files.push(PathBuf::from(svg));
+            files.push(PathBuf::from(svg).with_extension("png"));
+        }
+        shown.push(charts);
+    }
+    write_numbers(out, &read, &analyses)?;
+    let write = |name: &str, text: &str| {
+        c960_store::write_atomically(&out.join(name), |o| {
+            io::Write::write_all(o, text.as_bytes())
+        })
+    };
+    write("style.css", crate::site::STYLE)?;
+    write("table.js", crate::site::SCRIPT)?;
+    let banner = page::failures_banner(&read);
+    let index =
+        page::index(&read, &analyses, &shown).replacen("<body>\n", &format!("<body>\n{banner}"), 1);
+    write("index.html", &index)?;
+    Ok(DfrcBuilt {
+        runs: read,
+        analyses,
+        charts: files,
+    })
+}
+
+/// Writes `dfrc.json` and the CSV tables.
+fn write_numbers(out: &Path, runs: &[DfrcRun], analyses: &[Analysis]) -> Result<(), ReportError> {
+    let summary = Summary {
+        variant: "dfrc",
+        c960_version: env!("CARGO_PKG_VERSION"),
+        method: "Scores in centipawns from White's point of view (a mate counts ±1000), the mean \
+                 over a setup's searches. Group means: Student's t 95% intervals over setups. \
+                 Regression: OLS with an intercept on the per-side features, HC3 95% intervals \
+                 (HC1 standard errors beside). Symmetric against asymmetric setups: Welch's \
+                 interval for the means, a seeded percentile bootstrap for the standard \
+                 deviations. Verdicts: each setup's standard error from its own searches (ten \
+                 or more) or the pooled noise of one search, three claims against a band around \
+                 the mean of all setups, Benjamini–Hochberg q-values; shrinkage: normal–normal \
+                 empirical Bayes.",
+        runs,
+        analyses,
+    };
+    let json = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
+    c960_store::write_atomically(&out.join(DFRC_JSON), |o| {
+        io::Write::write_all(o, json.as_bytes())?;
+        io::Write::write_all(o, b"\n")
+    })?;
+    let mut setups = DataFrame::empty();
+    let mut groups = DataFrame::empty();
+    let mut regression = DataFrame::empty();
+    for a in analyses {
+        setups.vstack_mut(&setups_frame(a)?)?;
+        groups.vstack_mut(&groups_frame(a)?)?;
+        if let Some(frame) = regression_frame(a)? {
+            regression.vstack_mut(&frame)?;
+        }
+    }
+    for (name, frame) in [
+        (DFRC_SETUPS_CSV, &mut setups),
+        (DFRC_GROUPS_CSV, &mut groups),
+        (DFRC_REGRESSION_CSV, &mut regression),
+    ] {
+        c960_store::write_atomically(&out.join(name), |o| {
+            CsvWriter::new(o)
+                .include_header(true)
+                .finish(frame)
+                .map_err(io::Error::other)
+        })?;
+    }
+    Ok(())
+}
+
+/// The run's label, once per row.
+fn label_of(a: &Analysis, n: usize) -> Vec<String> {
+    vec![a.label.clone(); n]
+}
+
+/// One row per setup.
+fn setups_frame(a: &Analysis) -> PolarsResult<DataFrame> {
+    let r = &a.rows;
+    DataFrame::new(
+        r.len(),
+        vec![
+            Column::new("run".into(), label_of(a, r.len())),
+            Column::new(
+                "setup".into(),
+                r.iter().map(|x| x.setup).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "white_sp".into(),
+                r.iter().map(|x| u32::from(x.white_sp)).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "black_sp".into(),
+                r.iter().map(|x| u32::from(x.black_sp)).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "placement".into(),
+                r.iter().map(|x| x.placement.as_str()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "symmetric".into(),
+                r.iter().map(|x| x.symmetric).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "searches".into(),
+                r.iter().map(|x| x.searches).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "score_cp".into(),
+                r.iter().map(|x| x.cp).collect::<Vec<_>>(),
+            ),
+            Column::new("se_cp".into(), r.iter().map(|x| x.se).collect::<Vec<_>>()),
+            Column::new("low_cp".into(), r.iter().map(|x| x.low).collect::<Vec<_>>()),
+            Column::new(
+                "high_cp".into(),
+                r.iter().map(|x| x.high).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "shrunk_cp".into(),
+                r.iter().map(|x| x.shrunk).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "white_expected".into(),
+                r.iter().map(|x| x.expected).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "verdict".into(),
+                r.iter().map(|x| x.verdict.name()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "q_value".into(),
+                r.iter().map(|x| x.q_value).collect::<Vec<_>>(),
+            ),
+        ],
+    )
+}
+
+/// One row per feature value.
+fn groups_frame(a: &Analysis) -> PolarsResult<DataFrame> {
+    let g = &a.groups;
+    DataFrame::new(
+        g.len(),
+        vec![
+            Column::new("run".into(), label_of(a, g.len())),
+            Column::new(
+                "feature".into(),
+                g.iter().map(|x| x.feature).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "kind".into(),
+                g.iter()
+                    .map(|x| match x.kind {
+                        analysis::FeatureKind::PerSide => "per-side",
+                        analysis::FeatureKind::Asymmetry => "asymmetry",
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "value".into(),
+                g.iter().map(|x| x.value).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "n".into(),
+                g.iter().map(|x| x.cp.n as u64).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "mean_cp".into(),
+                g.iter().map(|x| x.cp.mean).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "low_cp".into(),
+                g.iter().map(|x| x.cp.low).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "high_cp".into(),
+                g.iter().map(|x| x.cp.high).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "sd_cp".into(),
+                g.iter().map(|x| x.cp.sd).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "mean_expected".into(),
+                g.iter()
+                    .map(|x| x.expected.map(|e| e.mean))
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "low_expected".into(),
+                g.iter()
+                    .map(|x| x.expected.and_then(|e| e.low))
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "high_expected".into(),
+                g.iter()
+                    .map(|x| x.expected.and_then(|e| e.high))
+                    .collect::<Vec<_>>(),
+            ),
+        ],
+    )
+}
+
+/// One row per coefficient, when the regression was fitted.
+fn regression_frame(a: &Analysis) -> PolarsResult<Option<DataFrame>> {
+    let Some(reg) = &a.regression else {
+        return Ok(None);
+    };
+    let c = &reg.coefficients;
+    DataFrame::new(
+        c.len(),
+        vec![
+            Column::new("run".into(), label_of(a, c.len())),
+            Column::new("n".into(), vec![reg.n as u64; c.len()]),
+            Column::new(
+                "coefficient".into(),
+                c.iter().map(|x| x.name.as_str()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "estimate_cp".into(),
+                c.iter().map(|x| x.estimate).collect::<Vec<_>>(),
+            ),
+            Column::new("low_cp".into(), c.iter().map(|x| x.low).collect::<Vec<_>>()),
+            Column::new(
+                "high_cp".into(),
+                c.iter().map(|x| x.high).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "se_hc3".into(),
+                c.iter().map(|x| x.se_hc3).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "se_hc1".into(),
+                c.iter().map(|x| x.se_hc1).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "p_value".into(),
+                c.iter().map(|x| x.p_value).collect::<Vec<_>>(),
+            ),
+        ],
+    )
+    .map(Some)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,249 @@
+//! A DFRC sweep as the report reads it: its manifest (provenance, failed
+//! setups) and one score per setup from its table, White's advantage in
+//! centipawns (the mean over repeats when the sweep has them), with the
+//! spread of its searches.
+
+use std::path::{Path, PathBuf};
+
+use c960_core::DfrcSetup;
+use c960_store::{
+    CorruptFile, MANIFEST_FILE, PARQUET_MANIFEST_KEY, RunManifest, Variant, check_parquet,
+};
+use polars::prelude::*;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::ReportError;
+
+/// The centipawns a mate counts as, as in the sweep's own means
+/// (`c960_sweep::MATE_CP`): a mate in a start setup is out of reach of any
+/// real search.
+pub const MATE_CP: f64 = 1000.0;
+
+/// The variant a run's manifest names: `Some(true)` for DFRC,
+/// `Some(false)` for Chess960 (no `variant`, or `chess960`), `None` when
+/// the directory has no readable manifest (the Chess960 report says why).
+pub fn variant_is_dfrc(dir: &Path) -> Result<Option<bool>, ReportError> {
+    let Ok(text) = std::fs::read_to_string(dir.join(MANIFEST_FILE)) else {
+        return Ok(None);
+    };
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&text) else {
+        return Ok(None);
+    };
+    match map.get("variant") {
+        None | Some(Value::Null) => Ok(Some(false)),
+        Some(Value::String(v)) if v == "dfrc" => Ok(Some(true)),
+        Some(Value::String(v)) if v == "chess960" => Ok(Some(false)),
+        Some(other) => Err(ReportError::BadRun {
+            dir: dir.to_owned(),
+            reason: format!("{MANIFEST_FILE}: unknown variant {other}"),
+        }),
+    }
+}
+
+/// One setup's score in a sweep.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SetupScore {
+    /// The setup.
+    pub setup: DfrcSetup,
+    /// White's advantage in centipawns: the mean over the setup's searches
+    /// (a mate counts [`MATE_CP`]).
+    pub cp: f64,
+    /// The standard deviation of its searches (two or more searches).
+    pub cp_sd: Option<f64>,
+    /// Searches that finished.
+    pub searches: u32,
+    /// White's expected score from the engine's WDL, when it reported one.
+    pub expected: Option<f64>,
+}
+
+/// A DFRC sweep, read.
+#[derive(Clone, Debug, Serialize)]
+pub struct DfrcRun {
+    /// Its label: engine and limit, as the Chess960 report labels runs.
+    pub label: String,
+    /// The run directory.
+    pub dir: PathBuf,
+    /// Its manifest as written.
+    pub manifest: Map<String, Value>,
+    /// The typed fields of the manifest.
+    #[serde(skip)]
+    pub typed: RunManifest,
+    /// Setups (DFRC indices) whose searches failed, with the reason.
+    pub failed: Vec<(u32, String)>,
+    /// One score per setup, by index.
+    #[serde(skip)]
+    pub scores: Vec<SetupScore>,
+}
+
+impl DfrcRun {
+    /// Reads the DFRC sweep in `dir`.
+    pub fn read(dir: &Path) -> Result<DfrcRun, ReportError> {
+        let bad = |reason: String| ReportError::BadRun {
+            dir: dir.to_owned(),
+            reason,
+        };
+        let typed = RunManifest::read(dir).map_err(|e| bad(e.to_string()))?;
+        if typed.variant != Variant::Dfrc {
+            return Err(bad(format!(
+                "not a DFRC run: {MANIFEST_FILE} names no variant dfrc"
+            )));
+        }
+        if typed.kind != c960_store::RunKind::Sweep {
+            return Err(bad(format!(
+                "a DFRC {} run: the DFRC report reads sweeps only",
+                typed.kind.name()
+            )));
+        }
+        let manifest = typed.as_written().clone();
+        let failed = typed
+            .failed
+            .iter()
+            .map(|f| {
+                let reason = f.reason.as_deref().unwrap_or("reason not recorded");
+                (f.sp, reason.to_owned())
+            })
+            .collect();
+        let label = crate::source::slug(&format!(
+            "dfrc sweep {} {}",
+            typed.engine_names().join(" vs "),
+            typed.limit.as_deref().unwrap_or_default()
+        ));
+        let scores = read_scores(dir, &manifest, typed.rows)?;
+        Ok(DfrcRun {
+            label,
+            dir: dir.to_owned(),
+            manifest,
+            typed,
+            failed,
+            scores,
+        })
+    }
+
+    /// A manifest field as text (`"not recorded"` when absent).
+    #[must_use]
+    pub fn field(&self, name: &str) -> String {
+        match self.manifest.get(name) {
+            None | Some(Value::Null) => "not recorded".to_owned(),
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+        }
+    }
+}
+
+/// The scores of the sweep table in `dir`, checked against the manifest.
+fn read_scores(
+    dir: &Path,
+    manifest: &Map<String, Value>,
+    rows: Option<u64>,
+) -> Result<Vec<SetupScore>, ReportError> {
+    let path = dir.join(c960_store::SWEEP_TABLE);
+    let info = check_parquet(&path)?;
+    let corrupt = |reason: String| CorruptFile {
+        path: path.clone(),
+        reason,
+    };
+    if let Some(inside) = info.get(PARQUET_MANIFEST_KEY) {
+        let inside: Value = serde_json::from_str(inside)
+            .map_err(|e| corrupt(format!("the manifest inside it cannot be read ({e})")))?;
+        if inside != Value::Object(manifest.clone()) {
+            return Err(ReportError::BadRun {
+                dir: dir.to_owned(),
+                reason: format!(
+                    "{MANIFEST_FILE} does not match the manifest inside {} (edited?)",
+                    c960_store::SWEEP_TABLE
+                ),
+            });
+        }
+    }
+    if let Some(rows) = rows
+        && usize::try_from(rows).ok() != Some(info.rows)
+    {
+        return Err(corrupt(format!(
+            "holds {} rows but its manifest says {rows}",
+            info.rows
+        ))
+        .into());
+    }
+    let mut lazy = LazyFrame::scan_parquet(
+        PlRefPath::from(path.to_string_lossy().as_ref()),
+        ScanArgsParquet::default(),
+    )?;
+    let schema = lazy.collect_schema()?;
+    if schema.get("setup").is_none() {
+        return Err(corrupt("has no setup column: it is not a DFRC sweep table".to_owned()).into());
+    }
+    let wanted = [
+        "setup",
+        "score_cp",
+        "score_mate",
+        "wdl_win",
+        "wdl_draw",
+        "repeats",
+        "score_cp_mean",
+        "score_cp_sd",
+        "white_expected_mean",
+    ];
+    let present: Vec<&str> = wanted
+        .into_iter()
+        .filter(|c| schema.get(c).is_some())
+        .collect();
+    let frame = lazy
+        .select(
+            present
+                .iter()
+                .map(|c| col(*c).cast(DataType::Float64))
+                .collect::<Vec<_>>(),
+        )
+        .collect()?;
+    let column = |name: &str| -> Result<Vec<Option<f64>>, ReportError> {
+        Ok(match frame.column(name) {
+            Ok(c) => c.f64()?.iter().collect(),
+            Err(_) => vec![None; frame.height()],
+        })
+    };
+    let [setup, cp, mate, win, draw, repeats, mean, sd, expected] = wanted.map(column);
+    let (setup, cp, mate, win, draw) = (setup?, cp?, mate?, win?, draw?);
+    let (repeats, mean, sd, expected) = (repeats?, mean?, sd?, expected?);
+    let mut scores = Vec::with_capacity(frame.height());
+    let mut seen = std::collections::BTreeSet::new();
+    for i in 0..frame.height() {
+        let index = setup[i]
+            .filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v < 921_600.0)
+            .ok_or_else(|| corrupt(format!("row {i}: setup is not an index 0 to 921599")))?;
+        // The index is a whole number below 921,600.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let setup = DfrcSetup::new(index as u32).map_err(|e| corrupt(e.to_string()))?;
+        if !seen.insert(setup) {
+            return Err(corrupt(format!("setup {} has two rows", setup.index())).into());
+        }
+        let single = cp[i].or_else(|| mate[i].map(|m| MATE_CP * m.signum()));
+        let Some(score) = mean[i].or(single) else {
+            continue;
+        };
+        let wdl = match (win[i], draw[i]) {
+            (Some(w), Some(d)) => Some((w + d / 2.0) / 1000.0),
+            _ => None,
+        };
+        // Repeat counts are small whole numbers.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let searches = repeats[i].map_or(1, |r| r as u32);
+        scores.push(SetupScore {
+            setup,
+            cp: score,
+            cp_sd: sd[i],
+            searches,
+            expected: expected[i].or(wdl),
+        });
+    }
+    scores.sort_by_key(|s| s.setup);
+    Ok(scores)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_mate_counts_as_in_the_sweeps_means() {
+        assert!((super::MATE_CP - c960_sweep::MATE_CP).abs() < f64::EPSILON);
+    }
+}

@@ -1,0 +1,216 @@
+//! The small statistics of the DFRC report: a mean with its 95% interval
+//! (Student's t), the difference of two means (Welch) and of two standard
+//! deviations (a seeded percentile bootstrap).
+
+// Counts of setups (at most 921,600) convert to floats without loss.
+#![allow(clippy::cast_precision_loss)]
+
+use c960_balance::{normal, rng::Rng};
+use serde::Serialize;
+
+/// The normal quantile of a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Student's t quantile at probability `p` with `df` degrees of freedom:
+/// exact for one and two degrees of freedom, otherwise the Cornish–Fisher
+/// expansion in `1/df` (Abramowitz & Stegun 26.7.5): at the 97.5% point
+/// within 0.004 of the exact value at three degrees of freedom and within
+/// 0.001 from four on.
+#[must_use]
+pub fn t_quantile(p: f64, df: f64) -> f64 {
+    if df <= 1.0 {
+        return (std::f64::consts::PI * (p - 0.5)).tan();
+    }
+    if df <= 2.0 {
+        return (2.0 * p - 1.0) / (2.0 * p * (1.0 - p)).sqrt();
+    }
+    let z = normal::quantile(p);
+    let g1 = (z.powi(3) + z) / 4.0;
+    let g2 = (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / 96.0;
+    let g3 = (3.0 * z.powi(7) + 19.0 * z.powi(5) + 17.0 * z.powi(3) - 15.0 * z) / 384.0;
+    let g4 = (79.0 * z.powi(9) + 776.0 * z.powi(7) + 1482.0 * z.powi(5)
+        - 1920.0 * z.powi(3)
+        - 945.0 * z)
+        / 92160.0;
+    z + g1 / df + g2 / df.powi(2) + g3 / df.powi(3) + g4 / df.powi(4)
+}
+
+/// The mean of a group of setups with its 95% interval.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct MeanInterval {
+    /// Setups in the group.
+    pub n: usize,
+    /// Their mean.
+    pub mean: f64,
+    /// Their standard deviation (none for one setup).
+    pub sd: Option<f64>,
+    /// Lower end of the 95% interval of the mean (Student's t; none for
+    /// one setup).
+    pub low: Option<f64>,
+    /// Its upper end.
+    pub high: Option<f64>,
+}
+
+impl MeanInterval {
+    /// The mean of `values` with its interval; `None` when empty.
+    #[must_use]
+    pub fn of(values: &[f64]) -> Option<MeanInterval> {
+        if values.is_empty() {
+            return None;
+        }
+        let n = values.len() as f64;
+        let mean = values.iter().sum::<f64>() / n;
+        let sd = sd(values);
+        let half = sd.map(|s| t_quantile(0.975, n - 1.0) * s / n.sqrt());
+        Some(MeanInterval {
+            n: values.len(),
+            mean,
+            sd,
+            low: half.map(|h| mean - h),
+            high: half.map(|h| mean + h),
+        })
+    }
+
+    /// `+12.3 cp [+8.1, +16.5], n = 40` (or without the interval).
+    #[must_use]
+    pub fn text(&self, unit: &str) -> String {
+        match (self.low, self.high) {
+            (Some(low), Some(high)) => format!(
+                "{:+.1}{unit} [{low:+.1}, {high:+.1}], n = {}",
+                self.mean, self.n
+            ),
+            _ => format!("{:+.1}{unit} (no interval), n = {}", self.mean, self.n),
+        }
+    }
+}
+
+/// The sample standard deviation (`n − 1`); `None` below two values.
+#[must_use]
+pub fn sd(values: &[f64]) -> Option<f64> {
+    if values.len() < 2 {
+        return None;
+    }
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    Some((values.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt())
+}
+
+/// A difference between two groups with its 95% interval.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Difference {
+    /// The first group's figure minus the second's.
+    pub estimate: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Its upper end.
+    pub high: f64,
+}
+
+/// The difference of the means of `a` and `b` (`a − b`) with Welch's 95%
+/// interval (unequal variances, Welch–Satterthwaite degrees of freedom);
+/// `None` unless both have two values or more.
+#[must_use]
+pub fn welch(a: &[f64], b: &[f64]) -> Option<Difference> {
+    let (ma, mb) = (MeanInterval::of(a)?, MeanInterval::of(b)?);
+    let (va, vb) = (
+        ma.sd?.powi(2) / a.len() as f64,
+        mb.sd?.powi(2) / b.len() as f64,
+    );
+    let se = (va + vb).sqrt();
+    let estimate = ma.mean - mb.mean;
+    if se == 0.0 {
+        return Some(Difference {
+            estimate,
+            low: estimate,
+            high: estimate,
+        });
+    }
+    let df = (va + vb).powi(2)
+        / (va.powi(2) / (a.len() as f64 - 1.0) + vb.powi(2) / (b.len() as f64 - 1.0));
+    let half = t_quantile(0.975, df) * se;
+    Some(Difference {
+        estimate,
+        low: estimate - half,
+        high: estimate + half,
+    })
+}
+
+/// The difference of the standard deviations of `a` and `b` (`a − b`)
+/// with a 95% percentile-bootstrap interval from `resamples` resamples of
+/// each group drawn with the seeded generator; `None` unless both have
+/// two values or more.
+#[must_use]
+pub fn sd_difference(a: &[f64], b: &[f64], resamples: usize, seed: u64) -> Option<Difference> {
+    let estimate = sd(a)? - sd(b)?;
+    let mut rng = Rng::new(seed);
+    let mut draw = |values: &[f64]| {
+        let sample: Vec<f64> = (0..values.len())
+            .map(|_| values[rng.index(values.len())])
+            .collect();
+        sd(&sample).unwrap_or(0.0)
+    };
+    let mut differences: Vec<f64> = (0..resamples).map(|_| draw(a) - draw(b)).collect();
+    differences.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        let i = ((resamples as f64 - 1.0) * q).round();
+        // `i` is within 0..resamples by construction.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        differences[i as usize]
+    };
+    Some(Difference {
+        estimate,
+        low: at(0.025),
+        high: at(0.975),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn t_quantiles_match_the_tables() {
+        // Two-sided 95% critical values (scipy.stats.t.ppf(0.975, df)).
+        for (df, t, tolerance) in [
+            (1.0, 12.706, 1e-3),
+            (2.0, 4.303, 1e-3),
+            (3.0, 3.1824, 4e-3),
+            (4.0, 2.7764, 1e-3),
+            (5.0, 2.5706, 1e-3),
+            (10.0, 2.228, 1e-3),
+            (30.0, 2.042, 1e-3),
+            (1000.0, 1.962, 1e-3),
+        ] {
+            assert!((t_quantile(0.975, df) - t).abs() < tolerance, "df {df}");
+        }
+    }
+
+    #[test]
+    fn a_mean_interval_covers_the_truth_about_95_times_in_100() {
+        let mut rng = Rng::new(7);
+        let covered = (0..2000)
+            .filter(|_| {
+                let values: Vec<f64> = (0..8).map(|_| 30.0 + 10.0 * rng.normal()).collect();
+                let m = MeanInterval::of(&values).unwrap();
+                m.low.unwrap() < 30.0 && 30.0 < m.high.unwrap()
+            })
+            .count();
+        assert!((1860..=1940).contains(&covered), "{covered} of 2000");
+    }
+
+    #[test]
+    fn welch_and_the_bootstrap_find_planted_differences() {
+        let mut rng = Rng::new(3);
+        let a: Vec<f64> = (0..400).map(|_| 25.0 + 20.0 * rng.normal()).collect();
+        let b: Vec<f64> = (0..4000).map(|_| 5.0 + 40.0 * rng.normal()).collect();
+        let mean = welch(&a, &b).unwrap();
+        assert!(mean.low < 20.0 && 20.0 < mean.high, "{mean:?}");
+        assert!(mean.high - mean.low < 8.0, "{mean:?}");
+        let spread = sd_difference(&a, &b, 500, 1).unwrap();
+        assert!(spread.low < -20.0 && -20.0 < spread.high, "{spread:?}");
+        assert!(spread.high < 0.0, "{spread:?}");
+        // One value says nothing about a spread.
+        assert!(welch(&[1.0], &b).is_none());
+        assert_eq!(MeanInterval::of(&[4.0]).unwrap().low, None);
+    }
+}
