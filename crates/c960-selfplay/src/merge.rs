@@ -96,6 +96,9 @@ struct Head {
     /// cannot split.
     #[serde(default)]
     adaptive: Option<serde_json::Value>,
+    /// A shard of an adaptive run: the round it has played.
+    #[serde(default)]
+    round: Option<u32>,
 }
 
 /// One input: its directory, manifest (if it finished) and journal header.
@@ -126,6 +129,16 @@ pub fn merge(
             "{} is an adaptive run: its games follow rounds decided from all positions, \
              so it is never sharded and has nothing to merge",
             adaptive.dir.display()
+        )));
+    }
+    if let Some(shard) = read
+        .iter()
+        .find(|i| i.manifest.as_ref().is_some_and(|m| m.round.is_some()))
+    {
+        return Err(invalid(format!(
+            "{} is a shard of an adaptive run: its rounds are merged one by one into the \
+             run directory (c960 slurm selfplay --next-round)",
+            shard.dir.display()
         )));
     }
     let first = &read[0];
@@ -383,6 +396,7 @@ fn merged_manifest(
         notes: plan.notes.clone(),
         adaptive: None,
         shard: None,
+        round: None,
         merged: Merged { shards, missing },
     }
 }

@@ -926,6 +926,11 @@ pub(crate) struct SelfplayArgs {
     pub(crate) out: Option<PathBuf>,
     #[arg(long, value_name = "I/N", help = SHARD_HELP)]
     pub(crate) shard: Option<c960_core::Shard>,
+    /// Adaptive self-play in shards: with --shard, play this shard's part
+    /// of every round decided so far in DIR/rounds.jsonl (the run
+    /// directory of `c960 slurm selfplay`, whose --next-round decides them).
+    #[arg(long, value_name = "DIR", requires = "shard")]
+    pub(crate) rounds_from: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -1018,4 +1023,9 @@ pub(crate) struct SlurmOptions {
     /// Submit with sbatch (otherwise print what would be submitted).
     #[arg(long)]
     pub(crate) submit: bool,
+    /// Adaptive self-play: merge the round the shards in DIR/shards have
+    /// played and decide the next (or write the final tables when the rule
+    /// stops); with --submit, submit the next round. The merge job runs it.
+    #[arg(long)]
+    pub(crate) next_round: bool,
 }
