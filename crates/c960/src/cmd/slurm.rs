@@ -51,7 +51,19 @@ const OWN_FLAGS: [(&str, bool); 9] = [
     ("--next-round", false),
 ];
 
-pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
+/// What `c960 slurm` shards: the command, its run directory, the Slurm
+/// options, the file a finished shard has, and the settings of adaptive
+/// self-play.
+type Sharded<'a> = (
+    &'static str,
+    Option<PathBuf>,
+    &'a SlurmOptions,
+    &'static str,
+    Option<SelfplayConfig>,
+);
+
+/// The command to shard, checked.
+fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
     let mut adaptive: Option<SelfplayConfig> = None;
     let (command, out, slurm, done) = match &args.command {
         SlurmCommand::Sweep { args, slurm } => {
@@ -93,6 +105,11 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
             ("run", Some(plan.out().to_owned()), slurm, "run.json")
         }
     };
+    Ok((command, out, slurm, done, adaptive))
+}
+
+pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
+    let (command, out, slurm, done, mut adaptive) = sharded(args)?;
     if slurm.next_round && adaptive.is_none() {
         bail!(InputError(
             "--next-round is for adaptive self-play (c960 slurm selfplay with \
@@ -138,26 +155,7 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
         }
         None => None,
     };
-    let dir = out.join("slurm");
-    fs::create_dir_all(dir.join("logs"))
-        .with_context(|| format!("cannot create {}", dir.display()))?;
-    fs::create_dir_all(out.join("shards"))?;
-    let shard_script = dir.join("shard.sbatch");
-    let merge_script = dir.join("merge.sbatch");
-    let merge_text = if round.is_some() {
-        jobs.next_round_script(&task_args)
-    } else {
-        jobs.merge_script()
-    };
-    let mut shard_args = task_args.clone();
-    if round.is_some() {
-        shard_args.extend([
-            "--rounds-from".to_owned(),
-            out.to_string_lossy().into_owned(),
-        ]);
-    }
-    write_script(&shard_script, &jobs.shard_script(&shard_args))?;
-    write_script(&merge_script, &merge_text)?;
+    let (shard_script, merge_script) = jobs.write_scripts(&task_args, round.is_some())?;
 
     let mut text = Text::default();
     let n = slurm.shards;
@@ -283,30 +281,7 @@ fn next_round(jobs: &Jobs<'_>, config: &SelfplayConfig) -> Result<()> {
                     out.display()
                 );
             }
-            let attempt: u32 = env::var("C960_MERGE_ATTEMPT")
-                .ok()
-                .and_then(|a| a.parse().ok())
-                .unwrap_or(1);
-            if attempt >= ATTEMPTS {
-                bail!(
-                    "shards {list} did not finish round {round} after {attempt} attempts; see {}",
-                    dir.join("logs").display()
-                );
-            }
-            let array = sbatch(&[format!("--array={list}").as_ref(), shard_script.as_os_str()])?;
-            let merge = sbatch(&[
-                format!("--dependency=afterany:{array}").as_ref(),
-                format!("--export=ALL,C960_MERGE_ATTEMPT={}", attempt + 1).as_ref(),
-                merge_script.as_os_str(),
-            ])?;
-            log_jobs(
-                &dir,
-                &format!("resubmitted shards {list}\nshards {array}\nmerge {merge}\n"),
-            )?;
-            writeln!(
-                text,
-                "round {round}: shards {list} unfinished: resubmitted as job {array}, merge as job {merge}"
-            )?;
+            resubmit(&mut text, &dir, round, &list)?;
         }
         RoundStep::Next(round) => {
             writeln!(
@@ -370,6 +345,39 @@ fn next_round(jobs: &Jobs<'_>, config: &SelfplayConfig) -> Result<()> {
     Ok(())
 }
 
+/// Resubmits the shards `list` that have not played round `round` and the
+/// merge job after them, at most [`ATTEMPTS`] times in a row.
+fn resubmit(text: &mut Text, dir: &Path, round: u32, list: &str) -> Result<()> {
+    let attempt: u32 = env::var("C960_MERGE_ATTEMPT")
+        .ok()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1);
+    if attempt >= ATTEMPTS {
+        bail!(
+            "shards {list} did not finish round {round} after {attempt} attempts; see {}",
+            dir.join("logs").display()
+        );
+    }
+    let array = sbatch(&[
+        format!("--array={list}").as_ref(),
+        dir.join("shard.sbatch").as_os_str(),
+    ])?;
+    let merge = sbatch(&[
+        format!("--dependency=afterany:{array}").as_ref(),
+        format!("--export=ALL,C960_MERGE_ATTEMPT={}", attempt + 1).as_ref(),
+        dir.join("merge.sbatch").as_os_str(),
+    ])?;
+    log_jobs(
+        dir,
+        &format!("resubmitted shards {list}\nshards {array}\nmerge {merge}\n"),
+    )?;
+    writeln!(
+        text,
+        "round {round}: shards {list} unfinished: resubmitted as job {array}, merge as job {merge}"
+    )?;
+    Ok(())
+}
+
 fn no_shard(given: bool) -> Result<()> {
     if given {
         bail!(InputError(
@@ -419,6 +427,30 @@ struct Jobs<'a> {
 }
 
 impl Jobs<'_> {
+    /// Writes `DIR/slurm/shard.sbatch` and `merge.sbatch` (rounds of
+    /// adaptive self-play with `adaptive`) and returns their paths.
+    fn write_scripts(&self, task_args: &[String], adaptive: bool) -> Result<(PathBuf, PathBuf)> {
+        let dir = self.out.join("slurm");
+        fs::create_dir_all(dir.join("logs"))
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        fs::create_dir_all(self.out.join("shards"))?;
+        let shard_script = dir.join("shard.sbatch");
+        let merge_script = dir.join("merge.sbatch");
+        let mut shard_args = task_args.to_vec();
+        let merge_text = if adaptive {
+            shard_args.extend([
+                "--rounds-from".to_owned(),
+                self.out.to_string_lossy().into_owned(),
+            ]);
+            self.next_round_script(task_args)
+        } else {
+            self.merge_script()
+        };
+        write_script(&shard_script, &self.shard_script(&shard_args))?;
+        write_script(&merge_script, &merge_text)?;
+        Ok((shard_script, merge_script))
+    }
+
     fn header(&self, lines: &[String]) -> String {
         let mut text = String::from("#!/bin/bash\n");
         let mut options = vec![
