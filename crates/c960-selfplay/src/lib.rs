@@ -989,9 +989,6 @@ fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
                 "adaptive self-play decides each round from every position's games: run it unsharded (--shard with --target-halfwidth or --budget), or round by round with c960 slurm selfplay",
             );
         }
-        if config.shard.is_whole() && config.options.rounds_from.is_some() {
-            return invalid("--rounds-from is for a shard of an adaptive run: give --shard I/N");
-        }
         if let Err(e) = rule.check(config.games_per_position, config.positions.len()) {
             return Err(SelfplayError::Invalid(e));
         }

@@ -13,7 +13,7 @@
 //! manifest of the unsharded run.
 
 use std::{
-    collections::BTreeMap,
+    collections::{BTreeMap, BTreeSet},
     fs::{self, File},
     io::{self, BufRead, BufReader, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
@@ -118,7 +118,25 @@ pub fn merge_round(
     }
 
     let journal = config.out.join(JOURNAL_FILE);
-    unite(shards, &targets, &journal)?;
+    let (header, units) = locate(shards, &targets)?;
+    // A shard that played the round has each of its games or lists it as
+    // failed (as an unsharded run goes on without its failed games).
+    let failed: BTreeSet<(u16, u32)> = heads
+        .iter()
+        .flat_map(|h| h.failed.iter().map(|f| (f.sp, f.game)))
+        .collect();
+    if let Some((sp, game)) = targets
+        .iter()
+        .flat_map(|(&sp, &t)| (0..t).map(move |g| (sp, g)))
+        .find(|unit| !units.contains_key(unit) && !failed.contains(unit))
+    {
+        return Err(SelfplayError::Invalid(format!(
+            "SP {sp} game {game} of round {round} of {} is in no shard's journal and no shard \
+             lists it as failed: give every shard of the run",
+            config.out.display()
+        )));
+    }
+    unite(shards, &header, &units, &journal)?;
     // The united journal is read back as a resumed unsharded run reads its
     // own: checked against this run's settings, game by game.
     let state = Prepared::new(config)?;
@@ -227,32 +245,43 @@ fn shard_head(dir: &Path) -> Result<Option<ShardHead>, SelfplayError> {
         .map_err(|e| SelfplayError::Invalid(format!("{}: {e}", path.display())))
 }
 
-/// Writes `journal`: the first shard's header, then each game of the
-/// rounds (below its position's target) copied from the first shard that
-/// has it, in (SP, game) order. Only line offsets are held in memory.
-fn unite(
-    shards: &[PathBuf],
-    targets: &BTreeMap<u16, u32>,
-    journal: &Path,
-) -> Result<(), SelfplayError> {
-    let paths: Vec<PathBuf> = shards.iter().map(|d| d.join(JOURNAL_FILE)).collect();
-    let (header, settings) = Journal::<GameRecord>::read_header(&paths[0])?;
+/// Each game of the rounds (below its position's target) in the shards'
+/// journals, by (SP, game): the first shard that has it and the byte
+/// offset of its line; and the first shard's header line. Only line
+/// offsets are held in memory.
+fn locate(shards: &[PathBuf], targets: &BTreeMap<u16, u32>) -> Result<Located, SelfplayError> {
+    let (header, settings) = Journal::<GameRecord>::read_header(&shards[0].join(JOURNAL_FILE))?;
     let mut units: BTreeMap<(u16, u32), (usize, u64)> = BTreeMap::new();
-    for (k, path) in paths.iter().enumerate() {
-        Journal::<GameRecord>::read_records(path, &settings, &|_| Ok(()), |game, at, _| {
+    for (k, dir) in shards.iter().enumerate() {
+        let path = dir.join(JOURNAL_FILE);
+        Journal::<GameRecord>::read_records(&path, &settings, &|_| Ok(()), |game, at, _| {
             if targets.get(&game.sp).is_some_and(|&t| game.game < t) {
                 units.entry((game.sp, game.game)).or_insert((k, at));
             }
             Ok(())
         })?;
     }
-    let mut readers = paths
+    Ok((header, units))
+}
+
+/// The header line of the shards' journals and where each game is.
+type Located = (Vec<u8>, BTreeMap<(u16, u32), (usize, u64)>);
+
+/// Writes `journal`: `header`, then each game's line copied from its
+/// shard, in (SP, game) order.
+fn unite(
+    shards: &[PathBuf],
+    header: &[u8],
+    units: &BTreeMap<(u16, u32), (usize, u64)>,
+    journal: &Path,
+) -> Result<(), SelfplayError> {
+    let mut readers = shards
         .iter()
-        .map(|p| File::open(p).map(BufReader::new))
+        .map(|d| File::open(d.join(JOURNAL_FILE)).map(BufReader::new))
         .collect::<io::Result<Vec<_>>>()?;
     write_atomically(journal, |file| {
         let mut file = io::BufWriter::new(file);
-        file.write_all(&header)?;
+        file.write_all(header)?;
         let mut line = Vec::new();
         for &(k, at) in units.values() {
             let reader = &mut readers[k];
