@@ -147,68 +147,82 @@ pub fn merge_round(
         }
         Next::Stop(reason) => {
             let record = state.record(config, &rule, round, reason);
-            let positions: Vec<PositionSummary> = config
-                .positions
-                .iter()
-                .map(|p| {
-                    let summary = state
-                        .stats
-                        .get(&p.sp())
-                        .cloned()
-                        .unwrap_or_default()
-                        .summary(p.sp(), false);
-                    state.anytime_summary(summary, rule.alpha)
-                })
-                .collect();
-            let games: u64 = positions.iter().map(|p| p.games).sum();
-            let failed: Vec<FailedGame> = heads
-                .iter()
-                .flat_map(|h| h.failed.iter())
-                .filter(|f| !state.done.contains(&(f.sp, f.game)))
-                .map(|f| ((f.sp, f.game), f.clone()))
-                .collect::<BTreeMap<_, _>>()
-                .into_values()
-                .collect();
-            // The shards' runs of the last round (earlier rounds' timings
-            // are in their logs).
-            let timing = heads.iter().fold(RunTiming::default(), |sum, h| RunTiming {
-                games: sum.games + h.this_run.games,
-                moves: sum.moves + h.this_run.moves,
-                wall_seconds: sum.wall_seconds + h.this_run.wall_seconds,
-                search_seconds: sum.search_seconds + h.this_run.search_seconds,
-            });
-            let outcome = SelfplayOutcome {
-                engines: vec![state.engine_a.clone()],
-                positions,
-                games,
-                failed,
-                resumed: games,
-                interrupted: false,
-                timing,
-                journal: journal.clone(),
-                match_stats: None,
-                sprt_stopped: false,
-                adaptive: Some(record),
-                round: None,
-            };
-            let started = heads
-                .iter()
-                .map(|h| h.started.clone())
-                .min()
-                .unwrap_or_else(now);
-            let mut manifest = manifest(config, &outcome, started);
-            manifest.jobs = heads.iter().map(|h| h.jobs).sum();
-            let mut list: Vec<Shard> = heads.iter().filter_map(|h| h.shard).collect();
-            list.sort_unstable();
-            list.dedup();
-            manifest.merged = Merged {
-                shards: list,
-                missing: Vec::new(),
-            };
-            write_outputs(config, &outcome, &manifest)?;
+            let outcome = finish(config, &rule, &state, &heads, record, journal)?;
             Ok(RoundStep::Finished(Box::new(outcome)))
         }
     }
+}
+
+/// Writes the outputs of the finished run from the united journal (read
+/// into `state`) and the shards' manifests of the last round.
+fn finish(
+    config: &SelfplayConfig,
+    rule: &adaptive::Adaptive,
+    state: &Prepared,
+    heads: &[ShardHead],
+    record: crate::AdaptiveRecord,
+    journal: PathBuf,
+) -> Result<SelfplayOutcome, SelfplayError> {
+    let positions: Vec<PositionSummary> = config
+        .positions
+        .iter()
+        .map(|p| {
+            let summary = state
+                .stats
+                .get(&p.sp())
+                .cloned()
+                .unwrap_or_default()
+                .summary(p.sp(), false);
+            state.anytime_summary(summary, rule.alpha)
+        })
+        .collect();
+    let games: u64 = positions.iter().map(|p| p.games).sum();
+    let failed: Vec<FailedGame> = heads
+        .iter()
+        .flat_map(|h| h.failed.iter())
+        .filter(|f| !state.done.contains(&(f.sp, f.game)))
+        .map(|f| ((f.sp, f.game), f.clone()))
+        .collect::<BTreeMap<_, _>>()
+        .into_values()
+        .collect();
+    // The shards' runs of the last round (earlier rounds' timings are in
+    // their logs).
+    let timing = heads.iter().fold(RunTiming::default(), |sum, h| RunTiming {
+        games: sum.games + h.this_run.games,
+        moves: sum.moves + h.this_run.moves,
+        wall_seconds: sum.wall_seconds + h.this_run.wall_seconds,
+        search_seconds: sum.search_seconds + h.this_run.search_seconds,
+    });
+    let outcome = SelfplayOutcome {
+        engines: vec![state.engine_a.clone()],
+        positions,
+        games,
+        failed,
+        resumed: games,
+        interrupted: false,
+        timing,
+        journal,
+        match_stats: None,
+        sprt_stopped: false,
+        adaptive: Some(record),
+        round: None,
+    };
+    let started = heads
+        .iter()
+        .map(|h| h.started.clone())
+        .min()
+        .unwrap_or_else(now);
+    let mut manifest = manifest(config, &outcome, started);
+    manifest.jobs = heads.iter().map(|h| h.jobs).sum();
+    let mut list: Vec<Shard> = heads.iter().filter_map(|h| h.shard).collect();
+    list.sort_unstable();
+    list.dedup();
+    manifest.merged = Merged {
+        shards: list,
+        missing: Vec::new(),
+    };
+    write_outputs(config, &outcome, &manifest)?;
+    Ok(outcome)
 }
 
 /// The rule of `config`, checked as a whole adaptive run.

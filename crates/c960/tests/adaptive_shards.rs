@@ -300,4 +300,20 @@ fn adaptive_shards_are_refused_where_rounds_cannot_be_followed() {
         "--next-round",
     ]);
     assert!(line.contains("--next-round is for adaptive"), "{line}");
+    // A c960 run with adaptive self-play cannot split its rounds.
+    let line = dir.bad_input(&[
+        "slurm",
+        "run",
+        "--profile",
+        "research",
+        "--out",
+        "research",
+        "--shards",
+        "2",
+    ]);
+    assert!(
+        line.contains("c960 slurm selfplay --target-halfwidth"),
+        "{line}"
+    );
+    assert!(!dir.file("research").exists());
 }
