@@ -972,7 +972,12 @@ pub(crate) struct MergeArgs {
                         node sees.\n\n\
                         Examples:\n  \
                         c960 slurm selfplay --games-per-position 1000 --out /scratch/c960/sp --shards 96 --time 4:00:00 --submit\n  \
-                        c960 slurm sweep --nodes 1000000 --out /scratch/c960/sweep --shards 8 --cpus-per-task 4"
+                        c960 slurm sweep --nodes 1000000 --out /scratch/c960/sweep --shards 8 --cpus-per-task 4\n  \
+                        c960 slurm selfplay --target-halfwidth 0.05 --budget 200000 --out /scratch/c960/ad --shards 96 --submit\n\n\
+                        Adaptive self-play (--target-halfwidth, --budget) runs round by round: \
+                        each task plays its shard's part of the rounds in DIR/rounds.jsonl \
+                        (--rounds-from DIR); the merge job (--next-round) merges the round, \
+                        decides the next from all games so far and submits it."
 )]
 pub(crate) struct SlurmArgs {
     #[command(subcommand)]
