@@ -30,6 +30,8 @@ use c960_balance::{
     adaptive::{StoppingRule, Tracker},
     sequential::ConfidenceState,
 };
+use std::path::Path;
+
 use c960_core::{Interval, Setup};
 use c960_store::Journal;
 use serde::{Deserialize, Serialize};
@@ -183,6 +185,63 @@ impl Adaptive {
             self.band_half_width,
         )
     }
+}
+
+/// Each position's games once the rounds of `rounds` are played: the
+/// initial games, raised by every round in turn.
+pub(crate) fn targets_after(
+    config: &SelfplayConfig,
+    rounds: impl IntoIterator<Item = Round>,
+) -> (u32, BTreeMap<u32, u32>) {
+    let mut targets: BTreeMap<u32, u32> = config
+        .positions
+        .iter()
+        .map(|p| (p.id(), config.games_per_position))
+        .collect();
+    let mut round = 0;
+    for r in rounds {
+        targets.extend(r.targets.iter().copied());
+        round = r.round;
+    }
+    (round, targets)
+}
+
+/// The rounds decided so far in the journal of rounds of the run directory
+/// `dir`, read without changing it (a shard of an adaptive run reads its
+/// run's): the last round and each position's games after it. The journal
+/// must belong to the same rule, initial games and seed.
+pub(crate) fn read_rounds(
+    dir: &Path,
+    config: &SelfplayConfig,
+    rule: &Adaptive,
+) -> Result<(u32, BTreeMap<u32, u32>), SelfplayError> {
+    let path = dir.join(ROUNDS_FILE);
+    if !path.is_file() {
+        return Err(SelfplayError::Invalid(format!(
+            "{} does not exist: the rounds of a sharded adaptive run are decided in its run              directory (c960 slurm selfplay writes it)",
+            path.display()
+        )));
+    }
+    let settings = serde_json::to_value(rule.settings(config.games_per_position, config.seed))
+        .map_err(|e| SelfplayError::Io(std::io::Error::other(e)))?;
+    let mut rounds = Vec::new();
+    Journal::<Round>::read_records(&path, &settings, &|_| Ok(()), |round, _, _| {
+        rounds.push(round);
+        Ok(())
+    })?;
+    Ok(targets_after(config, rounds))
+}
+
+/// The games of this run's shard up to each position's target.
+pub(crate) fn games_up_to(config: &SelfplayConfig, targets: &BTreeMap<u32, u32>) -> u64 {
+    targets
+        .iter()
+        .map(|(&sp, &target)| {
+            (0..target)
+                .filter(|&g| config.shard.contains(sp, g))
+                .count() as u64
+        })
+        .sum()
 }
 
 /// Per position, White's score in each finished game, by game index.
@@ -354,7 +413,7 @@ impl Prepared {
     }
 
     /// How the run ended.
-    fn record(
+    pub(crate) fn record(
         &self,
         config: &SelfplayConfig,
         rule: &Adaptive,
@@ -397,9 +456,10 @@ impl Prepared {
     }
 }
 
-/// The games still to play up to each position's target, game by game
-/// across positions, skipping those that failed in this run.
-fn round_jobs(
+/// The games of this run's shard still to play up to each position's
+/// target, game by game across positions, skipping those that failed in
+/// this run.
+pub(crate) fn round_jobs(
     config: &SelfplayConfig,
     targets: &BTreeMap<u32, u32>,
     done: &HashSet<(u32, u32)>,
@@ -414,7 +474,11 @@ fn round_jobs(
                 .filter(move |p| g < targets.get(&p.id()).copied().unwrap_or(0))
                 .map(move |p| (*p, g))
         })
-        .filter(|(p, g)| !done.contains(&(p.id(), *g)) && !failed.contains(&(p.id(), *g)))
+        .filter(|(p, g)| {
+            config.shard.contains(p.id(), *g)
+                && !done.contains(&(p.id(), *g))
+                && !failed.contains(&(p.id(), *g))
+        })
         .collect()
 }
 

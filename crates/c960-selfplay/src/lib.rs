@@ -22,6 +22,7 @@ mod matchstats;
 mod merge;
 mod openings;
 mod pgn;
+mod sharded;
 mod stats;
 mod tables;
 
@@ -51,6 +52,7 @@ pub use matchstats::{Estimate, MatchStats, PairTally, Sprt, SprtState, llr};
 pub use merge::{MergeOutcome, MissingGame, merge};
 pub use openings::{Book, Opening, OpeningOrder};
 pub use pgn::{PgnExtras, write_game, write_game_with};
+pub use sharded::{RoundStep, merge_round, open_rounds};
 pub use stats::{Interval, PositionStats, PositionSummary, trinomial_interval};
 pub(crate) use tables::write_run_outputs;
 
@@ -134,6 +136,10 @@ pub struct MatchOptions {
     /// Play adaptively: `games_per_position` games each, then rounds for
     /// the positions whose interval is still open (one engine, no book).
     pub adaptive: Option<Adaptive>,
+    /// A shard of an adaptive run (with `adaptive` and a shard): the run
+    /// directory whose journal of rounds sets the games to play, this
+    /// shard's part of every round decided so far.
+    pub rounds_from: Option<PathBuf>,
 }
 
 impl SelfplayConfig {
@@ -276,6 +282,9 @@ pub struct SelfplayOutcome {
     pub sprt_stopped: bool,
     /// How an adaptive run ended.
     pub adaptive: Option<AdaptiveRecord>,
+    /// The round a shard of an adaptive run has played (0: the initial
+    /// games).
+    pub round: Option<u32>,
 }
 
 /// Why a run could not go on.
@@ -380,6 +389,11 @@ pub struct Manifest {
     /// The shard this run played (`I/N`), when it played one part only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// A shard of an adaptive run: the last round it has played, its part
+    /// of the rounds in the run directory's `rounds.jsonl` (0: the initial
+    /// games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
     /// What `c960 merge` made the run of (nothing for a run of its own).
     #[serde(flatten)]
     pub merged: Merged,
@@ -471,7 +485,19 @@ pub fn run(
     } else {
         (jobs(config, &state.done), slots(config))
     };
-    let total = games_in_shard(config, &slots);
+    let mut total = games_in_shard(config, &slots);
+    // A shard of an adaptive run plays its part of the rounds decided so far.
+    let shard_round = match (&config.options.adaptive, &config.options.rounds_from) {
+        (Some(rule), Some(dir)) => Some(adaptive::read_rounds(dir, config, rule)?),
+        _ => None,
+    };
+    let jobs = match &shard_round {
+        Some((_, targets)) => {
+            total = adaptive::games_up_to(config, targets);
+            adaptive::round_jobs(config, targets, &state.done, &HashSet::new())
+        }
+        None => jobs,
+    };
     let resumed = state.done.len() as u64;
     let mut progress = Progress {
         done: resumed,
@@ -480,7 +506,8 @@ pub fn run(
         resumed,
     };
     on_progress(progress);
-    let (failed, mut timing, adaptive) = if let Some(rule) = &config.options.adaptive {
+    let whole_adaptive = config.options.adaptive.filter(|_| shard_round.is_none());
+    let (failed, mut timing, adaptive) = if let Some(rule) = &whole_adaptive {
         let played = state.play_adaptive(config, rule, stop, &mut on_progress)?;
         (played.failed, played.timing, Some(played.record))
     } else {
@@ -531,6 +558,7 @@ pub fn run(
         match_stats,
         sprt_stopped,
         adaptive: adaptive.flatten(),
+        round: shard_round.map(|(round, _)| round),
     };
     if !interrupted {
         write_outputs(config, &outcome, &manifest(config, &outcome, started))?;
@@ -574,6 +602,7 @@ fn manifest(config: &SelfplayConfig, outcome: &SelfplayOutcome, started: String)
         match_stats: outcome.match_stats.clone(),
         adaptive: outcome.adaptive.clone(),
         shard: (!config.shard.is_whole()).then_some(config.shard),
+        round: outcome.round,
         merged: Merged::default(),
         notes: match (config.timed(), config.options.adaptive.is_some()) {
             (true, _) => format!("{NOTES} {CLOCK_NOTE}"),
@@ -1006,14 +1035,19 @@ fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
                 "adaptive self-play is for one engine from the start positions (no --engine-b, no --openings)",
             );
         }
-        if !config.shard.is_whole() {
+        if !config.shard.is_whole() && config.options.rounds_from.is_none() {
             return invalid(
-                "adaptive self-play decides each round from every position's games: run it unsharded (--shard with --target-halfwidth or --budget)",
+                "adaptive self-play decides each round from every position's games: run it unsharded (--shard with --target-halfwidth or --budget), or round by round with c960 slurm selfplay",
             );
         }
         if let Err(e) = rule.check(config.games_per_position, config.positions.len()) {
             return Err(SelfplayError::Invalid(e));
         }
+    }
+    if config.options.rounds_from.is_some() && config.options.adaptive.is_none() {
+        return invalid(
+            "--rounds-from plays a shard of adaptive self-play: give --target-halfwidth or --budget",
+        );
     }
     if !config.shard.is_whole() && config.options.sprt.is_some() {
         return invalid(

@@ -98,6 +98,9 @@ struct Head {
     /// cannot split.
     #[serde(default)]
     adaptive: Option<serde_json::Value>,
+    /// A shard of an adaptive run: the round it has played.
+    #[serde(default)]
+    round: Option<u32>,
 }
 
 /// One input: its directory, manifest (if it finished) and journal header.
@@ -120,16 +123,7 @@ pub fn merge(
     c960_store::remove_stale_temporaries(out);
     let (read, _locks) =
         read_inputs::<GameRecord, Head>(inputs, out, JOURNAL_FILE, "selfplay", "self-play")?;
-    if let Some(adaptive) = read
-        .iter()
-        .find(|i| i.manifest.as_ref().is_some_and(|m| m.adaptive.is_some()))
-    {
-        return Err(invalid(format!(
-            "{} is an adaptive run: its games follow rounds decided from all positions, \
-             so it is never sharded and has nothing to merge",
-            adaptive.dir.display()
-        )));
-    }
+    refuse_adaptive(&read)?;
     let first = &read[0];
     for other in &read[1..] {
         agree::<GameRecord, Head>(first, other, JOURNAL_FILE, &fields(first, other))?;
@@ -206,6 +200,32 @@ pub fn merge(
         shards: manifest.merged.shards,
         unfinished,
     })
+}
+
+/// Adaptive runs and their shards are never merged here: their rounds are
+/// merged one by one into the run directory.
+fn refuse_adaptive(read: &[Input]) -> Result<(), SelfplayError> {
+    if let Some(adaptive) = read
+        .iter()
+        .find(|i| i.manifest.as_ref().is_some_and(|m| m.adaptive.is_some()))
+    {
+        return Err(SelfplayError::Invalid(format!(
+            "{} is an adaptive run: its games follow rounds decided from all positions, \
+             so it is never sharded and has nothing to merge",
+            adaptive.dir.display()
+        )));
+    }
+    if let Some(shard) = read
+        .iter()
+        .find(|i| i.manifest.as_ref().is_some_and(|m| m.round.is_some()))
+    {
+        return Err(SelfplayError::Invalid(format!(
+            "{} is a shard of an adaptive run: its rounds are merged one by one into the \
+             run directory (c960 slurm selfplay --next-round)",
+            shard.dir.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Where each game of the run is, over all inputs.
@@ -389,6 +409,7 @@ fn merged_manifest(
         notes: plan.notes.clone(),
         adaptive: None,
         shard: None,
+        round: None,
         merged: Merged { shards, missing },
     }
 }

@@ -932,6 +932,11 @@ pub(crate) struct SelfplayArgs {
     pub(crate) out: Option<PathBuf>,
     #[arg(long, value_name = "I/N", help = SHARD_HELP)]
     pub(crate) shard: Option<c960_core::Shard>,
+    /// Adaptive self-play in shards: with --shard, play this shard's part
+    /// of every round decided so far in DIR/rounds.jsonl (the run
+    /// directory of `c960 slurm selfplay`, whose --next-round decides them).
+    #[arg(long, value_name = "DIR", requires = "shard")]
+    pub(crate) rounds_from: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -973,7 +978,12 @@ pub(crate) struct MergeArgs {
                         node sees.\n\n\
                         Examples:\n  \
                         c960 slurm selfplay --games-per-position 1000 --out /scratch/c960/sp --shards 96 --time 4:00:00 --submit\n  \
-                        c960 slurm sweep --nodes 1000000 --out /scratch/c960/sweep --shards 8 --cpus-per-task 4"
+                        c960 slurm sweep --nodes 1000000 --out /scratch/c960/sweep --shards 8 --cpus-per-task 4\n  \
+                        c960 slurm selfplay --target-halfwidth 0.05 --budget 200000 --out /scratch/c960/ad --shards 96 --submit\n\n\
+                        Adaptive self-play (--target-halfwidth, --budget) runs round by round: \
+                        each task plays its shard's part of the rounds in DIR/rounds.jsonl \
+                        (--rounds-from DIR); the merge job (--next-round) merges the round, \
+                        decides the next from all games so far and submits it."
 )]
 pub(crate) struct SlurmArgs {
     #[command(subcommand)]
@@ -1024,4 +1034,9 @@ pub(crate) struct SlurmOptions {
     /// Submit with sbatch (otherwise print what would be submitted).
     #[arg(long)]
     pub(crate) submit: bool,
+    /// Adaptive self-play: merge the round the shards in DIR/shards have
+    /// played and decide the next (or write the final tables when the rule
+    /// stops); with --submit, submit the next round. The merge job runs it.
+    #[arg(long)]
+    pub(crate) next_round: bool,
 }

@@ -2,7 +2,9 @@
 //! scripts/slurm-cluster.sh (CI installs Debian's slurm-wlm and munge): a
 //! sharded sweep and a sharded self-play with the built-in engine, one
 //! array task cancelled mid-run with `scancel` and resubmitted by the merge
-//! job, the merged result equal to a single-process run of the same seed.
+//! job, the merged result equal to a single-process run of the same seed;
+//! and adaptive self-play round by round, each round's merge job deciding
+//! and submitting the next, equal to the single-process adaptive run.
 
 mod util;
 
@@ -11,12 +13,16 @@ use std::{
     fs,
     path::{Path, PathBuf},
     process::Command,
+    sync::Mutex,
     thread,
     time::{Duration, Instant},
 };
 
 use serde_json::Value;
 use util::Dir;
+
+/// One test at a time on the one-node cluster (its two CPUs).
+static CLUSTER: Mutex<()> = Mutex::new(());
 
 fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/slurm-cluster.sh")
@@ -130,6 +136,9 @@ fn submitted(dir: &Dir, conf: &str, args: &[&str]) -> String {
 
 #[test]
 fn sharded_sweep_and_selfplay_on_slurm_equal_one_process_runs() {
+    let _cluster = CLUSTER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let conf = cluster();
     let dir = Dir::new();
     sharded_sweep(&conf, &dir);
@@ -247,5 +256,98 @@ fn sharded_selfplay_with_a_cancelled_task(conf: &str, dir: &Dir) {
     assert_eq!(
         journal_rows(&dir.file("sp/journal.jsonl")),
         journal_rows(&dir.file("sp-whole/journal.jsonl"))
+    );
+}
+
+/// Adaptive self-play in 2 shards submitted once, one task of the first
+/// round cancelled: the merge job resubmits it, and every round's merge job
+/// decides the next round and submits it until the budget is spent; the
+/// result equals the single-process adaptive run's.
+#[test]
+fn adaptive_selfplay_on_slurm_runs_round_by_round_to_the_one_process_result() {
+    let _cluster = CLUSTER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let conf = cluster();
+    let dir = Dir::new();
+    let selfplay = [
+        "selfplay",
+        "--engine",
+        "builtin",
+        "--nodes",
+        "50",
+        "--positions",
+        "0-3",
+        "--games-per-position",
+        "2",
+        "--round-games",
+        "2",
+        "--max-plies",
+        "80",
+        "--seed",
+        "4",
+        "--target-halfwidth",
+        "0.3",
+        "--budget",
+        "22",
+        "--quiet",
+    ];
+    let mut args = vec!["slurm"];
+    args.extend(selfplay);
+    args.extend(["--out", "asp", "--shards", "2", "--submit"]);
+    let printed = submitted(&dir, &conf, &args);
+    assert!(printed.contains("round 0"), "{printed}");
+    // Shard 1 of round 0 cancelled at once: the merge job resubmits it.
+    let jobs = fs::read_to_string(dir.file("asp/slurm/jobs.log")).unwrap();
+    let array = jobs
+        .lines()
+        .find_map(|l| l.strip_prefix("shards "))
+        .expect("the array job id in jobs.log")
+        .to_owned();
+    slurm(&conf, &["scancel", &format!("{array}_1")]);
+    let mut args = selfplay.to_vec();
+    args.extend(["--out", "asp-whole"]);
+    dir.ok(&args);
+    wait_for(
+        &conf,
+        &dir.file("asp/manifest.json"),
+        &dir.file("asp/slurm/logs"),
+        300,
+    );
+    let rounds = json(&dir.file("asp-whole/manifest.json"))["adaptive"]["rounds"]
+        .as_u64()
+        .unwrap();
+    assert!(rounds >= 2, "too few rounds to test: {rounds}");
+    // Each round was submitted by the merge job of the round before; the
+    // last one logs the end once the outputs are written.
+    let log = dir.file("asp/slurm/jobs.log");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !fs::read_to_string(&log).unwrap().ends_with("finished\n") {
+        assert!(Instant::now() < deadline, "the last merge job never ended");
+        thread::sleep(Duration::from_millis(100));
+    }
+    let jobs = fs::read_to_string(&log).unwrap();
+    assert!(jobs.contains("resubmitted shards 1\n"), "{jobs}");
+    for round in 1..=rounds {
+        assert!(jobs.contains(&format!("round {round}\nshards ")), "{jobs}");
+    }
+    for file in ["games.pgn", "positions.csv", "rounds.jsonl"] {
+        assert_eq!(
+            fs::read_to_string(dir.file(&format!("asp/{file}"))).unwrap(),
+            fs::read_to_string(dir.file(&format!("asp-whole/{file}"))).unwrap(),
+            "{file} differs"
+        );
+    }
+    assert_eq!(
+        settled(&dir.file("asp/manifest.json")),
+        settled(&dir.file("asp-whole/manifest.json"))
+    );
+    assert_eq!(
+        journal_rows(&dir.file("asp/journal.jsonl")),
+        journal_rows(&dir.file("asp-whole/journal.jsonl"))
+    );
+    assert_eq!(
+        json(&dir.file("asp/manifest.json"))["shards"],
+        serde_json::json!(["0/2", "1/2"])
     );
 }

@@ -552,6 +552,11 @@ impl Plan {
     pub(crate) fn out(&self) -> &Path {
         &self.out
     }
+
+    /// Whether its self-play is adaptive (a target half width or a budget).
+    pub(crate) fn adaptive_selfplay(&self) -> bool {
+        self.selfplay.target_halfwidth > 0.0 || self.selfplay.budget > 0
+    }
 }
 
 fn duration(seconds: f64) -> String {

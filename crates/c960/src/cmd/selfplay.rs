@@ -115,6 +115,7 @@ pub(crate) fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             openings,
             log_dir: args.log_engine.clone(),
             adaptive: adaptive(args),
+            rounds_from: args.rounds_from.clone(),
         },
         shard: args.shard.unwrap_or_default(),
     })
@@ -327,7 +328,10 @@ fn prepare(config: &SelfplayConfig, repair: bool) -> Result<()> {
 }
 
 /// How an adaptive run ended, in one line.
-fn write_adaptive(text: &mut Text, a: &c960_selfplay::AdaptiveRecord) -> std::fmt::Result {
+pub(crate) fn write_adaptive(
+    text: &mut Text,
+    a: &c960_selfplay::AdaptiveRecord,
+) -> std::fmt::Result {
     writeln!(
         text,
         "adaptive: {} round(s) after {} games each; games per position {}..{}; stopped: {}; \

@@ -7,10 +7,26 @@
 //! depends on the array (`afterany`), checks that every shard finished,
 //! and either merges the shards into DIR or resubmits the unfinished tasks
 //! (the same command resumes from their journals) and itself after them.
+//!
+//! Adaptive self-play (`--target-halfwidth`, `--budget`) runs round by
+//! round: DIR holds the journal of rounds; each task plays its shard's part
+//! of the rounds decided so far (`--rounds-from DIR`), and the merge job
+//! runs `c960 slurm selfplay ... --next-round --submit`, which merges the
+//! round into DIR, decides the next one from all games so far (exactly as
+//! the unsharded run decides it), writes it to DIR/rounds.jsonl and submits
+//! the next array and merge, until the rule stops and the final tables are
+//! written.
 
-use std::{env, fmt::Write as _, fs, path::Path, process::Command};
+use std::{
+    env,
+    fmt::Write as _,
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
 
 use anyhow::{Context, Result, anyhow, bail};
+use c960_selfplay::{RoundStep, SelfplayConfig, SelfplayError};
 
 use crate::{
     cli::{InputError, SlurmArgs, SlurmCommand, SlurmOptions},
@@ -23,7 +39,7 @@ const ATTEMPTS: u32 = 3;
 
 /// Flags of `c960 slurm` itself, and flags each task sets, with whether
 /// they take a value: left out of the task's command.
-const OWN_FLAGS: [(&str, bool); 8] = [
+const OWN_FLAGS: [(&str, bool); 9] = [
     ("--shards", true),
     ("--partition", true),
     ("--time", true),
@@ -32,9 +48,23 @@ const OWN_FLAGS: [(&str, bool); 8] = [
     ("--jobs", true),
     ("--out", true),
     ("--quiet", false),
+    ("--next-round", false),
 ];
 
-pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
+/// What `c960 slurm` shards: the command, its run directory, the Slurm
+/// options, the file a finished shard has, and the settings of adaptive
+/// self-play.
+type Sharded<'a> = (
+    &'static str,
+    Option<PathBuf>,
+    &'a SlurmOptions,
+    &'static str,
+    Option<SelfplayConfig>,
+);
+
+/// The command to shard, checked.
+fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
+    let mut adaptive: Option<SelfplayConfig> = None;
     let (command, out, slurm, done) = match &args.command {
         SlurmCommand::Sweep { args, slurm } => {
             no_shard(args.shard.is_some())?;
@@ -50,15 +80,43 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
                         .to_owned()
                 ));
             }
-            crate::cmd::selfplay::config(args)?;
+            if args.rounds_from.is_some() {
+                bail!(InputError(
+                    "c960 slurm gives each task its --rounds-from".to_owned()
+                ));
+            }
+            let config = crate::cmd::selfplay::config(args)?;
+            if config.options.adaptive.is_some() {
+                adaptive = Some(config);
+            }
             ("selfplay", args.out.clone(), slurm, "manifest.json")
         }
         SlurmCommand::Run { args, slurm } => {
             no_shard(args.shard.is_some())?;
             let plan = crate::cmd::run::plan(args)?;
+            if plan.adaptive_selfplay() {
+                bail!(InputError(
+                    "this c960 run plays adaptive self-play, whose rounds need every position's \
+                     games: on Slurm, run its sweep with c960 slurm sweep and its self-play with \
+                     c960 slurm selfplay --target-halfwidth W --budget GAMES"
+                        .to_owned()
+                ));
+            }
             ("run", Some(plan.out().to_owned()), slurm, "run.json")
         }
     };
+    Ok((command, out, slurm, done, adaptive))
+}
+
+pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
+    let (command, out, slurm, done, mut adaptive) = sharded(args)?;
+    if slurm.next_round && adaptive.is_none() {
+        bail!(InputError(
+            "--next-round is for adaptive self-play (c960 slurm selfplay with \
+             --target-halfwidth or --budget)"
+                .to_owned()
+        ));
+    }
     let Some(out) = out else {
         bail!(InputError(
             "c960 slurm needs --out DIR: the run directory every task shares".to_owned()
@@ -87,14 +145,17 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
         slurm,
         done,
     };
-    let dir = out.join("slurm");
-    fs::create_dir_all(dir.join("logs"))
-        .with_context(|| format!("cannot create {}", dir.display()))?;
-    fs::create_dir_all(out.join("shards"))?;
-    let shard_script = dir.join("shard.sbatch");
-    let merge_script = dir.join("merge.sbatch");
-    write_script(&shard_script, &jobs.shard_script(&task_args))?;
-    write_script(&merge_script, &jobs.merge_script())?;
+    let round = match adaptive.as_mut() {
+        Some(config) => {
+            config.out.clone_from(&out);
+            if slurm.next_round {
+                return next_round(&jobs, config);
+            }
+            Some(c960_selfplay::open_rounds(config).map_err(bad_input)?)
+        }
+        None => None,
+    };
+    let (shard_script, merge_script) = jobs.write_scripts(&task_args, round.is_some())?;
 
     let mut text = Text::default();
     let n = slurm.shards;
@@ -107,6 +168,17 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
         out.display(),
         merge_script.display()
     )?;
+    if let Some(round) = round {
+        writeln!(
+            text,
+            "adaptive: the shards play round {round} (round 0: the initial games); after each \
+             round the merge job merges it into {}, decides the next round from all games so far \
+             ({}/{}) and submits it, until the rule stops",
+            out.display(),
+            out.display(),
+            c960_selfplay::ROUNDS_FILE
+        )?;
+    }
     if slurm.submit {
         submit(&mut text, &jobs, &shard_script, &merge_script)?;
     } else {
@@ -139,27 +211,170 @@ fn submit(
         let array = sbatch(&[shard_script.as_os_str()])?;
         let dependency = format!("--dependency=afterany:{array}");
         let merge = sbatch(&[dependency.as_ref(), merge_script.as_os_str()])?;
-        let log = dir.join("jobs.log");
-        let mut jobs_log = fs::read_to_string(&log).unwrap_or_default();
-        writeln!(jobs_log, "shards {array}\nmerge {merge}")?;
-        c960_store::write_atomically(&log, |f| std::io::Write::write_all(f, jobs_log.as_bytes()))?;
+        log_jobs(&dir, &format!("shards {array}\nmerge {merge}\n"))?;
         writeln!(
             text,
             "submitted the shards as job {array} (array 0-{}) and the merge as job {merge}",
             n - 1
         )?;
-        writeln!(text, "follow:   squeue --name {name}")?;
-        writeln!(
-            text,
-            "history:  sacct --name {name} --format=JobID,JobName,State,Elapsed,ExitCode"
-        )?;
-        writeln!(text, "logs:     {}/logs/", dir.display())?;
+        follow(text, name, &dir)?;
         writeln!(
             text,
             "result:   {}/{done} once the merge has run (it resubmits unfinished shards itself)",
             out.display()
         )?;
     }
+    Ok(())
+}
+
+/// How to follow the jobs.
+fn follow(text: &mut Text, name: &str, dir: &Path) -> Result<()> {
+    writeln!(text, "follow:   squeue --name {name}")?;
+    writeln!(
+        text,
+        "history:  sacct --name {name} --format=JobID,JobName,State,Elapsed,ExitCode"
+    )?;
+    writeln!(text, "logs:     {}/logs/", dir.display())?;
+    writeln!(text, "jobs:     {}/jobs.log", dir.display())?;
+    Ok(())
+}
+
+/// Appends `lines` to `dir/jobs.log`.
+fn log_jobs(dir: &Path, lines: &str) -> Result<()> {
+    let log = dir.join("jobs.log");
+    let mut jobs_log = fs::read_to_string(&log).unwrap_or_default();
+    jobs_log.push_str(lines);
+    c960_store::write_atomically(&log, |f| std::io::Write::write_all(f, jobs_log.as_bytes()))?;
+    Ok(())
+}
+
+/// A self-play error, bad input when it is one.
+fn bad_input(e: SelfplayError) -> anyhow::Error {
+    if e.is_bad_input() {
+        InputError(e.to_string()).into()
+    } else {
+        e.into()
+    }
+}
+
+/// `--next-round`: merges the round the shards played and decides the
+/// next; with `--submit`, submits it (or resubmits the shards that have
+/// not played the round, at most [`ATTEMPTS`] times in a row).
+fn next_round(jobs: &Jobs<'_>, config: &SelfplayConfig) -> Result<()> {
+    let (out, n, submit) = (jobs.out, jobs.slurm.shards, jobs.slurm.submit);
+    let dir = out.join("slurm");
+    let (shard_script, merge_script) = (dir.join("shard.sbatch"), dir.join("merge.sbatch"));
+    let shards: Vec<PathBuf> = (0..n)
+        .map(|i| out.join("shards").join(i.to_string()))
+        .collect();
+    let step = c960_selfplay::merge_round(config, &shards)
+        .with_context(|| format!("next round of {}", out.display()))?;
+    let mut text = Text::default();
+    match step {
+        RoundStep::Unfinished { round, shards } => {
+            let list: Vec<String> = shards.iter().map(ToString::to_string).collect();
+            let list = list.join(",");
+            if !submit {
+                bail!(
+                    "round {round} is not played yet by shard(s) {list} (no manifest of round \
+                     {round} in {}/shards/I): run them, then --next-round again",
+                    out.display()
+                );
+            }
+            resubmit(&mut text, &dir, round, &list)?;
+        }
+        RoundStep::Next(round) => {
+            writeln!(
+                text,
+                "round {} decided: {} of the {} open position(s) get more games; written to {}",
+                round.round,
+                round.targets.len(),
+                round.open,
+                out.join(c960_selfplay::ROUNDS_FILE).display()
+            )?;
+            if submit {
+                let array = sbatch(&[shard_script.as_os_str()])?;
+                let merge = sbatch(&[
+                    format!("--dependency=afterany:{array}").as_ref(),
+                    "--export=ALL,C960_MERGE_ATTEMPT=1".as_ref(),
+                    merge_script.as_os_str(),
+                ])?;
+                log_jobs(
+                    &dir,
+                    &format!("round {}\nshards {array}\nmerge {merge}\n", round.round),
+                )?;
+                writeln!(
+                    text,
+                    "submitted round {} as job {array} (array 0-{}) and its merge as job {merge}",
+                    round.round,
+                    n - 1
+                )?;
+                follow(&mut text, jobs.name, &dir)?;
+            } else {
+                writeln!(
+                    text,
+                    "play it: each shard's command again (--shard I/{n} --rounds-from {}), then \
+                     --next-round again",
+                    out.display()
+                )?;
+            }
+        }
+        RoundStep::Finished(outcome) => {
+            log_jobs(&dir, "finished\n")?;
+            writeln!(
+                text,
+                "adaptive self-play finished: {} games from {} positions in {}",
+                outcome.games,
+                outcome.positions.len(),
+                out.display()
+            )?;
+            if let Some(record) = &outcome.adaptive {
+                crate::cmd::selfplay::write_adaptive(&mut text, record)?;
+            }
+            if !outcome.failed.is_empty() {
+                writeln!(
+                    text,
+                    "{} game(s) failed, listed in {}/manifest.json",
+                    outcome.failed.len(),
+                    out.display()
+                )?;
+            }
+        }
+    }
+    text.print()?;
+    Ok(())
+}
+
+/// Resubmits the shards `list` that have not played round `round` and the
+/// merge job after them, at most [`ATTEMPTS`] times in a row.
+fn resubmit(text: &mut Text, dir: &Path, round: u32, list: &str) -> Result<()> {
+    let attempt: u32 = env::var("C960_MERGE_ATTEMPT")
+        .ok()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1);
+    if attempt >= ATTEMPTS {
+        bail!(
+            "shards {list} did not finish round {round} after {attempt} attempts; see {}",
+            dir.join("logs").display()
+        );
+    }
+    let array = sbatch(&[
+        format!("--array={list}").as_ref(),
+        dir.join("shard.sbatch").as_os_str(),
+    ])?;
+    let merge = sbatch(&[
+        format!("--dependency=afterany:{array}").as_ref(),
+        format!("--export=ALL,C960_MERGE_ATTEMPT={}", attempt + 1).as_ref(),
+        dir.join("merge.sbatch").as_os_str(),
+    ])?;
+    log_jobs(
+        dir,
+        &format!("resubmitted shards {list}\nshards {array}\nmerge {merge}\n"),
+    )?;
+    writeln!(
+        text,
+        "round {round}: shards {list} unfinished: resubmitted as job {array}, merge as job {merge}"
+    )?;
     Ok(())
 }
 
@@ -212,6 +427,30 @@ struct Jobs<'a> {
 }
 
 impl Jobs<'_> {
+    /// Writes `DIR/slurm/shard.sbatch` and `merge.sbatch` (rounds of
+    /// adaptive self-play with `adaptive`) and returns their paths.
+    fn write_scripts(&self, task_args: &[String], adaptive: bool) -> Result<(PathBuf, PathBuf)> {
+        let dir = self.out.join("slurm");
+        fs::create_dir_all(dir.join("logs"))
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        fs::create_dir_all(self.out.join("shards"))?;
+        let shard_script = dir.join("shard.sbatch");
+        let merge_script = dir.join("merge.sbatch");
+        let mut shard_args = task_args.to_vec();
+        let merge_text = if adaptive {
+            shard_args.extend([
+                "--rounds-from".to_owned(),
+                self.out.to_string_lossy().into_owned(),
+            ]);
+            self.next_round_script(task_args)
+        } else {
+            self.merge_script()
+        };
+        write_script(&shard_script, &self.shard_script(&shard_args))?;
+        write_script(&merge_script, &merge_text)?;
+        Ok((shard_script, merge_script))
+    }
+
     fn header(&self, lines: &[String]) -> String {
         let mut text = String::from("#!/bin/bash\n");
         let mut options = vec![
@@ -254,6 +493,35 @@ impl Jobs<'_> {
              --out {}/\"$shard\"\n",
             command.join(" "),
             shell_quote(&self.out.join("shards").to_string_lossy()),
+        );
+        text
+    }
+
+    /// The merge job of adaptive self-play: `c960 slurm ... --next-round
+    /// --submit` merges the round and submits the next.
+    fn next_round_script(&self, args: &[String]) -> String {
+        let n = self.slurm.shards;
+        let logs = self.out.join("slurm").join("logs");
+        let mut text = self.header(&[
+            "--cpus-per-task=1".to_owned(),
+            format!("--output={}/merge-%j.out", logs.display()),
+        ]);
+        let command: Vec<String> = [self.exe.to_string_lossy().into_owned(), "slurm".to_owned()]
+            .into_iter()
+            .chain(args.iter().cloned())
+            .map(|a| shell_quote(&a))
+            .collect();
+        let _ = write!(
+            text,
+            "# Written by c960 slurm: runs after every shard task of a round ended (afterany).\n\
+             # Merges the round into the run directory when every shard played it and decides\n\
+             # the next from all games so far (written to rounds.jsonl), then submits it and\n\
+             # this job after it; resubmits unfinished shards instead, at most {ATTEMPTS} times;\n\
+             # writes the final tables when the rule stops.\n\
+             set -euo pipefail\n\
+             exec {} --shards {n} --out {} --next-round --submit\n",
+            command.join(" "),
+            shell_quote(&self.out.to_string_lossy()),
         );
         text
     }
