@@ -1,0 +1,207 @@
+//! `c960 run`: the whole pipeline in one run directory — positions, engine
+//! sweep, self-play, report — with a profile, a TOML file and flags, one
+//! progress display and a summary.
+
+mod plan;
+mod stages;
+mod summary;
+
+use std::{fmt::Write as _, path::PathBuf, time::Instant};
+
+use anyhow::{Context, Result};
+use c960_selfplay::{PositionSummary, SelfplayConfig};
+use serde::Serialize;
+
+use crate::{cli::RunArgs, interrupt, output::Text};
+
+pub(crate) use plan::plan;
+use plan::{Plan, configs};
+use stages::{Display, StageTime, selfplay_stage, sweep_stage, write_positions};
+use summary::summary;
+
+/// What `run.json` records.
+#[derive(Serialize)]
+struct RunRecord<'a> {
+    kind: &'static str,
+    c960_version: &'static str,
+    plan: &'a Plan,
+    engine: String,
+    jobs: usize,
+    stages: &'a [StageTime],
+    /// Absent for a shard: the merge of all shards builds the report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report: Option<PathBuf>,
+    finished: String,
+}
+
+pub(crate) fn run(args: &RunArgs) -> Result<()> {
+    let plan = plan(args)?;
+    // The dry run validates exactly what the real run does (quietly: it
+    // prints nothing but the plan); only the engine is not started.
+    let (mut sweep, selfplay) = configs(&plan, args.quiet || args.dry_run)?;
+    sweep.repair = args.repair;
+    if args.dry_run {
+        let mut text = Text::default();
+        writeln!(text, "{}", serde_json::to_string_pretty(&plan)?)?;
+        return Ok(text.print()?);
+    }
+    // Start the engine once before anything is written: a broken engine is
+    // reported at once, and the run says which engine it uses.
+    // The sweep then searches with this engine, so it is launched once.
+    let started = sweep
+        .engine
+        .with_multipv(sweep.multipv)
+        .start()
+        .map_err(c960_sweep::SweepError::from)?;
+    let engine = {
+        use c960_engine::Engine as _;
+        started.info().clone()
+    };
+    if !args.quiet {
+        eprintln!(
+            "c960 run ({}) with {}: {} positions; sweep at {}{}; {} into {}",
+            plan.profile.name(),
+            engine.name,
+            sweep.positions.len(),
+            sweep.limit,
+            if sweep.multipv > 1 {
+                format!(" with MultiPV {}", sweep.multipv)
+            } else {
+                String::new()
+            },
+            selfplay
+                .as_ref()
+                .map_or("no self-play".to_owned(), |s| format!(
+                    "self-play {} game(s) per position at {} per move",
+                    s.games_per_position, s.limit
+                )),
+            plan.out.display()
+        );
+    }
+    let _lock = claim(&plan, selfplay.as_ref(), args.repair)?;
+    interrupt::install();
+    let stages_total = if selfplay.is_some() { 4 } else { 3 };
+    let display = Display::new(args.quiet);
+    let mut times = Vec::new();
+
+    times.push(write_positions(&plan.out, &display, stages_total)?);
+
+    let (swept, time) = sweep_stage(&sweep, started, &display, stages_total)?;
+    times.push(time);
+
+    let mut runs = vec![sweep.out.clone()];
+    let mut played: Vec<PositionSummary> = Vec::new();
+    if let Some(selfplay) = &selfplay {
+        let (outcome, time) = selfplay_stage(selfplay, &display, stages_total)?;
+        times.push(time);
+        played = outcome.positions;
+        runs.push(selfplay.out.clone());
+    }
+
+    if plan.shard.is_some() {
+        return finish_shard(&plan, &swept.engine.name, sweep.jobs, &times, args.quiet);
+    }
+
+    // 4. Report.
+    let clock = Instant::now();
+    display.stage(stages_total, stages_total, "report", 1, "site");
+    let report_dir = plan.out.join("report");
+    let built = c960_report::build(&runs, &report_dir)
+        .with_context(|| format!("report into {}", report_dir.display()))?;
+    display.bar.finish_and_clear();
+    times.push(StageTime {
+        stage: "report",
+        seconds: clock.elapsed().as_secs_f64(),
+        what: format!("{} pages, {} chart files", built.pages, built.charts.len()),
+    });
+
+    let record = RunRecord {
+        kind: "run",
+        c960_version: env!("CARGO_PKG_VERSION"),
+        plan: &plan,
+        engine: swept.engine.name.clone(),
+        jobs: sweep.jobs,
+        stages: &times,
+        report: Some(report_dir.join("index.html")),
+        finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    };
+    let json = serde_json::to_string_pretty(&record)?;
+    c960_store::write_atomically(&plan.out.join("run.json"), |out| {
+        std::io::Write::write_all(out, json.as_bytes())
+    })?;
+    if !args.quiet {
+        summary(
+            &plan,
+            &swept.engine.name,
+            &swept.rows,
+            &played,
+            &times,
+            &report_dir,
+            built.verdicts.as_ref(),
+        )?
+        .print()?;
+    }
+    Ok(())
+}
+
+/// A shard's run ends after self-play: `run.json` says which shard it
+/// played (and marks it finished); the merge of all shards builds the
+/// report.
+fn finish_shard(
+    plan: &Plan,
+    engine: &str,
+    jobs: usize,
+    times: &[StageTime],
+    quiet: bool,
+) -> Result<()> {
+    let record = RunRecord {
+        kind: "run",
+        c960_version: env!("CARGO_PKG_VERSION"),
+        plan,
+        engine: engine.to_owned(),
+        jobs,
+        stages: times,
+        report: None,
+        finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    };
+    let json = serde_json::to_string_pretty(&record)?;
+    c960_store::write_atomically(&plan.out.join("run.json"), |out| {
+        std::io::Write::write_all(out, json.as_bytes())
+    })?;
+    if !quiet {
+        let mut text = Text::default();
+        writeln!(
+            text,
+            "shard {} of c960 run finished in {}; merge every shard with c960 merge DIR... --out DIR",
+            plan.shard.map(|s| s.to_string()).unwrap_or_default(),
+            plan.out.display()
+        )?;
+        text.print()?;
+    }
+    Ok(())
+}
+
+/// Locks the run directory (creating it) for this run's life, checks its
+/// own outputs, and with `--repair` repairs the self-play journal (the
+/// sweep repairs its own).
+fn claim(
+    plan: &Plan,
+    selfplay: Option<&SelfplayConfig>,
+    repair: bool,
+) -> Result<c960_store::DirLock> {
+    let lock = c960_store::DirLock::exclusive(&plan.out)?;
+    c960_store::remove_stale_temporaries(&plan.out);
+    if let Some(selfplay) = selfplay {
+        c960_store::remove_stale_temporaries(&selfplay.out);
+    }
+    c960_store::check_output(&[&plan.out.join("positions.csv"), &plan.out.join("run.json")])?;
+    if repair && let Some(selfplay) = selfplay {
+        let dropped = c960_selfplay::checks::repair(selfplay)
+            .with_context(|| format!("repair {}", selfplay.out.display()))?;
+        crate::cmd::sweep::report_repairs(
+            &selfplay.out.join(c960_selfplay::JOURNAL_FILE),
+            &dropped,
+        );
+    }
+    Ok(lock)
+}

@@ -1,0 +1,352 @@
+//! The plan of a run: profile, TOML file and flags merged once into the
+//! sweep and self-play configurations.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Result, bail};
+use c960_core::parse_position_set;
+use c960_engine::{EngineSpec, Limit};
+use c960_selfplay::{Adaptive, Rules, SelfplayConfig};
+use c960_sweep::{RepeatPlan, SweepConfig};
+use serde::{Deserialize, Serialize};
+
+use crate::cli::{EngineArgs, InputError, Profile, RunArgs};
+
+/// Everything a run does, resolved from the profile, the TOML file and the
+/// flags (in that order, later ones winning). Written to `run.json`.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Plan {
+    pub(super) profile: Profile,
+    pub(super) out: PathBuf,
+    pub(super) engine: String,
+    pub(super) options: Vec<String>,
+    pub(super) hash: u32,
+    pub(super) jobs: Option<usize>,
+    pub(super) positions: String,
+    pub(super) seed: u64,
+    pub(super) sweep: SweepPlan,
+    pub(super) selfplay: SelfplayPlan,
+    /// The shard this run plays (`--shard`), if one part only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) shard: Option<c960_core::Shard>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SweepPlan {
+    pub(super) nodes: u64,
+    pub(super) multipv: u32,
+    /// Searches per position (node budgets drawn from the run's seed).
+    pub(super) repeats: u32,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SelfplayPlan {
+    /// Games per position (with a budget or target: before the rounds).
+    pub(super) games: u32,
+    /// Adaptive: target half width of White's score (0: none).
+    #[serde(default)]
+    pub(super) target_halfwidth: f64,
+    /// Adaptive: total games (0: none).
+    #[serde(default)]
+    pub(super) budget: u64,
+    pub(super) nodes: u64,
+    pub(super) jitter: f64,
+    pub(super) max_plies: u32,
+    pub(super) resign_cp: i32,
+    pub(super) resign_plies: u32,
+    pub(super) draw_cp: i32,
+    pub(super) draw_plies: u32,
+    pub(super) draw_after: u32,
+}
+
+/// The TOML file: any subset of [`Plan`].
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FilePlan {
+    profile: Option<Profile>,
+    out: Option<PathBuf>,
+    engine: Option<String>,
+    options: Option<Vec<String>>,
+    hash: Option<u32>,
+    jobs: Option<usize>,
+    positions: Option<String>,
+    seed: Option<u64>,
+    sweep: Option<FileSweep>,
+    selfplay: Option<FileSelfplay>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSweep {
+    nodes: Option<u64>,
+    multipv: Option<u32>,
+    repeats: Option<u32>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSelfplay {
+    games: Option<u32>,
+    target_halfwidth: Option<f64>,
+    budget: Option<u64>,
+    nodes: Option<u64>,
+    jitter: Option<f64>,
+    max_plies: Option<u32>,
+    resign_cp: Option<i32>,
+    resign_plies: Option<u32>,
+    draw_cp: Option<i32>,
+    draw_plies: Option<u32>,
+    draw_after: Option<u32>,
+}
+
+impl Profile {
+    fn plan(self) -> Plan {
+        let rules = Rules::default();
+        let (sweep, games, nodes, adaptive) = match self {
+            // About ten minutes on two cores for all 960 positions.
+            Profile::Quick => (
+                SweepPlan {
+                    nodes: 100_000,
+                    multipv: 1,
+                    repeats: 1,
+                },
+                2,
+                2_000,
+                (0.0, 0),
+            ),
+            // Hours; resumable at any point. From `just bench-resolve`: four
+            // searches of 250,000 nodes repeat at r = 0.97 where one of
+            // 1,000,000 repeats at 0.88 (48 positions, Stockfish 15.1), for
+            // fewer core-hours; self-play goes adaptive after 20 games
+            // each, up to the old uniform budget of 100 games a position.
+            Profile::Research => (
+                SweepPlan {
+                    nodes: 250_000,
+                    multipv: 1,
+                    repeats: 4,
+                },
+                20,
+                5_000,
+                (0.05, 96_000),
+            ),
+        };
+        Plan {
+            profile: self,
+            out: PathBuf::from("runs").join(self.name()),
+            engine: "auto".to_owned(),
+            options: Vec::new(),
+            hash: 16,
+            jobs: None,
+            positions: "all".to_owned(),
+            seed: 0,
+            sweep,
+            selfplay: SelfplayPlan {
+                games,
+                target_halfwidth: adaptive.0,
+                budget: adaptive.1,
+                nodes,
+                jitter: 0.1,
+                max_plies: rules.max_plies,
+                resign_cp: rules.resign_cp,
+                resign_plies: rules.resign_plies,
+                draw_cp: rules.draw_cp,
+                draw_plies: rules.draw_plies,
+                draw_after: rules.draw_after_ply,
+            },
+            shard: None,
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Profile::Quick => "quick",
+            Profile::Research => "research",
+        }
+    }
+}
+
+macro_rules! set {
+    ($target:expr, $value:expr) => {
+        if let Some(v) = $value {
+            $target = v;
+        }
+    };
+}
+
+/// Resolves the plan: profile, then the TOML file, then flags.
+pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
+    let file: FilePlan = match &args.config {
+        Some(path) => {
+            let text = fs::read_to_string(path)
+                .map_err(|e| InputError(format!("cannot read {}: {e}", path.display())))?;
+            toml::from_str(&text).map_err(|e| {
+                InputError(format!(
+                    "{} is not a valid run configuration: {}",
+                    path.display(),
+                    e.message()
+                ))
+            })?
+        }
+        None => FilePlan::default(),
+    };
+    let profile = args.profile.or(file.profile).unwrap_or(Profile::Quick);
+    let mut plan = profile.plan();
+    set!(plan.out, file.out);
+    set!(plan.engine, file.engine);
+    set!(plan.options, file.options);
+    set!(plan.hash, file.hash);
+    plan.jobs = file.jobs.or(plan.jobs);
+    set!(plan.positions, file.positions);
+    set!(plan.seed, file.seed);
+    if let Some(s) = file.sweep {
+        set!(plan.sweep.nodes, s.nodes);
+        set!(plan.sweep.multipv, s.multipv);
+        set!(plan.sweep.repeats, s.repeats);
+    }
+    if let Some(s) = file.selfplay {
+        let p = &mut plan.selfplay;
+        set!(p.games, s.games);
+        set!(p.target_halfwidth, s.target_halfwidth);
+        set!(p.budget, s.budget);
+        set!(p.nodes, s.nodes);
+        set!(p.jitter, s.jitter);
+        set!(p.max_plies, s.max_plies);
+        set!(p.resign_cp, s.resign_cp);
+        set!(p.resign_plies, s.resign_plies);
+        set!(p.draw_cp, s.draw_cp);
+        set!(p.draw_plies, s.draw_plies);
+        set!(p.draw_after, s.draw_after);
+    }
+    set!(plan.out, args.out.clone());
+    set!(plan.engine, args.engine.clone());
+    if !args.options.is_empty() {
+        plan.options.clone_from(&args.options);
+    }
+    set!(plan.hash, args.hash);
+    plan.jobs = args.jobs.or(plan.jobs);
+    set!(plan.positions, args.positions.clone());
+    set!(plan.seed, args.seed);
+    set!(plan.sweep.nodes, args.sweep_nodes);
+    set!(plan.sweep.multipv, args.multipv);
+    set!(plan.sweep.repeats, args.repeats);
+    set!(plan.selfplay.games, args.games);
+    set!(plan.selfplay.target_halfwidth, args.target_halfwidth);
+    set!(plan.selfplay.budget, args.budget);
+    set!(plan.selfplay.nodes, args.selfplay_nodes);
+    set!(plan.selfplay.jitter, args.jitter);
+    plan.shard = args.shard.filter(|s| !s.is_whole());
+    if plan.sweep.nodes == 0 || plan.selfplay.nodes == 0 {
+        bail!(InputError("node limits must be positive".to_owned()));
+    }
+    if plan.sweep.repeats == 0 {
+        bail!(InputError("sweep repeats must be at least 1".to_owned()));
+    }
+    if plan.sweep.multipv == 0 {
+        bail!(InputError("multipv must be at least 1".to_owned()));
+    }
+    if plan.selfplay.max_plies == 0 {
+        bail!(InputError(
+            "selfplay.max_plies must be at least 1 (a game of 0 plies is no game)".to_owned()
+        ));
+    }
+    if !(0.0..1.0).contains(&plan.selfplay.jitter) {
+        bail!(InputError(format!(
+            "jitter {} must be at least 0 and below 1",
+            plan.selfplay.jitter
+        )));
+    }
+    Ok(plan)
+}
+
+/// The sweep and self-play configurations of a plan.
+pub(super) fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConfig>)> {
+    let positions = parse_position_set(&plan.positions)?;
+    let engine_args = EngineArgs {
+        engine: plan.engine.clone(),
+        threads: 1,
+        hash: plan.hash,
+        options: plan.options.clone(),
+        jobs: plan.jobs,
+        retries: 2,
+        watchdog: None,
+        quiet,
+        repair: false,
+    };
+    let engine: EngineSpec = engine_args.engine_spec(&plan.engine, &plan.options)?;
+    let jobs = engine_args.jobs()?;
+    let sweep = SweepConfig {
+        engine: engine.clone(),
+        limit: Limit::Nodes(plan.sweep.nodes),
+        multipv: plan.sweep.multipv,
+        positions: positions
+            .iter()
+            .copied()
+            .map(c960_core::Setup::from)
+            .collect(),
+        set: None,
+        repeats: RepeatPlan {
+            repeats: plan.sweep.repeats,
+            seed: plan.seed,
+            jitter: c960_sweep::repeats::DEFAULT_JITTER,
+        },
+        jobs,
+        retries: 2,
+        out: plan.out.join("sweep"),
+        repair: false,
+        shard: plan.shard.unwrap_or_default(),
+    };
+    let p = &plan.selfplay;
+    let selfplay = (p.games > 0).then(|| SelfplayConfig {
+        engine,
+        engine_b: None,
+        limit: Limit::Nodes(p.nodes),
+        jitter: p.jitter,
+        rules: Rules {
+            max_plies: p.max_plies,
+            resign_cp: p.resign_cp,
+            resign_plies: p.resign_plies,
+            draw_cp: p.draw_cp,
+            draw_plies: p.draw_plies,
+            draw_after_ply: p.draw_after,
+        },
+        games_per_position: p.games,
+        positions: positions.into_iter().map(c960_core::Setup::from).collect(),
+        seed: plan.seed,
+        jobs,
+        retries: 2,
+        keep_scores: false,
+        out: plan.out.join("selfplay"),
+        options: c960_selfplay::MatchOptions {
+            adaptive: (p.target_halfwidth > 0.0 || p.budget > 0).then_some(Adaptive {
+                target_half_width: p.target_halfwidth,
+                band_half_width: c960_selfplay::adaptive::DEFAULT_BAND,
+                alpha: c960_selfplay::adaptive::DEFAULT_ALPHA,
+                round_games: ROUND_GAMES,
+                budget: (p.budget > 0).then_some(p.budget),
+            }),
+            ..c960_selfplay::MatchOptions::default()
+        },
+        shard: plan.shard.unwrap_or_default(),
+    });
+    Ok((sweep, selfplay))
+}
+
+/// Games per open position per adaptive round in a run.
+pub(super) const ROUND_GAMES: u32 = 10;
+
+impl Plan {
+    /// The run directory.
+    pub(crate) fn out(&self) -> &Path {
+        &self.out
+    }
+
+    /// Whether its self-play is adaptive (a target half width or a budget).
+    pub(crate) fn adaptive_selfplay(&self) -> bool {
+        self.selfplay.target_halfwidth > 0.0 || self.selfplay.budget > 0
+    }
+}

@@ -1,0 +1,121 @@
+//! The closing summary of a run.
+
+use std::{fmt::Write as _, path::Path, time::Duration};
+
+use anyhow::Result;
+use c960_core::StartPosition;
+use c960_selfplay::PositionSummary;
+use c960_sweep::SweepRow;
+
+use crate::output::Text;
+
+use super::{plan::Plan, stages::StageTime};
+
+pub(super) fn duration(seconds: f64) -> String {
+    let d = Duration::from_secs_f64(seconds);
+    if d.as_secs() >= 60 {
+        format!("{}m{:02}s", d.as_secs() / 60, d.as_secs() % 60)
+    } else {
+        format!("{seconds:.1}s")
+    }
+}
+
+/// The closing summary: where the report is, time per stage, and the most
+/// and least balanced positions by |engine score|.
+pub(super) fn summary(
+    plan: &Plan,
+    engine: &str,
+    rows: &[SweepRow],
+    played: &[PositionSummary],
+    times: &[StageTime],
+    report: &Path,
+    verdicts: Option<&c960_report::balance::Balance>,
+) -> Result<Text> {
+    let mut text = Text::default();
+    let total: f64 = times.iter().map(|t| t.seconds).sum();
+    writeln!(
+        text,
+        "c960 run ({}) finished in {} with {engine}",
+        plan.profile.name(),
+        duration(total)
+    )?;
+    writeln!(
+        text,
+        "  report      {}",
+        report.join("index.html").display()
+    )?;
+    writeln!(
+        text,
+        "  table       {} (and positions.csv)",
+        report.join("positions.parquet").display()
+    )?;
+    writeln!(
+        text,
+        "  provenance  {}",
+        plan.out.join("run.json").display()
+    )?;
+    writeln!(text, "time per stage")?;
+    for t in times {
+        writeln!(
+            text,
+            "  {:<10}  {:>8}  {}",
+            t.stage,
+            duration(t.seconds),
+            t.what
+        )?;
+    }
+    // By the mean over a position's searches (one search without repeats).
+    let mut scored: Vec<(u16, f64)> = c960_sweep::repeats::summarize(rows)
+        .iter()
+        .filter_map(|m| Some((u16::try_from(m.sp).ok()?, m.cp?.mean)))
+        .collect();
+    scored.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then(a.0.cmp(&b.0)));
+    let line = |text: &mut Text, sp: u16, cp: f64| -> std::fmt::Result {
+        let games = played.iter().find(|p| p.sp == u32::from(sp));
+        let selfplay = match games.and_then(|p| p.white_score.as_ref().map(|s| (p.games, s))) {
+            Some((n, s)) => format!(
+                "   self-play {:.0}% [{:.0}, {:.0}] over {n} games",
+                s.mean * 100.0,
+                s.low * 100.0,
+                s.high * 100.0
+            ),
+            None => String::new(),
+        };
+        let placement = StartPosition::new(sp).map(StartPosition::placement);
+        writeln!(
+            text,
+            "  SP {sp:>3}  {}  {cp:+4.0} cp{selfplay}",
+            placement.unwrap_or_default()
+        )
+    };
+    if !scored.is_empty() {
+        writeln!(text, "most balanced (smallest |engine score|)")?;
+        for (sp, cp) in scored.iter().take(5) {
+            line(&mut text, *sp, *cp)?;
+        }
+        writeln!(text, "least balanced")?;
+        for (sp, cp) in scored.iter().rev().take(5) {
+            line(&mut text, *sp, *cp)?;
+        }
+    }
+    // How far these rankings can be trusted, and what the verdicts say.
+    if let Some(b) = verdicts {
+        for (name, method) in [("games", &b.games), ("engine sweep", &b.sweep)] {
+            if let Some(m) = method {
+                let number = m.reliability.map_or_else(
+                    || "not measurable".to_owned(),
+                    |r| format!("{:.2}", r.whole),
+                );
+                let counts: Vec<String> =
+                    m.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
+                writeln!(
+                    text,
+                    "reliability of the {name} ranking: {number} ({}); verdicts: {}",
+                    m.words,
+                    counts.join(", ")
+                )?;
+            }
+        }
+    }
+    Ok(text)
+}
