@@ -6,8 +6,7 @@ mod util;
 
 use std::{fs, path::Path, process::Command};
 
-use polars::prelude::*;
-use util::Dir;
+use util::{Dir, read_parquet as read, u32_column as u32s};
 
 const SETUPS: &str = "0,1000,500000,921598";
 
@@ -34,21 +33,6 @@ fn selfplay(dir: &Dir, out: &str, extra: &[&str]) {
     ];
     args.extend_from_slice(extra);
     dir.ok(&args);
-}
-
-fn read(path: &Path) -> DataFrame {
-    ParquetReader::new(fs::File::open(path).unwrap())
-        .finish()
-        .unwrap()
-}
-
-fn u32s(frame: &DataFrame, name: &str) -> Vec<u32> {
-    let c = frame
-        .column(name)
-        .unwrap_or_else(|e| panic!("column {name}: {e}"))
-        .cast(&DataType::UInt32)
-        .unwrap();
-    c.u32().unwrap().into_no_null_iter().collect()
 }
 
 /// Replays every game of the PGN with python-chess from its own FEN and

@@ -8,22 +8,7 @@ mod util;
 use std::{fs, path::Path};
 
 use polars::prelude::*;
-use util::Dir;
-
-fn read(path: &Path) -> DataFrame {
-    ParquetReader::new(fs::File::open(path).unwrap())
-        .finish()
-        .unwrap()
-}
-
-fn u32s(frame: &DataFrame, name: &str) -> Vec<u32> {
-    let c = frame
-        .column(name)
-        .unwrap_or_else(|e| panic!("column {name}: {e}"))
-        .cast(&DataType::UInt32)
-        .unwrap();
-    c.u32().unwrap().into_no_null_iter().collect()
-}
+use util::{Dir, read_parquet as read, u32_column as u32s};
 
 fn strings(frame: &DataFrame, name: &str) -> Vec<String> {
     let c = frame.column(name).unwrap().str().unwrap();

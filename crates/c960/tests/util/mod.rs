@@ -143,3 +143,21 @@ pub(crate) fn console_errors(stderr: &str) -> Vec<&str> {
         .filter(|l| l.contains("Uncaught") || (l.contains("CONSOLE") && l.contains("ERROR")))
         .collect()
 }
+
+/// A Parquet table, read whole.
+pub(crate) fn read_parquet(path: &Path) -> polars::prelude::DataFrame {
+    use polars::prelude::SerReader as _;
+    polars::prelude::ParquetReader::new(std::fs::File::open(path).unwrap())
+        .finish()
+        .unwrap()
+}
+
+/// A column of whole numbers (no nulls) as `u32`.
+pub(crate) fn u32_column(frame: &polars::prelude::DataFrame, name: &str) -> Vec<u32> {
+    let c = frame
+        .column(name)
+        .unwrap_or_else(|e| panic!("column {name}: {e}"))
+        .cast(&polars::prelude::DataType::UInt32)
+        .unwrap();
+    c.u32().unwrap().into_no_null_iter().collect()
+}
