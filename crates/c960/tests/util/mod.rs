@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::{
+    os::unix::process::CommandExt as _,
     path::{Path, PathBuf},
     process::{Command, Output},
 };
@@ -104,35 +105,79 @@ pub(crate) fn chromium() -> String {
 }
 
 /// Runs headless Chromium on `url` with `extra` flags; returns stdout and
-/// stderr.
+/// stderr. Headless Chromium now and then never exits after its work
+/// (seen with `--screenshot` on a busy machine): a run that takes over two
+/// minutes is killed and tried once more, and a second hang fails the test
+/// with its output.
 pub(crate) fn headless(profile: &Path, url: &str, extra: &[&str]) -> (String, String) {
-    let output = Command::new(chromium())
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(extra)
-        .arg(url)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run {}: {e}. This test needs Chromium: `apt-get install chromium` \
-                 (CI installs it), or set C960_CHROMIUM",
-                chromium()
-            )
-        });
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    const LIMIT: std::time::Duration = std::time::Duration::from_mins(2);
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let mut child = Command::new(chromium())
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--enable-logging=stderr",
+                "--v=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .args(extra)
+            .arg(url)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot run {}: {e}. This test needs Chromium: `apt-get install chromium` \
+                     (CI installs it), or set C960_CHROMIUM",
+                    chromium()
+                )
+            });
+        // Read both pipes on threads so a full pipe never blocks Chromium.
+        let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut text = Vec::new();
+                if let Some(mut pipe) = pipe {
+                    let _ = pipe.read_to_end(&mut text);
+                }
+                String::from_utf8_lossy(&text).into_owned()
+            })
+        };
+        let stdout = read(child.stdout.take().map(|p| Box::new(p) as _));
+        let stderr = read(child.stderr.take().map(|p| Box::new(p) as _));
+        let started = std::time::Instant::now();
+        let finished = loop {
+            if child.try_wait().unwrap().is_some() {
+                break true;
+            }
+            if started.elapsed() > LIMIT {
+                break false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        };
+        if !finished {
+            // The whole process group: Chromium's helpers hold the pipes.
+            let _ = Command::new("kill")
+                .args(["-KILL", &format!("-{}", child.id())])
+                .status();
+            let _ = child.wait();
+        }
+        let (out, err) = (stdout.join().unwrap(), stderr.join().unwrap());
+        if finished {
+            return (out, err);
+        }
+        assert!(
+            attempt < 2,
+            "headless Chromium hung twice (over {LIMIT:?} each) on {url}:\n{err}"
+        );
+    }
 }
 
 /// Console messages that are page errors (Chromium logs them as
