@@ -106,11 +106,11 @@ pub(crate) fn chromium() -> String {
 
 /// Runs headless Chromium on `url` with `extra` flags; returns stdout and
 /// stderr. Headless Chromium now and then never exits after its work
-/// (seen with `--screenshot` on a busy machine): a run that takes over two
-/// minutes is killed and tried once more, and a second hang fails the test
+/// (seen with `--screenshot`): a run that takes over a minute is killed
+/// (with its process group) and tried once more, and a second hang fails the test
 /// with its output.
 pub(crate) fn headless(profile: &Path, url: &str, extra: &[&str]) -> (String, String) {
-    const LIMIT: std::time::Duration = std::time::Duration::from_mins(2);
+    const LIMIT: std::time::Duration = std::time::Duration::from_mins(1);
     let mut attempt = 0;
     loop {
         attempt += 1;
@@ -162,20 +162,28 @@ pub(crate) fn headless(profile: &Path, url: &str, extra: &[&str]) -> (String, St
             }
             std::thread::sleep(std::time::Duration::from_millis(100));
         };
-        if !finished {
-            // The whole process group: Chromium's helpers hold the pipes.
-            let _ = Command::new("kill")
-                .args(["-KILL", &format!("-{}", child.id())])
-                .status();
-            let _ = child.wait();
-        }
-        let (out, err) = (stdout.join().unwrap(), stderr.join().unwrap());
         if finished {
-            return (out, err);
+            return (stdout.join().unwrap(), stderr.join().unwrap());
         }
+        // Chromium's processes may leave the group it was started in, but
+        // each names its profile: kill them all by it (and the group).
+        let _ = Command::new("pkill")
+            .args([
+                "-KILL",
+                "-f",
+                &format!("--user-data-dir={}", profile.display()),
+            ])
+            .status();
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .status();
+        let _ = child.wait();
+        // The pipe readers are left behind: a helper that outlived the
+        // kill would keep them waiting.
+        drop((stdout, stderr));
         assert!(
             attempt < 2,
-            "headless Chromium hung twice (over {LIMIT:?} each) on {url}:\n{err}"
+            "headless Chromium hung twice (over {LIMIT:?} each) on {url}"
         );
     }
 }
