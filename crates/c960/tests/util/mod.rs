@@ -171,6 +171,7 @@ pub(crate) fn headless(profile: &Path, url: &str, extra: &[&str]) -> (String, St
             .args([
                 "-KILL",
                 "-f",
+                "--",
                 &format!("--user-data-dir={}", profile.display()),
             ])
             .status();
