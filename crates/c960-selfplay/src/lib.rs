@@ -520,22 +520,7 @@ pub fn run(
     };
 
     let paired = state.engine_b.is_some();
-    let positions: Vec<PositionSummary> = config
-        .positions
-        .iter()
-        .map(|p| {
-            let summary = state
-                .stats
-                .get(&p.id())
-                .cloned()
-                .unwrap_or_default()
-                .summary(p.id(), paired);
-            match &config.options.adaptive {
-                Some(rule) => state.anytime_summary(summary, rule.alpha),
-                None => summary,
-            }
-        })
-        .collect();
+    let positions = state.summaries(config);
     let games: u64 = positions.iter().map(|p| p.games).sum();
     let match_stats = paired.then(|| state.pairs.stats(config.options.sprt));
     let sprt_stopped = state.sprt_decided(config);
@@ -781,6 +766,28 @@ impl Prepared {
     /// Plays `jobs` on the pool, journaling and counting each game as it
     /// finishes; `on_finished(games, failed)` (this run's counts) follows
     /// each. Returns the failed games and this run's timing.
+    /// Each position's summary of its games: with anytime-valid intervals
+    /// in an adaptive run.
+    fn summaries(&self, config: &SelfplayConfig) -> Vec<PositionSummary> {
+        let paired = self.engine_b.is_some();
+        config
+            .positions
+            .iter()
+            .map(|p| {
+                let summary = self
+                    .stats
+                    .get(&p.id())
+                    .cloned()
+                    .unwrap_or_default()
+                    .summary(p.id(), paired);
+                match &config.options.adaptive {
+                    Some(rule) => self.anytime_summary(summary, rule.alpha),
+                    None => summary,
+                }
+            })
+            .collect()
+    }
+
     /// One worker's engines: the identifying engines (`spare`) first, then
     /// new ones.
     fn players(spare: &Spare, config: &SelfplayConfig) -> Result<Players, EngineError> {

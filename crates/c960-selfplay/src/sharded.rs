@@ -24,8 +24,8 @@ use c960_store::{DirLock, Journal, write_atomically};
 use serde::Deserialize;
 
 use crate::{
-    FailedGame, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Merged, PositionSummary, Prepared,
-    ROUNDS_FILE, Round, RunTiming, SelfplayConfig, SelfplayError, SelfplayOutcome,
+    FailedGame, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Merged, Prepared, ROUNDS_FILE, Round,
+    RunTiming, SelfplayConfig, SelfplayError, SelfplayOutcome,
     adaptive::{self, Next},
     manifest, now, validate, write_outputs,
 };
@@ -147,7 +147,7 @@ pub fn merge_round(
         }
         Next::Stop(reason) => {
             let record = state.record(config, &rule, round, reason);
-            let outcome = finish(config, &rule, &state, &heads, record, journal)?;
+            let outcome = finish(config, &state, &heads, record, journal)?;
             Ok(RoundStep::Finished(Box::new(outcome)))
         }
     }
@@ -157,25 +157,13 @@ pub fn merge_round(
 /// into `state`) and the shards' manifests of the last round.
 fn finish(
     config: &SelfplayConfig,
-    rule: &adaptive::Adaptive,
     state: &Prepared,
     heads: &[ShardHead],
     record: crate::AdaptiveRecord,
     journal: PathBuf,
 ) -> Result<SelfplayOutcome, SelfplayError> {
-    let positions: Vec<PositionSummary> = config
-        .positions
-        .iter()
-        .map(|p| {
-            let summary = state
-                .stats
-                .get(&p.id())
-                .cloned()
-                .unwrap_or_default()
-                .summary(p.id(), false);
-            state.anytime_summary(summary, rule.alpha)
-        })
-        .collect();
+    // The run's own summaries (adaptive: anytime intervals at its alpha).
+    let positions = state.summaries(config);
     let games: u64 = positions.iter().map(|p| p.games).sum();
     let failed: Vec<FailedGame> = heads
         .iter()
