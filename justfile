@@ -57,7 +57,7 @@ bench-selfplay positions="0-9" games="4" nodes="3000" runs="3":
 
 # PGN import throughput (MB/s, games/s) against pgn-reader's parse-only speed, on one core.
 bench-import games="120000" runs="3":
-    bash crates/c960-openings/bench/bench-import.sh {{games}} {{runs}}
+    bash crates/c960-games/bench/bench-import.sh {{games}} {{runs}}
 
 # The built-in engine: nodes/s against Stockfish's, and a match against Stockfish at its lowest UCI_Elo.
 bench-engine nodes="300000" positions="0-959:19" match_nodes="20000":
@@ -66,3 +66,7 @@ bench-engine nodes="300000" positions="0-959:19" match_nodes="20000":
 # Reliability per core-hour on a fixed subset: one deep search against K repeats at the same nodes; uniform against adaptive self-play at the same games.
 bench-resolve positions="48" nodes="250000" k="4" games="24" game_nodes="1000" target="0.3":
     bash crates/c960-balance/bench/bench-resolve.sh {{positions}} {{nodes}} {{k}} {{games}} {{game_nodes}} {{target}}
+
+# Sharding on the one-node Slurm cluster: 2 array tasks of 1 CPU against one --jobs 2 process (medians, ratios); merging MERGE_GAMES games against a run rewriting its own outputs.
+bench-slurm positions="0-15" games="24" nodes="2000" runs="3" merge_games="100000":
+    bash crates/c960/bench/bench-slurm.sh {{positions}} {{games}} {{nodes}} {{runs}} {{merge_games}}

@@ -19,53 +19,13 @@ use polars::prelude::*;
 
 use crate::{ReportError, Source, Trees, balance, features_frame, source};
 
-/// Columns taken from a sweep's table.
-const SWEEP_COLUMNS: [&str; 10] = [
-    "score_cp",
-    "score_mate",
-    "wdl_win",
-    "wdl_draw",
-    "wdl_loss",
-    "depth",
-    "nodes",
-    "best_move_uci",
-    "best_move_san",
-    "pv_san",
-];
-
-/// Columns taken from a sweep with repeats, besides [`SWEEP_COLUMNS`] (whose
-/// search columns are then those of the first repeat).
-pub(crate) const REPEAT_COLUMNS: [&str; 7] = [
-    "repeats",
-    "score_cp_mean",
-    "score_cp_sd",
-    "score_cp_se",
-    "white_expected_mean",
-    "white_expected_sd",
-    "white_expected_se",
-];
-
-/// Columns taken from a game run's position table, self-play and import
-/// alike, between its game counts and its termination counts.
-const GAME_COLUMNS: [&str; 17] = [
-    "white_wins",
-    "draws",
-    "black_wins",
-    "white_score",
-    "white_score_low",
-    "white_score_high",
-    "interval",
-    "draw_rate",
-    "white_castled_a",
-    "white_castled_h",
-    "black_castled_a",
-    "black_castled_h",
-    "white_median_castle_ply",
-    "black_median_castle_ply",
-    "checkmate",
-    "stalemate",
-    "insufficient_material",
-];
+// The columns taken from each kind of run, as the writers write them: a
+// sweep's search columns (and its means over repeats), a game run's summary
+// columns between its game counts and its termination counts.
+pub(crate) use c960_store::columns::SWEEP_REPEAT_MEANS as REPEAT_COLUMNS;
+use c960_store::columns::{GAME_SUMMARY as GAME_COLUMNS, SWEEP_SEARCH as SWEEP_COLUMNS};
+/// The termination columns of position tables, with their names in words.
+pub use c960_store::columns::{IMPORT_TERMINATIONS, SELFPLAY_TERMINATIONS as TERMINATIONS};
 
 /// Columns taken from a run of `kind`'s table, in table order: a game
 /// run's game counts, [`GAME_COLUMNS`], then its termination columns
@@ -81,32 +41,6 @@ fn run_columns(kind: RunKind) -> Vec<&'static str> {
     columns.extend(terminations[3..].iter().map(|(column, _)| *column));
     columns
 }
-
-/// The termination columns of an import's position table, with their
-/// names (the first three are in [`GAME_COLUMNS`]).
-pub const IMPORT_TERMINATIONS: [(&str, &str); 8] = [
-    ("checkmate", "checkmate"),
-    ("stalemate", "stalemate"),
-    ("insufficient_material", "insufficient material"),
-    ("resignation", "resignation"),
-    ("time_forfeit", "time forfeit"),
-    ("draw_agreed", "draw agreed"),
-    ("abandoned", "abandoned"),
-    ("rules_infraction", "rules infraction"),
-];
-
-/// The termination columns of a self-play run's position table, with
-/// their names (the first three are in [`GAME_COLUMNS`]).
-pub const TERMINATIONS: [(&str, &str); 8] = [
-    ("checkmate", "checkmate"),
-    ("stalemate", "stalemate"),
-    ("insufficient_material", "insufficient material"),
-    ("threefold_repetition", "threefold repetition"),
-    ("fifty_moves", "fifty-move rule"),
-    ("ply_cap", "ply cap"),
-    ("resignation", "resignation"),
-    ("draw_adjudication", "draw adjudication"),
-];
 
 /// The per-position table: features, then each run's columns prefixed
 /// with its label (`{label}__score_cp`, ...), one row per SP in order.
@@ -323,8 +257,8 @@ pub(crate) fn write_first_moves(
     sources: &[Source],
 ) -> Result<(), ReportError> {
     // The trees hold every first move already: no second read of the games.
-    let rows = c960_openings::first_moves_of(trees);
-    let mut table = c960_openings::first_moves_frame(&rows)?;
+    let rows = c960_games::first_moves_of(trees);
+    let mut table = c960_games::first_moves_frame(&rows)?;
     let best = match sources.iter().find(|s| s.kind == RunKind::Sweep) {
         Some(sweep) => Some(
             frame

@@ -78,7 +78,7 @@ pub enum ReportError {
     Io(#[from] io::Error),
     /// A game table that cannot be replayed.
     #[error(transparent)]
-    Openings(#[from] c960_openings::TreeError),
+    Openings(#[from] c960_games::TreeError),
     /// An input table that is damaged or does not match its manifest.
     #[error(transparent)]
     Corrupt(#[from] CorruptFile),
@@ -113,7 +113,7 @@ pub const TREE_PLIES: usize = 12;
 pub const TREE_SHARE: f64 = 0.05;
 
 /// The opening trees of one self-play run, by SP.
-pub type Trees = BTreeMap<u16, c960_openings::Tree>;
+pub type Trees = BTreeMap<u16, c960_games::Tree>;
 
 /// What `build` wrote.
 #[derive(Clone, Debug)]
@@ -218,7 +218,7 @@ fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
         check_parquet(&games)?;
         trees.push((
             source.label.clone(),
-            c960_openings::frequent_trees(&games, TREE_PLIES, TREE_SHARE)?,
+            c960_games::frequent_trees(&games, TREE_PLIES, TREE_SHARE)?,
         ));
         samples.push((
             source.label.clone(),

@@ -25,9 +25,7 @@ use c960_core::{Setup, Shard, Variant};
 use c960_engine::EngineInfo;
 use c960_store::{
     DirLock, Journal, JournalError,
-    merge::{
-        MergeInput, MergeRefusal, agree, missing_message, read_inputs, refuse_mixed, unfinished,
-    },
+    merge::{MergeInput, agree, missing_message, read_inputs, refuse_mixed, unfinished},
     write_atomically,
 };
 use serde::{Deserialize, Serialize};
@@ -97,7 +95,7 @@ struct Head {
     /// An adaptive run's rule: its games follow rounds, which shards
     /// cannot split.
     #[serde(default)]
-    adaptive: Option<serde_json::Value>,
+    adaptive: Option<serde::de::IgnoredAny>,
     /// A shard of an adaptive run: the round it has played.
     #[serde(default)]
     round: Option<u32>,
@@ -440,15 +438,4 @@ fn fields(a: &Input, b: &Input) -> Vec<(&'static str, String, String)> {
         ),
         ("processes", x.processes.clone(), y.processes.clone()),
     ]
-}
-
-impl From<MergeRefusal> for SelfplayError {
-    fn from(e: MergeRefusal) -> SelfplayError {
-        match e {
-            MergeRefusal::Invalid(m) => SelfplayError::Invalid(m),
-            MergeRefusal::Journal(e) => SelfplayError::Journal(e),
-            MergeRefusal::Io(e) => SelfplayError::Io(e),
-            MergeRefusal::Lock(e) => SelfplayError::Io(io::Error::other(e)),
-        }
-    }
 }

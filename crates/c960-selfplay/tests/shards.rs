@@ -278,3 +278,24 @@ fn runs_of_other_settings_are_refused_naming_the_setting() {
         .to_string();
     assert!(message.contains("games_per_position"), "{message}");
 }
+
+/// The position table has the columns the report reads, in the order the
+/// run-directory contract (`c960_store::columns`) names them.
+#[test]
+fn the_position_table_has_the_columns_of_the_contract() {
+    use c960_store::columns::{GAME_SUMMARY, SELFPLAY_TERMINATIONS, check_order};
+    use polars::prelude::{ParquetReader, SerReader};
+    let dir = tempfile::tempdir().unwrap();
+    play(&config(dir.path(), false, Shard::default()));
+    let file = fs::File::open(dir.path().join(c960_selfplay::POSITIONS_PARQUET)).unwrap();
+    let frame = ParquetReader::new(file).finish().unwrap();
+    let names: Vec<String> = frame
+        .get_column_names()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let mut wanted = vec!["games", "distinct_games"];
+    wanted.extend(GAME_SUMMARY);
+    wanted.extend(SELFPLAY_TERMINATIONS[3..].iter().map(|(c, _)| *c));
+    check_order(&names, &wanted).unwrap();
+}

@@ -5,9 +5,11 @@
 //! directory is locked so that two runs never write into it at once.
 //! [`manifest`] is the run-directory contract as readers see it: the file
 //! names, the Parquet metadata keys and the typed [`RunManifest`];
-//! [`merge`] what every `c960 merge` shares.
+//! [`merge`] what every `c960 merge` shares; [`columns`] the column names
+//! of the per-position tables that writers and the report share.
 
 mod atomic;
+pub mod columns;
 mod journal;
 mod lock;
 pub mod manifest;

@@ -1,5 +1,9 @@
 //! c960-sweep: scores every start position with a UCI engine, one engine
-//! process per job, and writes one row per position.
+//! process per job (on `c960-runner`'s job runner), and writes one row per
+//! position. Modules: `row` (one search's row), `validate` (what a
+//! journaled row must satisfy), [`repeats`] (node-perturbed repeats and
+//! their repeatability), `table` (Parquet and CSV) and `merge` (shards into
+//! one run).
 //!
 //! A run directory holds `journal.jsonl` (every finished search, appended
 //! and synced as it finishes), and once all positions are done,
@@ -20,24 +24,21 @@ mod validate;
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    fs, io,
+    io,
     path::{Path, PathBuf},
-    sync::atomic::{AtomicBool, Ordering},
+    sync::atomic::AtomicBool,
     time::SystemTime,
 };
 
 use c960_core::{Setup, Shard, Variant};
 use c960_engine::{
-    AnyEngine, Engine, EngineError, EngineInfo, EngineSpec, GamePosition, Limit, Search,
-    pool::{self, PoolOptions},
+    AnyEngine, Engine, EngineInfo, EngineSpec, GamePosition, Limit, Search, pool::PoolOptions,
 };
-use c960_store::{
-    CorruptFile, DirLock, DroppedLine, Journal, JournalError, LockError, Validation, check_output,
-    write_atomically,
-};
+use c960_runner::{Flow, Spare, create_run_dir, run_journaled};
+use c960_store::{DirLock, DroppedLine, Journal, Validation, check_output, write_atomically};
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
+pub use c960_runner::{Progress, RunError};
 pub use merge::{MergeError, MergeOutcome, merge};
 pub use repeats::{RepeatPlan, Repeatability};
 pub use row::{MATE_CP, SweepRow, TopMove};
@@ -129,20 +130,6 @@ struct Settings<'a> {
     variant: Variant,
 }
 
-/// How far a sweep has come.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Progress {
-    /// Searches done (one per position and repeat), including those found
-    /// in the journal.
-    pub done: usize,
-    /// Searches that failed in this run.
-    pub failed: usize,
-    /// Searches in the sweep: positions × repeats.
-    pub total: usize,
-    /// Searches found done in the journal at the start.
-    pub resumed: usize,
-}
-
 /// What a sweep produced.
 #[derive(Clone, Debug)]
 pub struct SweepOutcome {
@@ -165,47 +152,8 @@ pub struct SweepOutcome {
     pub repaired: Vec<DroppedLine>,
 }
 
-/// Why a sweep could not run.
-#[derive(Debug, Error)]
-pub enum SweepError {
-    /// The engine cannot be used.
-    #[error(transparent)]
-    Engine(#[from] EngineError),
-    /// The journal cannot be used.
-    #[error(transparent)]
-    Journal(#[from] JournalError),
-    /// A file could not be written.
-    #[error("{0}")]
-    Io(#[from] io::Error),
-    /// No positions, or a multipv of 0.
-    #[error("{0}")]
-    Invalid(String),
-    /// Another process holds the run directory.
-    #[error(transparent)]
-    Lock(#[from] LockError),
-    /// A table that cannot be trusted.
-    #[error(transparent)]
-    Corrupt(#[from] CorruptFile),
-}
-
-impl SweepError {
-    /// Whether the user must change the command (wrong engine, a run
-    /// directory made with other settings, nonsense values) rather than
-    /// just run it again.
-    #[must_use]
-    pub fn is_bad_input(&self) -> bool {
-        match self {
-            SweepError::Engine(e) => e.is_setup_error(),
-            SweepError::Journal(e) => matches!(
-                e,
-                JournalError::SettingsDiffer { .. } | JournalError::Corrupt { .. }
-            ),
-            SweepError::Invalid(_) | SweepError::Corrupt(_) => true,
-            SweepError::Io(e) => e.kind() == io::ErrorKind::InvalidInput,
-            SweepError::Lock(_) => false,
-        }
-    }
-}
+/// Why a sweep could not run: the runner's one error type.
+pub type SweepError = RunError;
 
 /// The manifest: how the table was made.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -323,15 +271,15 @@ fn run_with(
         .collect();
     let resumed = wanted.len() - todo.len();
     let mut progress = Progress {
-        done: resumed,
+        done: resumed as u64,
         failed: 0,
-        total: wanted.len(),
-        resumed,
+        total: wanted.len() as u64,
+        resumed: resumed as u64,
     };
     on_progress(progress);
     let failed = state.evaluate(config, &todo, stop, |failed, evaluated| {
-        progress.done = resumed + evaluated;
-        progress.failed = failed;
+        progress.done = (resumed + evaluated) as u64;
+        progress.failed = failed as u64;
         on_progress(progress);
     })?;
 
@@ -431,7 +379,7 @@ struct Prepared {
     variant: Variant,
     engine: EngineInfo,
     /// The engine started to identify the run, until a worker takes it.
-    spare: std::sync::Mutex<Option<AnyEngine>>,
+    spare: Spare<AnyEngine>,
     engine_config: EngineSpec,
     journal: Journal<Entry>,
     done: BTreeMap<(u32, u32), SweepRow>,
@@ -456,12 +404,7 @@ impl Prepared {
             .repeats
             .check(config.limit)
             .map_err(SweepError::Invalid)?;
-        fs::create_dir_all(&config.out).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("cannot create {}: {e}", config.out.display()),
-            )
-        })?;
+        create_run_dir(&config.out)?;
         // Temporary files of a run killed while writing go first.
         c960_store::remove_stale_temporaries(&config.out);
         // Outputs that cannot be replaced are refused before any work.
@@ -517,7 +460,7 @@ impl Prepared {
         Ok(Prepared {
             variant,
             engine,
-            spare: std::sync::Mutex::new(Some(started)),
+            spare: Spare::new(started),
             engine_config,
             journal,
             done,
@@ -540,7 +483,7 @@ impl Prepared {
         let engine_config = &self.engine_config;
         let spare = &self.spare;
         // The identifying engine first, then new ones.
-        let start = || match spare.lock().ok().and_then(|mut s| s.take()) {
+        let start = || match spare.take() {
             Some(engine) => Ok(engine),
             None => engine_config.start(),
         };
@@ -556,20 +499,22 @@ impl Prepared {
         };
         let mut failed: BTreeMap<(u32, u32), FailedPosition> = BTreeMap::new();
         let mut evaluated = 0;
-        let mut journal_error = None;
-        let (journal, done) = (&mut self.journal, &mut self.done);
-        pool::run(
+        let done = &mut self.done;
+        run_journaled(
+            &mut self.journal,
             &start,
             todo,
             &work,
             PoolOptions {
-                workers: config.jobs.clamp(1, todo.len().max(1)),
+                workers: config.jobs,
                 retries: config.retries,
             },
             stop,
-            |finished| {
+            |finished, journal| {
                 let (position, repeat) = todo[finished.index];
                 let key = (position.id(), repeat);
+                // A failed search is journaled too: the run's outputs list
+                // it until a later run retries it.
                 let entry = match finished.outcome {
                     Ok(row) => Entry::Done(Box::new(row)),
                     Err(failure) => Entry::Failed(FailedPosition {
@@ -579,10 +524,8 @@ impl Prepared {
                         attempts: failure.attempts,
                     }),
                 };
-                if let Err(e) = journal.append(&entry) {
-                    journal_error.get_or_insert(e);
-                    stop.store(true, Ordering::SeqCst);
-                    return;
+                if !journal.append(&entry) {
+                    return Flow::Halt;
                 }
                 match entry {
                     Entry::Done(row) => {
@@ -594,12 +537,10 @@ impl Prepared {
                     }
                 }
                 on_finished(failed.len(), evaluated);
+                Flow::Go
             },
         )?;
-        match journal_error {
-            Some(e) => Err(e.into()),
-            None => Ok(failed.into_values().collect()),
-        }
+        Ok(failed.into_values().collect())
     }
 }
 

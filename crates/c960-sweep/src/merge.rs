@@ -22,9 +22,7 @@ use c960_core::{Setup, Shard, Variant};
 use c960_engine::Limit;
 use c960_store::{
     DirLock, Journal, JournalError,
-    merge::{
-        MergeInput, MergeRefusal, agree, missing_message, read_inputs, refuse_mixed, unfinished,
-    },
+    merge::{MergeInput, agree, missing_message, read_inputs, refuse_mixed, unfinished},
     write_atomically,
 };
 
@@ -244,17 +242,6 @@ fn fields(
         ("limit", x.limit.clone(), y.limit.clone()),
         ("repeats", x.repeats.to_string(), y.repeats.to_string()),
     ]
-}
-
-impl From<MergeRefusal> for SweepError {
-    fn from(e: MergeRefusal) -> SweepError {
-        match e {
-            MergeRefusal::Invalid(m) => SweepError::Invalid(m),
-            MergeRefusal::Journal(e) => SweepError::Journal(e),
-            MergeRefusal::Io(e) => SweepError::Io(e),
-            MergeRefusal::Lock(e) => SweepError::Lock(e),
-        }
-    }
 }
 
 fn conflict(a: &Path, b: &Path, variant: Variant, (sp, repeat): (u32, u32)) -> String {

@@ -180,3 +180,33 @@ fn sweep_gaps_are_listed_and_other_settings_refused() {
     assert!(err.is_bad_input());
     assert!(err.to_string().contains("limit"), "{err}");
 }
+
+/// The per-position table has the columns the report reads, as the
+/// run-directory contract (`c960_store::columns`) names them (the means
+/// over repeats in its order).
+#[test]
+fn the_table_has_the_columns_of_the_contract() {
+    use c960_store::columns::{SWEEP_REPEAT_MEANS, SWEEP_SEARCH, check_order};
+    use polars::prelude::{ParquetReader, SerReader};
+    let dir = tempfile::tempdir().unwrap();
+    let plan = RepeatPlan {
+        repeats: 2,
+        seed: 1,
+        jitter: 0.25,
+    };
+    sweep(&with_repeats(dir.path(), Shard::default(), plan));
+    let file = fs::File::open(dir.path().join(c960_sweep::PARQUET_FILE)).unwrap();
+    let frame = ParquetReader::new(file).finish().unwrap();
+    let names: Vec<String> = frame
+        .get_column_names()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    for name in SWEEP_SEARCH {
+        assert!(
+            names.iter().any(|n| n == name),
+            "{name} missing from {names:?}"
+        );
+    }
+    check_order(&names, &SWEEP_REPEAT_MEANS).unwrap();
+}

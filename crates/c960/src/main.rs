@@ -1,8 +1,20 @@
 //! `c960`: the command line of the c960 pipeline. Thin by design: it parses
-//! flags, validates them, calls the library crates and prints.
+//! flags (`cli.rs`), validates them and calls the library crates (`cmd/`,
+//! one module per subcommand), and prints (`output.rs`). Commands that run
+//! engines show progress and stop on Ctrl-C one way (`follow.rs`,
+//! `interrupt.rs`), and every error ends in `exit_code` here, the one
+//! place that maps errors to exit codes: 2 for bad input, 130 for Ctrl-C,
+//! 1 for anything else.
+//!
+//! To follow `c960 run` from the command line to the files it writes,
+//! start at `cli::RunArgs`, then `cmd/run/` (its module doc walks through
+//! the stages), which calls `c960-sweep` and `c960-selfplay` (both run
+//! their work on `c960-runner`, writing through `c960-store`) and
+//! `c960-report`.
 
 mod cli;
 mod cmd;
+mod follow;
 mod interrupt;
 mod output;
 
@@ -112,11 +124,8 @@ fn exit_code(err: &anyhow::Error) -> u8 {
             || cause.is::<c960_core::DiceError>()
             || cause.is::<cli::InputError>()
             || cause
-                .downcast_ref::<c960_sweep::SweepError>()
-                .is_some_and(c960_sweep::SweepError::is_bad_input)
-            || cause
-                .downcast_ref::<c960_selfplay::SelfplayError>()
-                .is_some_and(c960_selfplay::SelfplayError::is_bad_input)
+                .downcast_ref::<c960_runner::RunError>()
+                .is_some_and(c960_runner::RunError::is_bad_input)
             || cause
                 .downcast_ref::<c960_report::ReportError>()
                 .is_some_and(c960_report::ReportError::is_bad_input)
@@ -132,14 +141,6 @@ fn is_corrupt_input(cause: &(dyn std::error::Error + 'static)) -> bool {
         || cause
             .downcast_ref::<c960_store::JournalError>()
             .is_some_and(|e| matches!(e, c960_store::JournalError::Corrupt { .. }))
-        || cause
-            .downcast_ref::<c960_selfplay::SelfplayError>()
-            .is_some_and(|e| {
-                matches!(
-                    e,
-                    c960_selfplay::SelfplayError::Journal(c960_store::JournalError::Corrupt { .. })
-                )
-            })
         || cause
             .downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::InvalidInput)

@@ -68,7 +68,7 @@ fn openings_out_writes_the_tree_instead_of_ignoring_it() {
     let dir = Dir::new();
     let pgn = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../c960-openings/tests/fixtures/tree.pgn"
+        "/../c960-games/tests/fixtures/tree.pgn"
     );
     dir.ok(&["import", pgn, "--out", "games", "--quiet"]);
     let printed = dir.ok(&["openings", "518", "--games", "games"]);

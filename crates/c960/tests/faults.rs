@@ -283,7 +283,7 @@ fn an_import_on_a_full_disk_keeps_its_outputs() {
     };
     let fixture = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../c960-openings/tests/fixtures/defects.pgn"
+        "/../c960-games/tests/fixtures/defects.pgn"
     );
     let out = small.join("games").display().to_string();
     ok(&dir, &["import", fixture, "--out", &out, "--quiet"]);

@@ -8,7 +8,7 @@ use util::Dir;
 fn fixture() -> String {
     concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../c960-openings/tests/fixtures/defects.pgn"
+        "/../c960-games/tests/fixtures/defects.pgn"
     )
     .to_owned()
 }
@@ -77,7 +77,7 @@ fn openings_prints_a_positions_tree_from_imported_games() {
     let dir = Dir::new();
     let pgn = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../c960-openings/tests/fixtures/tree.pgn"
+        "/../c960-games/tests/fixtures/tree.pgn"
     );
     dir.ok(&["import", pgn, "--out", "games", "--quiet"]);
     let out = dir.ok(&[

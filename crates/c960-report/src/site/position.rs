@@ -371,7 +371,7 @@ fn opening_section(
     sources: &[Source],
     row: usize,
     label: &str,
-    tree: &c960_openings::Tree,
+    tree: &c960_games::Tree,
     imported: bool,
 ) -> String {
     let mut html = String::new();
@@ -400,7 +400,7 @@ fn opening_section(
         );
     }
     html.push_str("<table class=\"facts openings\"><thead><tr><th>move</th><th>share</th><th>games</th><th>White's score (95% interval)</th><th>+ = −</th></tr></thead><tbody>\n");
-    let row_html = |html: &mut String, label: String, line: &c960_openings::Line| {
+    let row_html = |html: &mut String, label: String, line: &c960_games::Line| {
         let (mean, low, high) = line.counts.interval();
         let _ = writeln!(
             html,
@@ -432,7 +432,7 @@ fn opening_section(
             let label = format!(
                 "{}{}",
                 "&nbsp;&nbsp;".repeat(ply),
-                escape(&c960_openings::tree::numbered(&line.san[ply..], ply))
+                escape(&c960_games::tree::numbered(&line.san[ply..], ply))
             );
             row_html(&mut html, label, line);
         }

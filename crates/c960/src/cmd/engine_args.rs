@@ -12,7 +12,47 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{EngineArgs, InputError, LimitArgs};
 
+/// How a command starts its engines, from its flags
+/// ([`EngineArgs::choice`]) or from a `c960 run` plan: one typed struct,
+/// so a plan is never turned back into flags.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct EngineChoice {
+    /// Threads per engine process.
+    pub(crate) threads: u32,
+    /// Hash per engine process, MiB.
+    pub(crate) hash: u32,
+    /// Engines at once (`None`: one per core).
+    pub(crate) jobs: Option<usize>,
+    /// Seconds to wait for one search before an engine counts as hung.
+    pub(crate) watchdog: Option<f64>,
+    /// Say nothing on standard error.
+    pub(crate) quiet: bool,
+}
+
 impl EngineArgs {
+    /// The engine settings of these flags.
+    pub(crate) fn choice(&self) -> EngineChoice {
+        EngineChoice {
+            threads: self.threads,
+            hash: self.hash,
+            jobs: self.jobs,
+            watchdog: self.watchdog,
+            quiet: self.quiet,
+        }
+    }
+
+    /// [`EngineChoice::engine_spec`] for these flags.
+    pub(crate) fn engine_spec(&self, engine: &str, options: &[String]) -> Result<EngineSpec> {
+        self.choice().engine_spec(engine, options)
+    }
+
+    /// [`EngineChoice::jobs`] for these flags.
+    pub(crate) fn jobs(&self) -> Result<usize> {
+        self.choice().jobs()
+    }
+}
+
+impl EngineChoice {
     /// The engine named by `engine` (`auto`, `builtin`, `stockfish`, or a
     /// UCI engine's path or name) with `options` for a UCI engine. `auto`
     /// says on standard error which engine it chose.
@@ -116,7 +156,9 @@ impl EngineArgs {
             None => Ok(thread::available_parallelism().map_or(1, NonZero::get)),
         }
     }
+}
 
+impl EngineArgs {
     /// A progress bar counting `unit`s on standard error, hidden with
     /// `--quiet` (and by indicatif when standard error is not a terminal).
     pub(crate) fn progress_bar(&self, total: u64, unit: &str) -> ProgressBar {

@@ -3,7 +3,7 @@
 use std::{fmt::Write as _, fs, io, time::Instant};
 
 use anyhow::{Context, Result, bail};
-use c960_openings::{Filters, SkipReason, import_to};
+use c960_games::{Filters, SkipReason, import_to};
 use c960_store::{GAMES_TABLE, IMPORT_SUMMARY_FILE, MANIFEST_FILE, POSITIONS_CSV, POSITIONS_TABLE};
 
 use crate::{
@@ -69,7 +69,7 @@ fn check_input(file: &std::path::Path) -> Result<()> {
         )));
     }
     if metadata.is_file()
-        && let Err(e) = c960_openings::check_file(file)
+        && let Err(e) = c960_games::check_file(file)
     {
         bail!(InputError(e.to_string()));
     }

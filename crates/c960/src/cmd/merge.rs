@@ -3,12 +3,12 @@
 
 use std::{
     fmt::Write as _,
-    fs,
     path::{Path, PathBuf},
 };
 
 use anyhow::{Context, Result};
 use c960_core::{Features, PositionRecord, Shard};
+use c960_store::{RunKind, RunManifest};
 
 use crate::{
     cli::{InputError, MergeArgs},
@@ -45,13 +45,13 @@ pub(crate) fn kind_of(dir: &Path) -> Result<Kind> {
             dir.display()
         ))
     };
-    if let Ok(text) = fs::read_to_string(dir.join("manifest.json"))
-        && let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text)
-    {
-        match manifest.get("kind").and_then(serde_json::Value::as_str) {
-            Some("sweep") => return Ok(Kind::Sweep),
-            Some("selfplay") => return Ok(Kind::Selfplay),
-            _ => {}
+    // A finished run's manifest says; an unfinished shard has only its
+    // journal.
+    if let Ok(manifest) = RunManifest::read(dir) {
+        match manifest.kind {
+            RunKind::Sweep => return Ok(Kind::Sweep),
+            RunKind::Selfplay => return Ok(Kind::Selfplay),
+            RunKind::Import => {}
         }
     }
     let journal = dir.join("journal.jsonl");

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use anyhow::{Context, Result, bail};
 use c960_core::StartPosition;
-use c960_openings::{Counts, Tree};
+use c960_games::{Counts, Tree};
 use c960_store::GAMES_TABLE;
 use polars::prelude::SerWriter as _;
 
@@ -30,8 +30,8 @@ fn stats(counts: &Counts) -> String {
 /// `--first-moves`: the table of all positions as CSV.
 fn first_moves(args: &OpeningsArgs, file: &std::path::Path) -> Result<()> {
     let rows =
-        c960_openings::first_moves(file).with_context(|| format!("reading {}", file.display()))?;
-    let mut frame = c960_openings::first_moves_frame(&rows)?;
+        c960_games::first_moves(file).with_context(|| format!("reading {}", file.display()))?;
+    let mut frame = c960_games::first_moves_frame(&rows)?;
     crate::output::write_to(args.out.as_deref(), |out| {
         polars::prelude::CsvWriter::new(out as &mut dyn std::io::Write)
             .include_header(true)
@@ -97,7 +97,7 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
     )?;
     for line in tree.openings(args.min_share) {
         let ply = line.san.len() - 1;
-        let label = c960_openings::tree::numbered(&line.san[ply..], ply);
+        let label = c960_games::tree::numbered(&line.san[ply..], ply);
         let indent = "  ".repeat(ply);
         writeln!(
             text,

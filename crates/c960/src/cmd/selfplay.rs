@@ -14,7 +14,8 @@ use c960_selfplay::{
 use crate::{
     cli::{InputError, SelfplayArgs, Variant},
     cmd::engine_args::default_out,
-    interrupt::{self, Interrupted},
+    follow::{Follow, interrupted},
+    interrupt,
     output::Text,
 };
 
@@ -344,40 +345,23 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     let config = config(args)?;
     prepare(&config, args.engine.repair)?;
     interrupt::install();
-    let mut total = config.positions.len() as u64 * u64::from(config.games_per_position);
+    let total = config.positions.len() as u64 * u64::from(config.games_per_position);
     let bar = args.engine.progress_bar(total, "games");
     let started = Instant::now();
-    let mut first = true;
-    let mut planned = total;
-    let outcome = c960_selfplay::run(&config, &interrupt::STOP, |p| {
-        if p.total != bar.length().unwrap_or(0) {
-            // Adaptive rounds add games as they are decided.
-            bar.set_length(p.total);
-        }
-        planned = planned.max(p.total);
-        bar.set_position(p.done);
-        if first {
-            // A shard's own games, counted by the run.
-            total = p.total;
-            bar.set_length(total);
-            bar.reset_eta();
-            first = false;
-        }
-        if p.failed > 0 {
-            bar.set_message(format!("{} failed", p.failed));
-        }
-    })
-    .with_context(|| format!("self-play into {}", config.out.display()))?;
+    let mut follow = Follow::new(&bar);
+    let outcome = c960_selfplay::run(&config, &interrupt::STOP, |p| follow.update(p))
+        .with_context(|| format!("self-play into {}", config.out.display()))?;
     bar.finish_and_clear();
 
     let dir = config.out.display();
     if outcome.interrupted {
-        return Err(Interrupted(format!(
-            "interrupted: {} of {planned} games are saved in {}; run the same command again to resume",
+        return Err(interrupted(
+            "",
             outcome.games,
-            outcome.journal.display()
-        ))
-        .into());
+            follow.planned(),
+            "games",
+            &outcome.journal,
+        ));
     }
     let mut text = Text::default();
     if !args.engine.quiet {

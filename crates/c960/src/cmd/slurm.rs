@@ -26,7 +26,7 @@ use std::{
 };
 
 use anyhow::{Context, Result, anyhow, bail};
-use c960_selfplay::{RoundStep, SelfplayConfig, SelfplayError};
+use c960_selfplay::{RoundStep, SelfplayConfig};
 
 use crate::{
     cli::{InputError, SlurmArgs, SlurmCommand, SlurmOptions},
@@ -151,7 +151,7 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
             if slurm.next_round {
                 return next_round(&jobs, config);
             }
-            Some(c960_selfplay::open_rounds(config).map_err(bad_input)?)
+            Some(c960_selfplay::open_rounds(config)?)
         }
         None => None,
     };
@@ -246,15 +246,6 @@ fn log_jobs(dir: &Path, lines: &str) -> Result<()> {
     jobs_log.push_str(lines);
     c960_store::write_atomically(&log, |f| std::io::Write::write_all(f, jobs_log.as_bytes()))?;
     Ok(())
-}
-
-/// A self-play error, bad input when it is one.
-fn bad_input(e: SelfplayError) -> anyhow::Error {
-    if e.is_bad_input() {
-        InputError(e.to_string()).into()
-    } else {
-        e.into()
-    }
 }
 
 /// `--next-round`: merges the round the shards played and decides the

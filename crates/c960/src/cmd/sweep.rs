@@ -12,7 +12,8 @@ use c960_sweep::{
 use crate::{
     cli::{InputError, SweepArgs},
     cmd::engine_args::default_out,
-    interrupt::{self, Interrupted},
+    follow::{Follow, interrupted},
+    interrupt,
     output::Text,
 };
 
@@ -74,30 +75,21 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     };
     let bar = args.engine.progress_bar(searches as u64, unit);
     let started = Instant::now();
-    let mut first = true;
-    let outcome = c960_sweep::run(&config, &interrupt::STOP, |p| {
-        bar.set_position(p.done as u64);
-        if first {
-            // Positions from the journal are not this run's speed.
-            bar.reset_eta();
-            first = false;
-        }
-        if p.failed > 0 {
-            bar.set_message(format!("{} failed", p.failed));
-        }
-    })
-    .with_context(|| format!("sweep into {}", config.out.display()))?;
+    let mut follow = Follow::new(&bar);
+    let outcome = c960_sweep::run(&config, &interrupt::STOP, |p| follow.update(p))
+        .with_context(|| format!("sweep into {}", config.out.display()))?;
     bar.finish_and_clear();
     report_repairs(&outcome.journal, &outcome.repaired);
 
     let dir = config.out.display();
     if outcome.interrupted {
-        return Err(Interrupted(format!(
-            "interrupted: {} of {searches} {unit} are saved in {}; run the same command again to resume",
-            outcome.rows.len(),
-            outcome.journal.display()
-        ))
-        .into());
+        return Err(interrupted(
+            "",
+            outcome.rows.len() as u64,
+            follow.planned(),
+            unit,
+            &outcome.journal,
+        ));
     }
     let mut text = Text::default();
     if !args.engine.quiet {

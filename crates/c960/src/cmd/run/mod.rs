@@ -1,6 +1,22 @@
 //! `c960 run`: the whole pipeline in one run directory — positions, engine
 //! sweep, self-play, report — with a profile, a TOML file and flags, one
-//! progress display and a summary.
+//! progress display and a summary. A run goes, file by file:
+//!
+//! 1. `plan.rs` merges the profile, the `--config` file and the flags once
+//!    into one typed `Plan` (an unknown key or a wrong type is an error) and
+//!    turns it into the stages' configurations, `c960_sweep::SweepConfig`
+//!    and `c960_selfplay::SelfplayConfig`.
+//! 2. `run` (here) starts the engine once and names it before anything is
+//!    written, then runs the stages of `stages.rs` under one progress
+//!    display: `positions.csv` (the features of `c960-core`), `sweep/` (the
+//!    sweep searches with the engine already started), `selfplay/` (games
+//!    with one engine process per side) and `report/` (`c960-report`'s
+//!    site). The sweep and self-play stages run on `c960-runner`: each
+//!    finished search or game is in the stage's `journal.jsonl` before it
+//!    counts, so the same command resumes a stopped run, and a finished
+//!    stage's tables and `manifest.json` are written atomically from it.
+//! 3. `run.json` records the resolved plan, the engine, the c960 version
+//!    and the time per stage; `summary.rs` prints what was made.
 
 mod plan;
 mod stages;
@@ -52,7 +68,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         .engine
         .with_multipv(sweep.multipv)
         .start()
-        .map_err(c960_sweep::SweepError::from)?;
+        .map_err(c960_runner::RunError::from)?;
     let engine = {
         use c960_engine::Engine as _;
         started.info().clone()

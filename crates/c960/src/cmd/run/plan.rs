@@ -13,7 +13,10 @@ use c960_selfplay::{Adaptive, Rules, SelfplayConfig};
 use c960_sweep::{RepeatPlan, SweepConfig};
 use serde::{Deserialize, Serialize};
 
-use crate::cli::{EngineArgs, InputError, Profile, RunArgs};
+use crate::{
+    cli::{InputError, Profile, RunArgs},
+    cmd::engine_args::EngineChoice,
+};
 
 /// Everything a run does, resolved from the profile, the TOML file and the
 /// flags (in that order, later ones winning). Written to `run.json`.
@@ -266,19 +269,15 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
 /// The sweep and self-play configurations of a plan.
 pub(super) fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConfig>)> {
     let positions = parse_position_set(&plan.positions)?;
-    let engine_args = EngineArgs {
-        engine: plan.engine.clone(),
+    let choice = EngineChoice {
         threads: 1,
         hash: plan.hash,
-        options: plan.options.clone(),
         jobs: plan.jobs,
-        retries: 2,
         watchdog: None,
         quiet,
-        repair: false,
     };
-    let engine: EngineSpec = engine_args.engine_spec(&plan.engine, &plan.options)?;
-    let jobs = engine_args.jobs()?;
+    let engine: EngineSpec = choice.engine_spec(&plan.engine, &plan.options)?;
+    let jobs = choice.jobs()?;
     let sweep = SweepConfig {
         engine: engine.clone(),
         limit: Limit::Nodes(plan.sweep.nodes),

@@ -10,7 +10,10 @@ use c960_sweep::SweepConfig;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::interrupt::{self, Interrupted};
+use crate::{
+    follow::{Follow, interrupted},
+    interrupt,
+};
 
 /// One line of the summary's stage table.
 #[derive(Clone, Debug, Serialize)]
@@ -81,19 +84,19 @@ pub(super) fn sweep_stage(
         sweep.positions.len() as u64,
         "positions",
     );
-    let swept = c960_sweep::run_with_engine(sweep, engine, &interrupt::STOP, |p| {
-        display.bar.set_position(p.done as u64);
-    })
-    .with_context(|| format!("sweep into {}", sweep.out.display()))?;
+    let mut follow = Follow::new(&display.bar);
+    let swept = c960_sweep::run_with_engine(sweep, engine, &interrupt::STOP, |p| follow.update(p))
+        .with_context(|| format!("sweep into {}", sweep.out.display()))?;
     crate::cmd::sweep::report_repairs(&swept.journal, &swept.repaired);
     if swept.interrupted {
         display.bar.finish_and_clear();
-        return Err(Interrupted(format!(
-            "interrupted during the sweep: {} of {} positions are saved; run the same command again to resume",
-            swept.rows.len(),
-            sweep.positions.len()
-        ))
-        .into());
+        return Err(interrupted(
+            " during the sweep",
+            swept.rows.len() as u64,
+            follow.planned(),
+            "searches",
+            &swept.journal,
+        ));
     }
     if let Some(first) = swept.failed.first() {
         display.bar.finish_and_clear();
@@ -126,20 +129,18 @@ pub(super) fn selfplay_stage(
     let clock = Instant::now();
     let total = selfplay.positions.len() as u64 * u64::from(selfplay.games_per_position);
     display.stage(3, stages, "self-play", total, "games");
-    let outcome = c960_selfplay::run(selfplay, &interrupt::STOP, |p| {
-        // Adaptive rounds add games as they are decided.
-        display.bar.set_length(p.total);
-        display.bar.set_position(p.done);
-    })
-    .with_context(|| format!("self-play into {}", selfplay.out.display()))?;
+    let mut follow = Follow::new(&display.bar);
+    let outcome = c960_selfplay::run(selfplay, &interrupt::STOP, |p| follow.update(p))
+        .with_context(|| format!("self-play into {}", selfplay.out.display()))?;
     if outcome.interrupted {
         display.bar.finish_and_clear();
-        return Err(Interrupted(format!(
-            "interrupted during self-play: {} of {} games are saved; run the same command again to resume",
+        return Err(interrupted(
+            " during self-play",
             outcome.games,
-            display.bar.length().unwrap_or(total)
-        ))
-        .into());
+            follow.planned(),
+            "games",
+            &outcome.journal,
+        ));
     }
     if let Some(first) = outcome.failed.first() {
         display.bar.finish_and_clear();

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use c960_core::StartPosition;
-use c960_openings::{Filters, Tree, import_to};
+use c960_games::{Filters, Tree, import_to};
 
 fn tree(sp: u16, plies: usize) -> Tree {
     let dir = tempfile::tempdir().unwrap();
@@ -85,9 +85,9 @@ fn frequent_trees_keep_the_frequent_lines_with_exact_counts() {
     let pgn = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tree.pgn");
     import_to(&[pgn], &Filters::default(), dir.path()).unwrap();
     let games = dir.path().join("games.parquet");
-    let full = c960_openings::trees_by_position(&games, 12).unwrap();
+    let full = c960_games::trees_by_position(&games, 12).unwrap();
     // With no threshold, every line: the same trees as a full build.
-    let all = c960_openings::frequent_trees(&games, 12, 0.0).unwrap();
+    let all = c960_games::frequent_trees(&games, 12, 0.0).unwrap();
     assert_eq!(all.keys().collect::<Vec<_>>(), [&91, &518]);
     for (sp, tree) in &full {
         assert_eq!(all[sp].root, tree.root);
@@ -95,7 +95,7 @@ fn frequent_trees_keep_the_frequent_lines_with_exact_counts() {
     }
     // At 50%: first moves, then below e4 (80%), e4 e5 (60%) and
     // e4 e5 Nf3 (60%) only.
-    let half = c960_openings::frequent_trees(&games, 12, 0.5).unwrap();
+    let half = c960_games::frequent_trees(&games, 12, 0.5).unwrap();
     let lines: Vec<&str> = half[&518].lines.keys().map(String::as_str).collect();
     assert_eq!(
         lines,

@@ -3,7 +3,7 @@
 
 use std::{fs, path::PathBuf, process::Command};
 
-use c960_openings::{Filters, ImportedGame, SkipReason, import, import_to};
+use c960_games::{Filters, ImportedGame, SkipReason, import, import_to};
 use polars::prelude::*;
 
 fn fixture(name: &str) -> PathBuf {
@@ -15,7 +15,7 @@ fn fixture(name: &str) -> PathBuf {
 fn read_all(
     files: &[PathBuf],
     filters: &Filters,
-) -> (c960_openings::ImportSummary, Vec<ImportedGame>) {
+) -> (c960_games::ImportSummary, Vec<ImportedGame>) {
     let mut games = Vec::new();
     let summary = import(files, filters, |g| {
         games.push(g);
@@ -182,6 +182,27 @@ fn import_writes_the_game_table_atomically() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+/// The position table has the columns the report reads, in the order the
+/// run-directory contract (`c960_store::columns`) names them.
+#[test]
+fn the_position_table_has_the_columns_of_the_contract() {
+    use c960_store::columns::{GAME_SUMMARY, IMPORT_TERMINATIONS, check_order};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games");
+    import_to(&[fixture("defects.pgn")], &Filters::default(), &out).unwrap();
+    let file = fs::File::open(out.join(c960_store::POSITIONS_TABLE)).unwrap();
+    let frame = ParquetReader::new(file).finish().unwrap();
+    let names: Vec<String> = frame
+        .get_column_names()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let mut wanted = vec!["games"];
+    wanted.extend(GAME_SUMMARY);
+    wanted.extend(IMPORT_TERMINATIONS[3..].iter().map(|(c, _)| *c));
+    check_order(&names, &wanted).unwrap();
+}
+
 /// python-chess plays seeded random games from ten start positions, writes
 /// them as PGN and lists their moves in UCI (Chess960 castling); the import
 /// must find the same positions, moves and results.
@@ -256,7 +277,7 @@ fn a_long_tag_is_read_and_a_too_long_one_skips_only_its_game() {
              1. e4 e5 {result}\n\n"
         )
     };
-    for (site_len, kept) in [(100_000, 3), (3 * c960_openings::MAX_TAG_LINE, 2)] {
+    for (site_len, kept) in [(100_000, 3), (3 * c960_games::MAX_TAG_LINE, 2)] {
         let path = dir.path().join(format!("{site_len}.pgn"));
         let long = "s".repeat(site_len);
         let pgn = [game("a", "1-0"), game(&long, "0-1"), game("c", "1/2-1/2")].concat();

@@ -16,7 +16,7 @@ cd "$root"
 target=${CARGO_TARGET_DIR:-$root/target}
 command -v hyperfine >/dev/null || { echo "bench-import needs hyperfine: apt-get install hyperfine" >&2; exit 1; }
 
-cargo build --release --locked --quiet -p c960 -p c960-openings --example pgn_tool
+cargo build --release --locked --quiet -p c960 -p c960-games --example pgn_tool
 c960="$target/release/c960"
 tool="$target/release/examples/pgn_tool"
 data="$target/bench-import"

@@ -1,0 +1,119 @@
+//! The column names of the per-position tables, named once: the writers
+//! (sweep, self-play, import) are tested to write these columns in this
+//! order, and the report selects them by these names.
+
+/// The search columns of a sweep's per-position table that readers take,
+/// in the order the report shows them (the table has them, among others,
+/// in its own order).
+pub const SWEEP_SEARCH: [&str; 10] = [
+    "score_cp",
+    "score_mate",
+    "wdl_win",
+    "wdl_draw",
+    "wdl_loss",
+    "depth",
+    "nodes",
+    "best_move_uci",
+    "best_move_san",
+    "pv_san",
+];
+
+/// The columns a sweep with repeats adds to its per-position table (whose
+/// search columns are then those of the first repeat).
+pub const SWEEP_REPEAT_MEANS: [&str; 7] = [
+    "repeats",
+    "score_cp_mean",
+    "score_cp_sd",
+    "score_cp_se",
+    "white_expected_mean",
+    "white_expected_sd",
+    "white_expected_se",
+];
+
+/// The columns of a game run's position table (self-play and import
+/// alike) between its game counts and its termination counts, in table
+/// order; the last three are the terminations both kinds share.
+pub const GAME_SUMMARY: [&str; 17] = [
+    "white_wins",
+    "draws",
+    "black_wins",
+    "white_score",
+    "white_score_low",
+    "white_score_high",
+    "interval",
+    "draw_rate",
+    "white_castled_a",
+    "white_castled_h",
+    "black_castled_a",
+    "black_castled_h",
+    "white_median_castle_ply",
+    "black_median_castle_ply",
+    "checkmate",
+    "stalemate",
+    "insufficient_material",
+];
+
+/// The termination columns of a self-play position table, in table order,
+/// with their names in words (the first three end [`GAME_SUMMARY`]).
+pub const SELFPLAY_TERMINATIONS: [(&str, &str); 8] = [
+    ("checkmate", "checkmate"),
+    ("stalemate", "stalemate"),
+    ("insufficient_material", "insufficient material"),
+    ("threefold_repetition", "threefold repetition"),
+    ("fifty_moves", "fifty-move rule"),
+    ("ply_cap", "ply cap"),
+    ("resignation", "resignation"),
+    ("draw_adjudication", "draw adjudication"),
+];
+
+/// The termination columns of an import's position table, in table order,
+/// with their names in words (the first three end [`GAME_SUMMARY`]).
+pub const IMPORT_TERMINATIONS: [(&str, &str); 8] = [
+    ("checkmate", "checkmate"),
+    ("stalemate", "stalemate"),
+    ("insufficient_material", "insufficient material"),
+    ("resignation", "resignation"),
+    ("time_forfeit", "time forfeit"),
+    ("draw_agreed", "draw agreed"),
+    ("abandoned", "abandoned"),
+    ("rules_infraction", "rules infraction"),
+];
+
+/// Checks that `written` (a table's column names) holds every name of
+/// `wanted` in that order, with any others between them; the error names
+/// the first one missing or out of order.
+///
+/// # Errors
+/// The first column of `wanted` not found after the previous one.
+pub fn check_order<S: AsRef<str>>(written: &[S], wanted: &[&str]) -> Result<(), String> {
+    let mut rest = written.iter().map(AsRef::as_ref);
+    for name in wanted {
+        if !rest.any(|w| w == *name) {
+            return Err(format!("column {name} is missing or out of order"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_is_checked_with_gaps_allowed() {
+        let written = ["sp", "score_cp", "x", "score_mate", "wdl_win"];
+        assert!(check_order(&written, &["score_cp", "score_mate"]).is_ok());
+        assert!(check_order(&written, &["score_mate", "score_cp"]).is_err());
+        let err = check_order(&written, &["score_cp", "depth"]).unwrap_err();
+        assert!(err.contains("depth"), "{err}");
+    }
+
+    #[test]
+    fn the_shared_terminations_end_the_game_summary() {
+        let tail = &GAME_SUMMARY[GAME_SUMMARY.len() - 3..];
+        for terminations in [SELFPLAY_TERMINATIONS, IMPORT_TERMINATIONS] {
+            let head: Vec<&str> = terminations[..3].iter().map(|(c, _)| *c).collect();
+            assert_eq!(head, tail);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! The one progress and interrupt path of every command that runs engine
+//! work: `c960 sweep`, `c960 selfplay` and the stages of `c960 run` follow
+//! a run's [`Progress`] on a bar the same way, and a run stopped by Ctrl-C
+//! ends with the same error (exit 130) saying what is saved and how to
+//! resume.
+
+use std::path::Path;
+
+use c960_runner::Progress;
+use indicatif::ProgressBar;
+
+use crate::interrupt::Interrupted;
+
+/// Follows a run's progress on a bar.
+pub(crate) struct Follow<'a> {
+    bar: &'a ProgressBar,
+    first: bool,
+    planned: u64,
+}
+
+impl<'a> Follow<'a> {
+    pub(crate) fn new(bar: &'a ProgressBar) -> Follow<'a> {
+        Follow {
+            bar,
+            first: true,
+            planned: 0,
+        }
+    }
+
+    /// Shows `p`: the run's own total (a shard's part; adaptive rounds add
+    /// units as they are decided), the units done, and failures.
+    pub(crate) fn update(&mut self, p: Progress) {
+        if self.bar.length() != Some(p.total) {
+            self.bar.set_length(p.total);
+        }
+        self.planned = if self.first {
+            p.total
+        } else {
+            self.planned.max(p.total)
+        };
+        self.bar.set_position(p.done);
+        if self.first {
+            // Units from the journal are not this run's speed.
+            self.bar.reset_eta();
+            self.first = false;
+        }
+        if p.failed > 0 {
+            self.bar.set_message(format!("{} failed", p.failed));
+        }
+    }
+
+    /// The units the run planned, as last reported.
+    pub(crate) fn planned(&self) -> u64 {
+        self.planned
+    }
+}
+
+/// The error of a run stopped by Ctrl-C (exit 130): `saved` of `planned`
+/// units are in `journal`, and the same command resumes. `during` names
+/// the stage of a multi-stage run (" during the sweep"), or is empty.
+pub(crate) fn interrupted(
+    during: &str,
+    saved: u64,
+    planned: u64,
+    unit: &str,
+    journal: &Path,
+) -> anyhow::Error {
+    Interrupted(format!(
+        "interrupted{during}: {saved} of {planned} {unit} are saved in {}; run the same command \
+         again to resume",
+        journal.display()
+    ))
+    .into()
+}
