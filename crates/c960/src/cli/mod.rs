@@ -1,0 +1,118 @@
+//! The command line as typed: one struct per subcommand, mirroring the flags.
+//! Each subcommand module validates its struct before doing any work.
+//! Here: the command itself and the value types several commands share;
+//! `runs.rs` the engine runs' flags, `organizer.rs` the organizer's,
+//! `data.rs` those of the commands that read and show data.
+
+mod data;
+mod organizer;
+mod runs;
+
+pub(crate) use data::*;
+pub(crate) use organizer::*;
+pub(crate) use runs::*;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// A flag value that parses but makes no sense (an exit code 2 error).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct InputError(pub(crate) String);
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "c960",
+    version,
+    about = "Measure how balanced each Chess960 start position is",
+    long_about = "c960 knows all 960 Chess960 (Fischer Random) start positions by their \
+                  Scharnagl number (SP 0..=959, SP 518 = classical), computes their static \
+                  features (weak pawns, pawns attackable on move 1, castling opportunities), \
+                  scores them with an engine, plays self-play games from them, reports the \
+                  results as tables, charts and a static site, and draws positions for \
+                  tournaments reproducibly.",
+    after_help = "Examples:\n  \
+                  c960 run                               # the whole pipeline, ~10 minutes\n  \
+                  c960 positions --out positions.csv\n  \
+                  c960 show 518\n  \
+                  c960 draw --phrase \"Club Open 2026 round 1\"\n  \
+                  c960 dice 2 3 3 2 3"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// The whole pipeline: positions, engine sweep, self-play and report.
+    Run(RunArgs),
+    /// Write all 960 positions with every feature, one row each.
+    Positions(PositionsArgs),
+    /// Show one position: board, numbers, FENs and every feature.
+    Show(ShowArgs),
+    /// Draw positions for a tournament, reproducibly, from a seed or a phrase.
+    Draw(DrawArgs),
+    /// A tournament kit: announcement, printable round sheets with castling
+    /// rules in words, and a verifiable draw record.
+    Tournament(TournamentArgs),
+    /// Turn die rolls into a position with the dice procedure.
+    Dice(DiceArgs),
+    /// Score start positions with an engine (Stockfish when installed).
+    Sweep(SweepArgs),
+    /// Play engine games from start positions: White's score with intervals.
+    Selfplay(Box<SelfplayArgs>),
+    /// Run the built-in engine as a UCI engine on standard input and output.
+    Uci(UciArgs),
+    /// Build the report: table, charts and a static site for all positions.
+    Report(ReportArgs),
+    /// Verdicts per position with error control, and how reliable each
+    /// method's ranking is, from games and sweeps.
+    Balance(BalanceArgs),
+    /// Import Chess960 games from PGN (or .pgn.zst) into a game table.
+    Import(ImportArgs),
+    /// One position's opening tree from self-play or imported games.
+    Openings(OpeningsArgs),
+    /// Merge shard directories (or runs of the same settings) into one run.
+    Merge(MergeArgs),
+    /// Write (and submit) a Slurm array job of shards and the merge after it.
+    Slurm(SlurmArgs),
+}
+
+/// Table formats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TableFormat {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// A JSON array with one object per position.
+    Json,
+    /// Apache Parquet (needs --out).
+    Parquet,
+}
+
+/// Which family of start positions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Variant {
+    /// The 960 Chess960 positions (both sides alike).
+    Chess960,
+    /// Double Fischer Random: 921,600 setups, each side's rank drawn apart.
+    Dfrc,
+}
+
+impl Variant {
+    /// The same variant as c960-core names it.
+    pub(crate) fn core(self) -> c960_core::Variant {
+        match self {
+            Variant::Chess960 => c960_core::Variant::Chess960,
+            Variant::Dfrc => c960_core::Variant::Dfrc,
+        }
+    }
+}
+
+/// Formats for a report about a few positions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ReportFormat {
+    /// Readable text.
+    Text,
+    /// JSON.
+    Json,
+}

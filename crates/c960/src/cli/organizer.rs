@@ -1,0 +1,206 @@
+//! The flags of the organizer's commands: `c960 draw`, `tournament` and
+//! `dice`.
+
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+/// Verdicts the draw can filter by.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum VerdictArg {
+    /// White's edge within the band around the all-position mean.
+    Balanced,
+    /// More for White than the band.
+    MoreForWhite,
+    /// Less for White than the band.
+    LessForWhite,
+    /// Not decided at the stated false discovery rate.
+    Unresolved,
+}
+
+impl VerdictArg {
+    pub(crate) fn verdict(self) -> c960_balance::verdict::Verdict {
+        use c960_balance::verdict::Verdict;
+        match self {
+            VerdictArg::Balanced => Verdict::Balanced,
+            VerdictArg::MoreForWhite => Verdict::MoreForWhite,
+            VerdictArg::LessForWhite => Verdict::LessForWhite,
+            VerdictArg::Unresolved => Verdict::Unresolved,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+#[command(
+    group = clap::ArgGroup::new("method").required(true).args(["seed", "phrase"]),
+    after_help = "Algorithms (see the README to verify a draw by hand):\n  \
+                  --seed:   ChaCha20 keystream keyed with the seed (crate rand_chacha)\n  \
+                  --phrase: SHA-256 chain started from the phrase; without filters,\n            \
+                  round 1 is int(sha256(phrase)[:8 bytes], big-endian) mod 960\n\n\
+                  Examples:\n  \
+                  c960 draw --seed 42\n  \
+                  c960 draw --phrase \"Club Open 2026 round 1\"\n  \
+                  c960 draw --seed 7 --rounds 9 --exclude 518 --max-undefended 1 --no-first-move-attack"
+)]
+pub(crate) struct DrawArgs {
+    /// Seed of the random draw (any unsigned 64-bit number).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub(crate) seed: Option<u64>,
+    /// Publishable phrase the draw is derived from with SHA-256.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) phrase: Option<String>,
+    /// Number of distinct positions to draw, one per round.
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
+    pub(crate) rounds: usize,
+    /// Conditions on the drawn positions.
+    #[command(flatten)]
+    pub(crate) filters: DrawFilterArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub(crate) format: ReportFormat,
+}
+
+/// Conditions a drawn position must meet: shared by `draw` and
+/// `tournament`.
+#[derive(Debug, Args)]
+pub(crate) struct DrawFilterArgs {
+    /// Never draw these positions (SP numbers, comma-separated or repeated).
+    #[arg(long, value_name = "SP,...", value_delimiter = ',')]
+    pub(crate) exclude: Vec<String>,
+    /// At most this many undefended pawns per side.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_undefended: Option<usize>,
+    /// At most this many pawns defended only by the king, per side.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_king_only: Option<usize>,
+    /// At most this many weak (undefended or king-only) pawns per side.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_weak: Option<usize>,
+    /// Only positions where no first move of White attacks an undefended pawn.
+    #[arg(long)]
+    pub(crate) no_first_move_attack: bool,
+    /// Only positions where White cannot castle on move 1.
+    #[arg(long)]
+    pub(crate) no_first_move_castling: bool,
+    /// Only positions with this verdict in the balance table given with
+    /// --balance (made by `c960 balance`).
+    #[arg(long, value_name = "VERDICT", requires = "balance")]
+    pub(crate) verdict: Option<VerdictArg>,
+    /// The balance table (`balance.csv`, or the directory holding it) that
+    /// --verdict reads.
+    #[arg(long, value_name = "FILE", requires = "verdict")]
+    pub(crate) balance: Option<PathBuf>,
+}
+
+/// Languages of printed material.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LangArg {
+    /// English.
+    En,
+    /// German (c-Rochade, g-Rochade).
+    De,
+    /// Dutch.
+    Nl,
+    /// Turkish.
+    Tr,
+}
+
+impl LangArg {
+    pub(crate) fn lang(self) -> c960_core::Lang {
+        match self {
+            LangArg::En => c960_core::Lang::En,
+            LangArg::De => c960_core::Lang::De,
+            LangArg::Nl => c960_core::Lang::Nl,
+            LangArg::Tr => c960_core::Lang::Tr,
+        }
+    }
+}
+
+/// Paper sizes the kit is laid out for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Paper {
+    /// ISO A4, 210 × 297 mm.
+    A4,
+    /// US Letter, 8.5 × 11 in.
+    Letter,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    group = clap::ArgGroup::new("method").required(true).args(["seed", "phrase"]),
+    after_help = "Writes into --out: announcement.html (the event, how the positions were \
+                  drawn, and the published rounds), round-N.html (one printable sheet per \
+                  round: large diagram, number, FENs, castling rules for that position in \
+                  words), kit.html (every round sheet, one per printed page), draw.json (the \
+                  draw record) and VERIFY.md (how anyone recomputes the draw). With --pdf, \
+                  also kit.pdf, printed by headless Chromium.\n\n\
+                  Examples:\n  \
+                  c960 tournament --phrase \"Club Open 2026\" --rounds 5 --out kit\n  \
+                  c960 tournament --seed 7 --rounds 9 --max-weak 1 --lang de --publish-rounds 1 --out kit --pdf"
+)]
+pub(crate) struct TournamentArgs {
+    /// Seed of the random draw (any unsigned 64-bit number).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub(crate) seed: Option<u64>,
+    /// Publishable phrase the draw is derived from with SHA-256.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) phrase: Option<String>,
+    /// Number of rounds, one drawn position each.
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 5,
+        allow_negative_numbers = true
+    )]
+    pub(crate) rounds: usize,
+    /// Conditions on the drawn positions.
+    #[command(flatten)]
+    pub(crate) filters: DrawFilterArgs,
+    /// Rounds shown in the announcement (the rest are published at their
+    /// round); default all.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub(crate) publish_rounds: Option<usize>,
+    /// The event's name, at the top of every page.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) title: Option<String>,
+    /// Language of the pages.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub(crate) lang: LangArg,
+    /// Paper the pages are laid out for.
+    #[arg(long, value_enum, default_value_t = Paper::A4)]
+    pub(crate) paper: Paper,
+    /// Also print kit.pdf with headless Chromium (`chromium`, or the
+    /// program named by `C960_CHROMIUM`).
+    #[arg(long)]
+    pub(crate) pdf: bool,
+    /// The output directory.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "The procedure (one six-sided die, in this order):\n  \
+                        1. dark-squared bishop: 1-4 = a1, c1, e1, g1 (5-6: roll again)\n  \
+                        2. light-squared bishop: 1-4 = b1, d1, f1, h1 (5-6: roll again)\n  \
+                        3. queen: k-th of the 6 free squares, from the a-file\n  \
+                        4. first knight: k-th of the 5 free squares (6: roll again)\n  \
+                        5. second knight: k-th of the 4 free squares (5-6: roll again)\n  \
+                        6. rook, king, rook on the 3 squares left\n\n\
+                        Examples:\n  \
+                        c960 dice 2 3 3 2 3        # the classical setup, SP 518\n  \
+                        c960 dice 5 2 6 3 3 2 3    # two rerolls reported")]
+pub(crate) struct DiceArgs {
+    /// The values rolled, in order, rerolls included.
+    #[arg(value_name = "ROLL", required = true, allow_negative_numbers = true)]
+    pub(crate) rolls: Vec<i64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub(crate) format: ReportFormat,
+}
