@@ -45,12 +45,9 @@ impl VerdictArg {
                   c960 draw --seed 7 --rounds 9 --exclude 518 --max-undefended 1 --no-first-move-attack"
 )]
 pub(crate) struct DrawArgs {
-    /// Seed of the random draw (any unsigned 64-bit number).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub(crate) seed: Option<u64>,
-    /// Publishable phrase the draw is derived from with SHA-256.
-    #[arg(long, value_name = "TEXT")]
-    pub(crate) phrase: Option<String>,
+    /// Where the draw's randomness comes from.
+    #[command(flatten)]
+    pub(crate) source: DrawSourceArgs,
     /// Number of distinct positions to draw, one per round.
     #[arg(
         long,
@@ -65,6 +62,17 @@ pub(crate) struct DrawArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub(crate) format: ReportFormat,
+}
+
+/// Where a draw's randomness comes from: shared by `draw` and `tournament`.
+#[derive(Debug, Args)]
+pub(crate) struct DrawSourceArgs {
+    /// Seed of the random draw (any unsigned 64-bit number).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub(crate) seed: Option<u64>,
+    /// Publishable phrase the draw is derived from with SHA-256.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) phrase: Option<String>,
 }
 
 /// Conditions a drawn position must meet: shared by `draw` and
@@ -146,12 +154,9 @@ pub(crate) enum Paper {
                   c960 tournament --seed 7 --rounds 9 --max-weak 1 --lang de --publish-rounds 1 --out kit --pdf"
 )]
 pub(crate) struct TournamentArgs {
-    /// Seed of the random draw (any unsigned 64-bit number).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub(crate) seed: Option<u64>,
-    /// Publishable phrase the draw is derived from with SHA-256.
-    #[arg(long, value_name = "TEXT")]
-    pub(crate) phrase: Option<String>,
+    /// Where the draw's randomness comes from.
+    #[command(flatten)]
+    pub(crate) source: DrawSourceArgs,
     /// Number of rounds, one drawn position each.
     #[arg(
         long,

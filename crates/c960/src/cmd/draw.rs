@@ -67,7 +67,7 @@ impl DrawFilterArgs {
 impl DrawPlan {
     fn from_args(args: &DrawArgs) -> Result<DrawPlan> {
         Ok(DrawPlan {
-            method: method(args.phrase.as_ref(), args.seed),
+            method: method(args.source.phrase.as_ref(), args.source.seed),
             rounds: args.rounds,
             filter: args.filters.to_filter()?,
         })

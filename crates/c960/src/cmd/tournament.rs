@@ -65,7 +65,7 @@ impl Plan {
             .into());
         }
         Ok(Plan {
-            method: method(args.phrase.as_ref(), args.seed),
+            method: method(args.source.phrase.as_ref(), args.source.seed),
             rounds: args.rounds,
             filter: args.filters.to_filter()?,
             publish,
