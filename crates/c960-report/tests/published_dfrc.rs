@@ -3,9 +3,12 @@
 //! two searches each, the published repeatability recomputed from the
 //! published rows, and the per-setup means those of the searches.
 
+mod common;
+
 use std::{collections::BTreeMap, fs, path::PathBuf};
 
 use c960_balance::reliability::split_half;
+use common::{f64s, read_parquet, u64s};
 use polars::prelude::*;
 
 fn dir() -> PathBuf {
@@ -13,27 +16,7 @@ fn dir() -> PathBuf {
 }
 
 fn parquet(name: &str) -> DataFrame {
-    let path = dir().join(name);
-    c960_store::check_parquet(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    ParquetReader::new(fs::File::open(path).unwrap())
-        .finish()
-        .unwrap()
-}
-
-fn u64s(frame: &DataFrame, name: &str) -> Vec<u64> {
-    let c = frame.column(name).unwrap().cast(&DataType::UInt64).unwrap();
-    let c = c.u64().unwrap();
-    (0..c.len()).map(|i| c.get(i).unwrap()).collect()
-}
-
-fn f64s(frame: &DataFrame, name: &str) -> Vec<Option<f64>> {
-    let c = frame
-        .column(name)
-        .unwrap()
-        .cast(&DataType::Float64)
-        .unwrap();
-    let c = c.f64().unwrap();
-    (0..c.len()).map(|i| c.get(i)).collect()
+    read_parquet(&dir().join(name))
 }
 
 #[test]
