@@ -65,6 +65,9 @@ cp "$runs/ethereal/manifest.json" "$data.tmp/ethereal-manifest.json"
 cp "$runs/run.json" "$data.tmp/run.json"
 if [ "$what" = all ]; then
   cp "$runs/selfplay/games.parquet" "$data.tmp/games.parquet"
+  # The per-position table of the games: with it the site regenerates
+  # from the published files alone (crates/c960/tests/regenerate.rs).
+  cp "$runs/selfplay/positions.parquet" "$data.tmp/selfplay-positions.parquet"
   cp "$runs/selfplay/manifest.json" "$data.tmp/selfplay-manifest.json"
   cp "$runs/selfplay/rounds.jsonl" "$data.tmp/selfplay-rounds.jsonl"
 fi

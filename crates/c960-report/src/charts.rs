@@ -393,13 +393,22 @@ impl Chart for ScoreHistogram {
             })
             .draw()
             .map_err(|e| e.to_string())?;
+        // One bar per non-empty bin, drawn in bin order: the same picture
+        // as plotters' `Histogram`, whose bars come out of a hash map in a
+        // different order every run (the SVG would never be reproducible).
+        let x_spec = chart.as_coord_spec().x_spec().clone();
+        let bars = (first..=last).zip(counts).filter(|&(_, n)| n > 0);
         chart
-            .draw_series(
-                Histogram::vertical(&chart)
-                    .style(BLUE.mix(0.7).filled())
-                    .margin(2)
-                    .data(self.scores.iter().map(|v| (bin(*v), 1u32))),
-            )
+            .draw_series(bars.filter_map(|(b, n)| {
+                let i = x_spec.index_of(&SegmentValue::Exact(b))?;
+                let next = x_spec.from_index(i + 1)?;
+                let mut bar = Rectangle::new(
+                    [(SegmentValue::Exact(b), n), (next, 0)],
+                    BLUE.mix(0.7).filled(),
+                );
+                bar.set_margin(0, 0, 2, 2);
+                Some(bar)
+            }))
             .map_err(|e| e.to_string())?;
         Ok(())
     }

@@ -14,7 +14,7 @@
 pub use c960_core::Variant;
 use std::{fs, io, path::Path};
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 use thiserror::Error;
 
@@ -106,6 +106,24 @@ pub struct FailedUnit {
     pub reason: Option<String>,
 }
 
+/// How well a sweep's per-position means would repeat, as its manifest
+/// records it (written by the sweep with repeats).
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Repeatability {
+    /// Median correlation between the per-position mean scores (cp) of two
+    /// disjoint random halves of the repeats.
+    pub split_half: f64,
+    /// Its Spearman–Brown projection to all the repeats: the reliability
+    /// of the published per-position means.
+    pub all_repeats: f64,
+    /// Random splits the median is over.
+    pub splits: usize,
+    /// Positions with two or more repeats.
+    pub positions: usize,
+    /// The most repeats any position has.
+    pub repeats: u32,
+}
+
 /// The typed read model of a run's `manifest.json`, for all three kinds.
 ///
 /// Fields that a kind does not have, or that the version that wrote the
@@ -132,6 +150,8 @@ pub struct RunManifest {
     pub multipv: Option<u32>,
     /// Searches per position (sweeps; absent before repeats: one).
     pub repeats: Option<u32>,
+    /// How well a sweep's per-position means repeat (sweeps with repeats).
+    pub repeatability: Option<Repeatability>,
     /// The positions asked for, as a set (`all`, `0-99,518`).
     pub positions: Option<String>,
     /// The run's seed (self-play).
@@ -227,6 +247,17 @@ impl RunManifest {
         if repeats == Some(0) {
             return Err(fields.wrong("repeats", "at least 1"));
         }
+        let repeatability = fields
+            .present("repeatability")
+            .map(|v| {
+                serde_json::from_value::<Repeatability>(v.clone()).map_err(|_| {
+                    fields.wrong(
+                        "repeatability",
+                        "an object of split_half, all_repeats, splits, positions and repeats",
+                    )
+                })
+            })
+            .transpose()?;
         Ok(RunManifest {
             kind,
             variant,
@@ -236,6 +267,7 @@ impl RunManifest {
             limit_b: fields.text("limit_b")?,
             multipv,
             repeats,
+            repeatability,
             positions: fields.text("positions")?,
             seed: fields.number("seed")?,
             games_per_position: fields.number("games_per_position")?,

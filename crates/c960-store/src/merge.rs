@@ -49,6 +49,12 @@ pub enum MergeRefusal {
     Lock(#[from] LockError),
 }
 
+/// A manifest's kind, read before the rest.
+#[derive(serde::Deserialize)]
+struct KindOf {
+    kind: Option<String>,
+}
+
 /// Reads the run directories `inputs` of kind `kind` (as manifests name
 /// it; `what` is how messages name it) with the journal `journal` in
 /// each, locking each for reading while the returned locks live. Refuses
@@ -103,15 +109,16 @@ fn read_input<R: DeserializeOwned, M: DeserializeOwned>(
                     dir.join(MANIFEST_FILE).display()
                 ))
             };
-            let value: Value = serde_json::from_str(&text).map_err(|e| not_ours(e.to_string()))?;
-            let written = value.get("kind").and_then(Value::as_str).unwrap_or("?");
+            let written: KindOf =
+                serde_json::from_str(&text).map_err(|e| not_ours(e.to_string()))?;
+            let written = written.kind.as_deref().unwrap_or("?");
             if written != kind {
                 return Err(MergeRefusal::Invalid(format!(
                     "{} is a {written} run, not {what}",
                     dir.display()
                 )));
             }
-            Some(serde_json::from_value(value).map_err(|e| not_ours(e.to_string()))?)
+            Some(serde_json::from_str(&text).map_err(|e| not_ours(e.to_string()))?)
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(e.into()),

@@ -201,22 +201,9 @@ pub fn summarize(rows: &[SweepRow]) -> Vec<PositionMean> {
         .collect()
 }
 
-/// How well the run's per-position means would repeat.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Repeatability {
-    /// Median correlation between the per-position mean scores (cp) of two
-    /// disjoint random halves of the repeats.
-    pub split_half: f64,
-    /// Its Spearman–Brown projection to all the repeats: the reliability
-    /// of the published per-position means.
-    pub all_repeats: f64,
-    /// Random splits the median is over.
-    pub splits: usize,
-    /// Positions with two or more repeats.
-    pub positions: usize,
-    /// The most repeats any position has.
-    pub repeats: u32,
-}
+/// How well the run's per-position means would repeat: the manifest
+/// contract's type.
+pub use c960_store::Repeatability;
 
 /// The run's repeatability over the centipawn scores, `None` with fewer
 /// than three positions of two or more repeats.

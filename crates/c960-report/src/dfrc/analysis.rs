@@ -102,7 +102,7 @@ pub struct Noise {
     pub search_sd: Option<f64>,
     /// The repeatability the sweep recorded (split-half of its repeats),
     /// as written in its manifest.
-    pub repeatability: Option<serde_json::Value>,
+    pub repeatability: Option<c960_store::Repeatability>,
     /// Variance-components reliability of the per-setup means.
     pub reliability: Option<f64>,
     /// What that reliability means.
@@ -307,11 +307,7 @@ fn noise(run: &DfrcRun) -> Noise {
         searches: run.scores.iter().map(|s| s.searches).max().unwrap_or(0),
         repeated,
         search_sd: (df > 0.0).then(|| (sum / df).sqrt()),
-        repeatability: run
-            .manifest
-            .get("repeatability")
-            .filter(|v| !v.is_null())
-            .cloned(),
+        repeatability: run.typed.repeatability,
         reliability: None,
         words: String::new(),
     }

@@ -22,23 +22,17 @@ pub const MATE_CP: f64 = 1000.0;
 
 /// The variant a run's manifest names: `Some(true)` for DFRC,
 /// `Some(false)` for Chess960 (no `variant`, or `chess960`), `None` when
-/// the directory has no readable manifest (the Chess960 report says why).
+/// the directory has no manifest (the Chess960 report says why). A
+/// manifest that does not read is a bad run naming the file and field.
 pub fn variant_is_dfrc(dir: &Path) -> Result<Option<bool>, ReportError> {
-    let Ok(text) = std::fs::read_to_string(dir.join(MANIFEST_FILE)) else {
+    if !dir.join(MANIFEST_FILE).is_file() {
         return Ok(None);
-    };
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&text) else {
-        return Ok(None);
-    };
-    match map.get("variant") {
-        None | Some(Value::Null) => Ok(Some(false)),
-        Some(Value::String(v)) if v == "dfrc" => Ok(Some(true)),
-        Some(Value::String(v)) if v == "chess960" => Ok(Some(false)),
-        Some(other) => Err(ReportError::BadRun {
-            dir: dir.to_owned(),
-            reason: format!("{MANIFEST_FILE}: unknown variant {other}"),
-        }),
     }
+    let manifest = RunManifest::read(dir).map_err(|e| ReportError::BadRun {
+        dir: dir.to_owned(),
+        reason: e.to_string(),
+    })?;
+    Ok(Some(manifest.variant == Variant::Dfrc))
 }
 
 /// One setup's score in a sweep.

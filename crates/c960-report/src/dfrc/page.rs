@@ -110,13 +110,11 @@ fn noise(body: &mut String, a: &Analysis) {
         );
     }
     if let Some(r) = &n.repeatability {
-        let get = |k: &str| r.get(k).and_then(serde_json::Value::as_f64);
-        if let (Some(half), Some(all)) = (get("split_half"), get("all_repeats")) {
-            let _ = write!(
-                body,
-                "repeatability recorded by the sweep: split-half {half:.3}, of the means over all repeats {all:.3}; "
-            );
-        }
+        let _ = write!(
+            body,
+            "repeatability recorded by the sweep: split-half {:.3}, of the means over all repeats {:.3}; ",
+            r.split_half, r.all_repeats
+        );
     }
     if let Some(r) = n.reliability {
         let _ = write!(body, "reliability of the setup means {r:.2}: ");

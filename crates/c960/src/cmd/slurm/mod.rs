@@ -1,0 +1,275 @@
+//! `c960 slurm`: a sharded sweep, self-play or run as a Slurm array job
+//! (one shard per task) and a merge job after it.
+//!
+//! The scripts go into `DIR/slurm/`: `shard.sbatch` runs the same c960
+//! command in every task with `--shard $SLURM_ARRAY_TASK_ID/N`, `--jobs`
+//! equal to the task's CPUs and `--out DIR/shards/I`; `merge.sbatch`
+//! depends on the array (`afterany`), checks that every shard finished,
+//! and either merges the shards into DIR or resubmits the unfinished tasks
+//! (the same command resumes from their journals) and itself after them.
+//!
+//! Adaptive self-play (`--target-halfwidth`, `--budget`) runs round by
+//! round: DIR holds the journal of rounds; each task plays its shard's part
+//! of the rounds decided so far (`--rounds-from DIR`), and the merge job
+//! runs `c960 slurm selfplay ... --next-round --submit`, which merges the
+//! round into DIR, decides the next one from all games so far (exactly as
+//! the unsharded run decides it), writes it to DIR/rounds.jsonl and submits
+//! the next array and merge, until the rule stops and the final tables are
+//! written.
+//!
+//! This module checks the command and shards it; [`scripts`] writes the
+//! two batch scripts and [`jobs`] submits them with `sbatch`, logs the job
+//! ids and runs the rounds of adaptive self-play.
+
+mod jobs;
+mod scripts;
+
+use std::{env, fmt::Write as _, path::PathBuf};
+
+use anyhow::{Context, Result, bail};
+use c960_selfplay::SelfplayConfig;
+
+use self::{
+    jobs::{next_round, submit},
+    scripts::{Jobs, shell_quote},
+};
+use crate::{
+    cli::{InputError, SlurmArgs, SlurmCommand, SlurmOptions},
+    output::Text,
+};
+
+/// How many times the merge job resubmits unfinished shards before it
+/// gives up.
+const ATTEMPTS: u32 = 3;
+
+/// Flags of `c960 slurm` itself, and flags each task sets, with whether
+/// they take a value: left out of the task's command.
+const OWN_FLAGS: [(&str, bool); 9] = [
+    ("--shards", true),
+    ("--partition", true),
+    ("--time", true),
+    ("--cpus-per-task", true),
+    ("--submit", false),
+    ("--jobs", true),
+    ("--out", true),
+    ("--quiet", false),
+    ("--next-round", false),
+];
+
+/// What `c960 slurm` shards: the command, its run directory, the Slurm
+/// options, the file a finished shard has, and the settings of adaptive
+/// self-play.
+type Sharded<'a> = (
+    &'static str,
+    Option<PathBuf>,
+    &'a SlurmOptions,
+    &'static str,
+    Option<SelfplayConfig>,
+);
+
+/// The command to shard, checked.
+fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
+    let mut adaptive: Option<SelfplayConfig> = None;
+    let (command, out, slurm, done) = match &args.command {
+        SlurmCommand::Sweep { args, slurm } => {
+            no_shard(args.shard.is_some())?;
+            crate::cmd::sweep::config(args)?;
+            ("sweep", args.out.clone(), slurm, "manifest.json")
+        }
+        SlurmCommand::Selfplay { args, slurm } => {
+            no_shard(args.shard.is_some())?;
+            if args.sprt.is_some() || args.openings.is_some() {
+                bail!(InputError(
+                    "--sprt and --openings need the whole match in one run: run them without \
+                     c960 slurm"
+                        .to_owned()
+                ));
+            }
+            if args.rounds_from.is_some() {
+                bail!(InputError(
+                    "c960 slurm gives each task its --rounds-from".to_owned()
+                ));
+            }
+            let config = crate::cmd::selfplay::config(args)?;
+            if config.options.adaptive.is_some() {
+                adaptive = Some(config);
+            }
+            ("selfplay", args.out.clone(), slurm, "manifest.json")
+        }
+        SlurmCommand::Run { args, slurm } => {
+            no_shard(args.shard.is_some())?;
+            let plan = crate::cmd::run::plan(args)?;
+            if plan.adaptive_selfplay() {
+                bail!(InputError(
+                    "this c960 run plays adaptive self-play, whose rounds need every position's \
+                     games: on Slurm, run its sweep with c960 slurm sweep and its self-play with \
+                     c960 slurm selfplay --target-halfwidth W --budget GAMES"
+                        .to_owned()
+                ));
+            }
+            ("run", Some(plan.out().to_owned()), slurm, "run.json")
+        }
+    };
+    Ok((command, out, slurm, done, adaptive))
+}
+
+pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
+    let (command, out, slurm, done, mut adaptive) = sharded(args)?;
+    if slurm.next_round && adaptive.is_none() {
+        bail!(InputError(
+            "--next-round is for adaptive self-play (c960 slurm selfplay with \
+             --target-halfwidth or --budget)"
+                .to_owned()
+        ));
+    }
+    let Some(out) = out else {
+        bail!(InputError(
+            "c960 slurm needs --out DIR: the run directory every task shares".to_owned()
+        ));
+    };
+    if slurm.shards == 0 || slurm.cpus_per_task == 0 {
+        bail!(InputError(
+            "--shards and --cpus-per-task must be at least 1".to_owned()
+        ));
+    }
+    let cwd = env::current_dir().context("the current directory")?;
+    let out = cwd.join(out);
+    let exe = env::current_exe().context("the c960 executable")?;
+    let argv: Vec<String> = env::args().collect();
+    let task_args = task_args(&argv, command);
+    let name = format!(
+        "c960-{}",
+        out.file_name()
+            .map_or_else(|| "run".into(), |n| n.to_string_lossy())
+    );
+    let jobs = Jobs {
+        exe: &exe,
+        cwd: &cwd,
+        out: &out,
+        name: &name,
+        slurm,
+        done,
+    };
+    let round = match adaptive.as_mut() {
+        Some(config) => {
+            config.out.clone_from(&out);
+            if slurm.next_round {
+                return next_round(&jobs, config);
+            }
+            Some(c960_selfplay::open_rounds(config)?)
+        }
+        None => None,
+    };
+    let (shard_script, merge_script) = jobs.write_scripts(&task_args, round.is_some())?;
+
+    let mut text = Text::default();
+    let n = slurm.shards;
+    writeln!(
+        text,
+        "wrote {} (array 0-{}: c960 {command} --shard I/{n} --jobs {} into {}/shards/I) and {}",
+        shard_script.display(),
+        n - 1,
+        slurm.cpus_per_task,
+        out.display(),
+        merge_script.display()
+    )?;
+    if let Some(round) = round {
+        writeln!(
+            text,
+            "adaptive: the shards play round {round} (round 0: the initial games); after each \
+             round the merge job merges it into {}, decides the next round from all games so far \
+             ({}/{}) and submits it, until the rule stops",
+            out.display(),
+            out.display(),
+            c960_selfplay::ROUNDS_FILE
+        )?;
+    }
+    if slurm.submit {
+        submit(&mut text, &jobs, &shard_script, &merge_script)?;
+    } else {
+        writeln!(text, "to submit (or run the same command with --submit):")?;
+        writeln!(
+            text,
+            "  array=$(sbatch --parsable {})",
+            shell_quote(&shard_script.to_string_lossy())
+        )?;
+        writeln!(
+            text,
+            "  sbatch --dependency=afterany:${{array%%;*}} {}",
+            shell_quote(&merge_script.to_string_lossy())
+        )?;
+    }
+    text.print()?;
+    Ok(())
+}
+
+fn no_shard(given: bool) -> Result<()> {
+    if given {
+        bail!(InputError(
+            "c960 slurm gives each task its --shard; use --shards N".to_owned()
+        ));
+    }
+    Ok(())
+}
+
+/// The task's c960 arguments: everything after `slurm` but the flags of
+/// `c960 slurm` and those each task sets itself.
+fn task_args(argv: &[String], command: &str) -> Vec<String> {
+    let start = argv
+        .iter()
+        .position(|a| a == "slurm")
+        .map_or(argv.len(), |i| i + 1);
+    let mut out = Vec::new();
+    let mut rest = argv[start..].iter();
+    while let Some(arg) = rest.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, _)) if flag.starts_with("--") => (flag, true),
+            _ => (arg.as_str(), false),
+        };
+        if let Some((_, takes_value)) = OWN_FLAGS.iter().find(|(f, _)| *f == flag) {
+            if *takes_value && !inline {
+                rest.next();
+            }
+            continue;
+        }
+        out.push(arg.clone());
+    }
+    if out.first().map(String::as_str) != Some(command) {
+        out.insert(0, command.to_owned());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_args_drop_the_flags_each_task_sets() {
+        let argv: Vec<String> = [
+            "c960",
+            "slurm",
+            "selfplay",
+            "--nodes",
+            "300",
+            "--shards",
+            "4",
+            "--out",
+            "x",
+            "--jobs=3",
+            "--submit",
+            "--seed",
+            "7",
+            "--cpus-per-task",
+            "2",
+            "--quiet",
+            "--partition=short",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            task_args(&argv, "selfplay"),
+            ["selfplay", "--nodes", "300", "--seed", "7"]
+        );
+    }
+}

@@ -1,0 +1,211 @@
+//! The two batch scripts of a sharded run: the array of shards and the
+//! merge job after it (for adaptive self-play, the job that merges a round
+//! and submits the next).
+
+use std::{
+    fmt::Write as _,
+    fs,
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Context, Result};
+
+use super::ATTEMPTS;
+use crate::cli::SlurmOptions;
+
+/// What the two scripts need.
+pub(super) struct Jobs<'a> {
+    pub(super) exe: &'a Path,
+    pub(super) cwd: &'a Path,
+    pub(super) out: &'a Path,
+    pub(super) name: &'a str,
+    pub(super) slurm: &'a SlurmOptions,
+    /// The file a finished shard has.
+    pub(super) done: &'a str,
+}
+
+impl Jobs<'_> {
+    /// Writes `DIR/slurm/shard.sbatch` and `merge.sbatch` (rounds of
+    /// adaptive self-play with `adaptive`) and returns their paths.
+    pub(super) fn write_scripts(
+        &self,
+        task_args: &[String],
+        adaptive: bool,
+    ) -> Result<(PathBuf, PathBuf)> {
+        let dir = self.out.join("slurm");
+        fs::create_dir_all(dir.join("logs"))
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        fs::create_dir_all(self.out.join("shards"))?;
+        let shard_script = dir.join("shard.sbatch");
+        let merge_script = dir.join("merge.sbatch");
+        let mut shard_args = task_args.to_vec();
+        let merge_text = if adaptive {
+            shard_args.extend([
+                "--rounds-from".to_owned(),
+                self.out.to_string_lossy().into_owned(),
+            ]);
+            self.next_round_script(task_args)
+        } else {
+            self.merge_script()
+        };
+        write_script(&shard_script, &self.shard_script(&shard_args))?;
+        write_script(&merge_script, &merge_text)?;
+        Ok((shard_script, merge_script))
+    }
+
+    fn header(&self, lines: &[String]) -> String {
+        let mut text = String::from("#!/bin/bash\n");
+        let mut options = vec![
+            format!("--job-name={}", self.name),
+            format!("--chdir={}", self.cwd.display()),
+            "--ntasks=1".to_owned(),
+        ];
+        options.extend(lines.iter().cloned());
+        if let Some(p) = &self.slurm.partition {
+            options.push(format!("--partition={p}"));
+        }
+        if let Some(t) = &self.slurm.time {
+            options.push(format!("--time={t}"));
+        }
+        for option in options {
+            let _ = writeln!(text, "#SBATCH {option}");
+        }
+        text
+    }
+
+    fn shard_script(&self, args: &[String]) -> String {
+        let n = self.slurm.shards;
+        let logs = self.out.join("slurm").join("logs");
+        let mut text = self.header(&[
+            format!("--array=0-{}", n - 1),
+            format!("--cpus-per-task={}", self.slurm.cpus_per_task),
+            format!("--output={}/shard-%a-%A.out", logs.display()),
+        ]);
+        let command: Vec<String> = std::iter::once(self.exe.to_string_lossy().into_owned())
+            .chain(args.iter().cloned())
+            .map(|a| shell_quote(&a))
+            .collect();
+        let _ = write!(
+            text,
+            "# Written by c960 slurm: shard $SLURM_ARRAY_TASK_ID of {n}, resumed from its journal\n\
+             # when run again.\n\
+             set -euo pipefail\n\
+             shard=\"$SLURM_ARRAY_TASK_ID\"\n\
+             exec {} --shard \"$shard/{n}\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\" --quiet \\\n  \
+             --out {}/\"$shard\"\n",
+            command.join(" "),
+            shell_quote(&self.out.join("shards").to_string_lossy()),
+        );
+        text
+    }
+
+    /// The merge job of adaptive self-play: `c960 slurm ... --next-round
+    /// --submit` merges the round and submits the next.
+    fn next_round_script(&self, args: &[String]) -> String {
+        let n = self.slurm.shards;
+        let logs = self.out.join("slurm").join("logs");
+        let mut text = self.header(&[
+            "--cpus-per-task=1".to_owned(),
+            format!("--output={}/merge-%j.out", logs.display()),
+        ]);
+        let command: Vec<String> = [self.exe.to_string_lossy().into_owned(), "slurm".to_owned()]
+            .into_iter()
+            .chain(args.iter().cloned())
+            .map(|a| shell_quote(&a))
+            .collect();
+        let _ = write!(
+            text,
+            "# Written by c960 slurm: runs after every shard task of a round ended (afterany).\n\
+             # Merges the round into the run directory when every shard played it and decides\n\
+             # the next from all games so far (written to rounds.jsonl), then submits it and\n\
+             # this job after it; resubmits unfinished shards instead, at most {ATTEMPTS} times;\n\
+             # writes the final tables when the rule stops.\n\
+             set -euo pipefail\n\
+             exec {} --shards {n} --out {} --next-round --submit\n",
+            command.join(" "),
+            shell_quote(&self.out.to_string_lossy()),
+        );
+        text
+    }
+
+    fn merge_script(&self) -> String {
+        let n = self.slurm.shards;
+        let logs = self.out.join("slurm").join("logs");
+        let mut text = self.header(&[
+            "--cpus-per-task=1".to_owned(),
+            format!("--output={}/merge-%j.out", logs.display()),
+        ]);
+        let out = shell_quote(&self.out.to_string_lossy());
+        let exe = shell_quote(&self.exe.to_string_lossy());
+        let _ = write!(
+            text,
+            r#"# Written by c960 slurm: runs after every shard task ended (afterany). Merges
+# the shards when all finished; otherwise resubmits the unfinished tasks (the same
+# command resumes from their journals) and this job after them, at most {ATTEMPTS} times.
+set -euo pipefail
+out={out}
+attempt="${{C960_MERGE_ATTEMPT:-1}}"
+unfinished=()
+for i in $(seq 0 {last}); do
+  [ -e "$out/shards/$i/{done}" ] || unfinished+=("$i")
+done
+if [ ${{#unfinished[@]}} -gt 0 ]; then
+  list=$(IFS=,; echo "${{unfinished[*]}}")
+  if [ "$attempt" -ge {ATTEMPTS} ]; then
+    echo "c960: shards $list did not finish after $attempt attempts; see $out/slurm/logs" >&2
+    exit 1
+  fi
+  array=$(sbatch --parsable --array="$list" "$out/slurm/shard.sbatch")
+  array="${{array%%;*}}"
+  merge=$(sbatch --parsable --dependency="afterany:$array" \
+    --export="ALL,C960_MERGE_ATTEMPT=$((attempt + 1))" "$out/slurm/merge.sbatch")
+  merge="${{merge%%;*}}"
+  printf 'resubmitted shards %s\nshards %s\nmerge %s\n' "$list" "$array" "$merge" >>"$out/slurm/jobs.log"
+  echo "c960: shards $list unfinished: resubmitted as job $array, merge as job $merge"
+  exit 0
+fi
+shards=()
+for i in $(seq 0 {last}); do shards+=("$out/shards/$i"); done
+exec {exe} merge "${{shards[@]}}" --out "$out"
+"#,
+            last = n - 1,
+            done = self.done,
+        );
+        text
+    }
+}
+
+fn write_script(path: &Path, text: &str) -> Result<()> {
+    c960_store::write_atomically(path, |f| std::io::Write::write_all(f, text.as_bytes()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
+}
+
+/// `text` in single quotes for bash.
+pub(super) fn shell_quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
+    {
+        return text.to_owned();
+    }
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_quote_keeps_words_whole() {
+        assert_eq!(shell_quote("--nodes"), "--nodes");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
+}
