@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use c960_core::{
     CastlingTally, score_interval,
-    shakmaty::{CastlingSide, Color},
+    shakmaty::{ByCastlingSide, ByColor, CastlingSide, Color},
 };
 pub use c960_core::{Interval, trinomial_interval};
 
@@ -62,12 +62,13 @@ pub struct PositionSummary {
     pub interval_method: &'static str,
     /// Draws / games.
     pub draw_rate: Option<f64>,
-    /// Share of games in which White castled a-side / h-side.
-    pub white_castled: [Option<f64>; 2],
-    /// The same for Black.
-    pub black_castled: [Option<f64>; 2],
-    /// Median ply of White's and Black's castling, over games with castling.
-    pub median_castle_ply: [Option<f64>; 2],
+    /// Share of games in which each side castled, by the side of the
+    /// board it castled to (a-side = `QueenSide`, h-side = `KingSide`).
+    #[serde(skip)]
+    pub castled: ByColor<ByCastlingSide<Option<f64>>>,
+    /// Median ply of each side's castling, over games with castling.
+    #[serde(skip)]
+    pub median_castle_ply: ByColor<Option<f64>>,
     /// Games per termination, in [`Termination::ALL`] order.
     pub terminations: Vec<u64>,
 }
@@ -137,18 +138,10 @@ impl PositionStats {
             white_score,
             interval_method: if paired { "pairs" } else { "trinomial" },
             draw_rate: share(self.draws),
-            white_castled: [
-                share(self.castling.games(Color::White, CastlingSide::QueenSide)),
-                share(self.castling.games(Color::White, CastlingSide::KingSide)),
-            ],
-            black_castled: [
-                share(self.castling.games(Color::Black, CastlingSide::QueenSide)),
-                share(self.castling.games(Color::Black, CastlingSide::KingSide)),
-            ],
-            median_castle_ply: [
-                self.castling.median_ply(Color::White),
-                self.castling.median_ply(Color::Black),
-            ],
+            castled: ByColor::new_with(|color| {
+                ByCastlingSide::new_with(|side| share(self.castling.games(color, side)))
+            }),
+            median_castle_ply: ByColor::new_with(|color| self.castling.median_ply(color)),
             terminations: Termination::ALL
                 .iter()
                 .map(|t| self.terminations.get(t).copied().unwrap_or(0))

@@ -10,8 +10,11 @@ use std::{
     path::Path,
 };
 
-use c960_core::{Setup, Variant};
-use c960_store::write_atomically;
+use c960_core::{
+    Setup, Variant,
+    shakmaty::{CastlingSide, Color},
+};
+use c960_store::{columns::GAME_SUMMARY, write_atomically};
 use polars::prelude::*;
 use serde::Deserialize;
 
@@ -285,65 +288,74 @@ fn positions_frame(rows: &[PositionSummary], variant: Variant) -> PolarsResult<D
             .map(|r| r.white_score.as_ref().map(f))
             .collect::<Vec<_>>()
     };
+    let [
+        white_wins,
+        draws,
+        black_wins,
+        white_score,
+        white_score_low,
+        white_score_high,
+        interval,
+        draw_rate,
+        white_castled_a,
+        white_castled_h,
+        black_castled_a,
+        black_castled_h,
+        white_median_castle_ply,
+        black_median_castle_ply,
+        ..,
+    ] = GAME_SUMMARY;
+    let column = |name: &str, f: &dyn Fn(&PositionSummary) -> Option<f64>| {
+        Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
+    };
+    let count = |name: &str, f: &dyn Fn(&PositionSummary) -> u64| {
+        Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
+    };
+    let castled = |color: Color, side: CastlingSide| {
+        move |r: &PositionSummary| *r.castled.get(color).get(side)
+    };
     let mut columns = vec![
         Column::new("sp".into(), rows.iter().map(|r| r.sp).collect::<Vec<_>>()),
         Column::new(
             "placement".into(),
             rows.iter().map(|r| placement(r.sp)).collect::<Vec<_>>(),
         ),
+        count("games", &|r| r.games),
+        count("distinct_games", &|r| r.distinct_games),
+        count(white_wins, &|r| r.white_wins),
+        count(draws, &|r| r.draws),
+        count(black_wins, &|r| r.black_wins),
+        Column::new(white_score.into(), score(|i| i.mean)),
+        Column::new(white_score_low.into(), score(|i| i.low)),
+        Column::new(white_score_high.into(), score(|i| i.high)),
         Column::new(
-            "games".into(),
-            rows.iter().map(|r| r.games).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "distinct_games".into(),
-            rows.iter().map(|r| r.distinct_games).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "white_wins".into(),
-            rows.iter().map(|r| r.white_wins).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "draws".into(),
-            rows.iter().map(|r| r.draws).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "black_wins".into(),
-            rows.iter().map(|r| r.black_wins).collect::<Vec<_>>(),
-        ),
-        Column::new("white_score".into(), score(|i| i.mean)),
-        Column::new("white_score_low".into(), score(|i| i.low)),
-        Column::new("white_score_high".into(), score(|i| i.high)),
-        Column::new(
-            "interval".into(),
+            interval.into(),
             rows.iter().map(|r| r.interval_method).collect::<Vec<_>>(),
         ),
-        Column::new(
-            "draw_rate".into(),
-            rows.iter().map(|r| r.draw_rate).collect::<Vec<_>>(),
+        column(draw_rate, &|r| r.draw_rate),
+        column(
+            white_castled_a,
+            &castled(Color::White, CastlingSide::QueenSide),
         ),
+        column(
+            white_castled_h,
+            &castled(Color::White, CastlingSide::KingSide),
+        ),
+        column(
+            black_castled_a,
+            &castled(Color::Black, CastlingSide::QueenSide),
+        ),
+        column(
+            black_castled_h,
+            &castled(Color::Black, CastlingSide::KingSide),
+        ),
+        column(white_median_castle_ply, &|r| {
+            *r.median_castle_ply.get(Color::White)
+        }),
+        column(black_median_castle_ply, &|r| {
+            *r.median_castle_ply.get(Color::Black)
+        }),
     ];
-    let sides = [("a", 0), ("h", 1)];
-    for (name, i) in sides {
-        columns.push(Column::new(
-            format!("white_castled_{name}").into(),
-            rows.iter().map(|r| r.white_castled[i]).collect::<Vec<_>>(),
-        ));
-    }
-    for (name, i) in sides {
-        columns.push(Column::new(
-            format!("black_castled_{name}").into(),
-            rows.iter().map(|r| r.black_castled[i]).collect::<Vec<_>>(),
-        ));
-    }
-    for (name, i) in [("white", 0), ("black", 1)] {
-        columns.push(Column::new(
-            format!("{name}_median_castle_ply").into(),
-            rows.iter()
-                .map(|r| r.median_castle_ply[i])
-                .collect::<Vec<_>>(),
-        ));
-    }
     for (k, termination) in Termination::ALL.iter().enumerate() {
         columns.push(Column::new(
             termination.name().replace('-', "_").into(),

@@ -3,7 +3,10 @@
 
 use std::{io, path::Path};
 
-use c960_store::write_atomically;
+use c960_store::{
+    columns::{SWEEP_REPEAT_MEANS, SWEEP_SEARCH},
+    write_atomically,
+};
 use polars::prelude::*;
 
 use crate::{SweepRow, repeats};
@@ -15,6 +18,18 @@ pub const PARQUET_MANIFEST_KEY: &str = c960_store::PARQUET_MANIFEST_KEY;
 /// `move{k}_cp`, `move{k}_mate` for k = 1..=`multipv`.
 pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
     let strings = |f: fn(&SweepRow) -> &str| rows.iter().map(f).collect::<Vec<&str>>();
+    let [
+        score_cp,
+        score_mate,
+        wdl_win,
+        wdl_draw,
+        wdl_loss,
+        depth,
+        nodes,
+        best_move_uci,
+        best_move_san,
+        pv_san,
+    ] = SWEEP_SEARCH;
     let mut columns = vec![
         Column::new("sp".into(), rows.iter().map(|r| r.sp).collect::<Vec<_>>()),
         Column::new("placement".into(), strings(|r| &r.placement)),
@@ -22,7 +37,7 @@ pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
         Column::new("engine_options".into(), strings(|r| &r.engine_options)),
         Column::new("limit".into(), strings(|r| &r.limit)),
         Column::new(
-            "depth".into(),
+            depth.into(),
             rows.iter().map(|r| r.depth).collect::<Vec<_>>(),
         ),
         Column::new(
@@ -30,7 +45,7 @@ pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
             rows.iter().map(|r| r.seldepth).collect::<Vec<_>>(),
         ),
         Column::new(
-            "nodes".into(),
+            nodes.into(),
             rows.iter().map(|r| r.nodes).collect::<Vec<_>>(),
         ),
         Column::new(
@@ -38,29 +53,29 @@ pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
             rows.iter().map(|r| r.time_ms).collect::<Vec<_>>(),
         ),
         Column::new(
-            "score_cp".into(),
+            score_cp.into(),
             rows.iter().map(|r| r.score_cp).collect::<Vec<_>>(),
         ),
         Column::new(
-            "score_mate".into(),
+            score_mate.into(),
             rows.iter().map(|r| r.score_mate).collect::<Vec<_>>(),
         ),
         Column::new("bound".into(), strings(|r| &r.bound)),
         Column::new(
-            "wdl_win".into(),
+            wdl_win.into(),
             rows.iter().map(|r| r.wdl_win).collect::<Vec<_>>(),
         ),
         Column::new(
-            "wdl_draw".into(),
+            wdl_draw.into(),
             rows.iter().map(|r| r.wdl_draw).collect::<Vec<_>>(),
         ),
         Column::new(
-            "wdl_loss".into(),
+            wdl_loss.into(),
             rows.iter().map(|r| r.wdl_loss).collect::<Vec<_>>(),
         ),
-        Column::new("best_move_uci".into(), strings(|r| &r.best_move_uci)),
-        Column::new("best_move_san".into(), strings(|r| &r.best_move_san)),
-        Column::new("pv_san".into(), strings(|r| &r.pv_san)),
+        Column::new(best_move_uci.into(), strings(|r| &r.best_move_uci)),
+        Column::new(best_move_san.into(), strings(|r| &r.best_move_san)),
+        Column::new(pv_san.into(), strings(|r| &r.pv_san)),
     ];
     for k in 0..multipv as usize {
         let top = |r: &SweepRow| r.top_moves.get(k).cloned();
@@ -140,17 +155,26 @@ pub fn positions_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFram
     let column = |name: &str, f: &dyn Fn(&repeats::PositionMean) -> Option<f64>| {
         Column::new(name.into(), means.iter().map(f).collect::<Vec<_>>())
     };
+    let [
+        repeats,
+        cp_mean,
+        cp_sd,
+        cp_se,
+        expected_mean,
+        expected_sd,
+        expected_se,
+    ] = SWEEP_REPEAT_MEANS;
     let columns = vec![
         Column::new(
-            "repeats".into(),
+            repeats.into(),
             means.iter().map(|m| m.repeats).collect::<Vec<_>>(),
         ),
-        column("score_cp_mean", &|m| m.cp.map(|c| c.mean)),
-        column("score_cp_sd", &|m| m.cp.and_then(|c| c.sd)),
-        column("score_cp_se", &|m| m.cp.and_then(|c| c.se)),
-        column("white_expected_mean", &|m| m.expected.map(|c| c.mean)),
-        column("white_expected_sd", &|m| m.expected.and_then(|c| c.sd)),
-        column("white_expected_se", &|m| m.expected.and_then(|c| c.se)),
+        column(cp_mean, &|m| m.cp.map(|c| c.mean)),
+        column(cp_sd, &|m| m.cp.and_then(|c| c.sd)),
+        column(cp_se, &|m| m.cp.and_then(|c| c.se)),
+        column(expected_mean, &|m| m.expected.map(|c| c.mean)),
+        column(expected_sd, &|m| m.expected.and_then(|c| c.sd)),
+        column(expected_se, &|m| m.expected.and_then(|c| c.se)),
     ];
     for c in columns {
         frame.with_column(c)?;
