@@ -14,7 +14,14 @@ use c960_core::{
     Setup, Variant,
     shakmaty::{CastlingSide, Color},
 };
-use c960_store::{columns::GAME_SUMMARY, write_atomically};
+use c960_store::{
+    columns::{
+        BLACK_CASTLED_A, BLACK_CASTLED_H, BLACK_MEDIAN_CASTLE_PLY, BLACK_WINS, DRAW_RATE, DRAWS,
+        INTERVAL, WHITE_CASTLED_A, WHITE_CASTLED_H, WHITE_MEDIAN_CASTLE_PLY, WHITE_SCORE,
+        WHITE_SCORE_HIGH, WHITE_SCORE_LOW, WHITE_WINS,
+    },
+    write_atomically,
+};
 use polars::prelude::*;
 use serde::Deserialize;
 
@@ -288,23 +295,6 @@ fn positions_frame(rows: &[PositionSummary], variant: Variant) -> PolarsResult<D
             .map(|r| r.white_score.as_ref().map(f))
             .collect::<Vec<_>>()
     };
-    let [
-        white_wins,
-        draws,
-        black_wins,
-        white_score,
-        white_score_low,
-        white_score_high,
-        interval,
-        draw_rate,
-        white_castled_a,
-        white_castled_h,
-        black_castled_a,
-        black_castled_h,
-        white_median_castle_ply,
-        black_median_castle_ply,
-        ..,
-    ] = GAME_SUMMARY;
     let column = |name: &str, f: &dyn Fn(&PositionSummary) -> Option<f64>| {
         Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
     };
@@ -322,37 +312,37 @@ fn positions_frame(rows: &[PositionSummary], variant: Variant) -> PolarsResult<D
         ),
         count("games", &|r| r.games),
         count("distinct_games", &|r| r.distinct_games),
-        count(white_wins, &|r| r.white_wins),
-        count(draws, &|r| r.draws),
-        count(black_wins, &|r| r.black_wins),
-        Column::new(white_score.into(), score(|i| i.mean)),
-        Column::new(white_score_low.into(), score(|i| i.low)),
-        Column::new(white_score_high.into(), score(|i| i.high)),
+        count(WHITE_WINS, &|r| r.white_wins),
+        count(DRAWS, &|r| r.draws),
+        count(BLACK_WINS, &|r| r.black_wins),
+        Column::new(WHITE_SCORE.into(), score(|i| i.mean)),
+        Column::new(WHITE_SCORE_LOW.into(), score(|i| i.low)),
+        Column::new(WHITE_SCORE_HIGH.into(), score(|i| i.high)),
         Column::new(
-            interval.into(),
+            INTERVAL.into(),
             rows.iter().map(|r| r.interval_method).collect::<Vec<_>>(),
         ),
-        column(draw_rate, &|r| r.draw_rate),
+        column(DRAW_RATE, &|r| r.draw_rate),
         column(
-            white_castled_a,
+            WHITE_CASTLED_A,
             &castled(Color::White, CastlingSide::QueenSide),
         ),
         column(
-            white_castled_h,
+            WHITE_CASTLED_H,
             &castled(Color::White, CastlingSide::KingSide),
         ),
         column(
-            black_castled_a,
+            BLACK_CASTLED_A,
             &castled(Color::Black, CastlingSide::QueenSide),
         ),
         column(
-            black_castled_h,
+            BLACK_CASTLED_H,
             &castled(Color::Black, CastlingSide::KingSide),
         ),
-        column(white_median_castle_ply, &|r| {
+        column(WHITE_MEDIAN_CASTLE_PLY, &|r| {
             *r.median_castle_ply.get(Color::White)
         }),
-        column(black_median_castle_ply, &|r| {
+        column(BLACK_MEDIAN_CASTLE_PLY, &|r| {
             *r.median_castle_ply.get(Color::Black)
         }),
     ];

@@ -30,24 +30,53 @@ pub const SWEEP_REPEAT_MEANS: [&str; 7] = [
     "white_expected_se",
 ];
 
+/// White's wins.
+pub const WHITE_WINS: &str = "white_wins";
+/// Draws.
+pub const DRAWS: &str = "draws";
+/// Black's wins.
+pub const BLACK_WINS: &str = "black_wins";
+/// White's score, (W + D/2) / games.
+pub const WHITE_SCORE: &str = "white_score";
+/// The low end of its 95% interval.
+pub const WHITE_SCORE_LOW: &str = "white_score_low";
+/// The high end of its 95% interval.
+pub const WHITE_SCORE_HIGH: &str = "white_score_high";
+/// How the interval was computed (`trinomial` or `pairs`).
+pub const INTERVAL: &str = "interval";
+/// Draws / games.
+pub const DRAW_RATE: &str = "draw_rate";
+/// Share of games in which White castled a-side (queen side).
+pub const WHITE_CASTLED_A: &str = "white_castled_a";
+/// Share of games in which White castled h-side (king side).
+pub const WHITE_CASTLED_H: &str = "white_castled_h";
+/// Share of games in which Black castled a-side.
+pub const BLACK_CASTLED_A: &str = "black_castled_a";
+/// Share of games in which Black castled h-side.
+pub const BLACK_CASTLED_H: &str = "black_castled_h";
+/// Median ply of White's castling, over games with castling.
+pub const WHITE_MEDIAN_CASTLE_PLY: &str = "white_median_castle_ply";
+/// Median ply of Black's castling, over games with castling.
+pub const BLACK_MEDIAN_CASTLE_PLY: &str = "black_median_castle_ply";
+
 /// The columns of a game run's position table (self-play and import
 /// alike) between its game counts and its termination counts, in table
 /// order; the last three are the terminations both kinds share.
 pub const GAME_SUMMARY: [&str; 17] = [
-    "white_wins",
-    "draws",
-    "black_wins",
-    "white_score",
-    "white_score_low",
-    "white_score_high",
-    "interval",
-    "draw_rate",
-    "white_castled_a",
-    "white_castled_h",
-    "black_castled_a",
-    "black_castled_h",
-    "white_median_castle_ply",
-    "black_median_castle_ply",
+    WHITE_WINS,
+    DRAWS,
+    BLACK_WINS,
+    WHITE_SCORE,
+    WHITE_SCORE_LOW,
+    WHITE_SCORE_HIGH,
+    INTERVAL,
+    DRAW_RATE,
+    WHITE_CASTLED_A,
+    WHITE_CASTLED_H,
+    BLACK_CASTLED_A,
+    BLACK_CASTLED_H,
+    WHITE_MEDIAN_CASTLE_PLY,
+    BLACK_MEDIAN_CASTLE_PLY,
     "checkmate",
     "stalemate",
     "insufficient_material",

@@ -8,7 +8,11 @@ use c960_core::{
     CastlingTally, StartPosition,
     shakmaty::{CastlingSide, Color},
 };
-use c960_store::columns::GAME_SUMMARY;
+use c960_store::columns::{
+    BLACK_CASTLED_A, BLACK_CASTLED_H, BLACK_MEDIAN_CASTLE_PLY, BLACK_WINS, DRAW_RATE, DRAWS,
+    INTERVAL, WHITE_CASTLED_A, WHITE_CASTLED_H, WHITE_MEDIAN_CASTLE_PLY, WHITE_SCORE,
+    WHITE_SCORE_HIGH, WHITE_SCORE_LOW, WHITE_WINS,
+};
 use polars::prelude::*;
 
 use super::ImportedGame;
@@ -84,23 +88,6 @@ pub(super) fn positions_frame(tallies: &BTreeMap<u16, PositionTally>) -> PolarsR
         )
     };
     let share = |n: u64, t: &PositionTally| n as f64 / t.counts.games.max(1) as f64;
-    let [
-        white_wins,
-        draws,
-        black_wins,
-        white_score,
-        white_score_low,
-        white_score_high,
-        interval,
-        draw_rate,
-        white_castled_a,
-        white_castled_h,
-        black_castled_a,
-        black_castled_h,
-        white_median_castle_ply,
-        black_median_castle_ply,
-        ..,
-    ] = GAME_SUMMARY;
     let mut columns = vec![
         Column::new(
             "sp".into(),
@@ -119,34 +106,34 @@ pub(super) fn positions_frame(tallies: &BTreeMap<u16, PositionTally>) -> PolarsR
                 .collect::<Vec<_>>(),
         ),
         col_u64("games", &|t| t.counts.games),
-        col_u64(white_wins, &|t| t.counts.white_wins),
-        col_u64(draws, &|t| t.counts.draws),
-        col_u64(black_wins, &|t| t.counts.black_wins),
-        col_f64(white_score, &|t| t.counts.interval().0),
-        col_f64(white_score_low, &|t| t.counts.interval().1),
-        col_f64(white_score_high, &|t| t.counts.interval().2),
-        Column::new(interval.into(), vec!["trinomial"; rows.len()]),
-        col_f64(draw_rate, &|t| share(t.counts.draws, t)),
-        col_f64(white_castled_a, &|t| {
+        col_u64(WHITE_WINS, &|t| t.counts.white_wins),
+        col_u64(DRAWS, &|t| t.counts.draws),
+        col_u64(BLACK_WINS, &|t| t.counts.black_wins),
+        col_f64(WHITE_SCORE, &|t| t.counts.interval().0),
+        col_f64(WHITE_SCORE_LOW, &|t| t.counts.interval().1),
+        col_f64(WHITE_SCORE_HIGH, &|t| t.counts.interval().2),
+        Column::new(INTERVAL.into(), vec!["trinomial"; rows.len()]),
+        col_f64(DRAW_RATE, &|t| share(t.counts.draws, t)),
+        col_f64(WHITE_CASTLED_A, &|t| {
             t.castled(Color::White, CastlingSide::QueenSide)
         }),
-        col_f64(white_castled_h, &|t| {
+        col_f64(WHITE_CASTLED_H, &|t| {
             t.castled(Color::White, CastlingSide::KingSide)
         }),
-        col_f64(black_castled_a, &|t| {
+        col_f64(BLACK_CASTLED_A, &|t| {
             t.castled(Color::Black, CastlingSide::QueenSide)
         }),
-        col_f64(black_castled_h, &|t| {
+        col_f64(BLACK_CASTLED_H, &|t| {
             t.castled(Color::Black, CastlingSide::KingSide)
         }),
         Column::new(
-            white_median_castle_ply.into(),
+            WHITE_MEDIAN_CASTLE_PLY.into(),
             rows.iter()
                 .map(|(_, t)| t.castling.median_ply(Color::White))
                 .collect::<Vec<_>>(),
         ),
         Column::new(
-            black_median_castle_ply.into(),
+            BLACK_MEDIAN_CASTLE_PLY.into(),
             rows.iter()
                 .map(|(_, t)| t.castling.median_ply(Color::Black))
                 .collect::<Vec<_>>(),
