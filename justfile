@@ -68,5 +68,5 @@ bench-resolve positions="48" nodes="250000" k="4" games="24" game_nodes="1000" t
     bash crates/c960-balance/bench/bench-resolve.sh {{positions}} {{nodes}} {{k}} {{games}} {{game_nodes}} {{target}}
 
 # Sharding on the one-node Slurm cluster: 2 array tasks of 1 CPU against one --jobs 2 process (medians, ratios); merging MERGE_GAMES games against a run rewriting its own outputs.
-bench-slurm positions="0-15" games="24" nodes="2000" runs="3" merge_games="100000":
+bench-slurm positions="0-15" games="48" nodes="2000" runs="3" merge_games="100000":
     bash crates/c960/bench/bench-slurm.sh {{positions}} {{games}} {{nodes}} {{runs}} {{merge_games}}

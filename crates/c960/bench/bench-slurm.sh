@@ -23,7 +23,7 @@
 # C960_BIN: an already built c960 (default: a release build of this tree).
 set -euo pipefail
 positions=${1:-0-15}
-games=${2:-24}
+games=${2:-48}
 nodes=${3:-2000}
 runs=${4:-3}
 merge_games=${5:-100000}
