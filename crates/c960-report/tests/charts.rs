@@ -72,6 +72,19 @@ fn score_curve_and_histogram_as_svg_and_png() {
     // -2..85 cp spans the ten bins -10..-1 to 80..89: one bar each.
     let bars = text.matches(r##"opacity="0.7" fill="#0000FF""##).count();
     assert_eq!(bars, 10, "one bar per non-empty bin");
+    // Drawn in bin order, left to right, and the same file every time.
+    let xs: Vec<u32> = text
+        .lines()
+        .filter(|l| l.contains(r##"opacity="0.7" fill="#0000FF""##))
+        .map(|l| l.split('"').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        xs.windows(2).all(|w| w[0] < w[1]),
+        "bars out of order: {xs:?}"
+    );
+    let again = tempfile::tempdir().unwrap();
+    let [svg_again, _] = write(&histogram, again.path(), "histogram").unwrap();
+    assert_eq!(fs::read_to_string(svg_again).unwrap(), text);
     assert!(text.contains("30..39"), "bins labelled in centipawns");
     assert!(fs::read(&png).unwrap().starts_with(b"\x89PNG"));
     if let Ok(keep) = std::env::var("C960_KEEP_CHARTS") {
