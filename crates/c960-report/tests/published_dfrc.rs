@@ -5,10 +5,10 @@
 
 mod common;
 
-use std::{collections::BTreeMap, fs, path::PathBuf};
+use std::{fs, path::PathBuf};
 
 use c960_balance::reliability::split_half;
-use common::{f64s, read_parquet, u64s};
+use common::{f64s, read_parquet, scores_by_unit, u64s};
 use polars::prelude::*;
 
 fn dir() -> PathBuf {
@@ -67,20 +67,7 @@ fn the_dfrc_sample_is_whole_and_its_repeatability_recomputes() {
         "the stratified sample"
     );
 
-    let cp = f64s(&searches, "score_cp");
-    let mate = f64s(&searches, "score_mate");
-    let mut groups: BTreeMap<u64, Vec<(u64, f64)>> = BTreeMap::new();
-    for i in 0..searches.height() {
-        let value = cp[i].unwrap_or_else(|| 1000.0 * mate[i].unwrap().signum());
-        groups.entry(setup[i]).or_default().push((repeat[i], value));
-    }
-    let groups: Vec<Vec<f64>> = groups
-        .into_values()
-        .map(|mut g| {
-            g.sort_by_key(|(r, _)| *r);
-            g.into_iter().map(|(_, v)| v).collect()
-        })
-        .collect();
+    let groups = scores_by_unit(&searches, &setup);
     let recomputed = split_half(&groups, 201, seed).unwrap();
     let published = &m["repeatability"];
     assert!((recomputed.half - published["split_half"].as_f64().unwrap()).abs() < 1e-12);

@@ -73,15 +73,20 @@ fn assert_same_rows(ours: &DataFrame, published: &DataFrame, what: &str) {
 
 /// The `c960 sweep` flags that reproduce the run of `manifest` (engine,
 /// limit, lines, repeats, seed, variant) on `positions`.
-fn sweep_args(manifest: &Value, positions: &str, out: &str) -> Vec<String> {
+/// The `--engine` and the Debian package of the engine `manifest` names.
+fn engine_of(manifest: &Value) -> (&'static str, &'static str) {
     let name = manifest["engine"]["name"].as_str().expect("engine name");
-    let engine = if name.starts_with("Stockfish") {
-        "stockfish"
+    if name.starts_with("Stockfish") {
+        ("stockfish", "stockfish")
     } else if name.starts_with("Ethereal") {
-        "ethereal"
+        ("ethereal", "ethereal-chess")
     } else {
         panic!("no engine for {name}")
-    };
+    }
+}
+
+fn sweep_args(manifest: &Value, positions: &str, out: &str) -> Vec<String> {
+    let (engine, _) = engine_of(manifest);
     let limit = manifest["limit"].as_str().expect("limit");
     let (kind, value) = limit.split_once(' ').expect("a limit such as nodes 1000");
     let mut args: Vec<String> = ["sweep", "--engine", engine, "--quiet", "--out", out]
@@ -125,14 +130,7 @@ fn sweep_regenerates(name: &str, prefix: &str, table: &str, key: &str, keep: &[u
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(",");
-    let engine_package = if published_manifest["engine"]["name"]
-        .as_str()
-        .is_some_and(|n| n.starts_with("Ethereal"))
-    {
-        "ethereal-chess"
-    } else {
-        "stockfish"
-    };
+    let (_, engine_package) = engine_of(&published_manifest);
     run_engine(
         &dir,
         &sweep_args(&published_manifest, &positions, "again"),

@@ -1,7 +1,7 @@
 //! Reading the published datasets' Parquet files in tests: checked against
 //! their seal first, so a truncated or edited file fails with its path.
 
-use std::{fs, path::Path};
+use std::{collections::BTreeMap, fs, path::Path};
 
 use polars::prelude::*;
 
@@ -29,4 +29,25 @@ pub(crate) fn f64s(frame: &DataFrame, name: &str) -> Vec<Option<f64>> {
         .unwrap();
     let c = c.f64().unwrap();
     (0..c.len()).map(|i| c.get(i)).collect()
+}
+
+/// A published sweep's searches as the sweep groups them for its
+/// repeatability: each unit's scores (mates counted as ±1000 cp) in repeat
+/// order, units in `key` order, `key` naming the unit of each row.
+pub(crate) fn scores_by_unit(searches: &DataFrame, key: &[u64]) -> Vec<Vec<f64>> {
+    let cp = f64s(searches, "score_cp");
+    let mate = f64s(searches, "score_mate");
+    let repeat = u64s(searches, "repeat");
+    let mut groups: BTreeMap<u64, Vec<(u64, f64)>> = BTreeMap::new();
+    for i in 0..searches.height() {
+        let value = cp[i].unwrap_or_else(|| 1000.0 * mate[i].unwrap().signum());
+        groups.entry(key[i]).or_default().push((repeat[i], value));
+    }
+    groups
+        .into_values()
+        .map(|mut g| {
+            g.sort_by_key(|(r, _)| *r);
+            g.into_iter().map(|(_, v)| v).collect()
+        })
+        .collect()
 }
