@@ -102,6 +102,12 @@ impl Termination {
             Termination::TimeForfeit => "time-forfeit",
         }
     }
+
+    /// The termination named `name` ([`Termination::name`]), if any.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Termination> {
+        Termination::ALL.into_iter().find(|t| t.name() == name)
+    }
 }
 
 /// The result from White's point of view.
@@ -127,6 +133,14 @@ impl Outcome {
             Outcome::Draw => "1/2-1/2",
             Outcome::BlackWins => "0-1",
         }
+    }
+
+    /// The result written `text` in PGN ([`Outcome::pgn`]), if any.
+    #[must_use]
+    pub fn from_pgn(text: &str) -> Option<Outcome> {
+        [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins]
+            .into_iter()
+            .find(|o| o.pgn() == text)
     }
 
     /// White's score: 1, ½ or 0.

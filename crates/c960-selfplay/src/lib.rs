@@ -22,7 +22,8 @@
 //! (per-position and match statistics, one game at a time), [`adaptive`]
 //! (rounds toward open verdicts), `tables` and `pgn` (the outputs),
 //! `manifest` (outcome and provenance), `merge` and `sharded` (shards
-//! merged into one run, adaptive rounds on a cluster), [`checks`] (what a
+//! merged into one run, adaptive rounds on a cluster), `restore` (a run
+//! directory rebuilt from its published game table), [`checks`] (what a
 //! journaled game must satisfy) and `openings` (books).
 
 pub mod adaptive;
@@ -34,6 +35,7 @@ mod matchstats;
 mod merge;
 mod openings;
 mod pgn;
+mod restore;
 mod run;
 mod sharded;
 mod stats;
@@ -58,6 +60,7 @@ pub use matchstats::{Estimate, MatchStats, PairTally, Sprt, SprtState, llr};
 pub use merge::{MergeOutcome, MissingGame, merge};
 pub use openings::{Book, Opening, OpeningOrder};
 pub use pgn::{PgnExtras, write_game, write_game_with};
+pub use restore::{RestoreOutcome, restore};
 pub use run::run;
 pub(crate) use run::{Prepared, write_outputs};
 pub use sharded::{RoundStep, merge_round, open_rounds};

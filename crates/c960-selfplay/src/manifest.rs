@@ -139,6 +139,16 @@ pub struct Manifest {
     pub merged: Merged,
 }
 
+impl Manifest {
+    /// The manifest as the run's files carry it: pretty JSON.
+    ///
+    /// # Errors
+    /// When it cannot be serialized (it always can).
+    pub fn to_json(&self) -> Result<String, crate::SelfplayError> {
+        Ok(serde_json::to_string_pretty(self).map_err(std::io::Error::other)?)
+    }
+}
+
 /// What a merged run's manifest says about its inputs.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Merged {

@@ -190,7 +190,14 @@ pub fn merge(
         processes: processes_label(plan.processes == SHARED_PROCESS),
         variant,
     };
-    write_run_outputs(out, &journal, &|_, _| true, &extras, &summaries, &manifest)?;
+    write_run_outputs(
+        out,
+        &journal,
+        &|_, _| true,
+        &extras,
+        &summaries,
+        &manifest.to_json()?,
+    )?;
     Ok(MergeOutcome {
         games,
         duplicates: places.duplicates,

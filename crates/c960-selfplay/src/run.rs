@@ -25,32 +25,32 @@ use crate::{
 /// equal. The positions and the number of games are not among them, so a
 /// later run can add positions or games.
 #[derive(Serialize)]
-struct Settings<'a> {
-    engine: &'a EngineInfo,
-    engine_b: Option<&'a EngineInfo>,
-    limit: String,
-    jitter: f64,
-    rules: Rules,
-    seed: u64,
-    keep_scores: bool,
+pub(crate) struct Settings<'a> {
+    pub(crate) engine: &'a EngineInfo,
+    pub(crate) engine_b: Option<&'a EngineInfo>,
+    pub(crate) limit: String,
+    pub(crate) jitter: f64,
+    pub(crate) rules: Rules,
+    pub(crate) seed: u64,
+    pub(crate) keep_scores: bool,
     /// `one per side` when one engine plays itself with a process per side;
     /// absent when it shares one process (how journals were written before
     /// the sides got their own processes) and between two engines (always
     /// one process each), so those journals stay resumable.
     #[serde(skip_serializing_if = "Option::is_none")]
-    processes: Option<&'static str>,
+    pub(crate) processes: Option<&'static str>,
     /// Engine B's control when it differs from A's.
     #[serde(skip_serializing_if = "Option::is_none")]
-    limit_b: Option<String>,
+    pub(crate) limit_b: Option<String>,
     /// The time margin, for runs on the clock.
     #[serde(skip_serializing_if = "Option::is_none")]
-    time_margin_ms: Option<u64>,
+    pub(crate) time_margin_ms: Option<u64>,
     /// The opening book: its openings, order and fingerprint.
     #[serde(skip_serializing_if = "Option::is_none")]
-    openings: Option<String>,
+    pub(crate) openings: Option<String>,
     /// Absent for Chess960, so its journals stay what they were.
     #[serde(skip_serializing_if = "Variant::is_chess960")]
-    variant: Variant,
+    pub(crate) variant: Variant,
 }
 
 /// The engine processes of one worker.
@@ -535,6 +535,6 @@ pub(crate) fn write_outputs(
         &|sp, game| wanted(config, sp, game),
         &extras,
         &outcome.positions,
-        manifest,
+        &manifest.to_json()?,
     )
 }

@@ -26,24 +26,28 @@ use polars::prelude::*;
 use serde::Deserialize;
 
 use crate::{
-    Castling, GAMES_FILE, GameRecord, Interval, MANIFEST_FILE, MATCH_FILE, MATCH_NOTES, Manifest,
-    PGN_FILE, POSITIONS_CSV, POSITIONS_PARQUET, PgnExtras, PositionSummary, SelfplayError,
-    Termination, write_game_with,
+    Castling, GAMES_FILE, GameRecord, Interval, MANIFEST_FILE, MATCH_FILE, MATCH_NOTES, PGN_FILE,
+    POSITIONS_CSV, POSITIONS_PARQUET, PgnExtras, PositionSummary, SelfplayError, Termination,
+    write_game_with,
 };
 
 /// Writes a run's outputs into `dir`: the wanted games of `journal` in
 /// (SP, game) order as PGN (with `extras`) and Parquet, the position
 /// table of `positions`, `match.json` when the manifest has match
-/// statistics, then the manifest.
+/// statistics, then the manifest. The manifest comes as the JSON text the
+/// files carry ([`Manifest::to_json`], or a published table's own, which
+/// `c960 restore` puts back unchanged); the tables' variant is `extras`'.
 pub(crate) fn write_run_outputs(
     dir: &Path,
     journal: &Path,
     wanted: &dyn Fn(u32, u32) -> bool,
     extras: &PgnExtras,
     positions: &[PositionSummary],
-    manifest: &Manifest,
+    manifest_json: &str,
 ) -> Result<(), SelfplayError> {
-    let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
+    let variant = extras.variant;
+    let manifest: serde_json::Value =
+        serde_json::from_str(manifest_json).map_err(io::Error::other)?;
     let offsets = journal_offsets(journal, wanted)?;
     let mut journal = BufReader::new(File::open(journal)?);
     write_atomically(&dir.join(PGN_FILE), |out| {
@@ -52,14 +56,13 @@ pub(crate) fn write_run_outputs(
         })
     })?;
     write_atomically(&dir.join(GAMES_FILE), |out| {
-        let schema = games_frame(&[], manifest.variant)?.schema().clone();
-        let mut writer =
-            c960_store::SealedWriter::new(out, &schema, manifest_pairs(&manifest_json))
-                .map_err(io::Error::other)?;
+        let schema = games_frame(&[], variant)?.schema().clone();
+        let mut writer = c960_store::SealedWriter::new(out, &schema, manifest_pairs(manifest_json))
+            .map_err(io::Error::other)?;
         let mut batch = Vec::with_capacity(BATCH);
         let mut flush = |batch: &mut Vec<GameRecord>| -> io::Result<()> {
             writer
-                .write_batch(&games_frame(batch, manifest.variant)?)
+                .write_batch(&games_frame(batch, variant)?)
                 .map_err(io::Error::other)?;
             batch.clear();
             Ok(())
@@ -77,13 +80,11 @@ pub(crate) fn write_run_outputs(
         }
         writer.finish().map_err(io::Error::other)
     })?;
-    let mut positions = positions_frame(positions, manifest.variant)
-        .and_then(|mut frame| {
-            c960_store::label_variant(&mut frame, manifest.variant).map(|()| frame)
-        })
+    let mut positions = positions_frame(positions, variant)
+        .and_then(|mut frame| c960_store::label_variant(&mut frame, variant).map(|()| frame))
         .map_err(io::Error::other)?;
     write_atomically(&dir.join(POSITIONS_PARQUET), |out| {
-        c960_store::write_sealed(out, &mut positions, manifest_pairs(&manifest_json))
+        c960_store::write_sealed(out, &mut positions, manifest_pairs(manifest_json))
     })?;
     write_atomically(&dir.join(POSITIONS_CSV), |out| {
         CsvWriter::new(out)
@@ -91,19 +92,21 @@ pub(crate) fn write_run_outputs(
             .finish(&mut positions)
             .map_err(io::Error::other)
     })?;
-    if let Some(stats) = &manifest.match_stats {
+    if let Some(stats) = manifest.get("match").filter(|m| !m.is_null()) {
+        let field = |name: &str| manifest.get(name).cloned().unwrap_or_default();
+        let engine = |k: usize| field("engines").get(k).cloned().unwrap_or_default();
         let json = serde_json::to_string_pretty(&serde_json::json!({
             "kind": "match",
-            "c960_version": manifest.c960_version,
-            "engine_a": manifest.engines.first(),
-            "engine_b": manifest.engines.get(1),
-            "limit": manifest.limit,
-            "limit_b": manifest.limit_b,
-            "positions": manifest.positions,
-            "seed": manifest.seed,
-            "replays_exactly": manifest.replays_exactly,
+            "c960_version": field("c960_version"),
+            "engine_a": engine(0),
+            "engine_b": engine(1),
+            "limit": field("limit"),
+            "limit_b": field("limit_b"),
+            "positions": field("positions"),
+            "seed": field("seed"),
+            "replays_exactly": field("replays_exactly"),
             "match": stats,
-            "finished": manifest.finished,
+            "finished": field("finished"),
             "notes": MATCH_NOTES,
         }))
         .map_err(io::Error::other)?;

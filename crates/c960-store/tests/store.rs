@@ -81,6 +81,37 @@ fn a_journal_keeps_records_across_opens() {
 }
 
 #[test]
+fn a_journal_written_whole_is_the_journal_appends_write() {
+    let rows = [Row { sp: 7, score: 12 }, Row { sp: 3, score: -40 }];
+    let dir = tempfile::tempdir().unwrap();
+    let appended = dir.path().join("appended.jsonl");
+    let (mut j, _) = Journal::<Row>::open(&appended, &settings("nodes 10")).unwrap();
+    for row in &rows {
+        j.append(row).unwrap();
+    }
+    drop(j);
+    let whole = dir.path().join("whole.jsonl");
+    Journal::<Row>::write_whole(&whole, &settings("nodes 10"), &rows).unwrap();
+    assert_eq!(fs::read(&whole).unwrap(), fs::read(&appended).unwrap());
+    // It reopens as a journal of the same settings and takes appends.
+    let (mut j, old) = Journal::<Row>::open(&whole, &settings("nodes 10")).unwrap();
+    assert_eq!(old, rows);
+    j.append(&Row { sp: 1, score: 0 }).unwrap();
+    drop(j);
+    assert_eq!(
+        Journal::<Row>::open(&whole, &settings("nodes 10"))
+            .unwrap()
+            .1
+            .len(),
+        3
+    );
+    assert!(matches!(
+        Journal::<Row>::open(&whole, &settings("nodes 20")),
+        Err(JournalError::SettingsDiffer { .. })
+    ));
+}
+
+#[test]
 fn a_journal_with_other_settings_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("journal.jsonl");

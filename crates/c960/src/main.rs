@@ -47,6 +47,7 @@ fn main() -> ExitCode {
         Command::Import(args) => cmd::import::run(&args),
         Command::Openings(args) => cmd::openings::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),
+        Command::Restore(args) => cmd::restore::run(&args),
         Command::Slurm(args) => cmd::slurm::run(&args),
     };
     match result {

@@ -400,3 +400,49 @@ fn the_research_v2_report_regenerates_from_the_published_tables() {
         );
     }
 }
+
+#[test]
+fn the_research_report_regenerates_from_the_published_games_and_sweep() {
+    // As data/publish-research.sh site makes it: the self-play run
+    // restored from its published game table, joined with the published
+    // sweep, at the paths the report names in its provenance.
+    let dir = Dir::new();
+    let sweep = "data/sweep-stockfish-15.1-nodes1000000-mpv3";
+    for file in ["manifest.json", "sweep.parquet"] {
+        place(
+            &data("sweep-stockfish-15.1-nodes1000000-mpv3").join(file),
+            &dir.file(sweep).join(file),
+        );
+    }
+    let published = data("research-stockfish-15.1");
+    let games = published.join("games.parquet");
+    dir.ok(&[
+        "restore",
+        games.to_str().unwrap(),
+        "--out",
+        "runs/research-v1/selfplay",
+        "--quiet",
+    ]);
+    dir.ok(&[
+        "report",
+        "--sweep",
+        sweep,
+        "--selfplay",
+        "runs/research-v1/selfplay",
+        "--out",
+        "runs/research-v1/report",
+        "--quiet",
+    ]);
+    let site = dir.file("runs/research-v1/report");
+    assert_same_tree(
+        &site,
+        &reports("research"),
+        &["positions.parquet", "positions.csv"],
+    );
+    for table in ["positions.parquet", "positions.csv"] {
+        assert!(
+            fs::read(site.join(table)).unwrap() == fs::read(published.join(table)).unwrap(),
+            "data/research-stockfish-15.1/{table} is not what c960 report writes today"
+        );
+    }
+}

@@ -204,3 +204,49 @@ fn slurm_without_submit_writes_the_array_and_merge_scripts() {
     let line = dir.bad_input(&["slurm", "sweep", "--engine", "builtin", "--shards", "2"]);
     assert!(line.contains("--out"), "{line}");
 }
+
+#[test]
+fn restore_rebuilds_a_run_from_its_game_table_and_refuses_bad_tables() {
+    let dir = Dir::new();
+    let mut args = SELFPLAY.to_vec();
+    args.extend(["--out", "sp"]);
+    dir.ok(&args);
+    dir.ok(&[
+        "sweep",
+        "--engine",
+        "builtin",
+        "--nodes",
+        "200",
+        "--positions",
+        "0-1",
+        "--out",
+        "sw",
+        "--quiet",
+    ]);
+    let out = dir.ok(&["restore", "sp/games.parquet", "--out", "again"]);
+    assert!(
+        out.starts_with("restored 8 game(s) of c960 builtin") && out.contains("4 position(s)"),
+        "{out}"
+    );
+    for file in ["positions.parquet", "games.pgn", "manifest.json"] {
+        assert!(
+            fs::read(dir.file("sp").join(file)).unwrap()
+                == fs::read(dir.file("again").join(file)).unwrap(),
+            "{file} differs"
+        );
+    }
+    for (table, out, expected) in [
+        ("missing.parquet", "a", "cannot open"),
+        ("sp/positions.parquet", "b", "not a self-play game table"),
+        ("sp/games.parquet", "sp", "already holds a run"),
+        (
+            "sw/sweep.parquet",
+            "c",
+            "a sweep table, not a self-play game table",
+        ),
+    ] {
+        let line = dir.bad_input(&["restore", table, "--out", out]);
+        assert!(line.contains(expected), "{line}");
+    }
+    assert!(!dir.file("a").exists() && !dir.file("b").exists() && !dir.file("c").exists());
+}

@@ -74,6 +74,8 @@ pub(crate) enum Command {
     Openings(OpeningsArgs),
     /// Merge shard directories (or runs of the same settings) into one run.
     Merge(MergeArgs),
+    /// Rebuild a self-play run directory from its published game table.
+    Restore(RestoreArgs),
     /// Write (and submit) a Slurm array job of shards and the merge after it.
     Slurm(SlurmArgs),
 }

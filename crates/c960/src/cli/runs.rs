@@ -437,6 +437,32 @@ pub(crate) struct MergeArgs {
 
 #[derive(Debug, Args)]
 #[command(
+    after_help = "TABLE is the games.parquet of a self-play run (as a published dataset \
+                        ships it); it carries the run's manifest. Every game is checked as a \
+                        resume checks it, and the table must hold the games its manifest \
+                        states. DIR gets what the run wrote: journal, PGN, game and position \
+                        tables and the manifest, unchanged, so c960 report reads it as the \
+                        original run, and c960 selfplay with the run's settings adds games to \
+                        it. Adaptive runs, runs from an opening book and runs on the clock are \
+                        refused: their game table does not hold all they were made from.\n\n\
+                        Examples:\n  \
+                        c960 restore data/research-stockfish-15.1/games.parquet --out runs/v1-selfplay\n  \
+                        c960 report --sweep data/sweep-stockfish-15.1-nodes1000000-mpv3 --selfplay runs/v1-selfplay"
+)]
+pub(crate) struct RestoreArgs {
+    /// A self-play game table (games.parquet).
+    #[arg(value_name = "TABLE")]
+    pub(crate) table: PathBuf,
+    /// The run directory to write (new, or without a run in it).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
+    /// No summary.
+    #[arg(long)]
+    pub(crate) quiet: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
     after_help = "Writes DIR/slurm/shard.sbatch (an array job, one shard per task, \
                         each running the command with --shard $SLURM_ARRAY_TASK_ID/N and \
                         --jobs $SLURM_CPUS_PER_TASK into DIR/shards/I) and \

@@ -9,6 +9,7 @@ pub(crate) mod merge;
 pub(crate) mod openings;
 pub(crate) mod positions;
 pub(crate) mod report;
+pub(crate) mod restore;
 pub(crate) mod run;
 pub(crate) mod selfplay;
 pub(crate) mod show;

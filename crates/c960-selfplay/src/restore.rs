@@ -1,0 +1,351 @@
+//! `c960 restore`: a self-play run directory rebuilt from the game table
+//! it published (`games.parquet`, which carries the run's manifest in its
+//! metadata).
+//!
+//! A published dataset ships the game table, not the journal. From the
+//! table alone this writes what the run itself wrote: the journal (with
+//! the settings line `c960 selfplay` writes for those settings, so the
+//! same command adds games to the restored run), the PGN, the game and
+//! position tables and the manifest, unchanged. The report then reads the
+//! restored directory as it read the original one.
+//!
+//! Every game is checked as a resume checks a journaled game (a real
+//! start position, legal moves, an ending that follows from them, the
+//! run's limit), and the table must hold the number of games its manifest
+//! states. Runs whose table does not hold everything their outputs were
+//! made from are refused: adaptive runs (their rounds), runs from an
+//! opening book (the book lines) and runs on the clock (the time
+//! controls).
+
+use std::{collections::BTreeMap, fs::File, io, path::Path};
+
+use c960_core::{Setup, Variant};
+use c960_engine::EngineInfo;
+use c960_store::{DirLock, Journal, PARQUET_MANIFEST_KEY, check_parquet, quietly};
+use polars::prelude::*;
+use serde::Deserialize;
+
+use crate::{
+    Castling, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Outcome, PROCESS_PER_SIDE, PgnExtras,
+    PositionStats, PositionSummary, Rules, SHARED_PROCESS, SelfplayError, Termination,
+    checks::check_game, run::Settings, write_run_outputs,
+};
+
+/// What a restore wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RestoreOutcome {
+    /// Games in the restored run.
+    pub games: u64,
+    /// Positions in its position table.
+    pub positions: usize,
+    /// The engines, as the manifest names them.
+    pub engines: Vec<String>,
+}
+
+/// The manifest fields a restore needs; the rest is kept as written.
+#[derive(Deserialize)]
+struct Published {
+    #[serde(default)]
+    variant: Variant,
+    engines: Vec<EngineInfo>,
+    /// Absent before the sides had their own processes: one shared.
+    #[serde(default)]
+    processes: Option<String>,
+    limit: String,
+    #[serde(default)]
+    limit_b: Option<String>,
+    #[serde(default)]
+    time_margin_ms: Option<u64>,
+    #[serde(default)]
+    openings: Option<String>,
+    #[serde(default)]
+    adaptive: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    round: Option<u32>,
+    jitter: f64,
+    rules: Rules,
+    seed: u64,
+    positions: String,
+    games: u64,
+}
+
+/// Rebuilds the self-play run directory `out` from the game table at
+/// `table` (see the module documentation). `out` must not hold a run.
+///
+/// # Errors
+/// [`SelfplayError::Invalid`] for a table that is not a c960 self-play
+/// game table, one whose games do not check, or a run it cannot restore;
+/// I/O errors otherwise.
+pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError> {
+    let Table {
+        manifest_json,
+        plan,
+        games,
+        positions,
+    } = read_table(table)
+        .map_err(|reason| SelfplayError::Invalid(format!("{}: {reason}", table.display())))?;
+
+    std::fs::create_dir_all(out)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
+    let _lock = DirLock::exclusive(out).map_err(io::Error::other)?;
+    for existing in [JOURNAL_FILE, MANIFEST_FILE] {
+        if out.join(existing).exists() {
+            return Err(SelfplayError::Invalid(format!(
+                "{} already holds a run ({existing}); restore into a new directory",
+                out.display()
+            )));
+        }
+    }
+    c960_store::remove_stale_temporaries(out);
+
+    let paired = plan.engines.len() > 1;
+    let shared = plan
+        .processes
+        .as_deref()
+        .is_none_or(|p| p == SHARED_PROCESS);
+    let settings = Settings {
+        engine: &plan.engines[0],
+        engine_b: plan.engines.get(1),
+        limit: plan.limit.clone(),
+        jitter: plan.jitter,
+        rules: plan.rules,
+        seed: plan.seed,
+        keep_scores: games.first().is_some_and(|g| g.scores.is_some()),
+        processes: (!paired && !shared).then_some(PROCESS_PER_SIDE),
+        limit_b: plan.limit_b.clone(),
+        time_margin_ms: None,
+        openings: None,
+        variant: plan.variant,
+    };
+    let journal = out.join(JOURNAL_FILE);
+    Journal::write_whole(&journal, &settings, &games)?;
+
+    let mut stats: BTreeMap<u32, PositionStats> = BTreeMap::new();
+    for game in &games {
+        stats.entry(game.sp).or_default().add(game, paired);
+    }
+    let summaries: Vec<PositionSummary> = positions
+        .iter()
+        .map(|p| {
+            stats
+                .get(&p.id())
+                .cloned()
+                .unwrap_or_default()
+                .summary(p.id(), paired)
+        })
+        .collect();
+    let extras = PgnExtras {
+        scores: settings.keep_scores,
+        processes: crate::processes_label(shared),
+        variant: plan.variant,
+    };
+    write_run_outputs(
+        out,
+        &journal,
+        &|_, _| true,
+        &extras,
+        &summaries,
+        &manifest_json,
+    )?;
+    Ok(RestoreOutcome {
+        games: games.len() as u64,
+        positions: summaries.len(),
+        engines: plan.engines.iter().map(|e| e.name.clone()).collect(),
+    })
+}
+
+/// A game table read and checked.
+struct Table {
+    /// Its manifest, as written.
+    manifest_json: String,
+    plan: Published,
+    /// Its games, in row order.
+    games: Vec<GameRecord>,
+    /// The run's positions.
+    positions: Vec<Setup>,
+}
+
+/// Only the kind of a manifest.
+#[derive(Deserialize)]
+struct KindOnly {
+    kind: Option<String>,
+}
+
+/// Reads the game table at `table` with its manifest and checks every
+/// game; says in words why a table cannot be restored.
+fn read_table(table: &Path) -> Result<Table, String> {
+    let info = check_parquet(table).map_err(|e| e.reason)?;
+    let manifest_json = info
+        .get(PARQUET_MANIFEST_KEY)
+        .ok_or("no c960 manifest in its metadata: not a c960 game table")?
+        .to_owned();
+    let kind = serde_json::from_str::<KindOnly>(&manifest_json)
+        .map_err(|e| format!("its manifest cannot be read: {e}"))?
+        .kind;
+    if kind.as_deref() != Some("selfplay") {
+        return Err(format!(
+            "a {} table, not a self-play game table",
+            kind.as_deref().unwrap_or("c960")
+        ));
+    }
+    let plan: Published = serde_json::from_str(&manifest_json)
+        .map_err(|e| format!("its manifest cannot be read: {e}"))?;
+    refuse_unrestorable(&plan)?;
+    let games = read_games(table, plan.variant)?;
+    if games.len() as u64 != plan.games {
+        return Err(format!(
+            "{} games, but its manifest says the run has {}",
+            games.len(),
+            plan.games
+        ));
+    }
+    let limits = match &plan.limit_b {
+        None => vec![plan.limit.clone()],
+        Some(b) => vec![
+            format!("white: {}; black: {b}", plan.limit),
+            format!("white: {b}; black: {}", plan.limit),
+        ],
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for game in &games {
+        check_game(game, &limits, plan.variant)?;
+        if !seen.insert((game.sp, game.game)) {
+            return Err(format!(
+                "{} game {} appears twice",
+                plan.variant.label(game.sp),
+                game.game
+            ));
+        }
+    }
+    let positions = Setup::parse_set(plan.variant, &plan.positions)
+        .map_err(|e| format!("manifest positions {:?}: {e}", plan.positions))?;
+    Ok(Table {
+        manifest_json,
+        plan,
+        games,
+        positions,
+    })
+}
+
+/// Why a run cannot be restored from its game table, if it cannot.
+fn refuse_unrestorable(plan: &Published) -> Result<(), String> {
+    if plan.engines.is_empty() || plan.engines.len() > 2 {
+        return Err(format!(
+            "its manifest names {} engines; a self-play run has one or two",
+            plan.engines.len()
+        ));
+    }
+    let missing = if plan.adaptive.is_some() || plan.round.is_some() {
+        Some("an adaptive run: its rounds (rounds.jsonl) and anytime intervals")
+    } else if plan.openings.is_some() {
+        Some("a run from an opening book: the book's lines")
+    } else if plan.time_margin_ms.is_some() {
+        Some("a run on the clock: each game's time controls")
+    } else {
+        None
+    };
+    match missing {
+        Some(what) => Err(format!(
+            "{what} are not in a game table, so the run cannot be restored from it; \
+             use its published position table"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The table's games, in its row order.
+fn read_games(table: &Path, variant: Variant) -> Result<Vec<GameRecord>, String> {
+    let file = File::open(table).map_err(|e| format!("cannot open: {e}"))?;
+    let frame = quietly(|| ParquetReader::new(file).finish())?
+        .map_err(|e| c960_store::polars_reason(&e))?;
+    let column = |name: &str| {
+        frame
+            .column(name)
+            .map_err(|_| format!("no {name} column: not a self-play game table"))
+    };
+    let numbers = |name: &str| -> Result<Vec<Option<u64>>, String> {
+        let c = column(name)?
+            .cast(&DataType::UInt64)
+            .map_err(|e| format!("column {name}: {e}"))?;
+        Ok(c.u64().map_err(|e| e.to_string())?.iter().collect())
+    };
+    let texts = |name: &str| -> Result<Vec<Option<String>>, String> {
+        let c = column(name)?
+            .cast(&DataType::String)
+            .map_err(|e| format!("column {name}: {e}"))?;
+        Ok(c.str()
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|v| v.map(str::to_owned))
+            .collect())
+    };
+    let id = numbers(variant.id_column())?;
+    let (game, seed, plies) = (numbers("game")?, numbers("seed")?, numbers("plies")?);
+    let (white, black, limit) = (texts("white")?, texts("black")?, texts("limit")?);
+    let (result, termination, moves) = (texts("result")?, texts("termination")?, texts("moves")?);
+    let castle_side = [texts("white_castle_side")?, texts("black_castle_side")?];
+    let castle_ply = [numbers("white_castle_ply")?, numbers("black_castle_ply")?];
+    let scores = texts("scores")?;
+    // Tables written before opening books have no book_plies: all zero.
+    let book_plies = match frame.column("book_plies") {
+        Ok(_) => numbers("book_plies")?,
+        Err(_) => vec![Some(0); frame.height()],
+    };
+    (0..frame.height())
+        .map(|i| {
+            let at = |what: &str| format!("row {i}: {what}");
+            let number = |c: &[Option<u64>], name: &str| -> Result<u32, String> {
+                c[i].and_then(|v| u32::try_from(v).ok())
+                    .ok_or_else(|| at(&format!("no {name}")))
+            };
+            let text = |c: &[Option<String>], name: &str| -> Result<String, String> {
+                c[i].clone().ok_or_else(|| at(&format!("no {name}")))
+            };
+            let castling = |k: usize| -> Result<Option<Castling>, String> {
+                match (castle_side[k][i].as_deref(), castle_ply[k][i]) {
+                    (None, None) => Ok(None),
+                    (Some("a"), Some(ply)) => Ok(Some(Castling {
+                        ply: u32::try_from(ply).map_err(|e| at(&e.to_string()))?,
+                        side: 'a',
+                    })),
+                    (Some("h"), Some(ply)) => Ok(Some(Castling {
+                        ply: u32::try_from(ply).map_err(|e| at(&e.to_string()))?,
+                        side: 'h',
+                    })),
+                    (side, ply) => Err(at(&format!("castling side {side:?} at ply {ply:?}"))),
+                }
+            };
+            let result = text(&result, "result")?;
+            let termination = text(&termination, "termination")?;
+            let moves = text(&moves, "moves")?;
+            Ok(GameRecord {
+                sp: number(&id, variant.id_column())?,
+                game: number(&game, "game")?,
+                seed: seed[i].ok_or_else(|| at("no seed"))?,
+                white: text(&white, "white")?,
+                black: text(&black, "black")?,
+                limit: text(&limit, "limit")?,
+                result: Outcome::from_pgn(&result)
+                    .ok_or_else(|| at(&format!("result {result:?}")))?,
+                termination: Termination::from_name(&termination)
+                    .ok_or_else(|| at(&format!("termination {termination:?}")))?,
+                plies: number(&plies, "plies")?,
+                moves: moves.split_whitespace().map(str::to_owned).collect(),
+                white_castling: castling(0)?,
+                black_castling: castling(1)?,
+                scores: scores[i]
+                    .as_deref()
+                    .map(|s| {
+                        s.split_whitespace()
+                            .map(|v| v.parse::<i32>().map_err(|_| at(&format!("score {v:?}"))))
+                            .collect::<Result<Vec<_>, _>>()
+                    })
+                    .transpose()?,
+                time_controls: None,
+                book_plies: number(&book_plies, "book_plies")?,
+                opening: None,
+                search_time: std::time::Duration::ZERO,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,26 @@
+//! `c960 restore`: a self-play run directory rebuilt from the game table a
+//! published dataset ships (see `c960_selfplay::restore`).
+
+use std::fmt::Write as _;
+
+use anyhow::{Context, Result};
+
+use crate::{cli::RestoreArgs, output::Text};
+
+pub(crate) fn run(args: &RestoreArgs) -> Result<()> {
+    let restored = c960_selfplay::restore(&args.table, &args.out)
+        .with_context(|| format!("restore into {}", args.out.display()))?;
+    if !args.quiet {
+        let mut text = Text::default();
+        writeln!(
+            text,
+            "restored {} game(s) of {} over {} position(s) into {}",
+            restored.games,
+            restored.engines.join(" vs "),
+            restored.positions,
+            args.out.display()
+        )?;
+        text.print()?;
+    }
+    Ok(())
+}
