@@ -1,0 +1,129 @@
+use super::*;
+
+fn error(text: &str) -> String {
+    RunManifest::parse(text).unwrap_err().to_string()
+}
+
+#[test]
+fn the_published_sweep_manifest_reads_with_its_fields() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/sweep-stockfish-15.1-nodes1000000-mpv3");
+    let m = RunManifest::read(&dir).unwrap();
+    assert_eq!(m.kind, RunKind::Sweep);
+    assert_eq!(m.engine_names(), ["Stockfish 15.1"]);
+    assert_eq!(m.engines[0].path.as_deref(), Some("/usr/games/stockfish"));
+    assert!(
+        m.engines[0]
+            .options
+            .contains(&("MultiPV".into(), "3".into()))
+    );
+    assert_eq!(m.limit.as_deref(), Some("nodes 1000000"));
+    assert_eq!((m.multipv, m.lines(), m.rows), (Some(3), 3, Some(960)));
+    assert_eq!(m.positions.as_deref(), Some("all"));
+    assert!(m.failed.is_empty());
+    assert_eq!(m.finished.as_deref(), Some("2026-11-22T05:26:49Z"));
+    // Fields the model does not name are kept, in order.
+    let keys: Vec<&str> = m.as_written().keys().map(String::as_str).collect();
+    assert_eq!(keys[..3], ["kind", "c960_version", "engine"]);
+    assert!(keys.contains(&"notes") && keys.contains(&"resumed"));
+}
+
+#[test]
+fn a_manifest_serializes_as_written() {
+    let text = r#"{"kind":"selfplay","engines":[{"name":"A"},{"name":"B"}],"limit":"nodes 5","zeta":1,"alpha":[2]}"#;
+    let m = RunManifest::parse(text).unwrap();
+    assert_eq!(serde_json::to_string(&m).unwrap(), text);
+    assert_eq!(m.engine_names(), ["A", "B"]);
+    assert_eq!((m.games, m.c960_version.as_deref()), (None, None));
+    // The same fields in another order are the same manifest.
+    let reordered = r#"{"limit":"nodes 5","alpha":[2],"kind":"selfplay","zeta":1,"engines":[{"name":"A"},{"name":"B"}]}"#;
+    assert_eq!(RunManifest::parse(reordered).unwrap(), m);
+    let other = text.replace("nodes 5", "nodes 6");
+    assert_ne!(RunManifest::parse(&other).unwrap(), m);
+}
+
+#[test]
+fn an_import_manifest_needs_no_engine() {
+    let m = RunManifest::parse(
+        r#"{"kind":"import","files":["a.pgn","b.pgn.zst"],"games":4,"read":9,"failed":null}"#,
+    )
+    .unwrap();
+    assert_eq!(m.kind, RunKind::Import);
+    assert!(m.engines.is_empty() && m.limit.is_none());
+    assert_eq!(m.files, ["a.pgn", "b.pgn.zst"]);
+    assert_eq!((m.games, m.read), (Some(4), Some(9)));
+}
+
+#[test]
+fn failures_are_read_per_unit() {
+    let m = RunManifest::parse(
+        r#"{"kind":"selfplay","engines":[{"name":"A"}],"limit":"nodes 5",
+            "failed":[{"sp":5,"game":3,"reason":"crashed"},{"sp":7}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        m.failed,
+        [
+            FailedUnit {
+                sp: 5,
+                game: Some(3),
+                reason: Some("crashed".into())
+            },
+            FailedUnit {
+                sp: 7,
+                game: None,
+                reason: None
+            }
+        ]
+    );
+}
+
+#[test]
+fn a_wrong_or_missing_field_is_named() {
+    let sweep = |rest: &str| {
+        format!(r#"{{"kind":"sweep","engine":{{"name":"E"}},"limit":"nodes 1"{rest}}}"#)
+    };
+    assert!(RunManifest::parse(&sweep("")).is_ok());
+    for (text, said) in [
+        (
+            r#"{"kind":"sweep","engine":{"name":"E"},"limit":7}"#.to_owned(),
+            "manifest.json: limit must be a non-empty string",
+        ),
+        (
+            r#"{"kind":"sweep","engine":{"name":"E"}}"#.to_owned(),
+            "limit must be a non-empty string",
+        ),
+        (
+            r#"{"kind":"sweep","limit":"nodes 1"}"#.to_owned(),
+            "engine.name must be a non-empty string",
+        ),
+        (
+            r#"{"kind":"selfplay","engines":[],"limit":"nodes 1"}"#.to_owned(),
+            "engines must be a list of engines",
+        ),
+        (
+            r#"{"kind":"selfplay","engines":[{"name":""}],"limit":"nodes 1"}"#.to_owned(),
+            "engines[].name must be a non-empty string",
+        ),
+        (sweep(r#","multipv":0"#), "multipv must be at least 1"),
+        (sweep(r#","rows":"many""#), "rows must be a whole number"),
+        (sweep(r#","failed":{}"#), "failed must be a list"),
+        (
+            sweep(r#","failed":[{"reason":"x"}]"#),
+            "failed[0].sp must be a start position number (0 to 959)",
+        ),
+        (sweep(r#","finished":5"#), "finished must be a string"),
+        (
+            sweep(r#","engine":{"name":"E","options":[["a"]]}"#),
+            "engine.options must be a list of [name, value] pairs",
+        ),
+        (
+            r#"{"kind":"tournament"}"#.to_owned(),
+            "unknown run kind \"tournament\" in manifest.json",
+        ),
+        ("[1]".to_owned(), "manifest.json is not JSON"),
+    ] {
+        let found = error(&text);
+        assert!(found.contains(said), "{text}: {found}");
+    }
+}
