@@ -1,0 +1,237 @@
+//! How long a side may think: a fixed limit per move (jittered by the
+//! game's seed), a clock, or a time per move; and each side's clock in a
+//! game.
+
+use std::{fmt, str::FromStr};
+
+use c960_core::shakmaty::Color;
+use c960_engine::{Clock, Limit};
+use rand_chacha::ChaCha8Rng;
+use rand_core::RngCore;
+
+/// How long one side may think.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// A limit per move (nodes jittered by the game's seed): games replay
+    /// exactly.
+    Fixed(Limit),
+    /// A clock; the side whose clock runs out loses on time.
+    Clock(TimeControl),
+    /// A time per move in milliseconds (`--st`); a side that takes longer
+    /// loses on time.
+    PerMove(u64),
+}
+
+impl Control {
+    /// Whether games under this control replay exactly (fixed limits).
+    #[must_use]
+    pub fn replays(self) -> bool {
+        matches!(self, Control::Fixed(Limit::Nodes(_) | Limit::Depth(_)))
+    }
+
+    /// The PGN `TimeControl` value for timed controls: `40/60+0.6`,
+    /// `10+0.1`, `1.5/move`.
+    #[must_use]
+    pub fn pgn(self) -> Option<String> {
+        match self {
+            Control::Fixed(_) => None,
+            Control::Clock(tc) => Some(tc.to_string()),
+            Control::PerMove(ms) => Some(format!("{}/move", seconds(ms))),
+        }
+    }
+}
+
+impl fmt::Display for Control {
+    /// `nodes 5000`, `tc 40/60+0.6`, `st 1.5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Control::Fixed(limit) => write!(f, "{limit}"),
+            Control::Clock(tc) => write!(f, "tc {tc}"),
+            Control::PerMove(ms) => write!(f, "st {}", seconds(*ms)),
+        }
+    }
+}
+
+/// Milliseconds as seconds without trailing zeros: `1.5`, `60`, `0.05`.
+fn seconds(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        (ms / 1000).to_string()
+    } else {
+        let text = format!("{}.{:03}", ms / 1000, ms % 1000);
+        text.trim_end_matches('0').to_owned()
+    }
+}
+
+/// A clock time control as the match runners write it:
+/// `MOVES/SECONDS+INC` (a period of MOVES moves, repeated) or
+/// `SECONDS+INC` (the whole game), the increment optional.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Moves per period, if the control has periods.
+    pub moves: Option<u32>,
+    /// Time per period (or for the game), in milliseconds.
+    pub base_ms: u64,
+    /// Increment per move, in milliseconds.
+    pub inc_ms: u64,
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(moves) = self.moves {
+            write!(f, "{moves}/")?;
+        }
+        write!(f, "{}", seconds(self.base_ms))?;
+        if self.inc_ms > 0 {
+            write!(f, "+{}", seconds(self.inc_ms))?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let bad = |why: &str| {
+            format!(
+                "time control {text:?} {why}: write MOVES/SECONDS+INC or SECONDS+INC, e.g. 40/60+0.6 or 10+0.1"
+            )
+        };
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, rest)) => {
+                let moves: u32 = m
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad("has no whole number of moves"))?;
+                if moves == 0 {
+                    return Err(bad("has 0 moves per period"));
+                }
+                (Some(moves), rest)
+            }
+            None => (None, text),
+        };
+        let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+        let base_ms = parse_seconds(base).ok_or_else(|| bad("has no valid seconds"))?;
+        let inc_ms = parse_seconds(inc).ok_or_else(|| bad("has no valid increment"))?;
+        if base_ms == 0 {
+            return Err(bad("gives no time"));
+        }
+        Ok(TimeControl {
+            moves,
+            base_ms,
+            inc_ms,
+        })
+    }
+}
+
+/// Seconds (decimals allowed) as whole milliseconds, if valid.
+#[must_use]
+pub fn parse_seconds(text: &str) -> Option<u64> {
+    let value: f64 = text.trim().parse().ok()?;
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    (value.is_finite() && (0.0..1e9).contains(&value)).then(|| (value * 1000.0).round() as u64)
+}
+
+/// One side's clock during a game.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct SideClock {
+    control: Control,
+    /// Time left in milliseconds (clock controls).
+    left_ms: u64,
+    /// Moves this side has made.
+    moves: u32,
+}
+
+impl SideClock {
+    pub(super) fn new(control: Control) -> SideClock {
+        let left_ms = match control {
+            Control::Clock(tc) => tc.base_ms,
+            _ => 0,
+        };
+        SideClock {
+            control,
+            left_ms,
+            moves: 0,
+        }
+    }
+
+    fn inc_ms(&self) -> u64 {
+        match self.control {
+            Control::Clock(tc) => tc.inc_ms,
+            _ => 0,
+        }
+    }
+
+    fn movestogo(&self) -> Option<u32> {
+        match self.control {
+            Control::Clock(TimeControl {
+                moves: Some(period),
+                ..
+            }) => Some(period - self.moves % period),
+            _ => None,
+        }
+    }
+
+    /// Charges one move that took `ms`; false when the side overstepped
+    /// its time by more than `margin_ms`.
+    pub(super) fn charge(&mut self, ms: u64, margin_ms: u64) -> bool {
+        self.moves += 1;
+        match self.control {
+            Control::Fixed(_) => true,
+            Control::PerMove(limit) => ms <= limit + margin_ms,
+            Control::Clock(tc) => {
+                if ms > self.left_ms + margin_ms {
+                    return false;
+                }
+                self.left_ms = self.left_ms.saturating_sub(ms) + tc.inc_ms;
+                if tc
+                    .moves
+                    .is_some_and(|period| self.moves.is_multiple_of(period))
+                {
+                    self.left_ms += tc.base_ms;
+                }
+                true
+            }
+        }
+    }
+}
+
+/// The limit for the side to move: its fixed limit (jittered), its clock
+/// with the other side's, or its time per move.
+pub(super) fn move_limit(
+    clocks: &[SideClock; 2],
+    turn: Color,
+    jitter: f64,
+    rng: &mut ChaCha8Rng,
+) -> Limit {
+    let (white, black) = (&clocks[0], &clocks[1]);
+    let mine = &clocks[usize::from(turn == Color::Black)];
+    match mine.control {
+        Control::Fixed(limit) => jittered(limit, jitter, rng),
+        Control::PerMove(ms) => Limit::MoveTime(ms),
+        Control::Clock(_) => Limit::Clock(Clock {
+            wtime_ms: white.left_ms,
+            btime_ms: black.left_ms,
+            winc_ms: white.inc_ms(),
+            binc_ms: black.inc_ms(),
+            movestogo: mine.movestogo(),
+        }),
+    }
+}
+
+/// The node budget for one move: `nodes × (1 − j + 2j·u)` rounded, with
+/// `u = next_u64 / 2^64` from the game's `ChaCha8` stream (seeded with
+/// `seed_from_u64(seed)`), at least 1. Other limits are used as they are.
+#[must_use]
+pub fn jittered(limit: Limit, jitter: f64, rng: &mut ChaCha8Rng) -> Limit {
+    match limit {
+        Limit::Nodes(n) if jitter > 0.0 => {
+            #[allow(clippy::cast_precision_loss)]
+            let u = rng.next_u64() as f64 / 18_446_744_073_709_551_616.0;
+            #[allow(clippy::cast_precision_loss, clippy::cast_sign_loss)]
+            let nodes = (n as f64 * (1.0 - jitter + 2.0 * jitter * u)).round() as u64;
+            Limit::Nodes(nodes.max(1))
+        }
+        other => other,
+    }
+}
