@@ -147,6 +147,26 @@ impl Manifest {
     pub fn to_json(&self) -> Result<String, crate::SelfplayError> {
         Ok(serde_json::to_string_pretty(self).map_err(std::io::Error::other)?)
     }
+
+    /// `match.json`'s text, for a run of two engines.
+    pub(crate) fn match_json(&self) -> std::io::Result<Option<String>> {
+        self.match_stats
+            .as_ref()
+            .map(|stats| {
+                crate::tables::MatchRun {
+                    c960_version: &self.c960_version,
+                    engines: &self.engines,
+                    limit: &self.limit,
+                    limit_b: self.limit_b.as_deref(),
+                    positions: &self.positions,
+                    seed: self.seed,
+                    replays_exactly: self.replays_exactly,
+                    finished: &self.finished,
+                }
+                .render(stats)
+            })
+            .transpose()
+    }
 }
 
 /// What a merged run's manifest says about its inputs.

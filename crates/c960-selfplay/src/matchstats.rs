@@ -6,7 +6,7 @@
 
 use std::{collections::HashMap, fmt, str::FromStr};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{GameRecord, Outcome};
 
@@ -19,7 +19,7 @@ const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 /// Sequential probability ratio test settings: `elo0=E0,elo1=E1,alpha=A,beta=B`
 /// with logistic Elo bounds (H0: Elo = E0 against H1: Elo = E1).
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     /// Elo of the null hypothesis.
     pub elo0: f64,

@@ -197,6 +197,7 @@ pub fn merge(
         &extras,
         &summaries,
         &manifest.to_json()?,
+        manifest.match_json()?.as_deref(),
     )?;
     Ok(MergeOutcome {
         games,

@@ -26,9 +26,9 @@ use polars::prelude::*;
 use serde::Deserialize;
 
 use crate::{
-    Castling, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Outcome, PROCESS_PER_SIDE, PgnExtras,
-    PositionStats, PositionSummary, Rules, SHARED_PROCESS, SelfplayError, Termination,
-    checks::check_game, run::Settings, write_run_outputs,
+    Castling, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Outcome, PROCESS_PER_SIDE, PairTally,
+    PgnExtras, PositionStats, PositionSummary, Rules, SHARED_PROCESS, SelfplayError, Sprt,
+    Termination, checks::check_game, run::Settings, tables::MatchRun, write_run_outputs,
 };
 
 /// What a restore wrote.
@@ -67,6 +67,27 @@ struct Published {
     seed: u64,
     positions: String,
     games: u64,
+    c960_version: String,
+    /// Absent before matches: such runs have no `match.json`.
+    #[serde(default)]
+    replays_exactly: Option<bool>,
+    finished: String,
+    /// Two engines: the match statistics, of which only the SPRT's
+    /// settings are read (the statistics are computed again from the
+    /// games).
+    #[serde(default, rename = "match")]
+    match_stats: Option<PublishedMatch>,
+}
+
+#[derive(Deserialize)]
+struct PublishedMatch {
+    #[serde(default)]
+    sprt: Option<PublishedSprt>,
+}
+
+#[derive(Deserialize)]
+struct PublishedSprt {
+    settings: Sprt,
 }
 
 /// Rebuilds the self-play run directory `out` from the game table at
@@ -121,9 +142,33 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
     Journal::write_whole(&journal, &settings, &games)?;
 
     let mut stats: BTreeMap<u32, PositionStats> = BTreeMap::new();
+    let mut pairs = PairTally::default();
     for game in &games {
         stats.entry(game.sp).or_default().add(game, paired);
+        if paired {
+            pairs.add(game);
+        }
     }
+    let match_json = if paired {
+        let sprt = plan
+            .match_stats
+            .as_ref()
+            .and_then(|m| m.sprt.as_ref())
+            .map(|s| s.settings);
+        let run = MatchRun {
+            c960_version: &plan.c960_version,
+            engines: &plan.engines,
+            limit: &plan.limit,
+            limit_b: plan.limit_b.as_deref(),
+            positions: &plan.positions,
+            seed: plan.seed,
+            replays_exactly: plan.replays_exactly.unwrap_or(true),
+            finished: &plan.finished,
+        };
+        Some(run.render(&pairs.stats(sprt))?)
+    } else {
+        None
+    };
     let summaries: Vec<PositionSummary> = positions
         .iter()
         .map(|p| {
@@ -146,6 +191,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
         &extras,
         &summaries,
         &manifest_json,
+        match_json.as_deref(),
     )?;
     Ok(RestoreOutcome {
         games: games.len() as u64,

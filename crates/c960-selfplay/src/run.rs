@@ -536,5 +536,6 @@ pub(crate) fn write_outputs(
         &extras,
         &outcome.positions,
         &manifest.to_json()?,
+        manifest.match_json()?.as_deref(),
     )
 }

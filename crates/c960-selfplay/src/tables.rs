@@ -14,6 +14,7 @@ use c960_core::{
     Setup, Variant,
     shakmaty::{CastlingSide, Color},
 };
+use c960_engine::EngineInfo;
 use c960_store::{
     columns::{
         BLACK_CASTLED_A, BLACK_CASTLED_H, BLACK_MEDIAN_CASTLE_PLY, BLACK_WINS, DRAW_RATE, DRAWS,
@@ -23,20 +24,21 @@ use c960_store::{
     write_atomically,
 };
 use polars::prelude::*;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{
-    Castling, GAMES_FILE, GameRecord, Interval, MANIFEST_FILE, MATCH_FILE, MATCH_NOTES, PGN_FILE,
-    POSITIONS_CSV, POSITIONS_PARQUET, PgnExtras, PositionSummary, SelfplayError, Termination,
-    write_game_with,
+    Castling, GAMES_FILE, GameRecord, Interval, MANIFEST_FILE, MATCH_FILE, MATCH_NOTES, MatchStats,
+    PGN_FILE, POSITIONS_CSV, POSITIONS_PARQUET, PgnExtras, PositionSummary, SelfplayError,
+    Termination, write_game_with,
 };
 
 /// Writes a run's outputs into `dir`: the wanted games of `journal` in
 /// (SP, game) order as PGN (with `extras`) and Parquet, the position
-/// table of `positions`, `match.json` when the manifest has match
-/// statistics, then the manifest. The manifest comes as the JSON text the
-/// files carry ([`Manifest::to_json`], or a published table's own, which
-/// `c960 restore` puts back unchanged); the tables' variant is `extras`'.
+/// table of `positions`, `match_json` as `match.json` (two engines: see
+/// [`MatchRun::render`]), then the manifest. The manifest comes as the
+/// JSON text the files carry ([`Manifest::to_json`], or a published
+/// table's own, which `c960 restore` puts back unchanged); the tables'
+/// variant is `extras`'.
 pub(crate) fn write_run_outputs(
     dir: &Path,
     journal: &Path,
@@ -44,10 +46,9 @@ pub(crate) fn write_run_outputs(
     extras: &PgnExtras,
     positions: &[PositionSummary],
     manifest_json: &str,
+    match_json: Option<&str>,
 ) -> Result<(), SelfplayError> {
     let variant = extras.variant;
-    let manifest: serde_json::Value =
-        serde_json::from_str(manifest_json).map_err(io::Error::other)?;
     let offsets = journal_offsets(journal, wanted)?;
     let mut journal = BufReader::new(File::open(journal)?);
     write_atomically(&dir.join(PGN_FILE), |out| {
@@ -92,24 +93,7 @@ pub(crate) fn write_run_outputs(
             .finish(&mut positions)
             .map_err(io::Error::other)
     })?;
-    if let Some(stats) = manifest.get("match").filter(|m| !m.is_null()) {
-        let field = |name: &str| manifest.get(name).cloned().unwrap_or_default();
-        let engine = |k: usize| field("engines").get(k).cloned().unwrap_or_default();
-        let json = serde_json::to_string_pretty(&serde_json::json!({
-            "kind": "match",
-            "c960_version": field("c960_version"),
-            "engine_a": engine(0),
-            "engine_b": engine(1),
-            "limit": field("limit"),
-            "limit_b": field("limit_b"),
-            "positions": field("positions"),
-            "seed": field("seed"),
-            "replays_exactly": field("replays_exactly"),
-            "match": stats,
-            "finished": field("finished"),
-            "notes": MATCH_NOTES,
-        }))
-        .map_err(io::Error::other)?;
+    if let Some(json) = match_json {
         write_atomically(&dir.join(MATCH_FILE), |out| {
             io::Write::write_all(out, json.as_bytes())?;
             io::Write::write_all(out, b"\n")
@@ -120,6 +104,55 @@ pub(crate) fn write_run_outputs(
         io::Write::write_all(out, b"\n")
     })?;
     Ok(())
+}
+
+/// What `match.json` says about the run besides its statistics.
+pub(crate) struct MatchRun<'a> {
+    pub(crate) c960_version: &'a str,
+    pub(crate) engines: &'a [EngineInfo],
+    pub(crate) limit: &'a str,
+    pub(crate) limit_b: Option<&'a str>,
+    pub(crate) positions: &'a str,
+    pub(crate) seed: u64,
+    pub(crate) replays_exactly: bool,
+    pub(crate) finished: &'a str,
+}
+
+impl MatchRun<'_> {
+    /// `match.json`'s text: engine A's results against B with the run.
+    pub(crate) fn render(&self, stats: &MatchStats) -> io::Result<String> {
+        #[derive(Serialize)]
+        struct File<'a> {
+            kind: &'static str,
+            c960_version: &'a str,
+            engine_a: Option<&'a EngineInfo>,
+            engine_b: Option<&'a EngineInfo>,
+            limit: &'a str,
+            limit_b: Option<&'a str>,
+            positions: &'a str,
+            seed: u64,
+            replays_exactly: bool,
+            #[serde(rename = "match")]
+            stats: &'a MatchStats,
+            finished: &'a str,
+            notes: &'static str,
+        }
+        serde_json::to_string_pretty(&File {
+            kind: "match",
+            c960_version: self.c960_version,
+            engine_a: self.engines.first(),
+            engine_b: self.engines.get(1),
+            limit: self.limit,
+            limit_b: self.limit_b,
+            positions: self.positions,
+            seed: self.seed,
+            replays_exactly: self.replays_exactly,
+            stats,
+            finished: self.finished,
+            notes: MATCH_NOTES,
+        })
+        .map_err(io::Error::other)
+    }
 }
 
 /// Games per Parquet row group.

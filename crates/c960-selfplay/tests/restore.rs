@@ -7,7 +7,9 @@ use std::{fs, path::Path, sync::atomic::AtomicBool};
 
 use c960_core::{Shard, StartPosition};
 use c960_engine::{EngineSpec, Limit};
-use c960_selfplay::{GameRecord, MatchOptions, Rules, SelfplayConfig, SelfplayError, restore, run};
+use c960_selfplay::{
+    GameRecord, MatchOptions, Rules, SelfplayConfig, SelfplayError, Sprt, restore, run,
+};
 use c960_store::{Journal, PARQUET_MANIFEST_KEY, SealedWriter, check_parquet};
 use polars::prelude::*;
 use serde_json::Value;
@@ -74,10 +76,23 @@ fn journal(dir: &Path) -> (Value, Vec<GameRecord>) {
 #[test]
 fn a_restored_run_is_the_run_byte_for_byte() {
     let temp = tempfile::tempdir().unwrap();
-    for (paired, shared) in [(false, false), (false, true), (true, false)] {
-        let name = format!("paired-{paired}-shared-{shared}");
+    for (paired, shared, sprt) in [
+        (false, false, false),
+        (false, true, false),
+        (true, false, false),
+        (true, false, true),
+    ] {
+        let name = format!("paired-{paired}-shared-{shared}-sprt-{sprt}");
         let original = temp.path().join(format!("{name}/run"));
-        play(&config(&original, paired, 4, shared));
+        let mut run = config(&original, paired, 4, shared);
+        // An SPRT's state is part of match.json: restored from the games.
+        run.options.sprt = sprt.then_some(Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        });
+        play(&run);
         let restored = temp.path().join(format!("{name}/restored"));
         let outcome = restore(&original.join("games.parquet"), &restored).unwrap();
         assert_eq!(outcome.games, 12, "{name}");
