@@ -83,6 +83,18 @@ pub fn check_game(game: &GameRecord, limits: &[String], variant: Variant) -> Res
     Ok(())
 }
 
+/// The limit labels a game of a run carries: engine A's `limit`, or, when
+/// engine B has its own `limit_b`, White's and Black's either way round.
+pub(crate) fn game_limits(limit: &str, limit_b: Option<&str>) -> Vec<String> {
+    match limit_b {
+        None => vec![limit.to_owned()],
+        Some(b) => vec![
+            format!("white: {limit}; black: {b}"),
+            format!("white: {b}; black: {limit}"),
+        ],
+    }
+}
+
 /// The checks of a run's journal.
 pub fn validation(config: &SelfplayConfig) -> Validation<'static, GameRecord> {
     let variant = config.variant();
@@ -90,14 +102,7 @@ pub fn validation(config: &SelfplayConfig) -> Validation<'static, GameRecord> {
         config.control_a().to_string(),
         config.control_b().to_string(),
     );
-    let limits = if a == b {
-        vec![a]
-    } else {
-        vec![
-            format!("white: {a}; black: {b}"),
-            format!("white: {b}; black: {a}"),
-        ]
-    };
+    let limits = game_limits(&a, (a != b).then_some(b.as_str()));
     Validation {
         check: Box::new(move |game| check_game(game, &limits, variant)),
         key: Box::new(|game| Some(format!("SP {} game {}", game.sp, game.game))),

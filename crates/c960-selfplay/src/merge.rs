@@ -33,7 +33,8 @@ use serde::{Deserialize, Serialize};
 use crate::{
     FailedGame, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Manifest, MatchStats, Merged, PairTally,
     PgnExtras, PositionStats, PositionSummary, Rules, RunTiming, SHARED_PROCESS, SelfplayError,
-    checks::check_game, processes_label, write_run_outputs,
+    checks::{check_game, game_limits},
+    processes_label, write_run_outputs,
 };
 
 /// A game of the run that no input has.
@@ -168,16 +169,7 @@ pub fn merge(
     let paired = plan.engines.len() > 1;
     let journal = out.join(JOURNAL_FILE);
     let (stats, pairs) = write_journal(&read, &places.units, &journal, paired)?;
-    let summaries: Vec<PositionSummary> = positions
-        .iter()
-        .map(|p| {
-            stats
-                .get(&p.id())
-                .cloned()
-                .unwrap_or_default()
-                .summary(p.id(), paired)
-        })
-        .collect();
+    let summaries: Vec<PositionSummary> = PositionStats::rows(&positions, &stats, paired);
     let games: u64 = summaries.iter().map(|p| p.games).sum();
     let match_stats = paired.then(|| pairs.stats(None));
     let manifest = merged_manifest(&read, plan, games, match_stats, missing);
@@ -252,13 +244,7 @@ fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
         .iter()
         .map(|p| p.id())
         .collect();
-    let limits = match &plan.limit_b {
-        None => vec![plan.limit.clone()],
-        Some(b) => vec![
-            format!("white: {}; black: {b}", plan.limit),
-            format!("white: {b}; black: {}", plan.limit),
-        ],
-    };
+    let limits = game_limits(&plan.limit, plan.limit_b.as_deref());
     let variant = plan.variant;
     let check = move |game: &GameRecord| check_game(game, &limits, variant);
     let mut places = Places {

@@ -28,7 +28,11 @@ use serde::Deserialize;
 use crate::{
     Castling, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Outcome, PROCESS_PER_SIDE, PairTally,
     PgnExtras, PositionStats, PositionSummary, Rules, SHARED_PROCESS, SelfplayError, Sprt,
-    Termination, checks::check_game, run::Settings, tables::MatchRun, write_run_outputs,
+    Termination,
+    checks::{check_game, game_limits},
+    run::Settings,
+    tables::MatchRun,
+    write_run_outputs,
 };
 
 /// What a restore wrote.
@@ -169,16 +173,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
     } else {
         None
     };
-    let summaries: Vec<PositionSummary> = positions
-        .iter()
-        .map(|p| {
-            stats
-                .get(&p.id())
-                .cloned()
-                .unwrap_or_default()
-                .summary(p.id(), paired)
-        })
-        .collect();
+    let summaries: Vec<PositionSummary> = PositionStats::rows(&positions, &stats, paired);
     let extras = PgnExtras {
         scores: settings.keep_scores,
         processes: crate::processes_label(shared),
@@ -245,13 +240,7 @@ fn read_table(table: &Path) -> Result<Table, String> {
             plan.games
         ));
     }
-    let limits = match &plan.limit_b {
-        None => vec![plan.limit.clone()],
-        Some(b) => vec![
-            format!("white: {}; black: {b}", plan.limit),
-            format!("white: {b}; black: {}", plan.limit),
-        ],
-    };
+    let limits = game_limits(&plan.limit, plan.limit_b.as_deref());
     let mut seen = std::collections::BTreeSet::new();
     for game in &games {
         check_game(game, &limits, plan.variant)?;

@@ -332,23 +332,14 @@ impl Prepared {
     /// Each position's summary of its games: with anytime-valid intervals
     /// in an adaptive run.
     pub(crate) fn summaries(&self, config: &SelfplayConfig) -> Vec<PositionSummary> {
-        let paired = self.engine_b.is_some();
-        config
-            .positions
-            .iter()
-            .map(|p| {
-                let summary = self
-                    .stats
-                    .get(&p.id())
-                    .cloned()
-                    .unwrap_or_default()
-                    .summary(p.id(), paired);
-                match &config.options.adaptive {
-                    Some(rule) => self.anytime_summary(summary, rule.alpha),
-                    None => summary,
-                }
-            })
-            .collect()
+        let rows = PositionStats::rows(&config.positions, &self.stats, self.engine_b.is_some());
+        match &config.options.adaptive {
+            Some(rule) => rows
+                .into_iter()
+                .map(|row| self.anytime_summary(row, rule.alpha))
+                .collect(),
+            None => rows,
+        }
     }
 
     /// One worker's engines: the identifying engines (`spare`) first, then

@@ -4,14 +4,14 @@
 //! per pair index.
 
 use std::{
-    collections::{HashMap, HashSet},
+    collections::{BTreeMap, HashMap, HashSet},
     hash::{DefaultHasher, Hash, Hasher},
 };
 
 use serde::Serialize;
 
 use c960_core::{
-    CastlingTally, score_interval,
+    CastlingTally, Setup, score_interval,
     shakmaty::{ByCastlingSide, ByColor, CastlingSide, Color},
 };
 pub use c960_core::{Interval, trinomial_interval};
@@ -115,6 +115,21 @@ impl PositionStats {
                 }
             }
         }
+    }
+
+    /// The table rows of `positions` (in their order) from the statistics
+    /// by SP; a position without games gets an empty row.
+    #[must_use]
+    pub fn rows(
+        positions: &[Setup],
+        stats: &BTreeMap<u32, PositionStats>,
+        paired: bool,
+    ) -> Vec<PositionSummary> {
+        let none = PositionStats::default();
+        positions
+            .iter()
+            .map(|p| stats.get(&p.id()).unwrap_or(&none).summary(p.id(), paired))
+            .collect()
     }
 
     /// The table row for `sp`.
