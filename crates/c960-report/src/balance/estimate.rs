@@ -1,0 +1,304 @@
+//! The estimates: per-position sequences, shrinkage and reliability from
+//! games; engine means, the consensus and its verdicts from sweeps.
+
+use std::collections::BTreeMap;
+
+use c960_balance::{
+    consensus::{EngineMeans, consensus},
+    reliability::{components, split_half},
+    sequential::confidence_sequence,
+    shrink::shrink,
+    verdict::{Band, Claims, Decision, Verdict, decide},
+};
+use c960_core::POSITION_COUNT;
+
+use super::{EngineSummary, GamesRow, MethodSummary, Settings, SweepRow};
+
+type SweepResult = (
+    Option<MethodSummary>,
+    Vec<EngineSummary>,
+    Vec<c960_balance::consensus::Agreement>,
+    BTreeMap<u16, SweepRow>,
+);
+
+/// Random splits for split-half reliability.
+pub(super) const SPLITS: usize = 21;
+
+#[allow(clippy::cast_precision_loss)]
+pub(super) fn from_games(
+    scores: &BTreeMap<u16, Vec<f64>>,
+    settings: Settings,
+) -> (MethodSummary, BTreeMap<u16, GamesRow>) {
+    let all: Vec<f64> = scores.values().flatten().copied().collect();
+    let mean = all.iter().sum::<f64>() / all.len() as f64;
+    // The per-game variance pooled within positions.
+    let (mut ss, mut df) = (0.0, 0.0);
+    for s in scores.values() {
+        if s.len() >= 2 {
+            let m = s.iter().sum::<f64>() / s.len() as f64;
+            ss += s.iter().map(|x| (x - m).powi(2)).sum::<f64>();
+            df += (s.len() - 1) as f64;
+        }
+    }
+    let per_game = if df > 0.0 { ss / df } else { 0.125 };
+    let band = Band {
+        centre: mean,
+        half_width: settings.band_score,
+    };
+    let sps: Vec<u16> = scores.keys().copied().collect();
+    let means: Vec<f64> = sps
+        .iter()
+        .map(|sp| scores[sp].iter().sum::<f64>() / scores[sp].len() as f64)
+        .collect();
+    let ses: Vec<f64> = sps
+        .iter()
+        .map(|sp| (per_game / scores[sp].len() as f64).sqrt())
+        .collect();
+    let claims: Vec<Claims> = sps
+        .iter()
+        .enumerate()
+        .map(|(i, sp)| {
+            if settings.fixed_n {
+                Claims::normal(means[i], ses[i], band)
+            } else {
+                Claims::anytime(&scores[sp], band)
+            }
+        })
+        .collect();
+    let decisions = decide(&claims, settings.level);
+    let shrunk = shrink(&means, &ses, 0.95).map(|(_, rows)| rows);
+    let groups: Vec<Vec<f64>> = sps.iter().map(|sp| scores[sp].clone()).collect();
+    let reliability = split_half(&groups, SPLITS, settings.seed);
+    let components_reliability = components(&means, &ses).map(|c| c.reliability);
+    let mut rows = BTreeMap::new();
+    for (i, sp) in sps.iter().enumerate() {
+        let cs = if settings.fixed_n {
+            let half = 1.959_963_984_540_054 * ses[i];
+            c960_balance::sequential::Sequence {
+                mean: means[i],
+                low: (means[i] - half).max(0.0),
+                high: (means[i] + half).min(1.0),
+                n: scores[sp].len() as u64,
+            }
+        } else {
+            confidence_sequence(&scores[sp], 0.05)
+        };
+        let (s, lo, hi) = shrunk.as_ref().map_or((means[i], cs.low, cs.high), |r| {
+            (r[i].estimate, r[i].low, r[i].high)
+        });
+        rows.insert(
+            *sp,
+            GamesRow {
+                games: scores[sp].len() as u64,
+                score: means[i],
+                low: cs.low,
+                high: cs.high,
+                shrunk: s,
+                shrunk_low: lo,
+                shrunk_high: hi,
+                decision: decisions[i],
+            },
+        );
+    }
+    let summary = MethodSummary::new(
+        reliability,
+        components_reliability,
+        mean,
+        settings.band_score,
+        &decisions,
+    );
+    (summary, rows)
+}
+
+pub(super) fn count(decisions: &[Decision]) -> BTreeMap<String, usize> {
+    let mut out: BTreeMap<String, usize> = Verdict::ALL
+        .iter()
+        .map(|v| (v.name().to_owned(), 0))
+        .collect();
+    for d in decisions {
+        *out.entry(d.verdict.name().to_owned()).or_default() += 1;
+    }
+    out
+}
+
+/// Each engine's per-position means and standard errors over repeats,
+/// with its repeatability, in the order the engines first appear.
+#[allow(clippy::cast_precision_loss)]
+fn engine_means(
+    rows: &[(String, u16, String, f64)],
+    settings: Settings,
+) -> (Vec<u16>, Vec<EngineSummary>, Vec<EngineMeans>) {
+    // engine → SP → values over repeats
+    let mut by_engine: BTreeMap<&str, BTreeMap<u16, Vec<f64>>> = BTreeMap::new();
+    let mut order: Vec<&str> = Vec::new();
+    for (engine, sp, _, value) in rows {
+        if !by_engine.contains_key(engine.as_str()) {
+            order.push(engine);
+        }
+        by_engine
+            .entry(engine)
+            .or_default()
+            .entry(*sp)
+            .or_default()
+            .push(*value);
+    }
+    let sps: Vec<u16> = (0..POSITION_COUNT)
+        .filter(|sp| by_engine.values().any(|e| e.contains_key(sp)))
+        .collect();
+    let mut engines = Vec::new();
+    let mut means = Vec::new();
+    let mean_of = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len() as f64;
+    let se_of = |v: &Vec<f64>| {
+        (v.len() >= 2).then(|| {
+            let m = mean_of(v);
+            let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64;
+            (var / v.len() as f64).sqrt()
+        })
+    };
+    for name in &order {
+        let per = &by_engine[name];
+        let groups: Vec<Vec<f64>> = per.values().cloned().collect();
+        engines.push(EngineSummary {
+            name: (*name).to_owned(),
+            repeats: per.values().map(Vec::len).max().unwrap_or(0),
+            repeatability: split_half(&groups, SPLITS, settings.seed),
+        });
+        means.push(EngineMeans {
+            name: (*name).to_owned(),
+            means: sps.iter().map(|sp| per.get(sp).map(mean_of)).collect(),
+            ses: sps.iter().map(|sp| per.get(sp).and_then(se_of)).collect(),
+        });
+    }
+    (sps, engines, means)
+}
+
+#[allow(clippy::cast_precision_loss)]
+pub(super) fn from_sweeps(rows: &[(String, u16, String, f64)], settings: Settings) -> SweepResult {
+    let (sps, engines, means) = engine_means(rows, settings);
+    // Only engines whose noise was measured (two or more repeats) can be
+    // weighted; a single search per position says nothing about its error,
+    // so without any such engine every sweep verdict stays unresolved.
+    let agreement: Vec<_> = (0..means.len())
+        .flat_map(|a| (a + 1..means.len()).map(move |b| (a, b)))
+        .map(|(a, b)| c960_balance::consensus::agree(&means[a], &means[b]))
+        .collect();
+    let measured: Vec<EngineMeans> = means
+        .iter()
+        .filter(|m| m.ses.iter().filter(|s| s.is_some()).count() * 2 > m.ses.len())
+        .cloned()
+        .collect();
+    if measured.is_empty() {
+        return unmeasured(&means[0], &sps, settings, engines, agreement);
+    }
+    let Some(result) = consensus(&measured, 0.95) else {
+        return (None, engines, agreement, BTreeMap::new());
+    };
+    let present: Vec<(u16, c960_balance::consensus::Estimate)> = sps
+        .iter()
+        .zip(&result.positions)
+        .filter_map(|(sp, e)| e.map(|e| (*sp, e)))
+        .collect();
+    let values: Vec<f64> = present.iter().map(|p| p.1.estimate).collect();
+    let ses: Vec<f64> = present.iter().map(|p| p.1.se).collect();
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let band = Band {
+        centre: mean,
+        half_width: settings.band_cp,
+    };
+    let claims: Vec<Claims> = present
+        .iter()
+        .map(|(_, e)| Claims::normal(e.estimate, e.se, band))
+        .collect();
+    let decisions = decide(&claims, settings.level);
+    let shrunk = shrink(&values, &ses, 0.95).map(|(_, r)| r);
+    // The consensus's reliability: that of its best-measured engine when
+    // only one engine has repeats; with several, the components estimate.
+    let reliability = engines
+        .iter()
+        .filter_map(|e| e.repeatability)
+        .max_by(|a, b| a.whole.total_cmp(&b.whole));
+    let components_reliability = components(&values, &ses).map(|c| c.reliability);
+    let mut out = BTreeMap::new();
+    for (i, (sp, e)) in present.iter().enumerate() {
+        let (s, lo, hi) = shrunk.as_ref().map_or((e.estimate, e.low, e.high), |r| {
+            (r[i].estimate, r[i].low, r[i].high)
+        });
+        out.insert(
+            *sp,
+            SweepRow {
+                engines: e.engines,
+                estimate: e.estimate,
+                low: e.low,
+                high: e.high,
+                se: e.se,
+                shrunk: s,
+                shrunk_low: lo,
+                shrunk_high: hi,
+                decision: decisions[i],
+            },
+        );
+    }
+    let summary = MethodSummary::new(
+        reliability,
+        components_reliability,
+        mean,
+        settings.band_cp,
+        &decisions,
+    );
+    (Some(summary), engines, agreement, out)
+}
+
+/// Sweep figures when no engine's noise is measured: the first engine's
+/// means, no intervals, every verdict unresolved.
+#[allow(clippy::cast_precision_loss)]
+fn unmeasured(
+    reference: &EngineMeans,
+    sps: &[u16],
+    settings: Settings,
+    engines: Vec<EngineSummary>,
+    agreement: Vec<c960_balance::consensus::Agreement>,
+) -> SweepResult {
+    let unresolved = Decision {
+        verdict: Verdict::Unresolved,
+        candidate: Verdict::Unresolved,
+        p_value: 1.0,
+        q_value: 1.0,
+    };
+    let present: Vec<(u16, f64)> = sps
+        .iter()
+        .zip(&reference.means)
+        .filter_map(|(sp, m)| m.map(|m| (*sp, m)))
+        .collect();
+    let mean = present.iter().map(|p| p.1).sum::<f64>() / present.len().max(1) as f64;
+    let rows: BTreeMap<u16, SweepRow> = present
+        .iter()
+        .map(|&(sp, estimate)| {
+            (
+                sp,
+                SweepRow {
+                    engines: 1,
+                    estimate,
+                    low: f64::NAN,
+                    high: f64::NAN,
+                    se: f64::NAN,
+                    shrunk: estimate,
+                    shrunk_low: f64::NAN,
+                    shrunk_high: f64::NAN,
+                    decision: unresolved,
+                },
+            )
+        })
+        .collect();
+    let decisions: Vec<Decision> = rows.values().map(|r| r.decision).collect();
+    let summary = MethodSummary {
+        reliability: None,
+        components_reliability: None,
+        words: "one search per position: the sweep's noise is unknown, so it ranks nothing \
+                with known reliability and decides no verdict (sweep with repeats to measure it)"
+            .to_owned(),
+        mean,
+        band: settings.band_cp,
+        verdicts: count(&decisions),
+    };
+    (Some(summary), engines, agreement, rows)
+}

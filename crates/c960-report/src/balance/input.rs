@@ -1,0 +1,129 @@
+//! Reading the run tables the verdicts are computed from: each game's
+//! White score by position, and every search of a sweep.
+
+use std::{
+    collections::BTreeMap,
+    fs::File,
+    io,
+    path::{Path, PathBuf},
+};
+
+use c960_core::POSITION_COUNT;
+use polars::prelude::*;
+
+use crate::ReportError;
+
+/// Scores of a games table per position, in game order.
+pub(super) fn read_games(path: &Path) -> Result<BTreeMap<u16, Vec<f64>>, ReportError> {
+    let file = File::open(path).map_err(|e| io_error(path, &e))?;
+    let frame = ParquetReader::new(file)
+        .with_columns(Some(vec!["sp".into(), "game".into(), "white_score".into()]))
+        .finish()?;
+    let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
+    let game = frame.column("game")?.cast(&DataType::UInt64)?;
+    let score = frame.column("white_score")?.cast(&DataType::Float64)?;
+    let (sp, game, score) = (sp.u32()?, game.u64()?, score.f64()?);
+    let mut rows: Vec<(u16, u64, f64)> = Vec::with_capacity(frame.height());
+    for i in 0..frame.height() {
+        if let (Some(s), Some(g), Some(x)) = (sp.get(i), game.get(i), score.get(i)) {
+            let s = u16::try_from(s)
+                .ok()
+                .filter(|s| *s < POSITION_COUNT)
+                .ok_or_else(|| bad(path, format!("row {i} has SP {s}, outside 0..=959")))?;
+            if !(0.0..=1.0).contains(&x) {
+                return Err(bad(path, format!("row {i} has White's score {x}")));
+            }
+            rows.push((s, g, x));
+        }
+    }
+    rows.sort_by_key(|r| (r.0, r.1));
+    let mut out: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
+    for (s, _, x) in rows {
+        out.entry(s).or_default().push(x);
+    }
+    Ok(out)
+}
+
+/// A sweep's rows: (engine label, SP, repeat, centipawns).
+pub(super) fn read_sweep(
+    path: &Path,
+    run: usize,
+) -> Result<Vec<(String, u16, String, f64)>, ReportError> {
+    let file = File::open(path).map_err(|e| io_error(path, &e))?;
+    let frame = ParquetReader::new(file).finish()?;
+    let text = |name: &str| -> Result<Vec<String>, ReportError> {
+        let c = frame.column(name)?.cast(&DataType::String)?;
+        let c = c.str()?;
+        Ok((0..c.len())
+            .map(|i| c.get(i).unwrap_or_default().to_owned())
+            .collect())
+    };
+    let engine = text("engine")?;
+    let limit = text("limit")?;
+    let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
+    let cp = frame.column("score_cp")?.cast(&DataType::Float64)?;
+    let mate = frame.column("score_mate")?.cast(&DataType::Float64)?;
+    let repeat = match frame.column("repeat") {
+        Ok(c) => Some(c.cast(&DataType::UInt64)?),
+        Err(_) => None,
+    };
+    let (sp, cp, mate) = (sp.u32()?, cp.f64()?, mate.f64()?);
+    let mut out = Vec::with_capacity(frame.height());
+    for i in 0..frame.height() {
+        let s = sp
+            .get(i)
+            .and_then(|s| u16::try_from(s).ok())
+            .filter(|s| *s < POSITION_COUNT)
+            .ok_or_else(|| bad(path, format!("row {i} has no SP in 0..=959")))?;
+        // A mate in a start position is out of reach; treat it as ±10 pawns.
+        let value = match (cp.get(i), mate.get(i)) {
+            (Some(v), _) => v,
+            (None, Some(m)) => 1000.0 * m.signum(),
+            (None, None) => continue,
+        };
+        let r = repeat
+            .as_ref()
+            .and_then(|c| c.u64().ok().and_then(|c| c.get(i)))
+            .map_or_else(|| format!("run{run}"), |r| format!("run{run}.{r}"));
+        out.push((format!("{} {}", engine[i], limit[i]), s, r, value));
+    }
+    Ok(out)
+}
+
+pub(super) fn io_error(path: &Path, e: &io::Error) -> ReportError {
+    ReportError::Io(io::Error::new(
+        e.kind(),
+        format!("cannot read {}: {e}", path.display()),
+    ))
+}
+
+pub(super) fn bad(path: &Path, reason: String) -> ReportError {
+    ReportError::BadRun {
+        dir: path.to_owned(),
+        reason,
+    }
+}
+
+/// The table inside a run directory, or the file itself.
+pub(super) fn table(path: &Path, name: &str) -> PathBuf {
+    if path.is_dir() {
+        path.join(name)
+    } else {
+        path.to_owned()
+    }
+}
+
+/// The table of every search of a sweep: a sweep with repeats keeps them
+/// in `repeats.parquet` beside its per-position `sweep.parquet`.
+pub(super) fn searches(file: &Path) -> PathBuf {
+    let repeats = file.with_file_name(c960_store::REPEATS_TABLE);
+    if file
+        .file_name()
+        .is_some_and(|n| n == c960_store::SWEEP_TABLE)
+        && repeats.is_file()
+    {
+        repeats
+    } else {
+        file.to_owned()
+    }
+}
