@@ -23,6 +23,22 @@ const SELFPLAY: [&str; 12] = [
     "--quiet",
 ];
 
+/// A sweep of the same positions into `sw`.
+const SWEEP: [&str; 12] = [
+    "sweep",
+    "--engine",
+    "builtin",
+    "--nodes",
+    "200",
+    "--positions",
+    "0-3",
+    "--jobs",
+    "1",
+    "--quiet",
+    "--out",
+    "sw",
+];
+
 #[test]
 fn a_shard_that_is_not_i_of_n_is_bad_input() {
     let dir = Dir::new();
@@ -57,20 +73,7 @@ fn merge_refuses_what_is_not_a_run_and_mixed_kinds() {
     let mut args = SELFPLAY.to_vec();
     args.extend(["--out", "sp"]);
     dir.ok(&args);
-    dir.ok(&[
-        "sweep",
-        "--engine",
-        "builtin",
-        "--nodes",
-        "200",
-        "--positions",
-        "0-3",
-        "--jobs",
-        "1",
-        "--quiet",
-        "--out",
-        "sw",
-    ]);
+    dir.ok(&SWEEP);
     let line = dir.bad_input(&["merge", "sp", "sw", "--out", "m"]);
     assert!(
         line.contains("cannot merge sw (sweep) with sp (self-play)"),
@@ -211,18 +214,7 @@ fn restore_rebuilds_a_run_from_its_game_table_and_refuses_bad_tables() {
     let mut args = SELFPLAY.to_vec();
     args.extend(["--out", "sp"]);
     dir.ok(&args);
-    dir.ok(&[
-        "sweep",
-        "--engine",
-        "builtin",
-        "--nodes",
-        "200",
-        "--positions",
-        "0-1",
-        "--out",
-        "sw",
-        "--quiet",
-    ]);
+    dir.ok(&SWEEP);
     let out = dir.ok(&["restore", "sp/games.parquet", "--out", "again"]);
     assert!(
         out.starts_with("restored 8 game(s) of c960 builtin") && out.contains("4 position(s)"),
