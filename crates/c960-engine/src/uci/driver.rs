@@ -6,9 +6,8 @@
 
 use std::{
     collections::BTreeMap,
-    env, fs,
-    io::{self, BufRead, BufReader, Read, Write},
-    path::{Path, PathBuf},
+    io::{BufRead, BufReader, Write},
+    path::Path,
     process::{Child, ChildStdin, Command, Stdio},
     sync::{
         Arc, Mutex,
@@ -24,109 +23,16 @@ use crate::{
     Engine, EngineError, EngineInfo, GamePosition, Limit, Line, Search, SearchResult,
     types::shredder_fen,
     uci::{
+        config::{CONTEMPT_OPTIONS, UciConfig, resolve},
+        iolog::{IoLog, collect_stderr},
         parse::{EngineLine, Info, OptionDecl, parse_line},
         sanity::{self, Fault},
     },
 };
 
-/// Options of known engines that pull evaluations away from a draw
-/// (Stockfish's `Contempt` up to version 13, Ethereal's
-/// `ContemptDrawPenalty` and `ContemptComplexity`): they bias a balance
-/// measurement, so they are set to 0 whenever an engine offers them and the
-/// user did not set them.
-pub const CONTEMPT_OPTIONS: [&str; 3] = ["Contempt", "ContemptDrawPenalty", "ContemptComplexity"];
-
-/// How to start and set up a UCI engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UciConfig {
-    /// The executable: a path, or a name looked up on `PATH`.
-    pub path: PathBuf,
-    /// Arguments passed to it.
-    pub args: Vec<String>,
-    /// `Threads` (default 1, for reproducible searches).
-    pub threads: u32,
-    /// `Hash` in MiB (default 16).
-    pub hash_mb: u32,
-    /// Further options, set after the standard ones, in order.
-    pub options: Vec<(String, String)>,
-    /// How long the `uci` handshake and `isready` may take.
-    pub handshake_timeout: Duration,
-    /// Overrides the search watchdog derived from the limit.
-    pub watchdog: Option<Duration>,
-    /// Write each process's UCI traffic, with timestamps, to
-    /// `DIR/NAME-PID.log` (see [`UciEngine::log_path`]).
-    pub log_dir: Option<PathBuf>,
-}
-
-impl UciConfig {
-    /// Defaults for the engine at `path`: one thread, 16 MiB hash.
-    pub fn new(path: impl Into<PathBuf>) -> UciConfig {
-        UciConfig {
-            path: path.into(),
-            args: Vec::new(),
-            threads: 1,
-            hash_mb: 16,
-            options: Vec::new(),
-            handshake_timeout: Duration::from_secs(10),
-            watchdog: None,
-            log_dir: None,
-        }
-    }
-
-    /// The executable [`UciEngine::start`] would run: `path` itself if it
-    /// names a file, otherwise the first match on `PATH`; an
-    /// [`EngineError::NotFound`] if there is none.
-    pub fn executable(&self) -> Result<PathBuf, EngineError> {
-        resolve(&self.path)
-    }
-}
-
 enum Event {
     Line(String),
     Eof,
-}
-
-/// One process's UCI traffic: a line per command sent (`>`), line received
-/// (`<`) and chunk of standard error (`!`), each after the seconds since
-/// the process started. Written line by line, so a crash leaves it whole.
-struct IoLog {
-    path: PathBuf,
-    file: Mutex<io::LineWriter<fs::File>>,
-    started: Instant,
-}
-
-impl IoLog {
-    fn create(dir: &Path, engine: &Path, pid: u32) -> io::Result<IoLog> {
-        let stem = engine
-            .file_stem()
-            .map_or_else(|| "engine".into(), |s| s.to_string_lossy());
-        let path = dir.join(format!("{stem}-{pid}.log"));
-        let mut file = io::LineWriter::new(fs::File::create(&path)?);
-        let unix = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        writeln!(
-            file,
-            "# c960 engine log: {} (pid {pid}), started at Unix time {:.3}; then seconds since \
-             the start, > sent, < received, ! standard error",
-            engine.display(),
-            unix.as_secs_f64()
-        )?;
-        Ok(IoLog {
-            path,
-            file: Mutex::new(file),
-            started: Instant::now(),
-        })
-    }
-
-    fn write(&self, direction: char, text: &str) {
-        if let Ok(mut file) = self.file.lock() {
-            let at = self.started.elapsed().as_secs_f64();
-            for line in text.lines() {
-                let _ = writeln!(file, "{at:.6} {direction} {line}");
-            }
-        }
-    }
 }
 
 /// A running UCI engine.
@@ -668,84 +574,4 @@ impl Drop for UciEngine {
         }
         self.kill();
     }
-}
-
-/// Keeps the last 8 KiB of what the engine writes to standard error (and
-/// logs all of it, if logging).
-fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>, log: Option<&IoLog>) {
-    let mut buf = [0u8; 4096];
-    // The log gets whole lines: an engine may write one line in pieces.
-    let mut pending = String::new();
-    while let Ok(n) = pipe.read(&mut buf) {
-        if n == 0 {
-            break;
-        }
-        if let Some(log) = log {
-            pending.push_str(&String::from_utf8_lossy(&buf[..n]));
-            if let Some(end) = pending.rfind('\n') {
-                log.write('!', &pending[..=end]);
-                pending.drain(..=end);
-            }
-        }
-        if let Ok(mut s) = sink.lock() {
-            s.push_str(&String::from_utf8_lossy(&buf[..n]));
-            if s.len() > 8192 {
-                let cut = s.len() - 8192;
-                let cut = (cut..s.len()).find(|i| s.is_char_boundary(*i)).unwrap_or(0);
-                s.drain(..cut);
-            }
-        }
-    }
-    if let (Some(log), false) = (log, pending.is_empty()) {
-        log.write('!', &pending);
-    }
-}
-
-/// The executable for `path`: itself if it contains a `/`, otherwise the
-/// first match on `PATH`.
-fn resolve(path: &Path) -> Result<PathBuf, EngineError> {
-    let name = path.to_string_lossy();
-    let not_found = || EngineError::NotFound {
-        path: path.to_owned(),
-        hint: if name.contains("stockfish") {
-            " (install it with `apt-get install stockfish`, or give --engine PATH)".to_owned()
-        } else if name.contains("ethereal") {
-            " (install it with `apt-get install ethereal-chess`, or give --engine PATH)".to_owned()
-        } else {
-            String::new()
-        },
-    };
-    if path.components().count() > 1 || path.is_absolute() {
-        return if path.is_file() {
-            Ok(path.to_owned())
-        } else {
-            Err(not_found())
-        };
-    }
-    env::var_os("PATH")
-        .and_then(|paths| {
-            env::split_paths(&paths)
-                .map(|dir| dir.join(path))
-                .find(|candidate| candidate.is_file())
-        })
-        .ok_or_else(not_found)
-}
-
-/// Ethereal, if installed: `ethereal-chess` (Debian's name) or `ethereal`
-/// on `PATH`, else Debian's `/usr/games/ethereal-chess`.
-#[must_use]
-pub fn find_ethereal() -> Option<PathBuf> {
-    resolve(Path::new("ethereal-chess"))
-        .or_else(|_| resolve(Path::new("ethereal")))
-        .ok()
-        .or_else(|| Some(PathBuf::from("/usr/games/ethereal-chess")).filter(|p| p.is_file()))
-}
-
-/// Stockfish, if installed: `stockfish` on `PATH`, else Debian's
-/// `/usr/games/stockfish`.
-#[must_use]
-pub fn find_stockfish() -> Option<PathBuf> {
-    resolve(Path::new("stockfish"))
-        .ok()
-        .or_else(|| Some(PathBuf::from("/usr/games/stockfish")).filter(|p| p.is_file()))
 }
