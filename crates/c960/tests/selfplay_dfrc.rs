@@ -1,6 +1,7 @@
 //! `c960 selfplay --variant dfrc`: games from Double Fischer Random setups,
 //! named by DFRC index, written as PGN that python-chess replays from each
-//! setup's own two back ranks, and sharded and merged like Chess960 games.
+//! setup's own two back ranks, and sharded, merged and restored like
+//! Chess960 games.
 
 mod util;
 
@@ -126,6 +127,27 @@ fn dfrc_selfplay_shards_merge_into_the_unsharded_run() {
     let whole = read(&dir.file("whole/games.parquet"));
     let merged = read(&dir.file("merged/games.parquet"));
     assert!(whole.equals_missing(&merged));
+    // The merged run also comes back from its game table alone, setups
+    // named by DFRC index.
+    dir.ok(&[
+        "restore",
+        "merged/games.parquet",
+        "--out",
+        "restored",
+        "--quiet",
+    ]);
+    for file in [
+        "games.pgn",
+        "games.parquet",
+        "positions.parquet",
+        "manifest.json",
+    ] {
+        assert!(
+            fs::read(dir.file("merged").join(file)).unwrap()
+                == fs::read(dir.file("restored").join(file)).unwrap(),
+            "restored {file} differs"
+        );
+    }
 }
 
 #[test]
