@@ -12,10 +12,12 @@
 //! Every game is checked as a resume checks a journaled game (a real
 //! start position, legal moves, an ending that follows from them, the
 //! run's limit), and the table must hold the number of games its manifest
-//! states. Runs whose table does not hold everything their outputs were
-//! made from are refused: adaptive runs (their rounds), runs from an
-//! opening book (the book lines) and runs on the clock (the time
-//! controls).
+//! states. The games are read a row group (2,048 games) at a time, twice
+//! (checked and counted, then copied into the journal), so memory holds
+//! one chunk however large the table. Runs whose table does not hold
+//! everything their outputs were made from are refused: adaptive runs
+//! (their rounds), runs from an opening book (the book lines) and runs on
+//! the clock (the time controls).
 
 use std::{collections::BTreeMap, fs::File, io, path::Path};
 
@@ -102,13 +104,15 @@ struct PublishedSprt {
 /// game table, one whose games do not check, or a run it cannot restore;
 /// I/O errors otherwise.
 pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError> {
+    let invalid = |reason: String| SelfplayError::Invalid(format!("{}: {reason}", table.display()));
     let Table {
         manifest_json,
         plan,
-        games,
         positions,
-    } = read_table(table)
-        .map_err(|reason| SelfplayError::Invalid(format!("{}: {reason}", table.display())))?;
+        stats,
+        pairs,
+        keep_scores,
+    } = read_table(table).map_err(invalid)?;
 
     std::fs::create_dir_all(out)
         .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
@@ -135,24 +139,20 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
         jitter: plan.jitter,
         rules: plan.rules,
         seed: plan.seed,
-        keep_scores: games.first().is_some_and(|g| g.scores.is_some()),
+        keep_scores,
         processes: (!paired && !shared).then_some(PROCESS_PER_SIDE),
         limit_b: plan.limit_b.clone(),
         time_margin_ms: None,
         openings: None,
         variant: plan.variant,
     };
+    // The games a second time, a row group at a time, into the journal.
     let journal = out.join(JOURNAL_FILE);
-    Journal::write_whole(&journal, &settings, &games)?;
-
-    let mut stats: BTreeMap<u32, PositionStats> = BTreeMap::new();
-    let mut pairs = PairTally::default();
-    for game in &games {
-        stats.entry(game.sp).or_default().add(game, paired);
-        if paired {
-            pairs.add(game);
-        }
-    }
+    Journal::write_whole_with(&journal, &settings, |append| {
+        for_each_chunk(table, plan.variant, plan.games, |games| {
+            games.iter().try_for_each(&mut *append)
+        })
+    })?;
     let match_json = if paired {
         let sprt = plan
             .match_stats
@@ -189,21 +189,45 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
         match_json.as_deref(),
     )?;
     Ok(RestoreOutcome {
-        games: games.len() as u64,
+        games: plan.games,
         positions: summaries.len(),
         engines: plan.engines.iter().map(|e| e.name.clone()).collect(),
     })
 }
 
-/// A game table read and checked.
+/// A game table read and checked, with its games' statistics.
 struct Table {
     /// Its manifest, as written.
     manifest_json: String,
     plan: Published,
-    /// Its games, in row order.
-    games: Vec<GameRecord>,
     /// The run's positions.
     positions: Vec<Setup>,
+    /// Per-position statistics of the games.
+    stats: BTreeMap<u32, PositionStats>,
+    /// Engine A's pairs against B (two engines).
+    pairs: PairTally,
+    /// Whether the games carry their scores.
+    keep_scores: bool,
+}
+
+/// Games read at a time: the game table's row groups hold 2,048.
+const CHUNK: usize = 2_048;
+
+/// Hands the `rows` games of `table` to `each` a chunk at a time, in row
+/// order, so memory holds one chunk however large the table.
+fn for_each_chunk(
+    table: &Path,
+    variant: Variant,
+    rows: u64,
+    mut each: impl FnMut(&[GameRecord]) -> io::Result<()>,
+) -> io::Result<()> {
+    let rows = usize::try_from(rows).map_err(io::Error::other)?;
+    for offset in (0..rows).step_by(CHUNK) {
+        let games = read_games(table, variant, (offset, CHUNK.min(rows - offset)))
+            .map_err(|reason| io::Error::new(io::ErrorKind::InvalidData, reason))?;
+        each(&games)?;
+    }
+    Ok(())
 }
 
 /// Only the kind of a manifest.
@@ -232,33 +256,61 @@ fn read_table(table: &Path) -> Result<Table, String> {
     let plan: Published = serde_json::from_str(&manifest_json)
         .map_err(|e| format!("its manifest cannot be read: {e}"))?;
     refuse_unrestorable(&plan)?;
-    let games = read_games(table, plan.variant)?;
-    if games.len() as u64 != plan.games {
+    // A table without the game columns is refused as such before its rows
+    // are counted.
+    read_games(table, plan.variant, (0, 1))?;
+    if info.rows as u64 != plan.games {
         return Err(format!(
             "{} games, but its manifest says the run has {}",
-            games.len(),
-            plan.games
+            info.rows, plan.games
         ));
     }
     let limits = game_limits(&plan.limit, plan.limit_b.as_deref());
+    let paired = plan.engines.len() > 1;
     let mut seen = std::collections::BTreeSet::new();
-    for game in &games {
-        check_game(game, &limits, plan.variant)?;
-        if !seen.insert((game.sp, game.game)) {
-            return Err(format!(
-                "{} game {} appears twice",
-                plan.variant.label(game.sp),
-                game.game
-            ));
+    let mut stats: BTreeMap<u32, PositionStats> = BTreeMap::new();
+    let mut pairs = PairTally::default();
+    let mut keep_scores = None;
+    let mut problem = None;
+    let read = for_each_chunk(table, plan.variant, plan.games, |games| {
+        for game in games {
+            let checked = check_game(game, &limits, plan.variant).and_then(|()| {
+                let label = || format!("{} game {}", plan.variant.label(game.sp), game.game);
+                if !seen.insert((game.sp, game.game)) {
+                    return Err(format!("{} appears twice", label()));
+                }
+                if *keep_scores.get_or_insert(game.scores.is_some()) != game.scores.is_some() {
+                    return Err(format!(
+                        "{} has scores where the others have none, or none where they have",
+                        label()
+                    ));
+                }
+                Ok(())
+            });
+            if let Err(reason) = checked {
+                problem = Some(reason);
+                return Err(io::Error::other("a game does not check"));
+            }
+            stats.entry(game.sp).or_default().add(game, paired);
+            if paired {
+                pairs.add(game);
+            }
         }
+        Ok(())
+    });
+    if let Some(reason) = problem {
+        return Err(reason);
     }
+    read.map_err(|e| e.to_string())?;
     let positions = Setup::parse_set(plan.variant, &plan.positions)
         .map_err(|e| format!("manifest positions {:?}: {e}", plan.positions))?;
     Ok(Table {
         manifest_json,
         plan,
-        games,
         positions,
+        stats,
+        pairs,
+        keep_scores: keep_scores.unwrap_or(false),
     })
 }
 
@@ -288,11 +340,19 @@ fn refuse_unrestorable(plan: &Published) -> Result<(), String> {
     }
 }
 
-/// The table's games, in its row order.
-fn read_games(table: &Path, variant: Variant) -> Result<Vec<GameRecord>, String> {
+/// The games of the table's rows `offset..offset + len`, in row order.
+fn read_games(
+    table: &Path,
+    variant: Variant,
+    (offset, len): (usize, usize),
+) -> Result<Vec<GameRecord>, String> {
     let file = File::open(table).map_err(|e| format!("cannot open: {e}"))?;
-    let frame = quietly(|| ParquetReader::new(file).finish())?
-        .map_err(|e| c960_store::polars_reason(&e))?;
+    let frame = quietly(|| {
+        ParquetReader::new(file)
+            .with_slice(Some((offset, len)))
+            .finish()
+    })?
+    .map_err(|e| c960_store::polars_reason(&e))?;
     let column = |name: &str| {
         frame
             .column(name)
@@ -328,7 +388,7 @@ fn read_games(table: &Path, variant: Variant) -> Result<Vec<GameRecord>, String>
     };
     (0..frame.height())
         .map(|i| {
-            let at = |what: &str| format!("row {i}: {what}");
+            let at = |what: &str| format!("row {}: {what}", offset + i);
             let number = |c: &[Option<u64>], name: &str| -> Result<u32, String> {
                 c[i].and_then(|v| u32::try_from(v).ok())
                     .ok_or_else(|| at(&format!("no {name}")))

@@ -318,6 +318,17 @@ impl<R: Serialize + DeserializeOwned> Journal<R> {
         settings: &S,
         records: &[R],
     ) -> Result<(), JournalError> {
+        Journal::write_whole_with(path, settings, |append| records.iter().try_for_each(append))
+    }
+
+    /// [`Journal::write_whole`] with the records handed over one at a time:
+    /// `fill` calls `append` for each, in order, so they need not all be in
+    /// memory at once. An error from `fill` leaves no journal behind.
+    pub fn write_whole_with<S: Serialize>(
+        path: &Path,
+        settings: &S,
+        fill: impl FnOnce(&mut dyn FnMut(&R) -> io::Result<()>) -> io::Result<()>,
+    ) -> Result<(), JournalError> {
         let io_error = |source| JournalError::io(path, source);
         let settings = serde_json::to_value(settings).map_err(|e| io_error(io::Error::other(e)))?;
         let header = serde_json::json!({ "c960_journal": FORMAT, "settings": settings });
@@ -325,10 +336,9 @@ impl<R: Serialize + DeserializeOwned> Journal<R> {
             out.write_all(&seal(
                 serde_json::to_vec(&header).map_err(io::Error::other)?,
             ))?;
-            for record in records {
-                out.write_all(&seal(serde_json::to_vec(record).map_err(io::Error::other)?))?;
-            }
-            Ok(())
+            fill(&mut |record: &R| {
+                out.write_all(&seal(serde_json::to_vec(record).map_err(io::Error::other)?))
+            })
         })
         .map_err(io_error)
     }
