@@ -23,7 +23,9 @@ use std::{collections::BTreeMap, fs::File, io, path::Path};
 
 use c960_core::{Setup, Variant};
 use c960_engine::EngineInfo;
-use c960_store::{DirLock, Journal, PARQUET_MANIFEST_KEY, check_parquet, quietly};
+use c960_store::{
+    DirLock, Journal, PARQUET_MANIFEST_KEY, RunKind, RunManifest, check_parquet, quietly,
+};
 use polars::prelude::*;
 use serde::Deserialize;
 
@@ -230,12 +232,6 @@ fn for_each_chunk(
     Ok(())
 }
 
-/// Only the kind of a manifest.
-#[derive(Deserialize)]
-struct KindOnly {
-    kind: Option<String>,
-}
-
 /// Reads the game table at `table` with its manifest and checks every
 /// game; says in words why a table cannot be restored.
 fn read_table(table: &Path) -> Result<Table, String> {
@@ -244,13 +240,14 @@ fn read_table(table: &Path) -> Result<Table, String> {
         .get(PARQUET_MANIFEST_KEY)
         .ok_or("no c960 manifest in its metadata: not a c960 game table")?
         .to_owned();
-    let kind = serde_json::from_str::<KindOnly>(&manifest_json)
+    // The store's typed reader says what kind of run wrote the table.
+    let kind = RunManifest::parse(&manifest_json)
         .map_err(|e| format!("its manifest cannot be read: {e}"))?
         .kind;
-    if kind.as_deref() != Some("selfplay") {
+    if kind != RunKind::Selfplay {
         return Err(format!(
             "a {} table, not a self-play game table",
-            kind.as_deref().unwrap_or("c960")
+            kind.name()
         ));
     }
     let plan: Published = serde_json::from_str(&manifest_json)
