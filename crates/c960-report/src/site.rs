@@ -211,8 +211,24 @@ fn reliability_note(verdicts: Option<&crate::balance::Balance>) -> String {
             ));
         }
     }
+    let from = match (b.verdict_method, b.games.is_some() && b.sweep.is_some()) {
+        (crate::balance::Method::Games, true) => {
+            "the games (the sweeps fill in for positions without games)"
+        }
+        (crate::balance::Method::Sweep, true) => {
+            "the engine sweeps (the games fill in for positions without a sweep)"
+        }
+        (crate::balance::Method::Games, false) => "the games",
+        (crate::balance::Method::Sweep, false) => "the engine sweeps",
+    };
+    let why = match b.settings.verdicts_from {
+        crate::balance::VerdictsFrom::MoreReliable if b.games.is_some() && b.sweep.is_some() => {
+            ", the more reliable method"
+        }
+        _ => "",
+    };
     format!(
-        "<ul class=\"reliability\">{}</ul>\n<p class=\"small\">Verdicts come from the games when there are any, otherwise from the sweeps; see <code>balance.json</code> and <code>balance.csv</code>.</p>\n",
+        "<ul class=\"reliability\">{}</ul>\n<p class=\"small\">The verdicts and the balance estimate come from {from}{why}; see <code>balance.json</code> and <code>balance.csv</code>.</p>\n",
         parts.join("")
     )
 }

@@ -1,11 +1,11 @@
 //! The research dataset v2 in `data/research-v2/` is whole and consistent
 //! with its manifests, and its published repeatability is recomputed here
-//! from its published rows: a corrupted, truncated or hand-edited file
-//! fails.
+//! from its published rows, as is the split-half reliability of its
+//! self-play scores: a corrupted, truncated or hand-edited file fails.
 
 mod common;
 
-use std::{fs, path::PathBuf};
+use std::{collections::BTreeMap, fs, path::PathBuf};
 
 use c960_balance::reliability::split_half;
 use common::{f64s, read_parquet, scores_by_unit, u64s};
@@ -132,4 +132,97 @@ fn ethereal_and_the_consensus_table_cover_every_position() {
     .unwrap();
     let published = summary["agreement"][0]["pearson"].as_f64().unwrap();
     assert!((r - published).abs() < 1e-9, "{r} against {published}");
+}
+
+#[test]
+fn the_adaptive_games_are_whole_and_match_their_manifest_and_rounds() {
+    let m = json("selfplay-manifest.json");
+    assert_eq!(m["kind"], "selfplay");
+    assert_eq!(m["engines"][0]["name"], "Stockfish 15.1");
+    assert_eq!(m["limit"], "nodes 5000");
+    assert_eq!(m["processes"], "one per side");
+    assert_eq!(m["positions"], "all");
+    assert_eq!(m["seed"], 0);
+    assert!(m["failed"].as_array().unwrap().is_empty());
+    let adaptive = &m["adaptive"];
+    let initial = adaptive["initial_games"].as_u64().unwrap();
+    assert_eq!(initial, 20);
+    assert_eq!(adaptive["budget"], 24_000);
+
+    // Each position's games are numbered 0..n without a gap, n being its
+    // initial games or the last target a round set for it.
+    let games = parquet("games.parquet");
+    assert_eq!(games.height() as u64, m["games"].as_u64().unwrap());
+    let sp = u64s(&games, "sp");
+    let game = u64s(&games, "game");
+    let score = f64s(&games, "white_score");
+    let mut by_sp: BTreeMap<u64, BTreeMap<u64, f64>> = BTreeMap::new();
+    for i in 0..games.height() {
+        let s = score[i].unwrap();
+        assert!([0.0, 0.5, 1.0].contains(&s), "row {i}: White's score {s}");
+        assert!(
+            by_sp.entry(sp[i]).or_default().insert(game[i], s).is_none(),
+            "SP {} game {} twice",
+            sp[i],
+            game[i]
+        );
+    }
+    assert_eq!(by_sp.len(), 960);
+    let rounds = fs::read_to_string(dir().join("selfplay-rounds.jsonl")).unwrap();
+    let mut lines = rounds.lines();
+    let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(header["settings"]["initial_games"], initial);
+    let mut target: BTreeMap<u64, u64> = (0..960).map(|sp| (sp, initial)).collect();
+    let mut played_rounds = 0;
+    for line in lines {
+        let round: serde_json::Value = serde_json::from_str(line).unwrap();
+        played_rounds += 1;
+        assert_eq!(round["round"], played_rounds);
+        for t in round["targets"].as_array().unwrap() {
+            let (s, n) = (t[0].as_u64().unwrap(), t[1].as_u64().unwrap());
+            assert!(n > target[&s], "a round adds games to SP {s}");
+            target.insert(s, n);
+        }
+    }
+    assert_eq!(adaptive["rounds"], played_rounds);
+    for (s, games) in &by_sp {
+        let n = target[s];
+        assert_eq!(
+            games.keys().copied().collect::<Vec<_>>(),
+            (0..n).collect::<Vec<_>>(),
+            "SP {s}"
+        );
+    }
+    let counts: Vec<u64> = by_sp.values().map(|g| g.len() as u64).collect();
+    assert_eq!(counts.iter().sum::<u64>(), 24_000, "the budget, spent");
+    assert_eq!(adaptive["games_min"], *counts.iter().min().unwrap());
+    assert_eq!(adaptive["games_max"], *counts.iter().max().unwrap());
+
+    // The published split-half reliability of the per-position scores,
+    // recomputed from the games in game order (21 splits, seed 0, as
+    // balance.json states).
+    let summary = json("balance.json");
+    let published = &summary["games"]["reliability"];
+    let splits = published["splits"].as_u64().unwrap() as usize;
+    let groups: Vec<Vec<f64>> = by_sp
+        .values()
+        .map(|g| g.values().copied().collect())
+        .collect();
+    let recomputed = split_half(
+        &groups,
+        splits,
+        summary["settings"]["seed"].as_u64().unwrap(),
+    )
+    .unwrap();
+    assert!((recomputed.half - published["half"].as_f64().unwrap()).abs() < 1e-12);
+    assert!((recomputed.whole - published["whole"].as_f64().unwrap()).abs() < 1e-12);
+    assert_eq!(published["positions"], 960);
+    // The games are far less reliable than the sweep, so the published
+    // verdicts are the sweep's, and the games' own stand beside them.
+    assert_eq!(summary["verdict_method"], "sweep");
+    let verdicts = summary["games"]["verdicts"].as_object().unwrap();
+    assert_eq!(
+        verdicts.values().map(|v| v.as_u64().unwrap()).sum::<u64>(),
+        960
+    );
 }

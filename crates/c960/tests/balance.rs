@@ -211,3 +211,84 @@ fn balance_bad_input_is_one_line() {
     let line = dir.bad_input(&["draw", "--seed", "1", "--verdict", "balanced"]);
     assert!(line.contains("--balance"), "{line}");
 }
+
+#[test]
+fn verdicts_come_from_the_more_reliable_method_unless_told() {
+    let dir = Dir::new();
+    let data = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    // Four searches of every position (repeatability 0.97) against ten
+    // noise games for SPs 0..900 (reliability about 0).
+    let repeats = data.join("research-v2/stockfish-repeats.parquet");
+    let repeats = repeats.to_str().unwrap();
+    games_table(
+        &dir,
+        "games.parquet",
+        &(0..900).collect::<Vec<_>>(),
+        10,
+        &|_| 0.54,
+    );
+    let out = dir.ok(&[
+        "balance",
+        "--games",
+        "games.parquet",
+        "--sweep",
+        repeats,
+        "--out",
+        "auto",
+    ]);
+    assert!(out.contains("verdicts from the sweep consensus"), "{out}");
+    let csv = std::fs::read_to_string(dir.file("auto/balance.csv")).unwrap();
+    let method = column(&csv, "verdict_method");
+    assert_eq!(method.len(), 960);
+    assert!(method.iter().all(|m| m == "sweep"));
+    // The primary columns are the sweep's: its verdicts are made.
+    assert_eq!(column(&csv, "verdict"), column(&csv, "sweep_verdict"));
+    assert!(column(&csv, "verdict").iter().any(|v| v == "balanced"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.file("auto/balance.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["verdict_method"], "sweep");
+    assert_eq!(json["settings"]["verdicts_from"], "more-reliable");
+
+    // Told to take the games: every position with games gets theirs (all
+    // unresolved), the 60 without fall back to the sweep.
+    let out = dir.ok(&[
+        "balance",
+        "--games",
+        "games.parquet",
+        "--sweep",
+        repeats,
+        "--verdicts-from",
+        "games",
+        "--out",
+        "games",
+    ]);
+    assert!(out.contains("verdicts from the games"), "{out}");
+    let csv = std::fs::read_to_string(dir.file("games/balance.csv")).unwrap();
+    let method = column(&csv, "verdict_method");
+    let verdict = column(&csv, "verdict");
+    for (sp, m) in method.iter().enumerate() {
+        assert_eq!(m, if sp < 900 { "games" } else { "sweep" }, "SP {sp}");
+        if sp < 900 {
+            assert_eq!(verdict[sp], "unresolved");
+        }
+    }
+
+    // A single search per position has no measurable reliability: games
+    // whose reliability is measured (however low) give the verdicts.
+    let single = data.join("sweep-stockfish-15.1-nodes1000000-mpv3");
+    dir.ok(&[
+        "balance",
+        "--games",
+        "games.parquet",
+        "--sweep",
+        single.to_str().unwrap(),
+        "--out",
+        "single",
+    ]);
+    let csv = std::fs::read_to_string(dir.file("single/balance.csv")).unwrap();
+    let method = column(&csv, "verdict_method");
+    assert!(method[..900].iter().all(|m| m == "games"));
+    let line = dir.bad_input(&["balance", "--games", ".", "--verdicts-from", "best"]);
+    assert!(line.contains("--verdicts-from"), "{line}");
+}

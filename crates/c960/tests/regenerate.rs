@@ -237,6 +237,13 @@ fn the_research_self_play_games_regenerate_move_for_move() {
     selfplay_regenerates("research-stockfish-15.1");
 }
 
+#[test]
+fn the_research_v2_adaptive_games_regenerate_move_for_move() {
+    // Adaptive rounds choose how many games a position gets, not the
+    // games: each game's seed is a function of (run seed, SP, game).
+    selfplay_regenerates("research-v2");
+}
+
 /// Plays SP 518's first two games of the self-play run published in
 /// `data/NAME` (`selfplay-manifest.json`, `games.parquet`) again with the
 /// settings its manifest records and compares them with the published rows.

@@ -18,8 +18,11 @@
 //!   scale; repeatability is split-half over repeats. Verdicts take the
 //!   consensus estimate and its standard error as normal.
 //!
-//! The verdict a position gets comes from the games when there are any, and
-//! from the consensus sweep otherwise; both sets of columns are kept.
+//! The verdict a position gets comes from one method, by default the one
+//! whose per-position estimates are more reliable (split-half; a method
+//! whose reliability cannot be measured loses to one whose can, and games
+//! win a tie), falling back to the other method for positions the chosen
+//! one has no data on; both sets of columns are kept.
 //!
 //! `input` reads the tables, `estimate` computes from them; this module
 //! holds the settings, the result and its table.
@@ -67,10 +70,13 @@ pub struct Settings {
     /// play, no stopping by results): fixed-n normal intervals and tests
     /// instead of anytime-valid ones (narrower; wrong after adaptive play).
     pub fixed_n: bool,
+    /// Which method gives each position its verdict.
+    pub verdicts_from: VerdictsFrom,
 }
 
 impl Default for Settings {
-    /// ±0.02 in White's score, ±10 cp, FDR 5%, seed 0.
+    /// ±0.02 in White's score, ±10 cp, FDR 5%, seed 0, verdicts from the
+    /// more reliable method.
     fn default() -> Settings {
         Settings {
             band_score: 0.02,
@@ -78,6 +84,42 @@ impl Default for Settings {
             level: 0.05,
             seed: 0,
             fixed_n: false,
+            verdicts_from: VerdictsFrom::MoreReliable,
+        }
+    }
+}
+
+/// Which method gives each position its verdict when there are both games
+/// and sweeps.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VerdictsFrom {
+    /// The method with the higher split-half reliability (measured beats
+    /// not measurable; games win a tie).
+    MoreReliable,
+    /// The games.
+    Games,
+    /// The consensus sweep.
+    Sweep,
+}
+
+/// A method of estimating balance.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// White's score in games.
+    Games,
+    /// The engines' consensus score.
+    Sweep,
+}
+
+impl Method {
+    /// Its name in `balance.csv`'s `verdict_method` column.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Games => "games",
+            Method::Sweep => "sweep",
         }
     }
 }
@@ -183,6 +225,9 @@ pub struct Balance {
     pub games: Option<MethodSummary>,
     /// Sweeps' method, when there were sweeps.
     pub sweep: Option<MethodSummary>,
+    /// The method whose verdicts the positions get (the other's fill in
+    /// positions it has no data on).
+    pub verdict_method: Method,
     /// Each engine's repeats and repeatability.
     pub engines: Vec<EngineSummary>,
     /// Agreement between engines.
@@ -243,10 +288,16 @@ pub fn compute(
     } else {
         from_sweeps(&sweep_rows, settings)
     };
+    let verdict_method = choose(
+        settings.verdicts_from,
+        games_summary.as_ref(),
+        sweep_summary.as_ref(),
+    );
     Ok(Balance {
         settings,
         games: games_summary,
         sweep: sweep_summary,
+        verdict_method,
         engines,
         agreement,
         games_rows,
@@ -257,20 +308,53 @@ pub fn compute(
     })
 }
 
+/// The method whose verdicts positions get: the one asked for, or the more
+/// reliable of the two. A method without data never wins over one with.
+fn choose(
+    from: VerdictsFrom,
+    games: Option<&MethodSummary>,
+    sweep: Option<&MethodSummary>,
+) -> Method {
+    match (games, sweep) {
+        (_, None) => Method::Games,
+        (None, Some(_)) => Method::Sweep,
+        (Some(g), Some(s)) => match from {
+            VerdictsFrom::Games => Method::Games,
+            VerdictsFrom::Sweep => Method::Sweep,
+            VerdictsFrom::MoreReliable => {
+                let whole = |m: &MethodSummary| m.reliability.map(|r| r.whole);
+                match (whole(g), whole(s)) {
+                    (None, Some(_)) => Method::Sweep,
+                    (Some(a), Some(b)) if b > a => Method::Sweep,
+                    _ => Method::Games,
+                }
+            }
+        },
+    }
+}
+
 impl Balance {
     /// The verdict table: one row per position with any data, by SP.
     pub fn frame(&self) -> PolarsResult<DataFrame> {
         let sps: Vec<u16> = (0..POSITION_COUNT)
             .filter(|sp| self.games_rows.contains_key(sp) || self.sweep_rows.contains_key(sp))
             .collect();
-        // The primary verdict: from games when there are any.
+        // The primary verdict: from the chosen method, or from the other
+        // where the chosen one has no data on the position.
         let primary = |sp: &u16| -> Option<(&'static str, Decision, f64, f64, f64)> {
-            if let Some(r) = self.games_rows.get(sp) {
-                Some(("games", r.decision, r.shrunk, r.shrunk_low, r.shrunk_high))
-            } else {
+            let games = || {
+                self.games_rows
+                    .get(sp)
+                    .map(|r| ("games", r.decision, r.shrunk, r.shrunk_low, r.shrunk_high))
+            };
+            let sweep = || {
                 self.sweep_rows
                     .get(sp)
                     .map(|r| ("sweep", r.decision, r.shrunk, r.shrunk_low, r.shrunk_high))
+            };
+            match self.verdict_method {
+                Method::Games => games().or_else(sweep),
+                Method::Sweep => sweep().or_else(games),
             }
         };
         let p: Vec<_> = sps.iter().map(primary).collect();

@@ -107,9 +107,9 @@ pub(super) fn fair(frame: &DataFrame, sources: &[Source]) -> String {
         estimate,
         estimate_mean,
     } = balances;
-    body.push_str(&fair_intro(sweep, selfplay, mean));
+    body.push_str(&fair_intro(sweep, selfplay, mean, estimate_mean.is_some()));
     if estimate_mean.is_some() {
-        body.push_str("<p>Ranked by the balance estimate's distance from the mean of all positions (the estimate is shrunk toward that mean by how noisy its data are, so a position with little data does not top the list by chance); the verdict column says which positions the data call balanced at the stated false discovery rate. Where the reliability above is below 0.5, the order is mostly noise: choose among the positions whose verdict is <b>balanced</b>, or treat the ranking as a shortlist only.</p>\n");
+        body.push_str("<p>The balance estimate is shrunk toward the mean of all positions by how noisy its data are, so a position with little data does not top the list by chance; the verdict column says which positions the data call balanced at the stated false discovery rate. Where the reliability above is below 0.5, the order is mostly noise: choose among the positions whose verdict is <b>balanced</b>, or treat the ranking as a shortlist only.</p>\n");
     }
     body.push_str("<table id=\"fair\" class=\"sortable\">\n<thead><tr><th data-type=\"num\">rank</th><th data-type=\"num\">SP</th><th data-type=\"text\">placement</th>");
     if sweep.is_some() {
@@ -176,13 +176,19 @@ pub(super) fn fair(frame: &DataFrame, sources: &[Source]) -> String {
 }
 
 /// What fair.html ranks by, and its filters.
-fn fair_intro(sweep: Option<&Source>, selfplay: Option<&Source>, mean: Option<f64>) -> String {
+fn fair_intro(
+    sweep: Option<&Source>,
+    selfplay: Option<&Source>,
+    mean: Option<f64>,
+    by_estimate: bool,
+) -> String {
     format!(
         "<p>Ranked by {}: most balanced first.{} Filters as in <code>c960 draw</code>: \
          <label><input type=\"checkbox\" data-filter=\"no-attack\"> no pawn attackable on move 1</label> \
          <label><input type=\"checkbox\" data-filter=\"no-castle\"> no castling on move 1</label> \
          <label>at most <input type=\"number\" min=\"0\" max=\"8\" value=\"8\" data-filter=\"max-weak\"> weak pawns</label></p>",
         match sweep {
+            _ if by_estimate => "the balance estimate's distance from the mean of all positions (the verdicts' method: see above)".to_owned(),
             Some(s) => format!("|engine score| (<code>{}</code>)", escape(&s.label)),
             None => "the self-play score's distance from the mean of all positions".to_owned(),
         },

@@ -15,7 +15,9 @@ use super::*;
                         balance.csv (per position: verdict, q_value, balance_estimate, \
                         balance_low, balance_high, and each method's columns) and balance.json \
                         (settings, reliability of each method, verdict counts, engine \
-                        agreement). The verdict comes from the games when there are any.\n\n\
+                        agreement). Each position's verdict comes from the more reliable \
+                        method (split-half reliability of games against sweeps) unless \
+                        --verdicts-from says which.\n\n\
                         Examples:\n  \
                         c960 balance --games data/research-stockfish-15.1 --out balance\n  \
                         c960 balance --sweep runs/sf-a --sweep runs/sf-b --sweep runs/eth --out balance\n  \
@@ -45,9 +47,35 @@ pub(crate) struct BalanceArgs {
     /// narrower. The default, anytime-valid intervals, is valid either way.
     #[arg(long)]
     pub(crate) fixed_n: bool,
+    /// Which method gives each position its verdict when there are both
+    /// games and sweeps.
+    #[arg(long, value_enum, value_name = "METHOD", default_value_t = VerdictsFromArg::MoreReliable)]
+    pub(crate) verdicts_from: VerdictsFromArg,
     /// The output directory.
     #[arg(long, value_name = "DIR", default_value = "balance")]
     pub(crate) out: PathBuf,
+}
+
+/// `--verdicts-from`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum VerdictsFromArg {
+    /// The method with the higher split-half reliability.
+    MoreReliable,
+    /// The games.
+    Games,
+    /// The consensus sweep.
+    Sweep,
+}
+
+impl VerdictsFromArg {
+    pub(crate) fn setting(self) -> c960_report::balance::VerdictsFrom {
+        use c960_report::balance::VerdictsFrom;
+        match self {
+            VerdictsFromArg::MoreReliable => VerdictsFrom::MoreReliable,
+            VerdictsFromArg::Games => VerdictsFrom::Games,
+            VerdictsFromArg::Sweep => VerdictsFrom::Sweep,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

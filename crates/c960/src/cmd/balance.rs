@@ -35,6 +35,7 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
         level: args.fdr,
         seed: args.seed,
         fixed_n: args.fixed_n,
+        verdicts_from: args.verdicts_from.setting(),
     };
     let balance = compute(&args.games, &args.sweep, settings)?;
     balance
@@ -90,6 +91,16 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
                 .map_or_else(|| "-".to_owned(), |r| format!("{r:.2}")),
             a.top_decile * 100.0,
             a.bottom_decile * 100.0
+        )?;
+    }
+    if balance.games.is_some() && balance.sweep.is_some() {
+        writeln!(
+            text,
+            "verdicts from the {}",
+            match balance.verdict_method {
+                c960_report::balance::Method::Games => "games",
+                c960_report::balance::Method::Sweep => "sweep consensus",
+            }
         )?;
     }
     writeln!(
