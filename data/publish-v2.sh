@@ -4,7 +4,7 @@
 # interruption and it continues where it stopped):
 #
 #   bash data/publish-v2.sh sweeps   # the consensus sweep only (about 1 hour on 2 cores)
-#   bash data/publish-v2.sh all      # plus adaptive self-play (about 8 hours more)
+#   bash data/publish-v2.sh all      # plus adaptive self-play (about 4 hours more)
 #
 # 1. Stockfish 15.1 sweeps all 960 positions with the research profile's
 #    repeats: 4 searches of 250,000 nodes each, budgets drawn from seed 0
@@ -15,9 +15,10 @@
 #    agreement between engines, not the noise-weighted consensus).
 # 3. With `all`: the research profile's adaptive self-play (20 games per
 #    position, then rounds of 10 for the open positions), stopped at 24,000
-#    games, what this 2-core machine plays in about 8 hours (the profile's
-#    own budget, 96,000, is a cluster's: README "On a cluster"); 5,000 nodes
-#    a move, one process per side.
+#    games, what this 2-core machine plays in about 4 hours (1.04
+#    core-seconds a game; the profile's own budget, 96,000, and the 566,000
+#    games a reliability of 0.9 takes are a cluster's: README "Research
+#    dataset v2"); 5,000 nodes a move, one process per side.
 # 4. `c960 report` over every run: the per-position table with the consensus
 #    estimate, verdicts and q-values, the agreement between engines, and the
 #    site; copied with all manifests into the repository.
