@@ -227,15 +227,14 @@ fn verdicts_come_from_the_more_reliable_method_unless_told() {
         10,
         &|_| 0.54,
     );
-    let out = dir.ok(&[
-        "balance",
-        "--games",
-        "games.parquet",
-        "--sweep",
-        repeats,
-        "--out",
-        "auto",
-    ]);
+    // `c960 balance` over the games and a sweep, into `out`.
+    let balance = |sweep: &str, extra: &[&str], out: &str| -> String {
+        let mut args = vec!["balance", "--games", "games.parquet", "--sweep", sweep];
+        args.extend(extra);
+        args.extend(["--out", out]);
+        dir.ok(&args)
+    };
+    let out = balance(repeats, &[], "auto");
     assert!(out.contains("verdicts from the sweep consensus"), "{out}");
     let csv = std::fs::read_to_string(dir.file("auto/balance.csv")).unwrap();
     let method = column(&csv, "verdict_method");
@@ -252,17 +251,7 @@ fn verdicts_come_from_the_more_reliable_method_unless_told() {
 
     // Told to take the games: every position with games gets theirs (all
     // unresolved), the 60 without fall back to the sweep.
-    let out = dir.ok(&[
-        "balance",
-        "--games",
-        "games.parquet",
-        "--sweep",
-        repeats,
-        "--verdicts-from",
-        "games",
-        "--out",
-        "games",
-    ]);
+    let out = balance(repeats, &["--verdicts-from", "games"], "games");
     assert!(out.contains("verdicts from the games"), "{out}");
     let csv = std::fs::read_to_string(dir.file("games/balance.csv")).unwrap();
     let method = column(&csv, "verdict_method");
@@ -277,15 +266,7 @@ fn verdicts_come_from_the_more_reliable_method_unless_told() {
     // A single search per position has no measurable reliability: games
     // whose reliability is measured (however low) give the verdicts.
     let single = data.join("sweep-stockfish-15.1-nodes1000000-mpv3");
-    dir.ok(&[
-        "balance",
-        "--games",
-        "games.parquet",
-        "--sweep",
-        single.to_str().unwrap(),
-        "--out",
-        "single",
-    ]);
+    balance(single.to_str().unwrap(), &[], "single");
     let csv = std::fs::read_to_string(dir.file("single/balance.csv")).unwrap();
     let method = column(&csv, "verdict_method");
     assert!(method[..900].iter().all(|m| m == "games"));
