@@ -122,6 +122,15 @@ impl Method {
             Method::Sweep => "sweep",
         }
     }
+
+    /// The other method.
+    #[must_use]
+    pub fn other(self) -> Method {
+        match self {
+            Method::Games => Method::Sweep,
+            Method::Sweep => Method::Games,
+        }
+    }
 }
 
 /// One position's figures from games.
@@ -342,20 +351,20 @@ impl Balance {
         // The primary verdict: from the chosen method, or from the other
         // where the chosen one has no data on the position.
         let primary = |sp: &u16| -> Option<(&'static str, Decision, f64, f64, f64)> {
-            let games = || {
-                self.games_rows
-                    .get(sp)
-                    .map(|r| ("games", r.decision, r.shrunk, r.shrunk_low, r.shrunk_high))
+            let of = |method: Method| {
+                match method {
+                    Method::Games => self
+                        .games_rows
+                        .get(sp)
+                        .map(|r| (r.decision, r.shrunk, r.shrunk_low, r.shrunk_high)),
+                    Method::Sweep => self
+                        .sweep_rows
+                        .get(sp)
+                        .map(|r| (r.decision, r.shrunk, r.shrunk_low, r.shrunk_high)),
+                }
+                .map(|(d, e, low, high)| (method.name(), d, e, low, high))
             };
-            let sweep = || {
-                self.sweep_rows
-                    .get(sp)
-                    .map(|r| ("sweep", r.decision, r.shrunk, r.shrunk_low, r.shrunk_high))
-            };
-            match self.verdict_method {
-                Method::Games => games().or_else(sweep),
-                Method::Sweep => sweep().or_else(games),
-            }
+            of(self.verdict_method).or_else(|| of(self.verdict_method.other()))
         };
         let p: Vec<_> = sps.iter().map(primary).collect();
         let finite = |v: f64| v.is_finite().then_some(v);
