@@ -188,6 +188,7 @@ fn failures_banner(sources: &[Source], sp: Option<u16>) -> String {
 /// What the verdicts rest on, stated wherever a ranking is shown: each
 /// method's reliability in numbers and words, the band and the error rate.
 fn reliability_note(verdicts: Option<&crate::balance::Balance>) -> String {
+    use crate::balance::{Method, VerdictsFrom};
     let Some(b) = verdicts else {
         return String::new();
     };
@@ -211,21 +212,19 @@ fn reliability_note(verdicts: Option<&crate::balance::Balance>) -> String {
             ));
         }
     }
-    let from = match (b.verdict_method, b.games.is_some() && b.sweep.is_some()) {
-        (crate::balance::Method::Games, true) => {
-            "the games (the sweeps fill in for positions without games)"
-        }
-        (crate::balance::Method::Sweep, true) => {
+    let both = b.games.is_some() && b.sweep.is_some();
+    let from = match (b.verdict_method, both) {
+        (Method::Games, true) => "the games (the sweeps fill in for positions without games)",
+        (Method::Sweep, true) => {
             "the engine sweeps (the games fill in for positions without a sweep)"
         }
-        (crate::balance::Method::Games, false) => "the games",
-        (crate::balance::Method::Sweep, false) => "the engine sweeps",
+        (Method::Games, false) => "the games",
+        (Method::Sweep, false) => "the engine sweeps",
     };
-    let why = match b.settings.verdicts_from {
-        crate::balance::VerdictsFrom::MoreReliable if b.games.is_some() && b.sweep.is_some() => {
-            ", the more reliable method"
-        }
-        _ => "",
+    let why = if both && b.settings.verdicts_from == VerdictsFrom::MoreReliable {
+        ", the more reliable method"
+    } else {
+        ""
     };
     format!(
         "<ul class=\"reliability\">{}</ul>\n<p class=\"small\">The verdicts and the balance estimate come from {from}{why}; see <code>balance.json</code> and <code>balance.csv</code>.</p>\n",
