@@ -1,6 +1,9 @@
 //! c960-balance: the statistics that turn noisy per-position measurements
 //! into statements a user can rely on. Pure functions, no I/O.
 //!
+//! - [`agreement`]: agreement of a measurement with independent ones
+//!   (correlations with bootstrap intervals, decile overlap, offset and
+//!   scale) and the standardized mean of several.
 //! - [`adaptive`]: which positions get the next round of adaptive self-play.
 //! - [`normal`]: the normal distribution (CDF and quantile).
 //! - [`reliability`]: correlations, split-half reliability and the
@@ -16,6 +19,7 @@
 //! - [`rng`]: the seeded random numbers the methods and simulations use.
 
 pub mod adaptive;
+pub mod agreement;
 pub mod consensus;
 pub mod normal;
 pub mod reliability;
@@ -23,3 +27,6 @@ pub mod rng;
 pub mod sequential;
 pub mod shrink;
 pub mod verdict;
+
+/// The confidence level of every interval c960 reports (95 %).
+pub const LEVEL: f64 = 0.95;

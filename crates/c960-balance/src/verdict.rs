@@ -97,15 +97,16 @@ pub struct Claims {
 
 impl Claims {
     /// The claims for an estimate with a normal standard error (a fixed
-    /// number of observations, or many repeats of a search).
+    /// number of observations, or a consensus of raters). An error that is
+    /// zero, unknown or not finite supports no claim: identical repeats
+    /// measure nothing about the truth, so they prove nothing.
     #[must_use]
     pub fn normal(estimate: f64, se: f64, band: Band) -> Claims {
-        if se <= 0.0 {
-            let point = |holds: bool| if holds { 0.0 } else { 1.0 };
+        if !(se > 0.0 && se.is_finite() && estimate.is_finite()) {
             return Claims {
-                more: point(estimate > band.high()),
-                less: point(estimate < band.low()),
-                balanced: point(estimate > band.low() && estimate < band.high()),
+                more: 1.0,
+                less: 1.0,
+                balanced: 1.0,
             };
         }
         let above_high = normal::upper_tail((estimate - band.high()) / se);

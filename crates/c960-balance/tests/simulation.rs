@@ -2,7 +2,8 @@
 //! requires before any number made with them is published: false discovery
 //! rate of verdicts, coverage of anytime-valid intervals under adaptive
 //! stopping, adaptive against uniform allocation, shrinkage against raw
-//! means, and the multi-engine consensus.
+//! means, and the multi-engine consensus (its raters with their own
+//! views in `simulation/raters.rs`).
 //!
 //! Per-game White scores are 1, ½ or 0 with per-position win, draw and loss
 //! probabilities; the spread of true scores (s.d. ≈ 0.024 around 0.54) and
@@ -11,13 +12,16 @@
 
 use c960_balance::{
     adaptive::{StoppingRule, Tracker},
-    consensus::{EngineMeans, consensus},
+    consensus::{EngineMeans, Weights, consensus},
     reliability::pearson,
     rng::Rng,
     sequential::confidence_sequence,
     shrink::shrink,
     verdict::{Band, Claims, Verdict, decide},
 };
+
+#[path = "simulation/raters.rs"]
+mod raters;
 
 const MEAN: f64 = 0.54;
 const DELTA: f64 = 0.02;
@@ -309,7 +313,7 @@ fn consensus_beats_each_engine_and_covers_on_the_reference_scale() {
             }
         })
         .collect();
-    let result = consensus(&engines, 0.95).unwrap();
+    let result = consensus(&engines, 0.95, Weights::Data).unwrap();
     let estimates: Vec<f64> = result
         .positions
         .iter()

@@ -4,12 +4,14 @@
 //! [`pool`] runs jobs over several engines and restarts dead ones.
 
 pub mod builtin;
+mod choice;
 mod error;
 pub mod pool;
 mod spec;
 mod types;
 pub mod uci;
 
+pub use choice::{EngineName, EngineNameError, Resolved};
 pub use error::EngineError;
 pub use spec::{AnyEngine, EngineSpec};
 pub use types::{

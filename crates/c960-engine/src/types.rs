@@ -424,6 +424,17 @@ pub struct EngineInfo {
     pub author: Option<String>,
     /// The executable, or `builtin`.
     pub path: String,
+    /// Arguments the executable was started with (a script for a runtime
+    /// such as Node); absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// The package the engine's script comes from (`stockfish@19.0.0`),
+    /// for engines run from a package.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    /// The runtime that runs the script (`node v20.20.2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<String>,
     /// Every option set, in the order set.
     pub options: Vec<(String, String)>,
 }
@@ -446,6 +457,22 @@ impl EngineInfo {
                 self.name
             )),
             _ => None,
+        }
+    }
+
+    /// The engine as one line for people: its name, then the package and
+    /// runtime when it runs from one (`Stockfish 19 WASM (stockfish@19.0.0,
+    /// node v20.20.2)`).
+    #[must_use]
+    pub fn label(&self) -> String {
+        let extra: Vec<&str> = [self.package.as_deref(), self.runtime.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        if extra.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{} ({})", self.name, extra.join(", "))
         }
     }
 

@@ -3,7 +3,7 @@
 //! two searches each, the published repeatability recomputed from the
 //! published rows, and the per-setup means those of the searches.
 
-mod common;
+use crate::common;
 
 use std::{fs, path::PathBuf};
 

@@ -3,7 +3,7 @@
 //! from its published rows, as is the split-half reliability of its
 //! self-play scores: a corrupted, truncated or hand-edited file fails.
 
-mod common;
+use crate::common;
 
 use std::{collections::BTreeMap, fs, path::PathBuf};
 

@@ -6,7 +6,8 @@
 //! [`manifest`] is the run-directory contract as readers see it: the file
 //! names, the Parquet metadata keys and the typed [`RunManifest`];
 //! [`merge`] what every `c960 merge` shares; [`columns`] the column names
-//! of the per-position tables that writers and the report share.
+//! of the per-position tables that writers and the report share;
+//! [`read_position_column`] one number per position from any such table.
 
 mod atomic;
 pub mod columns;
@@ -15,6 +16,7 @@ mod lock;
 pub mod manifest;
 pub mod merge;
 mod parquet;
+mod position_column;
 mod setup_columns;
 
 pub use atomic::{
@@ -23,12 +25,14 @@ pub use atomic::{
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};
 pub use manifest::{
-    EngineRecord, FailedUnit, GAMES_TABLE, IMPORT_SUMMARY_FILE, MANIFEST_FILE, ManifestError,
-    PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE, REPEATS_CSV, REPEATS_TABLE,
-    Repeatability, RunKind, RunManifest, SOURCES_KEY, SWEEP_CSV, SWEEP_TABLE, Variant,
+    BALANCE_CSV, EngineRecord, FailedUnit, GAMES_TABLE, IMPORT_SUMMARY_FILE, MANIFEST_FILE,
+    ManifestError, PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE, REPEATS_CSV,
+    REPEATS_TABLE, Repeatability, RunKind, RunManifest, SOURCES_KEY, SWEEP_CSV, SWEEP_TABLE,
+    Variant,
 };
 pub use parquet::{
     CorruptFile, HASH_KEY, ParquetInfo, ROWS_KEY, SealedWriter, check_parquet, polars_reason,
     quietly, write_sealed,
 };
+pub use position_column::{ColumnError, DEFAULT_COLUMNS, PositionColumn, read_position_column};
 pub use setup_columns::label_variant;

@@ -119,6 +119,10 @@ pub enum Entry {
 struct Settings<'a> {
     engine: &'a str,
     engine_path: &'a str,
+    /// Absent without arguments, so journals of native engines stay what
+    /// they were.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    engine_args: &'a [String],
     engine_options: &'a [(String, String)],
     limit: String,
     multipv: u32,
@@ -430,6 +434,7 @@ impl Prepared {
         let settings = Settings {
             engine: &engine.name,
             engine_path: &engine.path,
+            engine_args: &engine.args,
             engine_options: &engine.options,
             limit: config.limit.to_string(),
             multipv: config.multipv,

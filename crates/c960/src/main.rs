@@ -44,6 +44,7 @@ fn main() -> ExitCode {
         Command::Uci(_) => cmd::uci::run(),
         Command::Report(args) => cmd::report::run(&args),
         Command::Balance(args) => cmd::balance::run(&args),
+        Command::Compare(args) => cmd::compare::run(&args),
         Command::Import(args) => cmd::import::run(&args),
         Command::Openings(args) => cmd::openings::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),

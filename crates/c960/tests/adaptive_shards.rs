@@ -5,7 +5,7 @@
 //! unsharded adaptive run with the same seed; the decision waits for every
 //! shard of the round.
 
-mod util;
+use crate::util;
 
 use std::fs;
 

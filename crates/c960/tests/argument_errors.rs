@@ -3,7 +3,7 @@
 //! the run refuses, and a missing engine leaves nothing behind. Each test
 //! is named after its defect and fails without the fix.
 
-mod util;
+use crate::util;
 
 use std::{fmt::Write as _, fs};
 

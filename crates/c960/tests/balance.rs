@@ -2,7 +2,7 @@
 //! verdicts, noise gets none, reliability is stated, and `c960 draw
 //! --verdict` draws only what the table calls balanced.
 
-mod util;
+use crate::util;
 
 use std::fs::File;
 
@@ -179,7 +179,8 @@ fn noise_decides_nothing_and_says_so() {
     assert!(out.contains("mostly noise"), "{out}");
     let csv = std::fs::read_to_string(dir.file("bal/balance.csv")).unwrap();
     assert!(column(&csv, "verdict").iter().all(|v| v == "unresolved"));
-    // A single sweep has no measured noise: no sweep verdicts either.
+    // A single rater cannot measure its own view: no sweep verdicts and no
+    // interval either.
     let sweep = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../data/sweep-stockfish-15.1-nodes1000000-mpv3");
     let out = dir.ok(&[
@@ -189,7 +190,7 @@ fn noise_decides_nothing_and_says_so() {
         "--out",
         "bal2",
     ]);
-    assert!(out.contains("noise is unknown"), "{out}");
+    assert!(out.contains("one rater"), "{out}");
     let csv = std::fs::read_to_string(dir.file("bal2/balance.csv")).unwrap();
     assert!(
         column(&csv, "sweep_verdict")
@@ -216,10 +217,13 @@ fn balance_bad_input_is_one_line() {
 fn verdicts_come_from_the_more_reliable_method_unless_told() {
     let dir = Dir::new();
     let data = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data");
-    // Four searches of every position (repeatability 0.97) against ten
-    // noise games for SPs 0..900 (reliability about 0).
+    // Two raters — four searches of every position (repeatability 0.97)
+    // and one deeper search with MultiPV 3 — against ten noise games for
+    // SPs 0..900 (reliability about 0).
     let repeats = data.join("research-v2/stockfish-repeats.parquet");
     let repeats = repeats.to_str().unwrap();
+    let deep = data.join("sweep-stockfish-15.1-nodes1000000-mpv3");
+    let deep = deep.to_str().unwrap();
     games_table(
         &dir,
         "games.parquet",
@@ -227,14 +231,17 @@ fn verdicts_come_from_the_more_reliable_method_unless_told() {
         10,
         &|_| 0.54,
     );
-    // `c960 balance` over the games and a sweep, into `out`.
-    let balance = |sweep: &str, extra: &[&str], out: &str| -> String {
-        let mut args = vec!["balance", "--games", "games.parquet", "--sweep", sweep];
+    // `c960 balance` over the games and sweeps, into `out`.
+    let balance = |sweeps: &[&str], extra: &[&str], out: &str| -> String {
+        let mut args = vec!["balance", "--games", "games.parquet"];
+        for sweep in sweeps {
+            args.extend(["--sweep", sweep]);
+        }
         args.extend(extra);
         args.extend(["--out", out]);
         dir.ok(&args)
     };
-    let out = balance(repeats, &[], "auto");
+    let out = balance(&[repeats, deep], &[], "auto");
     assert!(out.contains("verdicts from the sweep consensus"), "{out}");
     let csv = std::fs::read_to_string(dir.file("auto/balance.csv")).unwrap();
     let method = column(&csv, "verdict_method");
@@ -242,7 +249,7 @@ fn verdicts_come_from_the_more_reliable_method_unless_told() {
     assert!(method.iter().all(|m| m == "sweep"));
     // The primary columns are the sweep's: its verdicts are made.
     assert_eq!(column(&csv, "verdict"), column(&csv, "sweep_verdict"));
-    assert!(column(&csv, "verdict").iter().any(|v| v == "balanced"));
+    assert!(column(&csv, "verdict").iter().any(|v| v != "unresolved"));
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.file("auto/balance.json")).unwrap())
             .unwrap();
@@ -251,7 +258,7 @@ fn verdicts_come_from_the_more_reliable_method_unless_told() {
 
     // Told to take the games: every position with games gets theirs (all
     // unresolved), the 60 without fall back to the sweep.
-    let out = balance(repeats, &["--verdicts-from", "games"], "games");
+    let out = balance(&[repeats, deep], &["--verdicts-from", "games"], "games");
     assert!(out.contains("verdicts from the games"), "{out}");
     let csv = std::fs::read_to_string(dir.file("games/balance.csv")).unwrap();
     let method = column(&csv, "verdict_method");
@@ -265,8 +272,7 @@ fn verdicts_come_from_the_more_reliable_method_unless_told() {
 
     // A single search per position has no measurable reliability: games
     // whose reliability is measured (however low) give the verdicts.
-    let single = data.join("sweep-stockfish-15.1-nodes1000000-mpv3");
-    balance(single.to_str().unwrap(), &[], "single");
+    balance(&[deep], &[], "single");
     let csv = std::fs::read_to_string(dir.file("single/balance.csv")).unwrap();
     let method = column(&csv, "verdict_method");
     assert!(method[..900].iter().all(|m| m == "games"));

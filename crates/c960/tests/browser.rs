@@ -3,7 +3,7 @@
 //! for the resulting DOM. CI installs Chromium; without it this test fails
 //! and says how to install it.
 
-mod util;
+use crate::util;
 
 use std::{
     path::{Path, PathBuf},

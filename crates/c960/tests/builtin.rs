@@ -2,7 +2,7 @@
 //! (`c960 uci`), driven by c960's own UCI driver, and in sweeps and
 //! self-play with `--engine builtin`.
 
-mod util;
+use crate::util;
 
 use std::{
     fs,

@@ -1,7 +1,7 @@
 //! The `c960` command line, driven as a user would: help, every subcommand,
 //! every kind of bad input.
 
-mod util;
+use crate::util;
 
 use std::{fs, path::Path};
 

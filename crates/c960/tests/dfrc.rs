@@ -3,7 +3,7 @@
 //! table and on a stratified sample of asymmetric setups against an
 //! independent computation with python-chess.
 
-mod util;
+use crate::util;
 
 use std::process::Command;
 

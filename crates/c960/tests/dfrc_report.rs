@@ -2,7 +2,7 @@
 //! the built-in engine, then the DFRC site with its numbers and provenance;
 //! DFRC and Chess960 runs together are refused in one line.
 
-mod util;
+use crate::util;
 
 use std::path::PathBuf;
 

@@ -4,7 +4,7 @@
 //! 12), `--max-plies 0`, the built-in engine's watchdog and a huge hash.
 //! Each test is named after its defect and fails without the fix.
 
-mod util;
+use crate::util;
 
 use std::{
     fs,

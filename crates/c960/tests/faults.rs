@@ -7,7 +7,7 @@
 //! Mounting needs root. Outside CI a non-root run skips with a message; in
 //! CI (`CI=true`) these tests always run.
 
-mod util;
+use crate::util;
 
 use std::{
     fs,

@@ -1,7 +1,7 @@
 //! `c960 import`: the summary of what was read, kept and skipped, and bad
 //! arguments as one-line errors.
 
-mod util;
+use crate::util;
 
 use util::Dir;
 

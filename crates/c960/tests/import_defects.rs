@@ -2,7 +2,7 @@
 //! comments, impossible dates, directories, devices and files that are not
 //! zstd data. Each test is named after its defect and fails without the fix.
 
-mod util;
+use crate::util;
 
 use std::fs;
 

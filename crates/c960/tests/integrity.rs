@@ -3,7 +3,7 @@
 //! failed runs reported silently, half-replaced reports, damaged tables
 //! and journals, edited manifests).
 
-mod util;
+use crate::util;
 
 use std::{
     fs,

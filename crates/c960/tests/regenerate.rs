@@ -7,7 +7,7 @@
 //! Stockfish 15.1 and Ethereal 12 (Debian `stockfish`, `ethereal-chess`)
 //! are required: the published tables were made with them.
 
-mod util;
+use crate::util;
 
 use std::{
     collections::BTreeSet,

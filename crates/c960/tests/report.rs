@@ -1,7 +1,7 @@
 //! `c960 report`: the table, charts and static site, from the published
 //! sweep and from features alone.
 
-mod util;
+use crate::util;
 
 use std::{
     fs,

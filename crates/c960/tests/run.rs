@@ -1,7 +1,7 @@
 //! `c960 run`: the whole pipeline in one directory, settings from profile,
 //! TOML file and flags, resumable, with a summary.
 
-mod util;
+use crate::util;
 
 use std::fs;
 

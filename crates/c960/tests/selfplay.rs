@@ -1,7 +1,7 @@
 //! `c960 selfplay` end to end: outputs, determinism, resume, faults, and
 //! the PGN read back by python-chess.
 
-mod util;
+use crate::util;
 
 use std::{
     fs,

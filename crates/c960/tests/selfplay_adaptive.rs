@@ -3,7 +3,7 @@
 //! resumes to the same games, the budget holds and can be raised, and the
 //! intervals are the anytime-valid ones.
 
-mod util;
+use crate::util;
 
 use std::{
     collections::BTreeMap,

@@ -3,7 +3,7 @@
 //! setup's own two back ranks, and sharded, merged and restored like
 //! Chess960 games.
 
-mod util;
+use crate::util;
 
 use std::{fs, path::Path, process::Command};
 

@@ -2,7 +2,7 @@
 //! process per side, checked with the fake engine's trace and against an
 //! independent two-process driver over real Stockfish.
 
-mod util;
+use crate::util;
 
 use std::{
     collections::BTreeMap,

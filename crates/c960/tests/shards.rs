@@ -2,7 +2,7 @@
 //! cluster: the scripts are written, not submitted; see slurm.rs for the
 //! cluster).
 
-mod util;
+use crate::util;
 
 use std::fs;
 

@@ -1,7 +1,7 @@
 //! `c960 show --format svg|png|html`: the diagram and the writer's sheet
 //! from the command line.
 
-mod util;
+use crate::util;
 
 use util::Dir;
 

@@ -6,7 +6,7 @@
 //! and adaptive self-play round by round, each round's merge job deciding
 //! and submitting the next, equal to the single-process adaptive run.
 
-mod util;
+use crate::util;
 
 use std::{
     fmt::Write as _,

@@ -1,7 +1,7 @@
 //! `c960 sweep` end to end: the fake engine for faults, kills and resumes;
 //! real Stockfish for sane, reproducible rows.
 
-mod util;
+use crate::util;
 
 use std::{
     collections::BTreeSet,

@@ -3,7 +3,7 @@
 //! the table one run writes, and searched by a real engine exactly as the
 //! Chess960 position on the symmetric diagonal.
 
-mod util;
+use crate::util;
 
 use std::{fs, path::Path};
 

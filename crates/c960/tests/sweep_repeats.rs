@@ -3,7 +3,7 @@
 //! repeatability, resume per (position, repeat), and the verdicts read
 //! from the searches.
 
-mod util;
+use crate::util;
 
 use std::{
     collections::BTreeMap,

@@ -4,7 +4,7 @@
 //! recomputed by an independent implementation (Python: SHA-256 from the
 //! standard library, `ChaCha20` written out from RFC 8439).
 
-mod util;
+use crate::util;
 
 use std::{
     path::{Path, PathBuf},

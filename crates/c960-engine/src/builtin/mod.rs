@@ -70,6 +70,7 @@ impl BuiltinEngine {
                 author: Some("the c960 developers".to_owned()),
                 path: "builtin".to_owned(),
                 options: vec![("Hash".to_owned(), hash_mb.to_string())],
+                ..EngineInfo::default()
             },
             searcher,
             watch: Watch::Off,

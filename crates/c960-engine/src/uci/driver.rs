@@ -24,6 +24,7 @@ use crate::{
     types::shredder_fen,
     uci::{
         config::{CONTEMPT_OPTIONS, UciConfig, resolve},
+        identity::{package_of, runtime_of},
         iolog::{IoLog, collect_stderr},
         parse::{EngineLine, Info, OptionDecl, parse_line},
         sanity::{self, Fault},
@@ -114,6 +115,9 @@ impl UciEngine {
                 name: path.display().to_string(),
                 author: None,
                 path: path.display().to_string(),
+                args: config.args.clone(),
+                package: package_of(&config.args),
+                runtime: runtime_of(&path),
                 options: Vec::new(),
             },
             offered: BTreeMap::new(),

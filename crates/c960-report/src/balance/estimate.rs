@@ -121,6 +121,11 @@ pub(super) fn count(decisions: &[Decision]) -> BTreeMap<String, usize> {
     out
 }
 
+/// Why one rater decides no verdict, in words.
+pub(super) const ONE_RATER: &str = "one rater (one engine with one set of settings): how far its \
+    own view of a position differs from the truth cannot be measured without other raters, so \
+    its estimates get no interval and decide no verdict; add sweeps of other engines or settings";
+
 /// Each engine's per-position means and standard errors over repeats,
 /// with its repeatability, in the order the engines first appear.
 #[allow(clippy::cast_precision_loss)]
@@ -175,22 +180,17 @@ fn engine_means(
 #[allow(clippy::cast_precision_loss)]
 pub(super) fn from_sweeps(rows: &[(String, u16, String, f64)], settings: Settings) -> SweepResult {
     let (sps, engines, means) = engine_means(rows, settings);
-    // Only engines whose noise was measured (two or more repeats) can be
-    // weighted; a single search per position says nothing about its error,
-    // so without any such engine every sweep verdict stays unresolved.
     let agreement: Vec<_> = (0..means.len())
         .flat_map(|a| (a + 1..means.len()).map(move |b| (a, b)))
         .map(|(a, b)| c960_balance::consensus::agree(&means[a], &means[b]))
         .collect();
-    let measured: Vec<EngineMeans> = means
-        .iter()
-        .filter(|m| m.ses.iter().filter(|s| s.is_some()).count() * 2 > m.ses.len())
-        .cloned()
-        .collect();
-    if measured.is_empty() {
-        return unmeasured(&means[0], &sps, settings, engines, agreement);
+    // One rater cannot reveal its own view of a position: whatever its
+    // repeats say, its interval would not cover the truth, so it decides
+    // nothing.
+    if means.len() == 1 {
+        return one_rater(&means[0], &sps, settings, engines, agreement);
     }
-    let Some(result) = consensus(&measured, 0.95) else {
+    let Some(result) = consensus(&means, c960_balance::LEVEL, settings.weights) else {
         return (None, engines, agreement, BTreeMap::new());
     };
     let present: Vec<(u16, c960_balance::consensus::Estimate)> = sps
@@ -210,13 +210,10 @@ pub(super) fn from_sweeps(rows: &[(String, u16, String, f64)], settings: Setting
         .map(|(_, e)| Claims::normal(e.estimate, e.se, band))
         .collect();
     let decisions = decide(&claims, settings.level);
-    let shrunk = shrink(&values, &ses, 0.95).map(|(_, r)| r);
-    // The consensus's reliability: that of its best-measured engine when
-    // only one engine has repeats; with several, the components estimate.
-    let reliability = engines
-        .iter()
-        .filter_map(|e| e.repeatability)
-        .max_by(|a, b| a.whole.total_cmp(&b.whole));
+    let shrunk = shrink(&values, &ses, c960_balance::LEVEL).map(|(_, r)| r);
+    // The consensus's reliability: split-half over its raters, projected
+    // to all of them.
+    let reliability = result.split_half(SPLITS, settings.seed);
     let components_reliability = components(&values, &ses).map(|c| c.reliability);
     let mut out = BTreeMap::new();
     for (i, (sp, e)) in present.iter().enumerate() {
@@ -248,10 +245,11 @@ pub(super) fn from_sweeps(rows: &[(String, u16, String, f64)], settings: Setting
     (Some(summary), engines, agreement, out)
 }
 
-/// Sweep figures when no engine's noise is measured: the first engine's
-/// means, no intervals, every verdict unresolved.
+/// Sweep figures from a single rater: its means, no interval, every
+/// verdict unresolved. Its repeatability (with repeats) still says how well
+/// its ranking repeats.
 #[allow(clippy::cast_precision_loss)]
-fn unmeasured(
+fn one_rater(
     reference: &EngineMeans,
     sps: &[u16],
     settings: Settings,
@@ -291,11 +289,9 @@ fn unmeasured(
         .collect();
     let decisions: Vec<Decision> = rows.values().map(|r| r.decision).collect();
     let summary = MethodSummary {
-        reliability: None,
+        reliability: engines.first().and_then(|e| e.repeatability),
         components_reliability: None,
-        words: "one search per position: the sweep's noise is unknown, so it ranks nothing \
-                with known reliability and decides no verdict (sweep with repeats to measure it)"
-            .to_owned(),
+        words: ONE_RATER.to_owned(),
         mean,
         band: settings.band_cp,
         verdicts: count(&decisions),

@@ -44,7 +44,35 @@ pub(super) fn read_games(path: &Path) -> Result<BTreeMap<u16, Vec<f64>>, ReportE
     Ok(out)
 }
 
-/// A sweep's rows: (engine label, SP, repeat, centipawns).
+/// Options every c960 search sets the same way, left out of a rater's
+/// name: one thread, the default hash, Chess960 mode, WDL output, and
+/// contempt at 0.
+const ROUTINE_OPTIONS: [&str; 7] = [
+    "Threads=1",
+    "Hash=16",
+    "UCI_Chess960=true",
+    "UCI_ShowWDL=true",
+    "Contempt=0",
+    "ContemptDrawPenalty=0",
+    "ContemptComplexity=0",
+];
+
+/// A rater's name: engine and limit, with the options that set it apart
+/// (`Stockfish 19 WASM nodes 1000000 (MultiPV=3, Hash=64)`).
+pub(super) fn rater_name(engine: &str, limit: &str, options: &str) -> String {
+    let distinct: Vec<&str> = options
+        .split(", ")
+        .map(str::trim)
+        .filter(|o| !o.is_empty() && !ROUTINE_OPTIONS.contains(o))
+        .collect();
+    if distinct.is_empty() {
+        format!("{engine} {limit}")
+    } else {
+        format!("{engine} {limit} ({})", distinct.join(", "))
+    }
+}
+
+/// A sweep's rows: (rater name, SP, repeat, centipawns).
 pub(super) fn read_sweep(
     path: &Path,
     run: usize,
@@ -60,6 +88,7 @@ pub(super) fn read_sweep(
     };
     let engine = text("engine")?;
     let limit = text("limit")?;
+    let options = text("engine_options")?;
     let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
     let cp = frame.column("score_cp")?.cast(&DataType::Float64)?;
     let mate = frame.column("score_mate")?.cast(&DataType::Float64)?;
@@ -85,7 +114,7 @@ pub(super) fn read_sweep(
             .as_ref()
             .and_then(|c| c.u64().ok().and_then(|c| c.get(i)))
             .map_or_else(|| format!("run{run}"), |r| format!("run{run}.{r}"));
-        out.push((format!("{} {}", engine[i], limit[i]), s, r, value));
+        out.push((rater_name(&engine[i], &limit[i], &options[i]), s, r, value));
     }
     Ok(out)
 }

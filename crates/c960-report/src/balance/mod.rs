@@ -50,7 +50,7 @@ use estimate::{count, from_games, from_sweeps};
 use input::{bad, io_error, read_games, read_sweep, searches, table};
 
 /// The verdict table's file names.
-pub const BALANCE_CSV: &str = "balance.csv";
+pub use c960_store::BALANCE_CSV;
 
 /// The summary with reliability and settings.
 pub const BALANCE_JSON: &str = "balance.json";
@@ -72,6 +72,8 @@ pub struct Settings {
     pub fixed_n: bool,
     /// Which method gives each position its verdict.
     pub verdicts_from: VerdictsFrom,
+    /// How the sweep consensus weights its raters.
+    pub weights: c960_balance::consensus::Weights,
 }
 
 impl Default for Settings {
@@ -85,6 +87,7 @@ impl Default for Settings {
             seed: 0,
             fixed_n: false,
             verdicts_from: VerdictsFrom::MoreReliable,
+            weights: c960_balance::consensus::Weights::Data,
         }
     }
 }

@@ -46,6 +46,8 @@ pub const GAMES_TABLE: &str = "games.parquet";
 pub const POSITIONS_TABLE: &str = "positions.parquet";
 /// [`POSITIONS_TABLE`] as CSV.
 pub const POSITIONS_CSV: &str = "positions.csv";
+/// The per-position verdicts and estimates of `c960 balance`.
+pub const BALANCE_CSV: &str = "balance.csv";
 /// What an import read, kept and skipped.
 pub const IMPORT_SUMMARY_FILE: &str = "import.json";
 

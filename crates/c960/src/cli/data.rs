@@ -51,9 +51,83 @@ pub(crate) struct BalanceArgs {
     /// games and sweeps.
     #[arg(long, value_enum, value_name = "METHOD", default_value_t = VerdictsFromArg::MoreReliable)]
     pub(crate) verdicts_from: VerdictsFromArg,
+    /// How the sweep consensus weights its raters: by what the data say
+    /// about each (its noise and its own view), or equally.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = WeightsArg::Data)]
+    pub(crate) weights: WeightsArg,
     /// The output directory.
     #[arg(long, value_name = "DIR", default_value = "balance")]
     pub(crate) out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Judges one per-position column against independent per-position tables: \
+                        Pearson's and Spearman's correlations with percentile bootstrap \
+                        intervals over positions, the share of each table's top and bottom \
+                        deciles found in ours, and the offset and scale between them; with \
+                        several tables also against their standardized mean (each table as \
+                        z-scores, averaged per position), a steadier yardstick than any one. \
+                        Correlations are over the positions both sides score.\n\n\
+                        A table is a run or balance directory (its balance.csv, sweep.parquet \
+                        or positions.parquet), a Parquet or CSV table with an sp column, read \
+                        by its usual column (balance_estimate, score_cp_mean, score_cp, \
+                        white_score or value), or FILE:COLUMN for any other column.\n\n\
+                        Examples:\n  \
+                        c960 compare data/research-v3 --with eval960.csv --with analyzer.csv\n  \
+                        c960 compare runs/sweep-x/sweep.parquet:score_cp --with theirs.csv:cp\n  \
+                        c960 compare balance --with a.csv --with b.csv --format csv --out agreement.csv"
+)]
+pub(crate) struct CompareArgs {
+    /// The column to judge: a directory, a table, or `FILE:COLUMN`.
+    #[arg(value_name = "TABLE")]
+    pub(crate) ours: String,
+    /// An independent per-position table (CSV `sp,value`, or `FILE:COLUMN`);
+    /// repeatable.
+    #[arg(long = "with", value_name = "TABLE", required = true)]
+    pub(crate) references: Vec<String>,
+    /// Bootstrap resamples of the positions.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub(crate) resamples: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+    pub(crate) format: CompareFormat,
+    /// Write to this file instead of standard output (atomically).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: Option<PathBuf>,
+}
+
+/// Formats of `c960 compare`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CompareFormat {
+    /// A readable table.
+    Text,
+    /// One row per reference.
+    Csv,
+    /// The whole result with its settings.
+    Json,
+}
+
+/// `--weights`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum WeightsArg {
+    /// By the inverse of each rater's error variance.
+    Data,
+    /// Equally.
+    Equal,
+}
+
+impl WeightsArg {
+    /// The setting it names.
+    pub(crate) fn setting(self) -> c960_balance::consensus::Weights {
+        match self {
+            WeightsArg::Data => c960_balance::consensus::Weights::Data,
+            WeightsArg::Equal => c960_balance::consensus::Weights::Equal,
+        }
+    }
 }
 
 /// `--verdicts-from`.

@@ -68,6 +68,9 @@ pub(crate) enum Command {
     /// Verdicts per position with error control, and how reliable each
     /// method's ranking is, from games and sweeps.
     Balance(BalanceArgs),
+    /// Agreement of a per-position column with independent analyses:
+    /// correlations with bootstrap intervals, decile overlap, offset, scale.
+    Compare(CompareArgs),
     /// Import Chess960 games from PGN (or .pgn.zst) into a game table.
     Import(ImportArgs),
     /// One position's opening tree from self-play or imported games.

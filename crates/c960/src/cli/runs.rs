@@ -1,6 +1,7 @@
 //! The flags of the commands that run engines: `c960 run`, `sweep`,
 //! `selfplay`, `merge` and `slurm`, with the engine and limit flags they share.
 
+use c960_engine::EngineName;
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -72,10 +73,11 @@ pub(crate) struct RunArgs {
     /// Run directory [default: runs/PROFILE].
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
-    /// `auto` (Stockfish when installed, else the built-in engine),
-    /// `builtin`, `stockfish`, or a UCI engine's path [default: auto].
+    /// `auto` (the strongest engine installed), `builtin`, `stockfish`,
+    /// `ethereal`, `stockfish-npm`, `stockfish-npm-lite`, or a UCI engine's
+    /// path or command line [default: auto].
     #[arg(long, value_name = "ENGINE")]
-    pub(crate) engine: Option<String>,
+    pub(crate) engine: Option<EngineName>,
     /// A UCI engine option, as NAME=VALUE (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub(crate) options: Vec<String>,
@@ -135,12 +137,16 @@ pub(crate) struct RunArgs {
 /// How to run the engine: shared by `sweep` and `selfplay`.
 #[derive(Debug, Args)]
 pub(crate) struct EngineArgs {
-    /// `auto` (Stockfish when installed, else the built-in engine),
-    /// `builtin`, `stockfish` (also found at /usr/games/stockfish),
-    /// `ethereal` (also found at /usr/games/ethereal-chess), or the path or
-    /// name of any UCI engine.
+    /// `auto` (the strongest engine installed: Stockfish from npm, else
+    /// Debian's Stockfish, else the built-in engine), `builtin`,
+    /// `stockfish` (also found at /usr/games/stockfish), `ethereal` (also
+    /// found at /usr/games/ethereal-chess), `stockfish-npm` or
+    /// `stockfish-npm-lite` (the npm package `stockfish`, run by Node; found
+    /// in `./node_modules` or in the directories of `$C960_NODE_MODULES`), or
+    /// the path, name or command line of any UCI engine (`node
+    /// /opt/sf/stockfish-19-single.js`; quote words with spaces).
     #[arg(long, value_name = "ENGINE", default_value = "auto")]
-    pub(crate) engine: String,
+    pub(crate) engine: EngineName,
     /// Engine threads per process (more than 1 makes results vary).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub(crate) threads: u32,
@@ -263,7 +269,7 @@ pub(crate) struct SelfplayArgs {
     /// A second engine (same forms as --engine): each position is played in
     /// colour-reversed pairs.
     #[arg(long, value_name = "ENGINE")]
-    pub(crate) engine_b: Option<String>,
+    pub(crate) engine_b: Option<EngineName>,
     /// A UCI option for the second engine only, as NAME=VALUE (repeatable).
     #[arg(long = "option-b", value_name = "NAME=VALUE")]
     pub(crate) options_b: Vec<String>,

@@ -36,6 +36,7 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
         seed: args.seed,
         fixed_n: args.fixed_n,
         verdicts_from: args.verdicts_from.setting(),
+        weights: args.weights.setting(),
     };
     let balance = compute(&args.games, &args.sweep, settings)?;
     balance

@@ -4,10 +4,7 @@
 use std::{fs, num::NonZero, path::PathBuf, thread, time::Duration};
 
 use anyhow::{Result, bail};
-use c960_engine::{
-    EngineSpec, Limit,
-    uci::{UciConfig, find_ethereal, find_stockfish},
-};
+use c960_engine::{EngineName, EngineSpec, Limit, Resolved, uci::UciConfig};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{EngineArgs, InputError, LimitArgs};
@@ -42,7 +39,11 @@ impl EngineArgs {
     }
 
     /// [`EngineChoice::engine_spec`] for these flags.
-    pub(crate) fn engine_spec(&self, engine: &str, options: &[String]) -> Result<EngineSpec> {
+    pub(crate) fn engine_spec(
+        &self,
+        engine: &EngineName,
+        options: &[String],
+    ) -> Result<EngineSpec> {
         self.choice().engine_spec(engine, options)
     }
 
@@ -53,10 +54,13 @@ impl EngineArgs {
 }
 
 impl EngineChoice {
-    /// The engine named by `engine` (`auto`, `builtin`, `stockfish`, or a
-    /// UCI engine's path or name) with `options` for a UCI engine. `auto`
-    /// says on standard error which engine it chose.
-    pub(crate) fn engine_spec(&self, engine: &str, options: &[String]) -> Result<EngineSpec> {
+    /// The engine named by `engine` (see [`EngineName`]) with `options` for
+    /// a UCI engine. `auto` says on standard error which engine it chose.
+    pub(crate) fn engine_spec(
+        &self,
+        engine: &EngineName,
+        options: &[String],
+    ) -> Result<EngineSpec> {
         // Check every flag before saying which engine `auto` chose.
         let mut pairs = Vec::with_capacity(options.len());
         for option in options {
@@ -76,28 +80,23 @@ impl EngineChoice {
             None => None,
         };
         self.check_hash()?;
-        let path = match engine {
-            "builtin" => return self.builtin(options, watchdog),
-            "auto" => {
-                let Some(path) = find_stockfish() else {
-                    if !self.quiet {
-                        eprintln!(
-                            "c960: engine auto: no Stockfish installed, using the built-in \
-                             engine (apt-get install stockfish for research-grade numbers)"
-                        );
-                    }
-                    return self.builtin(options, watchdog);
-                };
-                if !self.quiet {
-                    eprintln!("c960: engine auto: Stockfish at {}", path.display());
+        let resolved = engine.resolve().map_err(|e| InputError(e.to_string()))?;
+        let mut config = match resolved {
+            Resolved::Builtin => {
+                if *engine == EngineName::Auto && !self.quiet {
+                    eprintln!(
+                        "c960: engine auto: no Stockfish installed, using the built-in \
+                         engine (apt-get install stockfish, or npm install stockfish@19.0.0, \
+                         for research-grade numbers)"
+                    );
                 }
-                path
+                return self.builtin(options, watchdog);
             }
-            "stockfish" => find_stockfish().unwrap_or_else(|| PathBuf::from("stockfish")),
-            "ethereal" => find_ethereal().unwrap_or_else(|| PathBuf::from("ethereal-chess")),
-            other => PathBuf::from(other),
+            Resolved::Uci(config) => config,
         };
-        let mut config = UciConfig::new(path);
+        if *engine == EngineName::Auto && !self.quiet {
+            eprintln!("c960: engine auto: {}", describe(&config));
+        }
         config.threads = self.threads;
         config.hash_mb = self.hash;
         config.options = pairs;
@@ -220,13 +219,25 @@ fn memory_mib() -> Option<u64> {
     }
 }
 
+/// Which engine `auto` chose, for standard error.
+fn describe(config: &UciConfig) -> String {
+    match config.args.first() {
+        Some(script) => format!(
+            "Stockfish from npm, {script} run by {}",
+            config.path.display()
+        ),
+        None => format!("Stockfish at {}", config.path.display()),
+    }
+}
+
 /// `runs/KIND-ENGINE-LIMIT-SUFFIX`, named after the run's settings.
 pub(crate) fn default_out(kind: &str, engine: &EngineSpec, limit: Limit, suffix: &str) -> PathBuf {
     let stem = match engine {
-        EngineSpec::Uci(config) => config
-            .path
-            .file_stem()
-            .map_or_else(|| "engine".into(), |s| s.to_string_lossy().into_owned()),
+        EngineSpec::Uci(config) => EngineName::Command {
+            program: config.path.clone(),
+            args: config.args.clone(),
+        }
+        .stem(),
         EngineSpec::Builtin { .. } => "builtin".to_owned(),
     };
     let limit = limit.to_string().replace(' ', "");

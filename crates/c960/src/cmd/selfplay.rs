@@ -73,7 +73,7 @@ pub(crate) fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             .engine_spec(&args.engine.engine, &args.engine.options)?,
         args,
     );
-    let engine_b = match args.engine_b.as_deref() {
+    let engine_b = match args.engine_b.as_ref() {
         Some(b) => Some(with_log(
             engine_b_spec(args.engine.engine_spec(b, &args.options_b)?, args)?,
             args,

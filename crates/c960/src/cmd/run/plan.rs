@@ -8,7 +8,7 @@ use std::{
 
 use anyhow::{Result, bail};
 use c960_core::parse_position_set;
-use c960_engine::{EngineSpec, Limit};
+use c960_engine::{EngineName, EngineSpec, Limit};
 use c960_selfplay::{Adaptive, Rules, SelfplayConfig};
 use c960_sweep::{RepeatPlan, SweepConfig};
 use serde::{Deserialize, Serialize};
@@ -24,7 +24,7 @@ use crate::{
 pub(crate) struct Plan {
     pub(super) profile: Profile,
     pub(super) out: PathBuf,
-    pub(super) engine: String,
+    pub(super) engine: EngineName,
     pub(super) options: Vec<String>,
     pub(super) hash: u32,
     pub(super) jobs: Option<usize>,
@@ -73,7 +73,7 @@ pub(super) struct SelfplayPlan {
 struct FilePlan {
     profile: Option<Profile>,
     out: Option<PathBuf>,
-    engine: Option<String>,
+    engine: Option<EngineName>,
     options: Option<Vec<String>>,
     hash: Option<u32>,
     jobs: Option<usize>,
@@ -141,7 +141,7 @@ impl Profile {
         Plan {
             profile: self,
             out: PathBuf::from("runs").join(self.name()),
-            engine: "auto".to_owned(),
+            engine: EngineName::Auto,
             options: Vec::new(),
             hash: 16,
             jobs: None,

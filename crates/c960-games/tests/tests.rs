@@ -1,0 +1,5 @@
+//! The integration tests of c960-games, in one test binary (each file a module),
+//! so the workspace is linked once per crate, not once per test file.
+
+mod import;
+mod tree;

@@ -1,0 +1,293 @@
+//! One number per Chess960 position, read from any per-position table: a
+//! run directory (its balance table, sweep table or game summary), a c960
+//! table (Parquet or CSV), or anyone's CSV with an `sp` column. Named as
+//! `PATH` (the table's usual column) or `FILE:COLUMN`. Every value is
+//! checked: positions in 0..=959 and each at most once, cells numbers and
+//! finite; an empty cell is a position the table does not score.
+
+use std::{
+    collections::BTreeMap,
+    fmt, fs,
+    path::{Path, PathBuf},
+};
+
+use polars::prelude::*;
+use thiserror::Error;
+
+use crate::{BALANCE_CSV, POSITIONS_TABLE, SWEEP_TABLE, check_parquet, polars_reason, quietly};
+
+/// A per-position column that cannot be read, in one line.
+#[derive(Debug, Error)]
+#[error("{path}: {reason}", path = path.display())]
+pub struct ColumnError {
+    /// The table.
+    pub path: PathBuf,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// One column of a per-position table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionColumn {
+    /// The table it was read from.
+    pub path: PathBuf,
+    /// The column.
+    pub column: String,
+    /// Value per SP, for the positions the table scores.
+    pub values: BTreeMap<u32, f64>,
+}
+
+impl fmt::Display for PositionColumn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.path.display(), self.column)
+    }
+}
+
+/// The column a table is read by when none is named, in order of
+/// preference: a consensus estimate, a sweep's mean over repeats, a single
+/// search's score, White's score in games, or an `sp,value` file's value.
+pub const DEFAULT_COLUMNS: [&str; 5] = [
+    "balance_estimate",
+    "score_cp_mean",
+    "score_cp",
+    "white_score",
+    "value",
+];
+
+/// Reads `spec`: `PATH` (a directory or a table, by its default column)
+/// or `FILE:COLUMN`.
+pub fn read_position_column(spec: &str) -> Result<PositionColumn, ColumnError> {
+    let (path, column) = split_spec(spec);
+    let path = if path.is_dir() {
+        [BALANCE_CSV, SWEEP_TABLE, POSITIONS_TABLE]
+            .iter()
+            .map(|name| path.join(name))
+            .find(|p| p.is_file())
+            .ok_or_else(|| ColumnError {
+                reason: format!(
+                    "a directory without a per-position table ({BALANCE_CSV}, {SWEEP_TABLE} or \
+                     {POSITIONS_TABLE}); name a table as FILE:COLUMN"
+                ),
+                path: path.clone(),
+            })?
+    } else {
+        path
+    };
+    let error = |reason: String| ColumnError {
+        path: path.clone(),
+        reason,
+    };
+    let is_parquet = path.extension().is_some_and(|e| e == "parquet");
+    let table = if is_parquet {
+        read_parquet(&path).map_err(error)?
+    } else {
+        read_csv(&path).map_err(error)?
+    };
+    table.column(column.as_deref()).map_err(error)
+}
+
+/// `PATH` as is when it exists, else `FILE:COLUMN` split at the last colon.
+fn split_spec(spec: &str) -> (PathBuf, Option<String>) {
+    let whole = PathBuf::from(spec);
+    if whole.exists() {
+        return (whole, None);
+    }
+    match spec.rsplit_once(':') {
+        Some((file, column)) if !file.is_empty() && !column.is_empty() => {
+            (PathBuf::from(file), Some(column.to_owned()))
+        }
+        _ => (whole, None),
+    }
+}
+
+/// A table as text cells: the header, and each row's cells by column with
+/// the row's line number for messages.
+struct Table {
+    path: PathBuf,
+    header: Vec<String>,
+    rows: Vec<(usize, Vec<Option<String>>)>,
+}
+
+fn read_csv(path: &Path) -> Result<Table, String> {
+    let text = fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut reader = csv::ReaderBuilder::new().from_reader(text.as_slice());
+    let header: Vec<String> = reader
+        .headers()
+        .map_err(|e| format!("not a CSV table: {e}"))?
+        .iter()
+        .map(|h| h.trim().to_owned())
+        .collect();
+    let mut rows = Vec::new();
+    for (i, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| format!("line {}: {e}", i + 2))?;
+        let cells = record
+            .iter()
+            .map(|c| Some(c.trim().to_owned()).filter(|c| !c.is_empty()))
+            .collect();
+        rows.push((i + 2, cells));
+    }
+    Ok(Table {
+        path: path.to_owned(),
+        header,
+        rows,
+    })
+}
+
+fn read_parquet(path: &Path) -> Result<Table, String> {
+    check_parquet(path).map_err(|e| e.reason)?;
+    let frame = quietly(|| -> PolarsResult<DataFrame> {
+        let file = fs::File::open(path).map_err(PolarsError::from)?;
+        ParquetReader::new(file).finish()
+    })
+    .map_err(|panic| format!("unreadable Parquet ({panic})"))?
+    .map_err(|e| polars_reason(&e))?;
+    let header: Vec<String> = frame
+        .get_column_names()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let columns: Vec<Column> = frame
+        .columns()
+        .iter()
+        .map(|c| c.cast(&DataType::String))
+        .collect::<PolarsResult<_>>()
+        .map_err(|e| polars_reason(&e))?;
+    let rows = (0..frame.height())
+        .map(|row| {
+            let cells = columns
+                .iter()
+                .map(|c| c.str().ok().and_then(|s| s.get(row)).map(str::to_owned))
+                .collect();
+            (row + 1, cells)
+        })
+        .collect();
+    Ok(Table {
+        path: path.to_owned(),
+        header,
+        rows,
+    })
+}
+
+impl Table {
+    fn index(&self, name: &str) -> Option<usize> {
+        self.header.iter().position(|h| h == name)
+    }
+
+    fn column(&self, wanted: Option<&str>) -> Result<PositionColumn, String> {
+        let Some(sp) = self.index("sp") else {
+            return Err(if self.index("setup").is_some() {
+                "a Double Fischer Random table (it names setups, not SPs): only Chess960 \
+                 per-position tables can be compared"
+                    .to_owned()
+            } else {
+                format!(
+                    "no sp column (columns: {}); a per-position table names each position by \
+                     its Scharnagl number in a column sp",
+                    self.header.join(", ")
+                )
+            });
+        };
+        let column = match wanted {
+            Some(name) => name.to_owned(),
+            None => DEFAULT_COLUMNS
+                .iter()
+                .find(|c| self.index(c).is_some())
+                .map(|c| (*c).to_owned())
+                .ok_or_else(|| {
+                    format!(
+                        "which column? name one as FILE:COLUMN (columns: {})",
+                        self.header.join(", ")
+                    )
+                })?,
+        };
+        let at = self
+            .index(&column)
+            .ok_or_else(|| format!("no column {column:?} (columns: {})", self.header.join(", ")))?;
+        let mut values = BTreeMap::new();
+        for (line, cells) in &self.rows {
+            let cell = |i: usize| cells.get(i).cloned().flatten();
+            let sp_text = cell(sp).ok_or_else(|| format!("row {line}: the sp cell is empty"))?;
+            let number = sp_text
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n < 960)
+                .ok_or_else(|| {
+                    format!("row {line}: sp {sp_text:?} is not a position number 0..=959")
+                })?;
+            let Some(text) = cell(at) else {
+                continue;
+            };
+            let value = text
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("row {line}: {column} {text:?} is not a finite number"))?;
+            if values.insert(number, value).is_some() {
+                return Err(format!("row {line}: SP {number} appears twice"));
+            }
+        }
+        if values.is_empty() {
+            return Err(format!("column {column} scores no position"));
+        }
+        Ok(PositionColumn {
+            path: self.path.clone(),
+            column,
+            values,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_value_file_and_a_named_column_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(dir.path(), "a.csv", "sp,value\n0,12.5\n1,\n518,-3\n");
+        let column = read_position_column(file.to_str().unwrap()).unwrap();
+        assert_eq!(column.column, "value");
+        assert_eq!(column.values, BTreeMap::from([(0, 12.5), (518, -3.0)]));
+        let file = write(dir.path(), "b.csv", "x,sp,cp\n9,7,1e1\n");
+        let spec = format!("{}:cp", file.display());
+        assert_eq!(
+            read_position_column(&spec).unwrap().values,
+            BTreeMap::from([(7, 10.0)])
+        );
+    }
+
+    #[test]
+    fn bad_tables_are_refused_in_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        for (text, wanted) in [
+            ("sp,value\n3,1\n3,2\n", "SP 3 appears twice"),
+            ("sp,value\n3,abc\n", "\"abc\" is not a finite number"),
+            ("sp,value\n3,NaN\n", "not a finite number"),
+            ("sp,value\n960,1\n", "not a position number"),
+            ("setup,value\n5,1\n", "Double Fischer Random"),
+            ("sp,a,b\n1,2,3\n", "which column?"),
+            ("sp,value\n1,\n", "scores no position"),
+        ] {
+            let file = write(dir.path(), "t.csv", text);
+            let err = read_position_column(file.to_str().unwrap())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(wanted), "{text:?}: {err}");
+            assert!(!err.contains('\n'), "{err}");
+        }
+        let file = write(dir.path(), "t.csv", "sp,value\n1,2\n");
+        let err = read_position_column(&format!("{}:nope", file.display())).unwrap_err();
+        assert!(err.to_string().contains("no column \"nope\""), "{err}");
+        let err = read_position_column(dir.path().to_str().unwrap()).unwrap_err();
+        assert!(
+            err.to_string().contains("without a per-position table"),
+            "{err}"
+        );
+    }
+}

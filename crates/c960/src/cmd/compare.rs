@@ -1,0 +1,242 @@
+//! `c960 compare`: how far a per-position column agrees with independent
+//! per-position tables — each one, and their standardized mean.
+
+use std::{collections::BTreeMap, fmt::Write as _};
+
+use anyhow::Result;
+use c960_balance::agreement::{Bootstrap, Comparison, compare, standardized_mean};
+use c960_store::{PositionColumn, read_position_column};
+use serde::Serialize;
+
+use crate::{
+    cli::{CompareArgs, CompareFormat, InputError},
+    output::Text,
+};
+
+/// One row of the result: a reference (or the references' mean) against
+/// ours.
+#[derive(Debug, Serialize)]
+struct Row {
+    /// The reference's name (its file name, or `mean of N`).
+    reference: String,
+    /// Where it was read (`FILE:COLUMN`; empty for the mean).
+    source: String,
+    /// Positions the reference scores.
+    reference_positions: usize,
+    /// The comparison over the positions both score.
+    #[serde(flatten)]
+    comparison: Comparison,
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    c960_version: &'static str,
+    /// What was judged (`FILE:COLUMN`).
+    ours: String,
+    /// Positions it scores.
+    ours_positions: usize,
+    seed: u64,
+    rows: Vec<Row>,
+}
+
+pub(crate) fn run(args: &CompareArgs) -> Result<()> {
+    if args.resamples < 100 {
+        return Err(InputError(format!(
+            "--resamples {} is too few for a 95% interval (at least 100)",
+            args.resamples
+        ))
+        .into());
+    }
+    let read = |spec: &str| read_position_column(spec).map_err(|e| InputError(e.to_string()));
+    let ours = read(&args.ours)?;
+    let references = args
+        .references
+        .iter()
+        .map(|spec| read(spec))
+        .collect::<Result<Vec<_>, _>>()?;
+    let bootstrap = Bootstrap {
+        resamples: args.resamples,
+        seed: args.seed,
+        ..Bootstrap::default()
+    };
+    let mut rows = Vec::new();
+    for reference in &references {
+        rows.push(row(
+            &ours,
+            name(reference),
+            reference.to_string(),
+            &reference.values,
+            bootstrap,
+        )?);
+    }
+    if references.len() > 1 {
+        let columns: Vec<Vec<Option<f64>>> = references
+            .iter()
+            .map(|r| (0..960).map(|sp| r.values.get(&sp).copied()).collect())
+            .collect();
+        let mean: BTreeMap<u32, f64> = standardized_mean(&columns)
+            .into_iter()
+            .zip(0u32..)
+            .filter_map(|(v, sp)| v.map(|v| (sp, v)))
+            .collect();
+        let label = format!("mean of the {} (standardized)", references.len());
+        rows.push(row(&ours, label, String::new(), &mean, bootstrap)?);
+    }
+    let report = Report {
+        c960_version: env!("CARGO_PKG_VERSION"),
+        ours: ours.to_string(),
+        ours_positions: ours.values.len(),
+        seed: args.seed,
+        rows,
+    };
+    let text = match args.format {
+        CompareFormat::Text => text(&report),
+        CompareFormat::Csv => csv(&report)?,
+        CompareFormat::Json => format!("{}\n", serde_json::to_string_pretty(&report)?),
+    };
+    let mut out = Text::default();
+    out.write_str(&text)?;
+    out.write(args.out.as_deref())?;
+    Ok(())
+}
+
+/// A reference's short name: its file name, with the column when named.
+fn name(reference: &PositionColumn) -> String {
+    let file = reference.path.file_name().map_or_else(
+        || reference.path.display().to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    );
+    if reference.column == "value" {
+        file
+    } else {
+        format!("{file}:{}", reference.column)
+    }
+}
+
+fn row(
+    ours: &PositionColumn,
+    reference: String,
+    source: String,
+    theirs: &BTreeMap<u32, f64>,
+    bootstrap: Bootstrap,
+) -> Result<Row> {
+    let (x, y): (Vec<f64>, Vec<f64>) = ours
+        .values
+        .iter()
+        .filter_map(|(sp, v)| theirs.get(sp).map(|t| (*v, *t)))
+        .unzip();
+    let comparison = compare(&x, &y, bootstrap).ok_or_else(|| {
+        InputError(format!(
+            "{ours} and {reference} share {} positions with spread in both; at least 10 are \
+             needed",
+            x.len()
+        ))
+    })?;
+    Ok(Row {
+        reference,
+        source,
+        reference_positions: theirs.len(),
+        comparison,
+    })
+}
+
+fn text(report: &Report) -> String {
+    let mut out = String::new();
+    let level = report.rows.first().map_or(0.95, |r| r.comparison.level);
+    let resamples = report.rows.first().map_or(0, |r| r.comparison.resamples);
+    let _ = writeln!(
+        out,
+        "{} ({} positions) against independent tables; {:.0}% percentile bootstrap intervals \
+         over positions ({resamples} resamples, seed {})",
+        report.ours,
+        report.ours_positions,
+        level * 100.0,
+        report.seed
+    );
+    let width = report
+        .rows
+        .iter()
+        .map(|r| r.reference.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(9);
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:>5}  {:<22}  {:<22}  {:>7}  {:>10}  {:>8}  {:>7}",
+        "reference", "n", "Pearson r", "Spearman", "top 10%", "bottom 10%", "offset", "scale"
+    );
+    for row in &report.rows {
+        let c = &row.comparison;
+        let ci = |e: c960_balance::agreement::Estimate| {
+            format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high)
+        };
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>5}  {:<22}  {:<22}  {:>6.0}%  {:>9.0}%  {:>8.2}  {:>7.3}",
+            row.reference,
+            c.positions,
+            ci(c.pearson),
+            ci(c.spearman),
+            c.top_decile * 100.0,
+            c.bottom_decile * 100.0,
+            c.offset,
+            c.scale
+        );
+    }
+    let _ = writeln!(
+        out,
+        "(offset: our mean minus theirs; scale: ours per unit of theirs by least squares; the \
+         mean of several tables is in standard deviations)"
+    );
+    out
+}
+
+fn csv(report: &Report) -> Result<String> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record([
+        "reference",
+        "source",
+        "ours",
+        "positions",
+        "pearson",
+        "pearson_low",
+        "pearson_high",
+        "spearman",
+        "spearman_low",
+        "spearman_high",
+        "top_decile",
+        "bottom_decile",
+        "offset",
+        "scale",
+        "level",
+        "resamples",
+        "seed",
+    ])?;
+    for row in &report.rows {
+        let c = &row.comparison;
+        let numbers = [
+            c.pearson.value,
+            c.pearson.low,
+            c.pearson.high,
+            c.spearman.value,
+            c.spearman.low,
+            c.spearman.high,
+            c.top_decile,
+            c.bottom_decile,
+            c.offset,
+            c.scale,
+            c.level,
+        ];
+        let mut record = vec![
+            row.reference.clone(),
+            row.source.clone(),
+            report.ours.clone(),
+            c.positions.to_string(),
+        ];
+        record.extend(numbers.iter().map(f64::to_string));
+        record.push(c.resamples.to_string());
+        record.push(report.seed.to_string());
+        writer.write_record(&record)?;
+    }
+    Ok(String::from_utf8(writer.into_inner()?)?)
+}

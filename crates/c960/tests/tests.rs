@@ -1,0 +1,32 @@
+//! The integration tests of c960, in one test binary (each file a module),
+//! so the workspace is linked once per crate, not once per test file.
+
+mod util;
+
+mod adaptive_shards;
+mod argument_errors;
+mod balance;
+mod browser;
+mod builtin;
+mod cli;
+mod dfrc;
+mod dfrc_report;
+mod engine_faults;
+mod faults;
+mod import;
+mod import_defects;
+mod integrity;
+mod regenerate;
+mod report;
+mod run;
+mod selfplay;
+mod selfplay_adaptive;
+mod selfplay_dfrc;
+mod selfplay_match;
+mod shards;
+mod sheets;
+mod slurm;
+mod sweep;
+mod sweep_dfrc;
+mod sweep_repeats;
+mod tournament;
