@@ -5,7 +5,10 @@
 //!   (correlations with bootstrap intervals, decile overlap, offset and
 //!   scale) and the standardized mean of several.
 //! - [`adaptive`]: which positions get the next round of adaptive self-play.
-//! - [`normal`]: the normal distribution (CDF and quantile).
+//! - [`normal`] and [`student`]: the normal and Student's t distributions
+//!   (statrs underneath), the critical values of two-sided intervals.
+//! - [`interval`]: White's score over games with its interval (trinomial
+//!   and Wilson's form).
 //! - [`reliability`]: correlations, split-half reliability and the
 //!   Spearman–Brown projection; how far a ranking can be trusted.
 //! - [`shrink`]: normal–normal empirical Bayes shrinkage toward the
@@ -21,11 +24,13 @@
 pub mod adaptive;
 pub mod agreement;
 pub mod consensus;
+pub mod interval;
 pub mod normal;
 pub mod reliability;
 pub mod rng;
 pub mod sequential;
 pub mod shrink;
+pub mod student;
 pub mod verdict;
 
 /// The confidence level of every interval c960 reports (95 %).

@@ -5,8 +5,6 @@
 
 use shakmaty::{ByCastlingSide, ByColor, CastlingSide, Color};
 
-use crate::histogram_median;
-
 /// Castling over a set of games, per colour and side.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CastlingTally {
@@ -39,6 +37,31 @@ impl CastlingTally {
     pub fn median_ply(&self, color: Color) -> Option<f64> {
         histogram_median(self.plies.get(color))
     }
+}
+
+/// Median of a histogram (index = value), e.g. of castling plies.
+#[must_use]
+#[allow(clippy::cast_precision_loss)]
+pub fn histogram_median(histogram: &[u64]) -> Option<f64> {
+    let total: u64 = histogram.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let value_at = |rank: u64| {
+        let mut seen = 0;
+        for (value, count) in histogram.iter().enumerate() {
+            seen += count;
+            if seen > rank {
+                return value as f64;
+            }
+        }
+        unreachable!("rank below total")
+    };
+    Some(if total % 2 == 1 {
+        value_at(total / 2)
+    } else {
+        f64::midpoint(value_at(total / 2 - 1), value_at(total / 2))
+    })
 }
 
 #[cfg(test)]

@@ -75,7 +75,11 @@ impl Counts {
     /// reports it): `(mean, low, high)`.
     #[must_use]
     pub fn interval(&self) -> (f64, f64, f64) {
-        match c960_core::trinomial_interval(self.white_wins, self.draws, self.black_wins) {
+        match c960_balance::interval::trinomial_interval(
+            self.white_wins,
+            self.draws,
+            self.black_wins,
+        ) {
             Some(i) => (i.mean, i.low, i.high),
             None => (0.0, 0.0, 1.0),
         }

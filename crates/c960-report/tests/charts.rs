@@ -193,7 +193,8 @@ fn weak_pawns_by_file_and_advantage_by_weak_pawns() {
     }
     let (mean, half) = mean_interval(&[1.0, 2.0, 3.0]);
     assert!((mean - 2.0).abs() < 1e-12);
-    assert!((half - 1.96 * (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
+    let z = c960_balance::normal::two_sided(c960_balance::LEVEL);
+    assert!((half - z * (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
 }
 
 #[test]

@@ -32,7 +32,8 @@ use c960_balance::{
 };
 use std::path::Path;
 
-use c960_core::{Interval, Setup};
+use c960_balance::interval::Interval;
+use c960_core::Setup;
 use c960_store::Journal;
 use serde::{Deserialize, Serialize};
 

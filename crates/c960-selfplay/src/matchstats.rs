@@ -10,8 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{GameRecord, Outcome};
 
-/// The normal quantile of a two-sided 95% interval.
-const Z95: f64 = 1.959_963_984_540_054;
+/// The critical value of c960's two-sided intervals.
+fn z95() -> f64 {
+    c960_balance::normal::two_sided(c960_balance::LEVEL)
+}
 
 /// The points of a pair for engine A, as a share of the pair's two points,
 /// for the five pentanomial outcomes LL, LD, DD/WL, WD, WW.
@@ -270,7 +272,7 @@ impl MatchStats {
             .map(|(p, s)| p * (s - score).powi(2))
             .sum();
         let error = (variance / n).sqrt();
-        let (low, high) = (score - Z95 * error, score + Z95 * error);
+        let (low, high) = (score - z95() * error, score + z95() * error);
         stats.score = Some(Estimate {
             value: score,
             low,
@@ -287,7 +289,7 @@ impl MatchStats {
                 low: nelo(low),
                 high: nelo(high),
             });
-            stats.los = Some(normal_cdf((score - 0.5) / error));
+            stats.los = Some(c960_balance::normal::cdf((score - 0.5) / error));
         } else {
             // No spread at all: every pair scored the same.
             stats.los = Some(if score > 0.5 {
@@ -350,40 +352,9 @@ fn most_likely(observed: &[f64], s: f64) -> [f64; 5] {
     p
 }
 
-/// The standard normal distribution function.
-fn normal_cdf(x: f64) -> f64 {
-    0.5 * erfc(-x / std::f64::consts::SQRT_2)
-}
-
-/// The complementary error function, with relative error below 1.2e-7
-/// everywhere (Numerical Recipes' Chebyshev fit, `erfcc`).
-fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.265_512_23
-            + t * (1.000_023_68
-                + t * (0.374_091_96
-                    + t * (0.096_784_18
-                        + t * (-0.186_288_06
-                            + t * (0.278_868_07
-                                + t * (-1.135_203_98
-                                    + t * (1.488_515_87
-                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
-    if x >= 0.0 { r } else { 2.0 - r }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn erfc_matches_known_values() {
-        assert!((erfc(0.0) - 1.0).abs() < 1e-7);
-        assert!((erfc(1.0) - 0.157_299_207).abs() < 1e-7);
-        assert!((normal_cdf(1.959_964) - 0.975).abs() < 1e-6);
-    }
 
     #[test]
     fn the_likeliest_distribution_has_the_asked_mean() {

@@ -10,11 +10,12 @@ use std::{
 
 use serde::Serialize;
 
+use c960_balance::interval::score_interval;
+pub use c960_balance::interval::{Interval, trinomial_interval};
 use c960_core::{
-    CastlingTally, Setup, score_interval,
+    CastlingTally, Setup,
     shakmaty::{ByCastlingSide, ByColor, CastlingSide, Color},
 };
-pub use c960_core::{Interval, trinomial_interval};
 
 use crate::{GameRecord, Outcome, Termination};
 

@@ -66,14 +66,14 @@ pub(super) fn from_games(
         })
         .collect();
     let decisions = decide(&claims, settings.level);
-    let shrunk = shrink(&means, &ses, 0.95).map(|(_, rows)| rows);
+    let shrunk = shrink(&means, &ses, c960_balance::LEVEL).map(|(_, rows)| rows);
     let groups: Vec<Vec<f64>> = sps.iter().map(|sp| scores[sp].clone()).collect();
     let reliability = split_half(&groups, SPLITS, settings.seed);
     let components_reliability = components(&means, &ses).map(|c| c.reliability);
     let mut rows = BTreeMap::new();
     for (i, sp) in sps.iter().enumerate() {
         let cs = if settings.fixed_n {
-            let half = 1.959_963_984_540_054 * ses[i];
+            let half = c960_balance::normal::two_sided(c960_balance::LEVEL) * ses[i];
             c960_balance::sequential::Sequence {
                 mean: means[i],
                 low: (means[i] - half).max(0.0),
@@ -83,8 +83,9 @@ pub(super) fn from_games(
         } else {
             confidence_sequence(&scores[sp], 0.05)
         };
+        // A score lies in [0, 1], and so does its interval.
         let (s, lo, hi) = shrunk.as_ref().map_or((means[i], cs.low, cs.high), |r| {
-            (r[i].estimate, r[i].low, r[i].high)
+            (r[i].estimate, r[i].low.max(0.0), r[i].high.min(1.0))
         });
         rows.insert(
             *sp,

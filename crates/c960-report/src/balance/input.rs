@@ -13,12 +13,56 @@ use polars::prelude::*;
 
 use crate::ReportError;
 
+/// Reads the columns `needs` (and `optional` where present) of a table,
+/// after checking it: its seal (if any) matches, it has the columns, and
+/// it is a Chess960 table (positions in a column `sp`), not a Double
+/// Fischer Random one.
+fn open_checked(path: &Path, needs: &[&str], optional: &[&str]) -> Result<DataFrame, ReportError> {
+    c960_store::check_parquet(path)?;
+    let read = |columns: Option<Vec<String>>| -> Result<_, ReportError> {
+        let file = File::open(path).map_err(|e| io_error(path, &e))?;
+        c960_store::quietly(|| -> PolarsResult<(Vec<String>, Option<DataFrame>)> {
+            let mut reader = ParquetReader::new(file);
+            let names: Vec<String> = reader
+                .schema()?
+                .iter_names()
+                .map(ToString::to_string)
+                .collect();
+            match columns {
+                None => Ok((names, None)),
+                Some(columns) => Ok((names, Some(reader.with_columns(Some(columns)).finish()?))),
+            }
+        })
+        .map_err(|panic| bad(path, format!("unreadable Parquet ({panic})")))?
+        .map_err(ReportError::from)
+    };
+    let (names, _) = read(None)?;
+    if !names.iter().any(|n| n == "sp") && names.iter().any(|n| n == "setup") {
+        return Err(bad(
+            path,
+            "a Double Fischer Random table (it names setups, not SPs): c960 balance reads \
+             Chess960 tables"
+                .to_owned(),
+        ));
+    }
+    if let Some(missing) = needs.iter().find(|c| !names.iter().any(|n| n == *c)) {
+        return Err(bad(
+            path,
+            format!("not a table c960 balance reads: it has no column {missing}"),
+        ));
+    }
+    let columns = needs
+        .iter()
+        .chain(optional.iter().filter(|c| names.iter().any(|n| n == *c)))
+        .map(|c| (*c).to_owned())
+        .collect();
+    let (_, frame) = read(Some(columns))?;
+    Ok(frame.expect("columns were asked for"))
+}
+
 /// Scores of a games table per position, in game order.
 pub(super) fn read_games(path: &Path) -> Result<BTreeMap<u16, Vec<f64>>, ReportError> {
-    let file = File::open(path).map_err(|e| io_error(path, &e))?;
-    let frame = ParquetReader::new(file)
-        .with_columns(Some(vec!["sp".into(), "game".into(), "white_score".into()]))
-        .finish()?;
+    let frame = open_checked(path, &["sp", "game", "white_score"], &[])?;
     let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
     let game = frame.column("game")?.cast(&DataType::UInt64)?;
     let score = frame.column("white_score")?.cast(&DataType::Float64)?;
@@ -30,13 +74,25 @@ pub(super) fn read_games(path: &Path) -> Result<BTreeMap<u16, Vec<f64>>, ReportE
                 .ok()
                 .filter(|s| *s < POSITION_COUNT)
                 .ok_or_else(|| bad(path, format!("row {i} has SP {s}, outside 0..=959")))?;
-            if !(0.0..=1.0).contains(&x) {
-                return Err(bad(path, format!("row {i} has White's score {x}")));
+            if ![0.0, 0.5, 1.0].contains(&x) {
+                return Err(bad(
+                    path,
+                    format!("row {i} has White's score {x}, not 0, ½ or 1"),
+                ));
             }
             rows.push((s, g, x));
         }
     }
     rows.sort_by_key(|r| (r.0, r.1));
+    if let Some(twice) = rows
+        .windows(2)
+        .find(|w| (w[0].0, w[0].1) == (w[1].0, w[1].1))
+    {
+        return Err(bad(
+            path,
+            format!("game {} of SP {} appears twice", twice[0].1, twice[0].0),
+        ));
+    }
     let mut out: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
     for (s, _, x) in rows {
         out.entry(s).or_default().push(x);
@@ -77,8 +133,18 @@ pub(super) fn read_sweep(
     path: &Path,
     run: usize,
 ) -> Result<Vec<(String, u16, String, f64)>, ReportError> {
-    let file = File::open(path).map_err(|e| io_error(path, &e))?;
-    let frame = ParquetReader::new(file).finish()?;
+    let frame = open_checked(
+        path,
+        &[
+            "sp",
+            "engine",
+            "limit",
+            "engine_options",
+            "score_cp",
+            "score_mate",
+        ],
+        &["repeat"],
+    )?;
     let text = |name: &str| -> Result<Vec<String>, ReportError> {
         let c = frame.column(name)?.cast(&DataType::String)?;
         let c = c.str()?;
@@ -106,7 +172,8 @@ pub(super) fn read_sweep(
             .ok_or_else(|| bad(path, format!("row {i} has no SP in 0..=959")))?;
         // A mate in a start position is out of reach; treat it as ±10 pawns.
         let value = match (cp.get(i), mate.get(i)) {
-            (Some(v), _) => v,
+            (Some(v), _) if v.is_finite() => v,
+            (Some(v), _) => return Err(bad(path, format!("row {i} has the score {v}"))),
             (None, Some(m)) => 1000.0 * m.signum(),
             (None, None) => continue,
         };

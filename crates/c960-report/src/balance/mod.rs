@@ -275,10 +275,14 @@ pub fn compute(
     settings: Settings,
 ) -> Result<Balance, ReportError> {
     let mut inputs = Vec::new();
+    let mut seen = Seen::default();
     let mut scores: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
     for path in games {
         let file = table(path, c960_store::GAMES_TABLE);
-        for (sp, s) in read_games(&file)? {
+        seen.path(&file)?;
+        let read = read_games(&file)?;
+        seen.content(&file, &format!("{read:?}"))?;
+        for (sp, s) in read {
             scores.entry(sp).or_default().extend(s);
         }
         inputs.push(file.display().to_string());
@@ -286,8 +290,25 @@ pub fn compute(
     let mut sweep_rows = Vec::new();
     for (run, path) in sweeps.iter().enumerate() {
         let file = searches(&table(path, c960_store::SWEEP_TABLE));
-        sweep_rows.extend(read_sweep(&file, run)?);
+        seen.path(&file)?;
+        let read = read_sweep(&file, run)?;
+        // The same searches under another name (a copy, or a second run
+        // with the same settings and seed) would count twice.
+        let content: Vec<_> = read.iter().map(|r| (&r.0, r.1, r.3.to_bits())).collect();
+        seen.content(&file, &format!("{content:?}"))?;
+        sweep_rows.extend(read);
         inputs.push(file.display().to_string());
+    }
+    if scores.is_empty() && sweep_rows.is_empty() {
+        return Err(ReportError::BadRun {
+            dir: games
+                .iter()
+                .chain(sweeps)
+                .next()
+                .cloned()
+                .unwrap_or_default(),
+            reason: "the tables score no position".to_owned(),
+        });
     }
     let (games_summary, games_rows) = if scores.is_empty() {
         (None, BTreeMap::new())
@@ -318,6 +339,48 @@ pub fn compute(
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         method: METHOD.to_owned(),
     })
+}
+
+/// The inputs read so far, so that none counts twice: one table named
+/// twice, or two tables that hold the same rows, would make the same
+/// evidence look like twice as much.
+#[derive(Default)]
+struct Seen {
+    paths: Vec<(PathBuf, PathBuf)>,
+    contents: Vec<(PathBuf, [u8; 32])>,
+}
+
+impl Seen {
+    fn path(&mut self, file: &Path) -> Result<(), ReportError> {
+        let canonical = file.canonicalize().map_err(|e| input::io_error(file, &e))?;
+        if let Some((first, _)) = self.paths.iter().find(|(_, c)| *c == canonical) {
+            return Err(ReportError::BadRun {
+                dir: file.to_owned(),
+                reason: format!(
+                    "given twice (also as {}): each table counts once",
+                    first.display()
+                ),
+            });
+        }
+        self.paths.push((file.to_owned(), canonical));
+        Ok(())
+    }
+
+    fn content(&mut self, file: &Path, rows: &str) -> Result<(), ReportError> {
+        use sha2::{Digest, Sha256};
+        let digest: [u8; 32] = Sha256::digest(rows.as_bytes()).into();
+        if let Some((first, _)) = self.contents.iter().find(|(_, d)| *d == digest) {
+            return Err(ReportError::BadRun {
+                dir: file.to_owned(),
+                reason: format!(
+                    "holds the same rows as {}: the same searches or games would count twice",
+                    first.display()
+                ),
+            });
+        }
+        self.contents.push((file.to_owned(), digest));
+        Ok(())
+    }
 }
 
 /// The method whose verdicts positions get: the one asked for, or the more

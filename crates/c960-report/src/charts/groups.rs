@@ -77,7 +77,10 @@ pub fn mean_interval(values: &[f64]) -> (f64, f64) {
         return (mean, 0.0);
     }
     let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, 1.96 * (variance / n).sqrt())
+    (
+        mean,
+        c960_balance::normal::two_sided(c960_balance::LEVEL) * (variance / n).sqrt(),
+    )
 }
 
 impl Chart for Bars {

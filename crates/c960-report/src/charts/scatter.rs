@@ -29,19 +29,6 @@ pub struct Scatter {
     pub y_desc: String,
 }
 
-/// Pearson's correlation of `points` (`None` for fewer than three points
-/// or a constant coordinate).
-#[must_use]
-pub fn correlation(points: &[(f64, f64)]) -> Option<f64> {
-    let (slope, _) = least_squares(points)?;
-    let n = points.len() as f64;
-    let mean_x = points.iter().map(|p| p.0).sum::<f64>() / n;
-    let mean_y = points.iter().map(|p| p.1).sum::<f64>() / n;
-    let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
-    let syy: f64 = points.iter().map(|p| (p.1 - mean_y).powi(2)).sum();
-    (syy > 0.0).then(|| slope * (sxx / syy).sqrt())
-}
-
 /// Slope and intercept of the least-squares line through `points`.
 fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     if points.len() < 3 {
@@ -104,4 +91,15 @@ impl Chart for Scatter {
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     }
+}
+
+/// Pearson's correlation of `points` (`None` for fewer than three points
+/// or a constant coordinate).
+#[must_use]
+pub fn correlation(points: &[(f64, f64)]) -> Option<f64> {
+    if points.len() < 3 {
+        return None;
+    }
+    let (x, y): (Vec<f64>, Vec<f64>) = points.iter().copied().unzip();
+    c960_balance::reliability::pearson(&x, &y)
 }

@@ -13,10 +13,9 @@
     clippy::needless_range_loop
 )]
 
-use c960_balance::normal;
 use serde::Serialize;
 
-use super::stats::t_quantile;
+use super::stats::t_critical;
 
 /// One fitted coefficient.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -126,7 +125,8 @@ pub fn ols(names: &[&str], x: &[Vec<f64>], y: &[f64]) -> Option<Regression> {
     let hc3 = sandwich(&bread, &meat3);
     let mean = y.iter().sum::<f64>() / n as f64;
     let tss: f64 = y.iter().map(|v| (v - mean).powi(2)).sum();
-    let t = t_quantile(0.975, (n - k) as f64);
+    let df = (n - k) as f64;
+    let t = t_critical(df);
     let coefficients = kept
         .iter()
         .enumerate()
@@ -143,8 +143,10 @@ pub fn ols(names: &[&str], x: &[Vec<f64>], y: &[f64]) -> Option<Regression> {
                 se_hc1: (scale * hc1[j][j]).max(0.0).sqrt(),
                 low: beta[j] - t * se3,
                 high: beta[j] + t * se3,
+                // The same t distribution as the interval, so a p-value
+                // below 0.05 and an interval excluding 0 always agree.
                 p_value: if se3 > 0.0 {
-                    2.0 * normal::upper_tail((beta[j] / se3).abs())
+                    c960_balance::student::two_sided_p(beta[j] / se3, df)
                 } else {
                     f64::from(u8::from(beta[j] == 0.0))
                 },

@@ -5,34 +5,13 @@
 // Counts of setups (at most 921,600) convert to floats without loss.
 #![allow(clippy::cast_precision_loss)]
 
-use c960_balance::{normal, rng::Rng};
+use c960_balance::rng::Rng;
 use serde::Serialize;
 
-/// The normal quantile of a two-sided 95% interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
-
-/// Student's t quantile at probability `p` with `df` degrees of freedom:
-/// exact for one and two degrees of freedom, otherwise the Cornish–Fisher
-/// expansion in `1/df` (Abramowitz & Stegun 26.7.5): at the 97.5% point
-/// within 0.004 of the exact value at three degrees of freedom and within
-/// 0.001 from four on.
+/// The critical value of a two-sided t interval at c960's level.
 #[must_use]
-pub fn t_quantile(p: f64, df: f64) -> f64 {
-    if df <= 1.0 {
-        return (std::f64::consts::PI * (p - 0.5)).tan();
-    }
-    if df <= 2.0 {
-        return (2.0 * p - 1.0) / (2.0 * p * (1.0 - p)).sqrt();
-    }
-    let z = normal::quantile(p);
-    let g1 = (z.powi(3) + z) / 4.0;
-    let g2 = (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / 96.0;
-    let g3 = (3.0 * z.powi(7) + 19.0 * z.powi(5) + 17.0 * z.powi(3) - 15.0 * z) / 384.0;
-    let g4 = (79.0 * z.powi(9) + 776.0 * z.powi(7) + 1482.0 * z.powi(5)
-        - 1920.0 * z.powi(3)
-        - 945.0 * z)
-        / 92160.0;
-    z + g1 / df + g2 / df.powi(2) + g3 / df.powi(3) + g4 / df.powi(4)
+pub fn t_critical(df: f64) -> f64 {
+    c960_balance::student::two_sided(c960_balance::LEVEL, df)
 }
 
 /// The mean of a group of setups with its 95% interval.
@@ -61,7 +40,7 @@ impl MeanInterval {
         let n = values.len() as f64;
         let mean = values.iter().sum::<f64>() / n;
         let sd = sd(values);
-        let half = sd.map(|s| t_quantile(0.975, n - 1.0) * s / n.sqrt());
+        let half = sd.map(|s| t_critical(n - 1.0) * s / n.sqrt());
         Some(MeanInterval {
             n: values.len(),
             mean,
@@ -127,7 +106,7 @@ pub fn welch(a: &[f64], b: &[f64]) -> Option<Difference> {
     }
     let df = (va + vb).powi(2)
         / (va.powi(2) / (a.len() as f64 - 1.0) + vb.powi(2) / (b.len() as f64 - 1.0));
-    let half = t_quantile(0.975, df) * se;
+    let half = t_critical(df) * se;
     Some(Difference {
         estimate,
         low: estimate - half,
@@ -167,23 +146,6 @@ pub fn sd_difference(a: &[f64], b: &[f64], resamples: usize, seed: u64) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn t_quantiles_match_the_tables() {
-        // Two-sided 95% critical values (scipy.stats.t.ppf(0.975, df)).
-        for (df, t, tolerance) in [
-            (1.0, 12.706, 1e-3),
-            (2.0, 4.303, 1e-3),
-            (3.0, 3.1824, 4e-3),
-            (4.0, 2.7764, 1e-3),
-            (5.0, 2.5706, 1e-3),
-            (10.0, 2.228, 1e-3),
-            (30.0, 2.042, 1e-3),
-            (1000.0, 1.962, 1e-3),
-        ] {
-            assert!((t_quantile(0.975, df) - t).abs() < tolerance, "df {df}");
-        }
-    }
 
     #[test]
     fn a_mean_interval_covers_the_truth_about_95_times_in_100() {

@@ -141,7 +141,10 @@ fn measured(frame: &DataFrame, sources: &[Source], row: usize) -> crate::sheet::
                         s.limit()
                     ),
                     cp,
-                    interval: se.map(|se| (cp - 1.96 * se, cp + 1.96 * se)),
+                    interval: se.map(|se| {
+                        let half = c960_balance::normal::two_sided(c960_balance::LEVEL) * se;
+                        (cp - half, cp + half)
+                    }),
                 });
             }
             Some(crate::sheet::EngineView {

@@ -3,8 +3,7 @@
 
 use serde::Serialize;
 
-/// The normal quantile of a two-sided 95% interval.
-const Z95: f64 = 1.959_963_984_540_054;
+use crate::{LEVEL, normal::two_sided};
 
 /// White's expected score with a 95% interval.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
@@ -50,38 +49,14 @@ pub fn score_interval(mean: f64, variance: f64, n: f64) -> Interval {
             high: 1.0,
         };
     }
-    let z2 = Z95 * Z95;
+    let z = two_sided(LEVEL);
+    let z2 = z * z;
     let denominator = 1.0 + z2 / n;
     let centre = (mean + z2 / (2.0 * n)) / denominator;
-    let half = Z95 / denominator * (variance / n + z2 / (4.0 * n * n)).sqrt();
+    let half = z / denominator * (variance / n + z2 / (4.0 * n * n)).sqrt();
     Interval {
         mean,
         low: (centre - half).max(0.0),
         high: (centre + half).min(1.0),
     }
-}
-
-/// Median of a histogram (index = value), e.g. of castling plies.
-#[must_use]
-#[allow(clippy::cast_precision_loss)]
-pub fn histogram_median(histogram: &[u64]) -> Option<f64> {
-    let total: u64 = histogram.iter().sum();
-    if total == 0 {
-        return None;
-    }
-    let value_at = |rank: u64| {
-        let mut seen = 0;
-        for (value, count) in histogram.iter().enumerate() {
-            seen += count;
-            if seen > rank {
-                return value as f64;
-            }
-        }
-        unreachable!("rank below total")
-    };
-    Some(if total % 2 == 1 {
-        value_at(total / 2)
-    } else {
-        f64::midpoint(value_at(total / 2 - 1), value_at(total / 2))
-    })
 }
