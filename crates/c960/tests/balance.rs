@@ -279,3 +279,216 @@ fn verdicts_come_from_the_more_reliable_method_unless_told() {
     let line = dir.bad_input(&["balance", "--games", ".", "--verdicts-from", "best"]);
     assert!(line.contains("--verdicts-from"), "{line}");
 }
+
+/// Runs `c960 balance` expecting bad input and returns its one line.
+fn refused(dir: &Dir, sources: &[(&str, &str)]) -> String {
+    let mut args = vec!["balance"];
+    for (flag, path) in sources {
+        args.extend([*flag, *path]);
+    }
+    args.extend(["--out", "refused"]);
+    let line = dir.bad_input(&args);
+    assert!(
+        !dir.file("refused").join("balance.csv").exists(),
+        "a refused balance wrote its table"
+    );
+    line
+}
+
+#[test]
+fn balance_given_the_same_input_twice_invents_no_certainty() {
+    let dir = Dir::new();
+    let data = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    let sweep = data.join("sweep-stockfish-15.1-nodes1000000-mpv3");
+    let sweep = sweep.to_str().unwrap();
+    // The same directory twice, and the same table by another path.
+    let line = refused(&dir, &[("--sweep", sweep), ("--sweep", sweep)]);
+    assert!(line.contains("given twice"), "{line}");
+    let table = format!("{sweep}/sweep.parquet");
+    let line = refused(&dir, &[("--sweep", sweep), ("--sweep", &table)]);
+    assert!(line.contains("given twice"), "{line}");
+    // A copy holds the same rows: the same searches would count twice.
+    std::fs::copy(&table, dir.file("copy.parquet")).unwrap();
+    let line = refused(&dir, &[("--sweep", sweep), ("--sweep", "copy.parquet")]);
+    assert!(line.contains("same rows"), "{line}");
+    games_table(&dir, "games.parquet", &[1, 2, 3], 10, &|_| 0.5);
+    std::fs::copy(dir.file("games.parquet"), dir.file("again.parquet")).unwrap();
+    let line = refused(
+        &dir,
+        &[("--games", "games.parquet"), ("--games", "games.parquet")],
+    );
+    assert!(line.contains("given twice"), "{line}");
+    let line = refused(
+        &dir,
+        &[("--games", "games.parquet"), ("--games", "again.parquet")],
+    );
+    assert!(line.contains("same rows"), "{line}");
+}
+
+#[test]
+fn balance_never_checks_the_seal_of_the_tables_it_reads() {
+    let dir = Dir::new();
+    let data = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    // A sealed table with one byte of its data changed.
+    let mut bytes = std::fs::read(data.join("research-v2/stockfish-repeats.parquet")).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(dir.file("damaged.parquet"), bytes).unwrap();
+    let line = refused(&dir, &[("--sweep", "damaged.parquet")]);
+    assert!(
+        line.contains("damaged.parquet") && line.contains("checksum"),
+        "{line}"
+    );
+    // Non-finite scores and a game twice are refused, not averaged.
+    let sweep = |name: &str, cp: Vec<f64>, sps: Vec<u32>| {
+        let n = cp.len();
+        let text = |v: &str| vec![v.to_owned(); n];
+        let mut frame = DataFrame::new(
+            n,
+            vec![
+                Column::new("sp".into(), sps),
+                Column::new("engine".into(), text("Stockfish 15.1")),
+                Column::new("limit".into(), text("nodes 1000")),
+                Column::new("engine_options".into(), text("Threads=1, Hash=16")),
+                Column::new("score_cp".into(), cp),
+                Column::new("score_mate".into(), vec![None::<i32>; n]),
+            ],
+        )
+        .unwrap();
+        ParquetWriter::new(File::create(dir.file(name)).unwrap())
+            .finish(&mut frame)
+            .unwrap();
+    };
+    sweep("nan.parquet", vec![10.0, f64::NAN, 30.0], vec![0, 1, 2]);
+    let line = refused(&dir, &[("--sweep", "nan.parquet")]);
+    assert!(line.contains("has the score NaN"), "{line}");
+    games_table(&dir, "games.parquet", &[7, 7], 3, &|_| 0.5);
+    let line = refused(&dir, &[("--games", "games.parquet")]);
+    assert!(line.contains("appears twice"), "{line}");
+}
+
+#[test]
+fn balance_on_dfrc_tables_is_refused_in_one_line() {
+    let dir = Dir::new();
+    let data = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    let dfrc = data.join("dfrc-sample-stockfish-15.1");
+    let table = std::fs::read_dir(&dfrc)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .unwrap();
+    let line = refused(&dir, &[("--sweep", table.to_str().unwrap())]);
+    assert!(line.contains("Double Fischer Random"), "{line}");
+}
+
+#[test]
+fn an_empty_sweep_gives_no_header_only_balance_table() {
+    let dir = Dir::new();
+    let mut frame = DataFrame::new(
+        0,
+        vec![
+            Column::new("sp".into(), Vec::<u32>::new()),
+            Column::new("game".into(), Vec::<u32>::new()),
+            Column::new("white_score".into(), Vec::<f64>::new()),
+        ],
+    )
+    .unwrap();
+    ParquetWriter::new(File::create(dir.file("empty.parquet")).unwrap())
+        .finish(&mut frame)
+        .unwrap();
+    let line = refused(&dir, &[("--games", "empty.parquet")]);
+    assert!(line.contains("score no position"), "{line}");
+}
+
+#[test]
+fn degenerate_inputs_are_not_shown_as_certain() {
+    let dir = Dir::new();
+    // Rater A searched each position four times with identical results;
+    // rater B once. Rater A alone: no interval and no verdict, however
+    // exactly it repeats.
+    let sweep = |name: &str, engine: &str, repeats: u32, value: &dyn Fn(u32) -> f64| {
+        let (mut sps, mut reps, mut cps) = (Vec::new(), Vec::new(), Vec::new());
+        for sp in 0..200u32 {
+            for r in 0..repeats {
+                sps.push(sp);
+                reps.push(u64::from(r));
+                cps.push(value(sp));
+            }
+        }
+        let n = sps.len();
+        let text = |v: &str| vec![v.to_owned(); n];
+        let mut frame = DataFrame::new(
+            n,
+            vec![
+                Column::new("sp".into(), sps),
+                Column::new("repeat".into(), reps),
+                Column::new("engine".into(), text(engine)),
+                Column::new("limit".into(), text("nodes 1000")),
+                Column::new("engine_options".into(), text("Threads=1, Hash=16")),
+                Column::new("score_cp".into(), cps),
+                Column::new("score_mate".into(), vec![None::<i32>; n]),
+            ],
+        )
+        .unwrap();
+        ParquetWriter::new(File::create(dir.file(name)).unwrap())
+            .finish(&mut frame)
+            .unwrap();
+    };
+    let truth = |sp: u32| f64::from(sp % 40);
+    sweep("a.parquet", "Engine A", 4, &|sp| truth(sp));
+    sweep("b.parquet", "Engine B", 1, &|sp| {
+        2.0 * truth(sp) + f64::from((sp * 7) % 11)
+    });
+    dir.ok(&["balance", "--sweep", "a.parquet", "--out", "one"]);
+    let csv = std::fs::read_to_string(dir.file("one/balance.csv")).unwrap();
+    assert!(column(&csv, "sweep_cp_low").iter().all(String::is_empty));
+    assert!(
+        column(&csv, "sweep_verdict")
+            .iter()
+            .all(|v| v == "unresolved")
+    );
+    // With rater B the interval holds their disagreement: never a point.
+    dir.ok(&[
+        "balance",
+        "--sweep",
+        "a.parquet",
+        "--sweep",
+        "b.parquet",
+        "--out",
+        "two",
+    ]);
+    let csv = std::fs::read_to_string(dir.file("two/balance.csv")).unwrap();
+    let (low, high) = (column(&csv, "sweep_cp_low"), column(&csv, "sweep_cp_high"));
+    for (l, h) in low.iter().zip(&high) {
+        let width: f64 = h.parse::<f64>().unwrap() - l.parse::<f64>().unwrap();
+        assert!(width > 1.0, "interval [{l}, {h}]");
+    }
+    assert!(
+        column(&csv, "q_value")
+            .iter()
+            .all(|q| q.parse::<f64>().unwrap() > 0.0)
+    );
+    // Game scores and their (shrunk) intervals stay within [0, 1].
+    games_table(
+        &dir,
+        "games.parquet",
+        &(0..300).collect::<Vec<_>>(),
+        6,
+        &|sp| {
+            if sp % 3 == 0 { 0.83 } else { 0.5 }
+        },
+    );
+    dir.ok(&["balance", "--games", "games.parquet", "--out", "games"]);
+    let csv = std::fs::read_to_string(dir.file("games/balance.csv")).unwrap();
+    for name in [
+        "balance_low",
+        "balance_high",
+        "games_score_low",
+        "games_score_high",
+    ] {
+        for value in column(&csv, name) {
+            let v: f64 = value.parse().unwrap();
+            assert!((0.0..=1.0).contains(&v), "{name} {v}");
+        }
+    }
+}

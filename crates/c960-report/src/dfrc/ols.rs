@@ -336,4 +336,18 @@ mod tests {
             .count();
         assert!((364..=396).contains(&covered), "{covered} of 400");
     }
+
+    #[test]
+    fn a_dfrc_coefficient_p_value_agrees_with_its_interval() {
+        // Few setups and a weak slope: p-values near 0.05, where a normal
+        // p-value beside a t interval disagreed.
+        let mut rng = Rng::new(12);
+        for _ in 0..300 {
+            let x: Vec<Vec<f64>> = (0..8).map(|_| vec![rng.uniform()]).collect();
+            let y: Vec<f64> = x.iter().map(|r| 0.8 * r[0] + 0.3 * rng.normal()).collect();
+            let c = &ols(&["x"], &x, &y).unwrap().coefficients[1];
+            let excludes_zero = c.low > 0.0 || c.high < 0.0;
+            assert_eq!(c.p_value < 0.05, excludes_zero, "{c:?}");
+        }
+    }
 }
