@@ -27,11 +27,32 @@ fn settings_come_from_profile_then_file_then_flags() {
     assert_eq!(quick["positions"], "all");
     let research = plan(&dir, &["--profile", "research"]);
     assert_eq!(research["out"], "runs/research");
-    // Chosen from `just bench-resolve`: repeats beat one deep search per
-    // core-hour; self-play adaptive within the old uniform budget.
-    assert_eq!(research["sweep"]["nodes"], 250_000);
-    assert_eq!(research["sweep"]["repeats"], 4);
-    assert_eq!(research["sweep"]["multipv"], 1);
+    // The research sweep is a set of raters (`just bench-validity`); with
+    // only Debian's Stockfish installed, its settings vary, not its engine.
+    let names = |plan: &serde_json::Value| -> Vec<String> {
+        plan["raters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        names(&research),
+        [
+            "stockfish-4m",
+            "stockfish-1m-hash64",
+            "stockfish-1m-multipv3"
+        ]
+    );
+    assert!(research.get("sweep").is_none(), "raters, not one search");
+    // One engine's search, set by a flag, is a sweep of that engine alone,
+    // the rest from the profile: v2's four searches of 250,000 nodes.
+    let alone = plan(&dir, &["--profile", "research", "--sweep-nodes", "250000"]);
+    assert!(alone.get("raters").is_none());
+    assert_eq!(alone["sweep"]["nodes"], 250_000);
+    assert_eq!(alone["sweep"]["repeats"], 4);
+    assert_eq!(alone["sweep"]["multipv"], 1);
     assert_eq!(research["selfplay"]["games"], 20);
     assert_eq!(research["selfplay"]["target_halfwidth"], 0.05);
     assert_eq!(research["selfplay"]["budget"], 96_000);
@@ -382,4 +403,133 @@ fn each_stage_launches_each_engine_process_once() {
         .collect();
     assert!(idle.is_empty(), "processes that never searched: {idle:?}");
     assert_eq!(traces.len(), 3, "engine processes launched");
+}
+
+#[test]
+fn the_research_profile_takes_the_strongest_engines_installed() {
+    let dir = Dir::new();
+    // With Stockfish 19 from npm beside Debian's Stockfish 15.1, each
+    // rater of the design runs on its own engine.
+    let out =
+        util::run_command(dir.command_with_npm(&["run", "--profile", "research", "--dry-run"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let research: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let raters: Vec<(String, String, u64)> = research["raters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap().to_owned(),
+                r["engine"].as_str().unwrap().to_owned(),
+                r["nodes"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        raters,
+        [
+            ("stockfish-npm-4m".into(), "stockfish-npm".into(), 4_000_000),
+            ("stockfish-4m".into(), "stockfish".into(), 4_000_000),
+            (
+                "stockfish-npm-1m-hash64".into(),
+                "stockfish-npm".into(),
+                1_000_000
+            ),
+            (
+                "stockfish-1m-multipv3".into(),
+                "stockfish".into(),
+                1_000_000
+            ),
+        ]
+    );
+    // A named engine rates alone, with the design's settings.
+    let builtin = plan(&dir, &["--profile", "research", "--engine", "builtin"]);
+    assert_eq!(builtin["raters"].as_array().unwrap().len(), 3);
+    assert!(
+        builtin["raters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["engine"] == "builtin")
+    );
+}
+
+#[test]
+fn raters_from_a_config_file_each_sweep_into_their_own_directory() {
+    let dir = Dir::new();
+    fs::write(
+        dir.file("raters.toml"),
+        "positions = \"0-11\"\n[selfplay]\ngames = 0\n\
+         [[raters]]\nname = \"small\"\nengine = \"builtin\"\nnodes = 2000\n\
+         [[raters]]\nname = \"large\"\nengine = \"builtin\"\nnodes = 8000\nhash = 4\n\
+         [[raters]]\nname = \"wide\"\nengine = \"builtin\"\nnodes = 4000\nmultipv = 2\n",
+    )
+    .unwrap();
+    dir.ok(&["run", "--config", "raters.toml", "--out", "r", "--quiet"]);
+    for name in ["small", "large", "wide"] {
+        assert!(
+            dir.file("r/raters")
+                .join(name)
+                .join("sweep.parquet")
+                .is_file(),
+            "{name}"
+        );
+    }
+    assert!(!dir.file("r/sweep").exists());
+    let record: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("r/run.json")).unwrap()).unwrap();
+    assert_eq!(record["raters"].as_array().unwrap().len(), 3);
+    assert_eq!(record["plan"]["raters"][1]["hash"], 4);
+    // The report combines the three raters into one consensus.
+    let balance: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("r/report/balance.json")).unwrap())
+            .unwrap();
+    assert_eq!(balance["engines"].as_array().unwrap().len(), 3, "{balance}");
+    // A second run reuses every rater's searches.
+    let again = dir.run(&["run", "--config", "raters.toml", "--out", "r"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(
+        again.stderr.contains("sweep by 3 raters"),
+        "{}",
+        again.stderr
+    );
+    assert!(
+        again
+            .stdout
+            .contains("12 positions at nodes 8000 by c960 builtin"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(again.stdout.matches("(12 from the journal)").count(), 3);
+}
+
+#[test]
+fn rater_settings_that_cannot_be_are_refused_in_one_line() {
+    let dir = Dir::new();
+    let rater = |name: &str, nodes: u32| {
+        format!("[[raters]]\nname = \"{name}\"\nengine = \"builtin\"\nnodes = {nodes}\n")
+    };
+    for (file, flags, wanted) in [
+        (rater("a", 1000) + &rater("a", 2000), &[][..], "used twice"),
+        (rater("a", 1000) + &rater("b", 1000), &[], "search alike"),
+        (rater("../x", 1000), &[], "rater name"),
+        (rater("a", 0), &[], "at least 1"),
+        (
+            rater("a", 1000),
+            &["--engine", "builtin"][..],
+            "give one or the other",
+        ),
+        (
+            rater("a", 1000),
+            &["--sweep-nodes", "5000"],
+            "give one or the other",
+        ),
+    ] {
+        fs::write(dir.file("bad.toml"), file).unwrap();
+        let mut args = vec!["run", "--config", "bad.toml", "--dry-run"];
+        args.extend(flags);
+        let line = dir.bad_input(&args);
+        assert!(line.contains(wanted), "{wanted}: {line}");
+    }
 }

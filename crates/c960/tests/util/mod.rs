@@ -9,6 +9,23 @@ use std::{
     process::{Command, Output},
 };
 
+/// Where Stockfish from npm is installed for the tests.
+const NODE_MODULES: &str = "C960_NODE_MODULES";
+
+/// The `node_modules` directory holding Stockfish from npm, from
+/// `$C960_NODE_MODULES`; the test fails, saying how to install it, when it
+/// is missing.
+pub(crate) fn npm_modules() -> PathBuf {
+    let dir = std::env::var_os(NODE_MODULES).map(PathBuf::from);
+    match dir {
+        Some(dir) if dir.join("stockfish/package.json").is_file() => dir,
+        _ => panic!(
+            "Stockfish 19 from npm is missing: `npm install stockfish@19.0.0` in a directory D \
+             and set C960_NODE_MODULES=D/node_modules (as .ci/run does)"
+        ),
+    }
+}
+
 /// A temporary working directory with the binary at hand.
 pub(crate) struct Dir {
     temp: tempfile::TempDir,
@@ -39,10 +56,24 @@ impl Dir {
         self.temp.path().join(name)
     }
 
-    /// `c960 ARGS...` ready to run in this directory.
+    /// `c960 ARGS...` ready to run in this directory. Stockfish from npm
+    /// is hidden from it (`auto` then means Debian's Stockfish, as the
+    /// tests expect); [`Dir::command_with_npm`] shows it.
     pub(crate) fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_c960"));
-        command.args(args).current_dir(self.temp.path());
+        command
+            .args(args)
+            .current_dir(self.temp.path())
+            .env_remove(NODE_MODULES);
+        command
+    }
+
+    /// `c960 ARGS...` with Stockfish from npm installed where
+    /// `$C960_NODE_MODULES` says; a missing package fails the test and says
+    /// how to install it.
+    pub(crate) fn command_with_npm(&self, args: &[&str]) -> Command {
+        let mut command = self.command(args);
+        command.env(NODE_MODULES, npm_modules());
         command
     }
 

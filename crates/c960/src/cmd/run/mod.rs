@@ -42,6 +42,9 @@ struct RunRecord<'a> {
     c960_version: &'static str,
     plan: &'a Plan,
     engine: String,
+    /// Each rater's engine, when the sweep has several raters.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    raters: Vec<String>,
     jobs: usize,
     stages: &'a [StageTime],
     /// Absent for a shard: the merge of all shards builds the report.
@@ -54,46 +57,17 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
     let plan = plan(args)?;
     // The dry run validates exactly what the real run does (quietly: it
     // prints nothing but the plan); only the engine is not started.
-    let (mut sweep, selfplay) = configs(&plan, args.quiet || args.dry_run)?;
-    sweep.repair = args.repair;
+    let (mut sweeps, selfplay) = configs(&plan, args.quiet || args.dry_run)?;
+    for sweep in &mut sweeps {
+        sweep.repair = args.repair;
+    }
     if args.dry_run {
         let mut text = Text::default();
         writeln!(text, "{}", serde_json::to_string_pretty(&plan)?)?;
         return Ok(text.print()?);
     }
-    // Start the engine once before anything is written: a broken engine is
-    // reported at once, and the run says which engine it uses.
-    // The sweep then searches with this engine, so it is launched once.
-    let started = sweep
-        .engine
-        .with_multipv(sweep.multipv)
-        .start()
-        .map_err(c960_runner::RunError::from)?;
-    let engine = {
-        use c960_engine::Engine as _;
-        started.info().clone()
-    };
-    if !args.quiet {
-        eprintln!(
-            "c960 run ({}) with {}: {} positions; sweep at {}{}; {} into {}",
-            plan.profile.name(),
-            engine.name,
-            sweep.positions.len(),
-            sweep.limit,
-            if sweep.multipv > 1 {
-                format!(" with MultiPV {}", sweep.multipv)
-            } else {
-                String::new()
-            },
-            selfplay
-                .as_ref()
-                .map_or("no self-play".to_owned(), |s| format!(
-                    "self-play {} game(s) per position at {} per move",
-                    s.games_per_position, s.limit
-                )),
-            plan.out.display()
-        );
-    }
+    let (started, engines, named) = start_engines(&plan, &sweeps, selfplay.as_ref(), args.quiet)?;
+    let sweep = &sweeps[0];
     let _lock = claim(&plan, selfplay.as_ref(), args.repair)?;
     interrupt::install();
     let stages_total = if selfplay.is_some() { 4 } else { 3 };
@@ -102,10 +76,16 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
 
     times.push(write_positions(&plan.out, &display, stages_total)?);
 
-    let (swept, time) = sweep_stage(&sweep, started, &display, stages_total)?;
-    times.push(time);
+    let mut swept = Vec::new();
+    for (i, (sweep, engine)) in sweeps.iter().zip(started).enumerate() {
+        let rater = (sweeps.len() > 1).then_some((i + 1, sweeps.len()));
+        let (outcome, time) = sweep_stage(sweep, engine, rater, &display, stages_total)?;
+        times.push(time);
+        swept.push(outcome);
+    }
+    let first = &swept[0];
 
-    let mut runs = vec![sweep.out.clone()];
+    let mut runs: Vec<PathBuf> = sweeps.iter().map(|s| s.out.clone()).collect();
     let mut played: Vec<PositionSummary> = Vec::new();
     if let Some(selfplay) = &selfplay {
         let (outcome, time) = selfplay_stage(selfplay, &display, stages_total)?;
@@ -115,7 +95,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
     }
 
     if plan.shard.is_some() {
-        return finish_shard(&plan, &swept.engine.name, sweep.jobs, &times, args.quiet);
+        return finish_shard(&plan, &first.engine.name, sweep.jobs, &times, args.quiet);
     }
 
     // 4. Report.
@@ -135,7 +115,12 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         kind: "run",
         c960_version: env!("CARGO_PKG_VERSION"),
         plan: &plan,
-        engine: swept.engine.name.clone(),
+        engine: first.engine.name.clone(),
+        raters: if swept.len() > 1 {
+            engines.clone()
+        } else {
+            Vec::new()
+        },
         jobs: sweep.jobs,
         stages: &times,
         report: Some(report_dir.join("index.html")),
@@ -148,8 +133,8 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
     if !args.quiet {
         summary(
             &plan,
-            &swept.engine.name,
-            &swept.rows,
+            &named.join(", "),
+            &first.rows,
             &played,
             &times,
             &report_dir,
@@ -158,6 +143,69 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         .print()?;
     }
     Ok(())
+}
+
+/// Starts every rater's engine once before anything is written: a broken
+/// engine is reported at once, and the run says which engines it uses.
+/// Each sweep then searches with its engine, so it is launched once.
+/// Returns the engines, their labels, and each label once for people.
+fn start_engines(
+    plan: &Plan,
+    sweeps: &[c960_sweep::SweepConfig],
+    selfplay: Option<&SelfplayConfig>,
+    quiet: bool,
+) -> Result<(Vec<c960_engine::AnyEngine>, Vec<String>, Vec<String>)> {
+    let mut started = Vec::new();
+    for sweep in sweeps {
+        started.push(
+            sweep
+                .engine
+                .with_multipv(sweep.multipv)
+                .start()
+                .map_err(c960_runner::RunError::from)?,
+        );
+    }
+    let engines: Vec<String> = started
+        .iter()
+        .map(|e| {
+            use c960_engine::Engine as _;
+            e.info().label()
+        })
+        .collect();
+    let named: Vec<String> = engines.iter().fold(Vec::new(), |mut named, e| {
+        if !named.contains(e) {
+            named.push(e.clone());
+        }
+        named
+    });
+    let sweep = &sweeps[0];
+    if !quiet {
+        let searches = if sweeps.len() == 1 {
+            format!(
+                "sweep at {}{}",
+                sweep.limit,
+                if sweep.multipv > 1 {
+                    format!(" with MultiPV {}", sweep.multipv)
+                } else {
+                    String::new()
+                }
+            )
+        } else {
+            format!("sweep by {} raters", sweeps.len())
+        };
+        eprintln!(
+            "c960 run ({}) with {}: {} positions; {searches}; {} into {}",
+            plan.profile.name(),
+            named.join(", "),
+            sweep.positions.len(),
+            selfplay.map_or("no self-play".to_owned(), |s| format!(
+                "self-play {} game(s) per position at {} per move",
+                s.games_per_position, s.limit
+            )),
+            plan.out.display()
+        );
+    }
+    Ok((started, engines, named))
 }
 
 /// A shard's run ends after self-play: `run.json` says which shard it
@@ -175,6 +223,7 @@ fn finish_shard(
         c960_version: env!("CARGO_PKG_VERSION"),
         plan,
         engine: engine.to_owned(),
+        raters: Vec::new(),
         jobs,
         stages: times,
         report: None,

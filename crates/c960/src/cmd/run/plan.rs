@@ -2,6 +2,7 @@
 //! sweep and self-play configurations.
 
 use std::{
+    fmt::Write as _,
     fs,
     path::{Path, PathBuf},
 };
@@ -19,8 +20,10 @@ use crate::{
 };
 
 /// Everything a run does, resolved from the profile, the TOML file and the
-/// flags (in that order, later ones winning). Written to `run.json`.
+/// flags (in that order, later ones winning). Written to `run.json` (as
+/// [`PlanRecord`]: the sweep's one search or its raters, not both).
 #[derive(Clone, Debug, Serialize)]
+#[serde(into = "PlanRecord")]
 pub(crate) struct Plan {
     pub(super) profile: Profile,
     pub(super) out: PathBuf,
@@ -30,11 +33,63 @@ pub(crate) struct Plan {
     pub(super) jobs: Option<usize>,
     pub(super) positions: String,
     pub(super) seed: u64,
+    /// The search of a sweep by one engine, into `sweep/`.
     pub(super) sweep: SweepPlan,
+    /// The sweep's raters, when it has them (each an engine with its own
+    /// search settings, into `raters/NAME/`); empty for one engine with
+    /// `sweep`'s settings.
+    pub(super) raters: Vec<RaterPlan>,
     pub(super) selfplay: SelfplayPlan,
     /// The shard this run plays (`--shard`), if one part only.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) shard: Option<c960_core::Shard>,
+}
+
+/// The plan as `run.json` and `--dry-run` show it.
+#[derive(Serialize)]
+pub(crate) struct PlanRecord {
+    profile: Profile,
+    out: PathBuf,
+    engine: EngineName,
+    options: Vec<String>,
+    hash: u32,
+    jobs: Option<usize>,
+    positions: String,
+    seed: u64,
+    #[serde(flatten)]
+    search: Search,
+    selfplay: SelfplayPlan,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<c960_core::Shard>,
+}
+
+/// What the sweep searches: one engine's search, or raters.
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Search {
+    Sweep(SweepPlan),
+    Raters(Vec<RaterPlan>),
+}
+
+impl From<Plan> for PlanRecord {
+    fn from(plan: Plan) -> PlanRecord {
+        PlanRecord {
+            profile: plan.profile,
+            out: plan.out,
+            engine: plan.engine,
+            options: plan.options,
+            hash: plan.hash,
+            jobs: plan.jobs,
+            positions: plan.positions,
+            seed: plan.seed,
+            search: if plan.raters.is_empty() {
+                Search::Sweep(plan.sweep)
+            } else {
+                Search::Raters(plan.raters)
+            },
+            selfplay: plan.selfplay,
+            shard: plan.shard,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -44,6 +99,32 @@ pub(super) struct SweepPlan {
     pub(super) multipv: u32,
     /// Searches per position (node budgets drawn from the run's seed).
     pub(super) repeats: u32,
+}
+
+/// One rater of a sweep: an engine and its search settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RaterPlan {
+    /// Its name: the directory `raters/NAME/` of its searches.
+    pub(super) name: String,
+    pub(super) engine: EngineName,
+    pub(super) nodes: u64,
+    #[serde(default = "one")]
+    pub(super) multipv: u32,
+    /// Hash table, MiB.
+    #[serde(default = "default_hash")]
+    pub(super) hash: u32,
+    /// Searches per position (node budgets perturbed by the seed).
+    #[serde(default = "one")]
+    pub(super) repeats: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn default_hash() -> u32 {
+    16
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -80,6 +161,7 @@ struct FilePlan {
     positions: Option<String>,
     seed: Option<u64>,
     sweep: Option<FileSweep>,
+    raters: Option<Vec<RaterPlan>>,
     selfplay: Option<FileSelfplay>,
 }
 
@@ -148,6 +230,7 @@ impl Profile {
             positions: "all".to_owned(),
             seed: 0,
             sweep,
+            raters: Vec::new(),
             selfplay: SelfplayPlan {
                 games,
                 target_halfwidth: adaptive.0,
@@ -206,6 +289,7 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
     plan.jobs = file.jobs.or(plan.jobs);
     set!(plan.positions, file.positions);
     set!(plan.seed, file.seed);
+    let file_sweep = file.sweep.is_some();
     if let Some(s) = file.sweep {
         set!(plan.sweep.nodes, s.nodes);
         set!(plan.sweep.multipv, s.multipv);
@@ -243,6 +327,12 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
     set!(plan.selfplay.nodes, args.selfplay_nodes);
     set!(plan.selfplay.jitter, args.jitter);
     plan.shard = args.shard.filter(|s| !s.is_whole());
+    let single = file_sweep
+        || args.sweep_nodes.is_some()
+        || args.multipv.is_some()
+        || args.repeats.is_some();
+    plan.raters = raters(&plan, profile, file.raters, single)?;
+    check_raters(&plan.raters)?;
     if plan.sweep.nodes == 0 || plan.selfplay.nodes == 0 {
         bail!(InputError("node limits must be positive".to_owned()));
     }
@@ -266,38 +356,225 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
     Ok(plan)
 }
 
-/// The sweep and self-play configurations of a plan.
-pub(super) fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<SelfplayConfig>)> {
+/// The raters of a plan: the file's, else the research design (its engines
+/// where `auto` finds them, or the one engine named); `single` (flags or a
+/// `[sweep]` section that set one engine's search) makes a sweep of one
+/// engine.
+fn raters(
+    plan: &Plan,
+    profile: Profile,
+    from_file: Option<Vec<RaterPlan>>,
+    single: bool,
+) -> Result<Vec<RaterPlan>> {
+    Ok(match from_file {
+        Some(_) if plan.engine != EngineName::Auto => bail!(InputError(
+            "the config file's [[raters]] name their own engines; an engine named by --engine \
+             or `engine =` cannot replace them: give one or the other"
+                .to_owned()
+        )),
+        Some(_) if single => bail!(InputError(
+            "[sweep], --sweep-nodes, --multipv and --repeats set the search of one engine; the \
+             config file's [[raters]] set each rater's: give one or the other"
+                .to_owned()
+        )),
+        Some(raters) => raters,
+        None if profile == Profile::Research && !single => research_raters(&plan.engine),
+        None => Vec::new(),
+    })
+}
+
+/// The research profile's raters: engine, nodes, `MultiPV`, hash (MiB).
+/// Each uses its engine where `auto` finds it installed, else the
+/// strongest engine that is (raters that would then search alike are
+/// kept once); with an engine named, every rater uses it. Chosen with
+/// `just bench-validity` (README "Validity").
+pub(crate) const RESEARCH_DESIGN: [(Installed, u64, u32, u32); 4] = [
+    (Installed::StockfishNpm, 4_000_000, 1, 16),
+    (Installed::Stockfish, 4_000_000, 1, 16),
+    (Installed::StockfishNpm, 1_000_000, 1, 64),
+    (Installed::Stockfish, 1_000_000, 3, 16),
+];
+
+/// An engine of the research design, found where `auto` looks for it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Installed {
+    /// Stockfish from npm (`stockfish-npm`).
+    StockfishNpm,
+    /// Debian's Stockfish (`stockfish`).
+    Stockfish,
+}
+
+impl Installed {
+    fn engine(self) -> EngineName {
+        match self {
+            Installed::StockfishNpm => EngineName::StockfishNpm(c960_engine::uci::NpmBuild::Full),
+            Installed::Stockfish => EngineName::Stockfish,
+        }
+    }
+
+    fn present(self) -> bool {
+        match self {
+            Installed::StockfishNpm => {
+                c960_engine::uci::find_stockfish_npm(c960_engine::uci::NpmBuild::Full).is_ok()
+            }
+            Installed::Stockfish => c960_engine::uci::find_stockfish().is_some(),
+        }
+    }
+}
+
+/// The strongest engine installed, as `auto` picks it.
+fn strongest() -> EngineName {
+    [Installed::StockfishNpm, Installed::Stockfish]
+        .into_iter()
+        .find(|e| e.present())
+        .map_or(EngineName::Builtin, Installed::engine)
+}
+
+/// The research design's raters for `engine` (`auto`: each its own where
+/// installed), named after their engine and settings
+/// (`stockfish-npm-1m-hash64`), none twice.
+fn research_raters(engine: &EngineName) -> Vec<RaterPlan> {
+    let mut raters: Vec<RaterPlan> = Vec::new();
+    for &(wanted, nodes, multipv, hash) in &RESEARCH_DESIGN {
+        let engine = match engine {
+            EngineName::Auto if wanted.present() => wanted.engine(),
+            EngineName::Auto => strongest(),
+            named => named.clone(),
+        };
+        let mut name = format!("{}-{}", engine.stem(), count_label(nodes));
+        if multipv > 1 {
+            let _ = write!(name, "-multipv{multipv}");
+        }
+        if hash != 16 {
+            let _ = write!(name, "-hash{hash}");
+        }
+        let rater = RaterPlan {
+            name,
+            engine,
+            nodes,
+            multipv,
+            hash,
+            repeats: 1,
+        };
+        if !raters.iter().any(|r| {
+            (&r.engine, r.nodes, r.multipv, r.hash) == (&rater.engine, nodes, multipv, hash)
+        }) {
+            raters.push(rater);
+        }
+    }
+    raters
+}
+
+/// `4m`, `250k`, `1500`: a node count for a name.
+fn count_label(nodes: u64) -> String {
+    if nodes.is_multiple_of(1_000_000) {
+        format!("{}m", nodes / 1_000_000)
+    } else if nodes.is_multiple_of(1_000) {
+        format!("{}k", nodes / 1_000)
+    } else {
+        nodes.to_string()
+    }
+}
+
+/// Raters with usable names and settings, none twice.
+fn check_raters(raters: &[RaterPlan]) -> Result<()> {
+    for (i, r) in raters.iter().enumerate() {
+        let usable = !r.name.is_empty()
+            && r.name.len() <= 64
+            && r.name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && !r.name.starts_with('.');
+        if !usable {
+            bail!(InputError(format!(
+                "rater name {:?} must be 1 to 64 letters, digits, '-', '_' or '.' (it names its \
+                 directory)",
+                r.name
+            )));
+        }
+        if r.nodes == 0 || r.multipv == 0 || r.hash == 0 || r.repeats == 0 {
+            bail!(InputError(format!(
+                "rater {}: nodes, multipv, hash and repeats must be at least 1",
+                r.name
+            )));
+        }
+        if let Some(other) = raters[..i].iter().find(|o| o.name == r.name) {
+            bail!(InputError(format!(
+                "rater name {} is used twice",
+                other.name
+            )));
+        }
+        if let Some(other) = raters[..i].iter().find(|o| {
+            (&o.engine, o.nodes, o.multipv, o.hash) == (&r.engine, r.nodes, r.multipv, r.hash)
+        }) {
+            bail!(InputError(format!(
+                "raters {} and {} search alike: the same searches would count twice",
+                other.name, r.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The sweep configurations (one per rater; one into `sweep/` without
+/// raters) and the self-play configuration of a plan.
+pub(super) fn configs(
+    plan: &Plan,
+    quiet: bool,
+) -> Result<(Vec<SweepConfig>, Option<SelfplayConfig>)> {
     let positions = parse_position_set(&plan.positions)?;
-    let choice = EngineChoice {
+    let choice = |hash: u32| EngineChoice {
         threads: 1,
-        hash: plan.hash,
+        hash,
         jobs: plan.jobs,
         watchdog: None,
         quiet,
     };
-    let engine: EngineSpec = choice.engine_spec(&plan.engine, &plan.options)?;
-    let jobs = choice.jobs()?;
-    let sweep = SweepConfig {
-        engine: engine.clone(),
-        limit: Limit::Nodes(plan.sweep.nodes),
-        multipv: plan.sweep.multipv,
-        positions: positions
-            .iter()
-            .copied()
-            .map(c960_core::Setup::from)
-            .collect(),
-        set: None,
-        repeats: RepeatPlan {
-            repeats: plan.sweep.repeats,
-            seed: plan.seed,
-            jitter: c960_sweep::repeats::DEFAULT_JITTER,
-        },
-        jobs,
-        retries: 2,
-        out: plan.out.join("sweep"),
-        repair: false,
-        shard: plan.shard.unwrap_or_default(),
+    let jobs = choice(plan.hash).jobs()?;
+    let sweep =
+        |engine: EngineSpec, nodes: u64, multipv: u32, repeats: u32, out: PathBuf| SweepConfig {
+            engine,
+            limit: Limit::Nodes(nodes),
+            multipv,
+            positions: positions
+                .iter()
+                .copied()
+                .map(c960_core::Setup::from)
+                .collect(),
+            set: None,
+            repeats: RepeatPlan {
+                repeats,
+                seed: plan.seed,
+                jitter: c960_sweep::repeats::DEFAULT_JITTER,
+            },
+            jobs,
+            retries: 2,
+            out,
+            repair: false,
+            shard: plan.shard.unwrap_or_default(),
+        };
+    let (sweeps, engine) = if plan.raters.is_empty() {
+        let engine: EngineSpec = choice(plan.hash).engine_spec(&plan.engine, &plan.options)?;
+        let s = &plan.sweep;
+        let only = sweep(
+            engine.clone(),
+            s.nodes,
+            s.multipv,
+            s.repeats,
+            plan.out.join("sweep"),
+        );
+        (vec![only], engine)
+    } else {
+        let mut sweeps = Vec::new();
+        for r in &plan.raters {
+            let engine = choice(r.hash).engine_spec(&r.engine, &plan.options)?;
+            let out = plan.out.join(RATERS_DIR).join(&r.name);
+            sweeps.push(sweep(engine, r.nodes, r.multipv, r.repeats, out));
+        }
+        // Self-play takes the first rater's engine, at the plan's hash.
+        let first = &plan.raters[0];
+        let engine = choice(plan.hash).engine_spec(&first.engine, &plan.options)?;
+        (sweeps, engine)
     };
     let p = &plan.selfplay;
     let selfplay = (p.games > 0).then(|| SelfplayConfig {
@@ -332,8 +609,11 @@ pub(super) fn configs(plan: &Plan, quiet: bool) -> Result<(SweepConfig, Option<S
         },
         shard: plan.shard.unwrap_or_default(),
     });
-    Ok((sweep, selfplay))
+    Ok((sweeps, selfplay))
 }
+
+/// Where a run with raters keeps each rater's sweep: `raters/NAME/`.
+pub(crate) const RATERS_DIR: &str = "raters";
 
 /// Games per open position per adaptive round in a run.
 pub(super) const ROUND_GAMES: u32 = 10;

@@ -69,20 +69,23 @@ pub(super) fn write_positions(out: &Path, display: &Display, stages: usize) -> R
     })
 }
 
-/// Stage 2: the engine sweep (resumed from its journal).
+/// Stage 2: the engine sweep (resumed from its journal), or one rater's
+/// part of it (`rater` = (i, of)).
 pub(super) fn sweep_stage(
     sweep: &SweepConfig,
     engine: c960_engine::AnyEngine,
+    rater: Option<(usize, usize)>,
     display: &Display,
     stages: usize,
 ) -> Result<(c960_sweep::SweepOutcome, StageTime)> {
     let clock = Instant::now();
+    let name = rater.map_or_else(|| "sweep".to_owned(), |(i, of)| format!("sweep {i}/{of}"));
     display.stage(
         2,
         stages,
-        "sweep",
-        sweep.positions.len() as u64,
-        "positions",
+        &name,
+        sweep.positions.len() as u64 * u64::from(sweep.repeats.repeats),
+        "searches",
     );
     let mut follow = Follow::new(&display.bar);
     let swept = c960_sweep::run_with_engine(sweep, engine, &interrupt::STOP, |p| follow.update(p))
@@ -111,9 +114,15 @@ pub(super) fn sweep_stage(
         stage: "sweep",
         seconds: clock.elapsed().as_secs_f64(),
         what: format!(
-            "{} positions at {} ({} from the journal)",
+            "{} positions at {}{}{} ({} from the journal)",
             swept.rows.len(),
             sweep.limit,
+            if sweep.multipv > 1 {
+                format!(" with MultiPV {}", sweep.multipv)
+            } else {
+                String::new()
+            },
+            rater.map_or_else(String::new, |_| format!(" by {}", swept.engine.label())),
             swept.resumed
         ),
     };
