@@ -23,6 +23,7 @@ mod features;
 mod position;
 mod record;
 mod score;
+mod seal;
 mod seed;
 mod setup;
 mod shard;
@@ -34,12 +35,13 @@ pub use dfrc::{
     stratified_sample,
 };
 pub use dice::{DiceDraw, DiceStep, RollOutcome, dice};
-pub use draw::{Allowed, Draw, DrawFilter, DrawMethod, draw};
+pub use draw::{Allowed, Draw, DrawFilter, DrawMethod, draw, draw_among};
 pub use error::{DiceError, DrawError, StartPositionError};
 pub use features::{CastlingFeature, CastlingKind, Features, FirstMoveAttack};
 pub use position::{POSITION_COUNT, StartPosition, format_position_set, parse_position_set};
 pub use record::{DfrcRecord, PositionRecord};
 pub use score::{Interval, histogram_median, score_interval, trinomial_interval};
+pub use seal::{Key, SEAL_LABEL, SEAL_SCHEME, Seal, draw_sealed, open_seal};
 pub use seed::splitmix64;
 pub use setup::{Setup, SetupError, Variant};
 pub use shakmaty;
