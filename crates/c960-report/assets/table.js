@@ -69,6 +69,32 @@ function makeFairFilters(table) {
   for (const control of controls) control.addEventListener("input", apply);
 }
 
+// fair.html: the organizer's reference of balance. Every row carries its
+// rank and distance for each reference; choosing one re-sorts the rows
+// (equal distances in SP order) and says what rank 1 now means.
+function makeReferenceChoice(table) {
+  const select = document.getElementById("reference");
+  if (!select) return;
+  const words = document.getElementById("reference-words");
+  select.addEventListener("change", () => {
+    const key = select.value;
+    const body = table.tBodies[0];
+    const rows = Array.from(body.rows);
+    const distance = (row) => {
+      const d = parseFloat(row.dataset[key + "Distance"]);
+      return Number.isNaN(d) ? Infinity : d;
+    };
+    rows.sort((a, b) => distance(a) - distance(b) || parseInt(a.dataset.sp, 10) - parseInt(b.dataset.sp, 10));
+    for (const row of rows) {
+      row.querySelector("td.rank").textContent = row.dataset[key + "Rank"] || "";
+      row.querySelector("td.distance").textContent = row.dataset[key + "Shown"] || "";
+      body.appendChild(row);
+    }
+    for (const header of table.tHead.rows[0].cells) delete header.dataset.sorted;
+    words.textContent = select.selectedOptions[0].dataset.words;
+  });
+}
+
 // A link such as index.html#sort=8-desc opens the table sorted by column 8,
 // descending.
 function sortFromHash(table) {
@@ -112,5 +138,8 @@ document.addEventListener("DOMContentLoaded", () => {
   const index = document.getElementById("positions");
   if (index) makeFilter(index);
   const fair = document.getElementById("fair");
-  if (fair) makeFairFilters(fair);
+  if (fair) {
+    makeFairFilters(fair);
+    makeReferenceChoice(fair);
+  }
 });

@@ -70,6 +70,19 @@ fn a_report_from_the_published_sweep() {
         .find(|l| l.starts_with("<tr data-weak"))
         .unwrap();
     assert!(first_row.contains("positions/270.html"), "{first_row}");
+    // Issue 29: the page says in one sentence what its ranking means, and
+    // the reference of balance is the organizer's choice, equal chances
+    // by default.
+    assert!(fair.contains(
+        "Rank 1 is the position whose engine score (<code>sweep_stockfish_15_1_nodes_1000000_mpv3</code>) is closest to <span id=\"reference-words\">equal chances (0 cp, or a score of 50%)</span>"
+    ));
+    for reference in ["equal", "typical", "classical"] {
+        assert!(
+            fair.contains(&format!("<option value=\"{reference}\"")),
+            "{reference}"
+        );
+    }
+    assert!(fair.contains("(default)</option>"));
     let csv = fs::read_to_string(dir.file("site/positions.csv")).unwrap();
     assert_eq!(csv.lines().count(), 961);
 }
