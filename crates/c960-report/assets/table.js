@@ -107,21 +107,33 @@ function sortFromHash(table) {
 }
 
 // A position page's diagram as PNG: the inline SVG drawn on a canvas at
-// twice its size, offered as a download (no network, no extra file).
+// twice its size (its proportions from its viewBox, legend included),
+// offered as a download (no network, no extra file). data-png="clean"
+// draws it without the marks and their legend, for print.
 function makePngDownload(link) {
-  const svg = document.querySelector("svg.board");
-  if (!svg) return;
+  const board = document.querySelector("svg.board");
+  if (!board) return;
+  const svg = board.cloneNode(true);
+  const box = board.viewBox.baseVal;
+  let height = box.height;
+  if (link.dataset.png === "clean") {
+    for (const mark of svg.querySelectorAll(".weak, .castle-target, .legend")) mark.remove();
+    height = 360;
+    svg.setAttribute("viewBox", "0 0 340 360");
+  }
   const width = 680;
-  const height = 720;
+  const pixels = Math.round((width * height) / box.width);
+  svg.setAttribute("width", width);
+  svg.setAttribute("height", pixels);
   const image = new Image();
   image.onload = () => {
     const canvas = document.createElement("canvas");
     canvas.width = width;
-    canvas.height = height;
+    canvas.height = pixels;
     const context = canvas.getContext("2d");
     context.fillStyle = "#ffffff";
-    context.fillRect(0, 0, width, height);
-    context.drawImage(image, 0, 0, width, height);
+    context.fillRect(0, 0, width, pixels);
+    context.drawImage(image, 0, 0, width, pixels);
     link.href = canvas.toDataURL("image/png");
     link.dataset.ready = "true";
   };

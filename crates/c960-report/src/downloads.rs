@@ -1,6 +1,5 @@
-//! What a position page offers to download: the diagram (SVG inline as a
-//! data URL; PNG drawn from it in the browser), the table row as JSON, and
-//! a reproducible sample of the position's games as PGN.
+//! What a position page offers to download besides its diagram and table
+//! row: a reproducible sample of the position's games as PGN.
 
 use std::{
     collections::BTreeMap,
@@ -203,21 +202,6 @@ fn wrap(text: &str, width: usize) -> String {
         }
         out.push_str(word);
         column += word.len();
-    }
-    out
-}
-
-/// A data URL of `text` with `mime` (percent-encoded, so it needs no
-/// script and no extra file).
-#[must_use]
-pub fn data_url(mime: &str, text: &str) -> String {
-    let mut out = format!("data:{mime};charset=utf-8,");
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b" -_.~:/=,;()".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
     }
     out
 }

@@ -30,7 +30,8 @@ pub(crate) const SCRIPT: &str = include_str!("../assets/table.js");
 pub(crate) const STYLE: &str = include_str!("../assets/style.css");
 
 /// Writes the site into `dir`: `index.html`, `fair.html`,
-/// `positions/<sp>.html`, `style.css`, `table.js`. `charts` are file names
+/// `positions/<sp>.html` with its downloads beside it (`<sp>.svg`,
+/// `<sp>.json`, `<sp>.pgn`), `style.css`, `table.js`. `charts` are file names
 /// (relative to `dir`) of SVG charts shown on the index.
 pub fn write_site(
     dir: &Path,
@@ -64,6 +65,12 @@ pub fn write_site(
         &dir.join("fair.html"),
         &fair::fair(frame, sources).replacen("</h1>\n", &format!("</h1>\n{reliability}"), 1),
     )?;
+    let inputs = position::PageInputs {
+        frame,
+        sources,
+        trees,
+        verdicts,
+    };
     for row in 0..frame.height() {
         let sp = StartPosition::new(row as u16).map_err(io::Error::other)?;
         let pgn: String = samples
@@ -77,13 +84,18 @@ pub fn write_site(
         if !pgn.is_empty() {
             write(&crate::downloads::pgn_path(dir, sp.sp()), &pgn)?;
         }
-        let page = position::position_page(frame, sources, row, sp, trees, !pgn.is_empty());
-        let page = page.replacen(
+        let files = position::position_page(&inputs, row, sp, !pgn.is_empty());
+        let page = files.html.replacen(
             "<body>\n",
             &format!("<body>\n{}", failures_banner(sources, Some(sp.sp()))),
             1,
         );
         write(&dir.join(format!("positions/{}.html", sp.sp())), &page)?;
+        write(&dir.join(format!("positions/{}.svg", sp.sp())), &files.svg)?;
+        write(
+            &dir.join(format!("positions/{}.json", sp.sp())),
+            &files.json,
+        )?;
     }
     Ok(())
 }

@@ -161,24 +161,6 @@ fn the_dfrc_report_works_in_headless_chromium() {
     assert!(png.starts_with(b"\x89PNG"));
 }
 
-/// The data of a `data:` URL (percent-decoded).
-fn data_url_text(url: &str) -> String {
-    let data = &url[url.find(',').unwrap() + 1..];
-    let bytes = data.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            out.push(u8::from_str_radix(&data[i + 1..i + 3], 16).unwrap());
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap()
-}
-
 /// The `href` of the first link in `html` with `marker` in its tag.
 fn href_of(html: &str, marker: &str) -> String {
     let tag = &html[html.find(marker).unwrap_or_else(|| panic!("no {marker}"))..];
@@ -281,14 +263,17 @@ fn position_pages_offer_their_downloads() {
     assert!(dom.contains("rates it +"), "the engine's view in the facts");
     assert!(dom.contains("games (engine self-play) White scored"));
     assert!(dom.contains("White: a-side castling (king to the c-file), O-O-O"));
-    let svg = data_url_text(&href_of(&dom, "download=\"SP-518.svg\""));
+    // The diagram and the table row are files beside the page.
+    assert_eq!(href_of(&dom, "download=\"SP-518.svg\""), "518.svg");
+    let svg = std::fs::read_to_string(site.join("positions/518.svg")).unwrap();
     assert!(svg.starts_with("<svg class=\"board\""), "{svg}");
     let png = href_of(&dom, "download=\"SP-518.png\"");
     assert!(
         png.starts_with("data:image/png;base64,"),
         "the page script drew the PNG: {png:.60}"
     );
-    let json = data_url_text(&href_of(&dom, "download=\"SP-518.json\""));
+    assert_eq!(href_of(&dom, "download=\"SP-518.json\""), "518.json");
+    let json = std::fs::read_to_string(site.join("positions/518.json")).unwrap();
     let row: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(row["sp"], 518);
     assert_eq!(row["placement"], "RNBQKBNR");

@@ -50,7 +50,7 @@ fn a_report_from_the_published_sweep() {
     let page = fs::read_to_string(dir.file("site/positions/518.html")).unwrap();
     assert!(page.contains("SP 518 <span class=\"mono\">RNBQKBNR</span>"));
     assert!(
-        page.contains("31 cp (WDL 42/956/2)"),
+        page.contains("31 cp, WDL 42/956/2"),
         "the engine score of SP 518"
     );
     assert!(
@@ -59,9 +59,10 @@ fn a_report_from_the_published_sweep() {
     );
     assert!(page.contains("class=\"weak\""), "f2/f7 marked as weak");
     assert_eq!(page.matches("class=\"castle-target\"").count(), 4);
+    // Each page with its diagram and table row beside it.
     assert_eq!(
         fs::read_dir(dir.file("site/positions")).unwrap().count(),
-        960
+        3 * 960
     );
     let fair = fs::read_to_string(dir.file("site/fair.html")).unwrap();
     // Most balanced first: SP 270 scores +1.

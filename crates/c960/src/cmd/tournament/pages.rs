@@ -132,7 +132,7 @@ impl Kit<'_> {
         let _ = writeln!(
             s,
             "<div class=\"diagram\">{}</div>",
-            diagram_svg(position, Marks::NONE, None)
+            diagram_svg(position, Marks::NONE, None, self.plan.lang)
         );
         let _ = writeln!(
             s,
