@@ -20,6 +20,7 @@ mod dice;
 mod draw;
 mod error;
 mod features;
+pub mod pgn;
 mod position;
 mod record;
 mod score;

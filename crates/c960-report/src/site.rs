@@ -76,9 +76,12 @@ pub fn write_site(
         let pgn: String = samples
             .iter()
             .filter_map(|(label, by_sp)| {
+                let imported = sources
+                    .iter()
+                    .any(|s| s.label == *label && s.kind == RunKind::Import);
                 by_sp
                     .get(&sp.sp())
-                    .map(|games| crate::downloads::pgn(sp, label, games))
+                    .map(|games| crate::downloads::pgn(sp, label, imported, games))
             })
             .collect();
         if !pgn.is_empty() {

@@ -195,3 +195,91 @@ fn balance_counts_one_search_in_the_singular() {
     assert!(out.contains("(1 search): one search per position"), "{out}");
     assert!(!out.contains("(1 repeats)"), "{out}");
 }
+
+/// The games of a PGN text: each game's tags (name, value) and movetext.
+fn pgn_games(text: &str) -> Vec<(Vec<(String, String)>, String)> {
+    text.split("\n\n[")
+        .map(|game| {
+            let game = game.trim_start_matches('[');
+            let (tags, moves) = game.split_once("\n\n").unwrap_or((game, ""));
+            let tags: Vec<(String, String)> = tags
+                .lines()
+                .map(|l| {
+                    let l = l.trim_start_matches('[').trim_end_matches(']');
+                    let (name, value) = l.split_once(' ').unwrap();
+                    (name.to_owned(), value.trim_matches('"').to_owned())
+                })
+                .collect();
+            (tags, moves.split_whitespace().collect::<Vec<_>>().join(" "))
+        })
+        .filter(|(tags, _)| !tags.is_empty())
+        .collect()
+}
+
+/// Issue 29: PGN downloads follow the tag conventions — the seven-tag
+/// roster in its order (with `Date`), a standard `Termination` — and come
+/// from the one writer of self-play's games.pgn (SAN with check marks).
+#[test]
+fn pgn_downloads_follow_the_tag_conventions_from_one_writer() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "selfplay",
+        "--engine",
+        "builtin",
+        "--nodes",
+        "80",
+        "--positions",
+        "518",
+        "--games-per-position",
+        "6",
+        "--max-plies",
+        "200",
+        "--seed",
+        "5",
+        "--quiet",
+        "--out",
+        "games",
+    ]);
+    dir.ok(&["report", "--selfplay", "games", "--out", "site", "--quiet"]);
+    let sample = pgn_games(&fs::read_to_string(dir.file("site/positions/518.pgn")).unwrap());
+    let played = pgn_games(&fs::read_to_string(dir.file("games/games.pgn")).unwrap());
+    assert_eq!(sample.len(), 6, "all 6 games in the sample");
+    let standard = [
+        "abandoned",
+        "adjudication",
+        "death",
+        "emergency",
+        "normal",
+        "rules infraction",
+        "time forfeit",
+        "unterminated",
+    ];
+    for ((tags, moves), (played_tags, played_moves)) in sample.iter().zip(&played) {
+        let names: Vec<&str> = tags.iter().take(7).map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+        );
+        let value = |name: &str| {
+            tags.iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        let termination = value("Termination").unwrap();
+        assert!(standard.contains(&termination), "{termination}");
+        assert_eq!(value("Variant"), Some("Chess960"));
+        assert_eq!(moves, played_moves, "the same movetext as games.pgn");
+        let played_termination = played_tags
+            .iter()
+            .find(|(n, _)| n == "Termination")
+            .map(|(_, v)| v.as_str());
+        assert_eq!(Some(termination), played_termination);
+    }
+    // Check marks, as SAN has them.
+    assert!(
+        sample
+            .iter()
+            .any(|(_, moves)| moves.contains('+') || moves.contains('#')),
+        "no check in six games"
+    );
+}
