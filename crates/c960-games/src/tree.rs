@@ -71,12 +71,12 @@ impl IntervalKind {
         }
     }
 
-    /// The interval's name where it is shown, e.g. `95% interval
-    /// (trinomial)` or `95% anytime-valid interval`.
+    /// The interval's name where it is shown, e.g. `95% trinomial
+    /// interval` or `95% anytime-valid interval`.
     #[must_use]
     pub fn name(self) -> String {
         match self {
-            IntervalKind::Trinomial => "95% interval (trinomial)".to_owned(),
+            IntervalKind::Trinomial => "95% trinomial interval".to_owned(),
             IntervalKind::Anytime { alpha } => {
                 format!("{:.0}% anytime-valid interval", (1.0 - alpha) * 100.0)
             }

@@ -60,7 +60,7 @@ pub fn kind_name(lang: Lang, kind: &str) -> &'static str {
 /// width is never shown as an interval.
 #[derive(Clone, Debug, PartialEq)]
 pub enum IntervalView {
-    /// An interval with its name, e.g. `95% interval (trinomial)`.
+    /// An interval with its name, e.g. `95% trinomial interval`.
     Named {
         /// What kind of interval it is.
         name: String,
@@ -377,7 +377,7 @@ mod tests {
                 black_wins: 1,
                 score: 0.5,
                 interval: IntervalView::Named {
-                    name: "95% interval (trinomial)".to_owned(),
+                    name: "95% trinomial interval".to_owned(),
                     low: 0.1,
                     high: 0.9,
                 },

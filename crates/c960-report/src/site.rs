@@ -122,6 +122,7 @@ pub(crate) fn page(title: &str, depth: usize, body: &str) -> String {
     let up = "../".repeat(depth);
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n<link rel=\"stylesheet\" href=\"{up}style.css\">\n\
          <script src=\"{up}table.js\" defer></script>\n</head>\n<body>\n{body}\n</body>\n</html>\n",
         title = escape(title)

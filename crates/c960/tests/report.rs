@@ -179,7 +179,7 @@ fn a_report_with_self_play_games() {
     // fair.html: self-play beside the engine score, intervals included.
     let fair = fs::read_to_string(dir.file("site/fair.html")).unwrap();
     assert!(fair.contains("self-play White score"));
-    assert!(fair.contains("95% interval"));
+    assert!(fair.contains("<th data-type=\"text\">95% trinomial interval</th>"));
     let with_games = fair
         .lines()
         .filter(|l| l.starts_with("<tr data-weak") && l.contains('%'))

@@ -260,7 +260,18 @@ pub(super) fn fair(frame: &DataFrame, sources: &[Source]) -> String {
         body.push_str("<th data-type=\"num\">score cp</th>");
     }
     if selfplay.is_some() {
-        body.push_str("<th data-type=\"num\">self-play White score</th><th data-type=\"text\">95% interval</th><th data-type=\"num\">from the mean</th>");
+        let kind = selfplay.map_or_else(String::new, |s| {
+            let column = format!("{}__interval", s.label);
+            (0..frame.height())
+                .map(|row| cell(frame, &column, row, false))
+                .find(|k| !k.is_empty())
+                .unwrap_or_default()
+        });
+        let _ = write!(
+            body,
+            "<th data-type=\"num\">self-play White score</th><th data-type=\"text\">{}</th><th data-type=\"num\">from the mean</th>",
+            super::position::interval_name(&kind)
+        );
     }
     let has_verdicts = frame.column("verdict").is_ok();
     if has_verdicts {
@@ -406,7 +417,7 @@ fn fair_intro(
         escape(Reference::DEFAULT.words()),
         match (selfplay, mean) {
             (Some(s), Some(m)) => format!(
-                "Self-play (<code>{}</code>): White's score with its 95% interval, and its distance from the mean of all positions ({:.1}%); \
+                "Self-play (<code>{}</code>): White's score with its interval, and its distance from the mean of all positions ({:.1}%); \
                  an interval that contains the mean means the games cannot tell the position from an average one. ",
                 escape(&s.label),
                 m * 100.0

@@ -171,9 +171,9 @@ fn feature_facts(
 /// `interval` column (`trinomial`, `pairs` or `anytime`).
 pub(super) fn interval_name(kind: &str) -> &'static str {
     match kind {
-        "pairs" => "95% interval (colour-reversed pairs)",
+        "pairs" => "95% interval over colour-reversed pairs",
         "anytime" => "95% anytime-valid interval",
-        _ => "95% interval (trinomial)",
+        _ => "95% trinomial interval",
     }
 }
 
