@@ -940,3 +940,51 @@ fn the_announcement_has_date_venue_time_control_and_schedule() {
     ]);
     assert!(line.contains("--venue"), "{line}");
 }
+
+/// `c960 draw --verify` refuses a record whose published rounds do not
+/// follow from its method and candidates, or whose candidates are not what
+/// its filters let through.
+#[test]
+fn a_tampered_draw_record_does_not_verify() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "tournament",
+        "--seed",
+        "11",
+        "--rounds",
+        "3",
+        "--max-weak",
+        "1",
+        "--out",
+        "kit",
+    ]);
+    let ok = dir.ok(&["draw", "--verify", "kit/draw.json"]);
+    assert!(ok.contains("rounds 1-3 follow from seed 11"), "{ok}");
+    let text = std::fs::read_to_string(dir.file("kit/draw.json")).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let first = record["rounds"][0]["sp"].as_u64().unwrap();
+    let other = record["candidate_sps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .find(|sp| *sp != first)
+        .unwrap();
+    record["rounds"][0]["sp"] = other.into();
+    std::fs::write(dir.file("edited.json"), record.to_string()).unwrap();
+    let line = dir.bad_input(&["draw", "--verify", "edited.json"]);
+    assert!(line.contains("does not verify"), "{line}");
+    let mut record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    record["candidate_sps"]
+        .as_array_mut()
+        .unwrap()
+        .push(518.into());
+    std::fs::write(dir.file("more.json"), record.to_string()).unwrap();
+    let line = dir.bad_input(&["draw", "--verify", "more.json"]);
+    assert!(line.contains("candidates"), "{line}");
+    let line = dir.bad_input(&["draw", "--verify", "kit/draw.json", "--key", "ab"]);
+    assert!(
+        line.contains("no sealed rounds") || line.contains("64 hexadecimal"),
+        "{line}"
+    );
+}
