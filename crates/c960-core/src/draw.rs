@@ -178,28 +178,63 @@ pub fn draw(
     if rounds == 0 {
         return Err(DrawError::NoRounds);
     }
-    let mut candidates = filter.candidates(features);
+    let candidates = filter.candidates(features);
+    draw_among(method, rounds, &candidates).map_err(|e| match e {
+        DrawError::NothingLeft { .. } => DrawError::NothingLeft {
+            filters: filter.to_string(),
+        },
+        DrawError::TooFewCandidates {
+            candidates, rounds, ..
+        } => DrawError::TooFewCandidates {
+            candidates,
+            rounds,
+            filters: filter.to_string(),
+        },
+        other => other,
+    })
+}
+
+/// Draws `rounds` distinct positions among `candidates` (taken in
+/// ascending SP order whatever their order here), as [`draw`] does after
+/// filtering: a draw record's candidate list recomputes its draw.
+///
+/// # Examples
+///
+/// ```
+/// use c960_core::{draw, draw_among, DrawFilter, DrawMethod, Features, StartPosition};
+///
+/// let method = DrawMethod::Phrase("Club Open 2026".to_owned());
+/// let all: Vec<StartPosition> = StartPosition::all().collect();
+/// let filtered = draw(&method, 3, &DrawFilter::default(), &Features::all())?;
+/// assert_eq!(draw_among(&method, 3, &all)?.positions, filtered.positions);
+/// # Ok::<(), c960_core::DrawError>(())
+/// ```
+pub fn draw_among(
+    method: &DrawMethod,
+    rounds: usize,
+    candidates: &[StartPosition],
+) -> Result<Draw, DrawError> {
+    if rounds == 0 {
+        return Err(DrawError::NoRounds);
+    }
+    let mut candidates = candidates.to_vec();
     candidates.sort_unstable();
+    candidates.dedup();
     let total = candidates.len();
     if total == 0 {
         return Err(DrawError::NothingLeft {
-            filters: filter.to_string(),
+            filters: "an empty candidate list".to_owned(),
         });
     }
     if total < rounds {
         return Err(DrawError::TooFewCandidates {
             candidates: total,
             rounds,
-            filters: filter.to_string(),
+            filters: "the candidate list".to_owned(),
         });
     }
     let mut stream = Stream::new(method);
-    let positions = (0..rounds)
-        .map(|_| {
-            let index = stream.uniform(candidates.len() as u64);
-            candidates.remove(index as usize)
-        })
-        .collect();
+    let positions = (0..rounds).map(|_| stream.pick(&mut candidates)).collect();
     Ok(Draw {
         method: method.clone(),
         candidates: total,
@@ -208,12 +243,25 @@ pub fn draw(
 }
 
 /// The stream of 64-bit values behind a draw method.
-enum Stream {
+pub(crate) enum Stream {
     ChaCha(Box<ChaCha20Rng>),
     Sha256Chain([u8; 32], bool),
 }
 
 impl Stream {
+    /// The SHA-256 chain that starts with `first` (its first value is
+    /// `first`'s first 8 bytes).
+    pub(crate) fn chain_from(first: [u8; 32]) -> Stream {
+        Stream::Sha256Chain(first, true)
+    }
+
+    /// Removes and returns one of `candidates` (ascending SP order), each
+    /// equally likely.
+    pub(crate) fn pick(&mut self, candidates: &mut Vec<StartPosition>) -> StartPosition {
+        let index = self.uniform(candidates.len() as u64);
+        candidates.remove(index as usize)
+    }
+
     fn new(method: &DrawMethod) -> Stream {
         match method {
             DrawMethod::Seed(seed) => {

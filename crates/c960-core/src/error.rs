@@ -130,6 +130,12 @@ pub enum DrawError {
         /// The filters, as given.
         filters: String,
     },
+    /// A key of sealed rounds that is not 64 hexadecimal digits.
+    #[error("{key:?} is not a key: a key is 64 hexadecimal digits")]
+    BadKey {
+        /// The text given.
+        key: String,
+    },
 }
 
 /// Why a sequence of die rolls does not give a position.

@@ -20,8 +20,10 @@ mod dice;
 mod draw;
 mod error;
 mod features;
+pub mod pgn;
 mod position;
 mod record;
+mod seal;
 mod seed;
 mod setup;
 mod shard;
@@ -33,11 +35,12 @@ pub use dfrc::{
     stratified_sample,
 };
 pub use dice::{DiceDraw, DiceStep, RollOutcome, dice};
-pub use draw::{Allowed, Draw, DrawFilter, DrawMethod, draw};
+pub use draw::{Allowed, Draw, DrawFilter, DrawMethod, draw, draw_among};
 pub use error::{DiceError, DrawError, StartPositionError};
 pub use features::{CastlingFeature, CastlingKind, Features, FirstMoveAttack};
 pub use position::{POSITION_COUNT, StartPosition, format_position_set, parse_position_set};
 pub use record::{DfrcRecord, PositionRecord};
+pub use seal::{Key, SEAL_LABEL, SEAL_SCHEME, Seal, draw_sealed, open_seal};
 pub use seed::splitmix64;
 pub use setup::{Setup, SetupError, Variant};
 pub use shakmaty;

@@ -15,6 +15,6 @@ pub use import::{
     Filters, ImportSummary, ImportedGame, MAX_TAG_LINE, SkipReason, check_file, import, import_to,
 };
 pub use tree::{
-    Counts, FirstMove, Line, Tree, TreeError, first_moves, first_moves_frame, first_moves_of,
-    frequent_trees, trees_by_position,
+    Counts, FirstMove, IntervalKind, Line, Tree, TreeError, first_moves, first_moves_frame,
+    first_moves_of, first_moves_with, frequent_trees, frequent_trees_with, trees_by_position,
 };

@@ -8,6 +8,7 @@ use std::{
     path::Path,
 };
 
+use c960_balance::sequential::ConfidenceState;
 use c960_core::{
     StartPosition,
     shakmaty::{Chess, Position, san::SanPlus, uci::UciMove},
@@ -35,8 +36,56 @@ pub enum TreeError {
     },
 }
 
+/// Which interval a tree gives White's score: the kind the run's position
+/// table gives the same games, so that the line of all of a position's
+/// games shows the interval its page shows, under the same name.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub enum IntervalKind {
+    /// Each game an independent win, draw or loss, in Wilson's form (the
+    /// `trinomial` interval of self-play and imports): for games whose
+    /// number was fixed in advance.
+    #[default]
+    Trinomial,
+    /// The anytime-valid confidence sequence over the games in game order
+    /// at level `1 − alpha` (the `anytime` interval of adaptive self-play,
+    /// whose positions stop when their data say so).
+    Anytime {
+        /// One minus the level.
+        alpha: f64,
+    },
+}
+
+impl IntervalKind {
+    /// The kind a run's position table uses, from its manifest: anytime
+    /// for adaptive self-play (at the level of its rule), else trinomial.
+    #[must_use]
+    pub fn of_run(manifest: &c960_store::RunManifest) -> IntervalKind {
+        match manifest.as_written().get("adaptive") {
+            Some(adaptive) if !adaptive.is_null() => IntervalKind::Anytime {
+                alpha: adaptive["settings"]["alpha"]
+                    .as_f64()
+                    .filter(|a| *a > 0.0 && *a < 1.0)
+                    .unwrap_or(0.05),
+            },
+            _ => IntervalKind::Trinomial,
+        }
+    }
+
+    /// The interval's name where it is shown, e.g. `95% trinomial
+    /// interval` or `95% anytime-valid interval`.
+    #[must_use]
+    pub fn name(self) -> String {
+        match self {
+            IntervalKind::Trinomial => "95% trinomial interval".to_owned(),
+            IntervalKind::Anytime { alpha } => {
+                format!("{:.0}% anytime-valid interval", (1.0 - alpha) * 100.0)
+            }
+        }
+    }
+}
+
 /// Results of the games through a line.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct Counts {
     /// Games.
     pub games: u64,
@@ -46,6 +95,39 @@ pub struct Counts {
     pub draws: u64,
     /// Black wins.
     pub black_wins: u64,
+    /// The anytime-valid interval over these games in game order, when the
+    /// tree's [`IntervalKind`] is anytime.
+    pub anytime: Option<(f64, f64)>,
+}
+
+/// Counts being made, with the confidence sequence an anytime interval
+/// needs (it depends on the order of the games, so it is kept as they
+/// come).
+#[derive(Clone, Debug)]
+struct Tally {
+    counts: Counts,
+    sequence: Option<ConfidenceState>,
+}
+
+impl Tally {
+    fn new(kind: IntervalKind) -> Tally {
+        Tally {
+            counts: Counts::default(),
+            sequence: match kind {
+                IntervalKind::Trinomial => None,
+                IntervalKind::Anytime { alpha } => Some(ConfidenceState::new(alpha)),
+            },
+        }
+    }
+
+    fn add(&mut self, white_score: f64) {
+        self.counts.add(white_score);
+        if let Some(sequence) = &mut self.sequence {
+            sequence.push(white_score.clamp(0.0, 1.0));
+            let s = sequence.sequence();
+            self.counts.anytime = Some((s.low, s.high));
+        }
+    }
 }
 
 impl Counts {
@@ -71,10 +153,14 @@ impl Counts {
         (self.white_wins as f64 + self.draws as f64 / 2.0) / self.games as f64
     }
 
-    /// White's score with its 95% interval (Wilson's form, as self-play
-    /// reports it): `(mean, low, high)`.
+    /// White's score with its interval, `(mean, low, high)`: the anytime
+    /// one when the tree keeps it, else the 95% trinomial one (Wilson's
+    /// form, as self-play reports it).
     #[must_use]
     pub fn interval(&self) -> (f64, f64, f64) {
+        if let Some((low, high)) = self.anytime {
+            return (self.white_score(), low, high);
+        }
         match c960_balance::interval::trinomial_interval(
             self.white_wins,
             self.draws,
@@ -137,6 +223,11 @@ pub struct Tree {
     /// Every line up to `plies`, keyed by its UCI moves joined by spaces
     /// (so children follow their parent in key order).
     pub lines: BTreeMap<String, Line>,
+    /// The kind of interval its counts carry.
+    pub interval: IntervalKind,
+    /// The confidence sequences of the root and the lines while games are
+    /// added (anytime intervals only), keyed as `lines` ("" the root).
+    sequences: BTreeMap<String, ConfidenceState>,
 }
 
 impl Tree {
@@ -148,6 +239,17 @@ impl Tree {
         games: &Path,
         position: StartPosition,
         plies: usize,
+    ) -> Result<Tree, TreeError> {
+        Tree::from_games_with(games, position, plies, IntervalKind::Trinomial)
+    }
+
+    /// [`Tree::from_games`] with intervals of `kind` (the games are taken
+    /// in table order, which is game order).
+    pub fn from_games_with(
+        games: &Path,
+        position: StartPosition,
+        plies: usize,
+        kind: IntervalKind,
     ) -> Result<Tree, TreeError> {
         let mut mine = Vec::new();
         for_each_slice(games, |frame| {
@@ -163,7 +265,11 @@ impl Tree {
             );
             Ok(())
         })?;
-        Tree::from_moves(position, plies, mine)
+        let mut tree = Tree::new(position, plies).with_interval(kind);
+        for (moves, score) in mine {
+            tree.add(&moves, score)?;
+        }
+        Ok(tree)
     }
 
     /// Builds the tree from `(moves in UCI separated by spaces, White's
@@ -188,7 +294,31 @@ impl Tree {
             root: Counts::default(),
             plies,
             lines: BTreeMap::new(),
+            interval: IntervalKind::Trinomial,
+            sequences: BTreeMap::new(),
         }
+    }
+
+    /// The tree with intervals of `kind` for the games added after.
+    #[must_use]
+    pub fn with_interval(mut self, kind: IntervalKind) -> Tree {
+        self.interval = kind;
+        self
+    }
+
+    /// Takes `score` into the confidence sequence of the line `key` ("" the
+    /// root), when the tree keeps anytime intervals; returns that interval.
+    fn sequence(&mut self, key: &str, score: f64) -> Option<(f64, f64)> {
+        let IntervalKind::Anytime { alpha } = self.interval else {
+            return None;
+        };
+        let state = self
+            .sequences
+            .entry(key.to_owned())
+            .or_insert_with(|| ConfidenceState::new(alpha));
+        state.push(score.clamp(0.0, 1.0));
+        let s = state.sequence();
+        Some((s.low, s.high))
     }
 
     /// Adds one game: its moves in UCI separated by spaces, and White's
@@ -196,6 +326,9 @@ impl Tree {
     pub fn add(&mut self, moves: &str, score: f64) -> Result<(), TreeError> {
         let index = usize::try_from(self.root.games).unwrap_or(usize::MAX);
         self.root.add(score);
+        if let Some(interval) = self.sequence("", score) {
+            self.root.anytime = Some(interval);
+        }
         let mut board: Chess = self.position.to_position();
         let mut key = String::new();
         let mut san: Vec<String> = Vec::new();
@@ -214,6 +347,7 @@ impl Tree {
                 key.push(' ');
             }
             key.push_str(uci);
+            let interval = self.sequence(&key, score);
             let line = match self.lines.entry(key.clone()) {
                 Entry::Occupied(known) => {
                     board.play_unchecked(mv);
@@ -229,6 +363,9 @@ impl Tree {
                 }
             };
             line.counts.add(score);
+            if interval.is_some() {
+                line.counts.anytime = interval;
+            }
             san.clone_from(&line.san);
         }
         Ok(())
@@ -361,8 +498,13 @@ fn for_each_slice(
 /// and one counter per position and first move) however many games there
 /// are.
 pub fn first_moves(games: &Path) -> Result<Vec<FirstMove>, TreeError> {
+    first_moves_with(games, IntervalKind::Trinomial)
+}
+
+/// [`first_moves`] with intervals of `kind`.
+pub fn first_moves_with(games: &Path, kind: IntervalKind) -> Result<Vec<FirstMove>, TreeError> {
     // Trees one ply deep hold exactly every first move with its games.
-    Ok(first_moves_of(&frequent_trees(games, 1, 1.0)?))
+    Ok(first_moves_of(&frequent_trees_with(games, 1, 1.0, kind)?))
 }
 
 /// The first-move table of trees already built: by SP, most played first.
@@ -385,7 +527,7 @@ pub fn first_moves_of(trees: &BTreeMap<u16, Tree>) -> Vec<FirstMove> {
 /// The first-move table as a frame: `sp`, `placement`, `move_uci`,
 /// `move_san`, `games`, `share` (of the position's games), `white_wins`,
 /// `draws`, `black_wins`, `white_score`, `white_score_low`,
-/// `white_score_high`.
+/// `white_score_high`, `interval` (its kind: `trinomial` or `anytime`).
 pub fn first_moves_frame(rows: &[FirstMove]) -> PolarsResult<DataFrame> {
     macro_rules! column {
         ($name:literal, $f:expr) => {
@@ -411,6 +553,11 @@ pub fn first_moves_frame(rows: &[FirstMove]) -> PolarsResult<DataFrame> {
             column!("white_score", |r: &FirstMove| r.counts.interval().0),
             column!("white_score_low", |r: &FirstMove| r.counts.interval().1),
             column!("white_score_high", |r: &FirstMove| r.counts.interval().2),
+            column!("interval", |r: &FirstMove| if r.counts.anytime.is_some() {
+                "anytime"
+            } else {
+                "trinomial"
+            }),
         ],
     )
 }
@@ -426,15 +573,31 @@ pub fn frequent_trees(
     plies: usize,
     min_share: f64,
 ) -> Result<BTreeMap<u16, Tree>, TreeError> {
+    frequent_trees_with(games, plies, min_share, IntervalKind::Trinomial)
+}
+
+/// [`frequent_trees`] with intervals of `kind` (the games are taken in
+/// table order, which is game order).
+pub fn frequent_trees_with(
+    games: &Path,
+    plies: usize,
+    min_share: f64,
+    kind: IntervalKind,
+) -> Result<BTreeMap<u16, Tree>, TreeError> {
     // Level 1: every position's games and first moves.
-    let mut root: BTreeMap<u16, Counts> = BTreeMap::new();
-    let mut levels: Vec<BTreeMap<(u16, String), Counts>> = Vec::new();
-    let mut first: BTreeMap<(u16, String), Counts> = BTreeMap::new();
+    let mut root: BTreeMap<u16, Tally> = BTreeMap::new();
+    let mut levels: Vec<BTreeMap<(u16, String), Tally>> = Vec::new();
+    let mut first: BTreeMap<(u16, String), Tally> = BTreeMap::new();
     for_each_slice(games, |frame| {
         each_game(&frame, |sp, moves, score| {
-            root.entry(sp).or_default().add(score);
+            root.entry(sp)
+                .or_insert_with(|| Tally::new(kind))
+                .add(score);
             if let Some(m) = moves.split(' ').next().filter(|m| !m.is_empty()) {
-                first.entry((sp, m.to_owned())).or_default().add(score);
+                first
+                    .entry((sp, m.to_owned()))
+                    .or_insert_with(|| Tally::new(kind))
+                    .add(score);
             }
         })
     })?;
@@ -443,8 +606,9 @@ pub fn frequent_trees(
     for depth in 2..=plies {
         let frequent: std::collections::HashSet<(u16, &str)> = levels[depth - 2]
             .iter()
-            .filter(|((sp, _), c)| {
-                let total = root.get(sp).map_or(0, |r| r.games);
+            .filter(|((sp, _), tally)| {
+                let c = &tally.counts;
+                let total = root.get(sp).map_or(0, |r| r.counts.games);
                 #[allow(clippy::cast_precision_loss)]
                 let enough = c.games as f64 + 1e-9 >= min_share * total as f64;
                 enough && c.games > 0
@@ -454,7 +618,7 @@ pub fn frequent_trees(
         if frequent.is_empty() {
             break;
         }
-        let mut level: BTreeMap<(u16, String), Counts> = BTreeMap::new();
+        let mut level: BTreeMap<(u16, String), Tally> = BTreeMap::new();
         for_each_slice(games, |frame| {
             each_game(&frame, |sp, moves, score| {
                 let Some(end) = nth_space(moves, depth - 1) else {
@@ -465,23 +629,26 @@ pub fn frequent_trees(
                 }
                 let line = nth_space(moves, depth).map_or(moves, |e| &moves[..e]);
                 if line.len() > end {
-                    level.entry((sp, line.to_owned())).or_default().add(score);
+                    level
+                        .entry((sp, line.to_owned()))
+                        .or_insert_with(|| Tally::new(kind))
+                        .add(score);
                 }
             })
         })?;
         levels.push(level);
     }
     let mut trees: BTreeMap<u16, Tree> = BTreeMap::new();
-    for (sp, counts) in root {
+    for (sp, tally) in root {
         let Ok(position) = StartPosition::new(sp) else {
             continue;
         };
-        let mut tree = Tree::new(position, plies);
-        tree.root = counts;
+        let mut tree = Tree::new(position, plies).with_interval(kind);
+        tree.root = tally.counts;
         trees.insert(sp, tree);
     }
     for level in levels {
-        for ((sp, line), counts) in level {
+        for ((sp, line), Tally { counts, .. }) in level {
             let Some(tree) = trees.get_mut(&sp) else {
                 continue;
             };

@@ -1,16 +1,14 @@
-//! What a position page offers to download: the diagram (SVG inline as a
-//! data URL; PNG drawn from it in the browser), the table row as JSON, and
-//! a reproducible sample of the position's games as PGN.
+//! What a position page offers to download besides its diagram and table
+//! row: a reproducible sample of the position's games as PGN.
 
 use std::{
     collections::BTreeMap,
-    fmt::Write as _,
     path::{Path, PathBuf},
 };
 
 use c960_core::{
     StartPosition,
-    shakmaty::{Chess, Position, san::San, uci::UciMove},
+    pgn::{PgnGame, Termination, pgn_date},
 };
 use polars::prelude::*;
 
@@ -37,6 +35,8 @@ pub struct SampleGame {
     pub termination: String,
     /// The moves in UCI (Chess960 castling).
     pub moves: String,
+    /// The day it was played (`YYYY.MM.DD`), when the table says.
+    pub date: Option<String>,
 }
 
 /// The sampling key of game `game` of `sp`: `SplitMix64` of the seed mixed
@@ -64,22 +64,28 @@ pub fn sample_games(
             ScanArgsParquet::default(),
         )
     };
+    // Imported games have the day they were played; self-play has none.
+    let has_date = scan()?.collect_schema()?.get("date").is_some();
     let height = scan()?.select([len()]).collect()?;
     let height = height.column("len")?.u32()?.get(0).unwrap_or(0);
     let mut chosen: BTreeMap<u16, Vec<(u64, SampleGame)>> = BTreeMap::new();
     let mut offset = 0u32;
     while offset < height {
+        let mut columns = vec![
+            col("sp"),
+            col("game"),
+            col("white"),
+            col("black"),
+            col("result"),
+            col("termination"),
+            col("moves"),
+        ];
+        if has_date {
+            columns.push(col("date"));
+        }
         let frame = scan()?
             .slice(i64::from(offset), SLICE)
-            .select([
-                col("sp"),
-                col("game"),
-                col("white"),
-                col("black"),
-                col("result"),
-                col("termination"),
-                col("moves"),
-            ])
+            .select(columns)
             .collect()?;
         let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
         let game = frame.column("game")?.cast(&DataType::UInt32)?;
@@ -93,6 +99,8 @@ pub fn sample_games(
             text("termination")?,
             text("moves")?,
         );
+        let dates = if has_date { Some(text("date")?) } else { None };
+        let dates = dates.as_ref().map(Column::str).transpose()?;
         let (sp, game) = (sp.u32()?, game.u32()?);
         let (white, black, result, termination, moves) = (
             white.str()?,
@@ -129,6 +137,7 @@ pub fn sample_games(
                     result: get(result),
                     termination: get(termination),
                     moves: moves.get(i).unwrap_or_default().to_owned(),
+                    date: dates.and_then(|d| d.get(i)).map(str::to_owned),
                 },
             ));
         }
@@ -143,81 +152,34 @@ pub fn sample_games(
         .collect())
 }
 
-/// The games as PGN (Chess960 tags, SAN moves); a game whose moves cannot
-/// be replayed stops at the first bad move with a comment saying so.
+/// The games as PGN, by c960-core's one PGN writer (the writer of
+/// self-play's `games.pgn`): the seven-tag roster with the game's date when
+/// the table has one, Chess960 tags, a standard `[Termination]` (a
+/// resignation in `imported` games is a player's, in self-play an
+/// adjudication), SAN with check marks. A game whose moves cannot be
+/// replayed stops at the first bad move with a comment saying so.
 #[must_use]
-pub fn pgn(position: StartPosition, source: &str, games: &[SampleGame]) -> String {
+pub fn pgn(position: StartPosition, source: &str, imported: bool, games: &[SampleGame]) -> String {
     let mut out = String::new();
     for g in games {
-        let _ = writeln!(
-            out,
-            "[Event \"{}\"]\n[Site \"c960\"]\n[Round \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{}\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{}\"]\n[Termination \"{}\"]\n",
-            tag(&format!("SP {} games ({source})", position.sp())),
-            g.game + 1,
-            tag(&g.white),
-            tag(&g.black),
-            tag(&g.result),
-            position.to_xfen(),
-            tag(&g.termination)
-        );
-        let mut chess: Chess = position.to_position();
-        let mut line = String::new();
-        for (ply, uci) in g.moves.split_whitespace().enumerate() {
-            let played = uci
-                .parse::<UciMove>()
-                .ok()
-                .and_then(|m| m.to_move(&chess).ok());
-            let Some(m) = played else {
-                let _ = write!(line, "{{unreadable move {uci}}} ");
-                break;
-            };
-            if ply % 2 == 0 {
-                let _ = write!(line, "{}. ", ply / 2 + 1);
-            }
-            let _ = write!(line, "{} ", San::from_move(&chess, m));
-            chess.play_unchecked(m);
-        }
-        line.push_str(&g.result);
-        out.push_str(&wrap(&line, 79));
-        out.push_str("\n\n");
-    }
-    out
-}
-
-/// A PGN tag value with quotes and backslashes escaped.
-fn tag(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// Movetext wrapped at `width` columns.
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut column = 0;
-    for word in text.split(' ') {
-        if column > 0 && column + 1 + word.len() > width {
-            out.push('\n');
-            column = 0;
-        } else if column > 0 {
-            out.push(' ');
-            column += 1;
-        }
-        out.push_str(word);
-        column += word.len();
-    }
-    out
-}
-
-/// A data URL of `text` with `mime` (percent-encoded, so it needs no
-/// script and no extra file).
-#[must_use]
-pub fn data_url(mime: &str, text: &str) -> String {
-    let mut out = format!("data:{mime};charset=utf-8,");
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b" -_.~:/=,;()".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
+        let moves: Vec<String> = g.moves.split_whitespace().map(str::to_owned).collect();
+        let game = PgnGame {
+            event: format!("SP {} games ({source})", position.sp()),
+            site: "c960".to_owned(),
+            date: pgn_date(g.date.as_deref()),
+            round: (g.game + 1).to_string(),
+            white: g.white.clone(),
+            black: g.black.clone(),
+            result: g.result.clone(),
+            start: position.into(),
+            before_termination: Vec::new(),
+            termination: Termination::of(&g.termination, !imported),
+            ply_count: Some(moves.len()),
+            own: vec![("C960Termination", g.termination.clone())],
+            moves: &moves,
+            comments: Vec::new(),
+        };
+        out.push_str(&game.write_lenient());
     }
     out
 }

@@ -8,3 +8,51 @@ pub fn escape(text: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
 }
+
+/// The class that keeps a castling notation on one line: browsers may
+/// break a line after any hyphen, and "O-" / "O-O" at a line's end reads
+/// as another move. Pages that use [`escape_prose`] style it with
+/// `white-space: nowrap`.
+pub const NOWRAP_CLASS: &str = "nobr";
+
+/// The CSS rule for [`NOWRAP_CLASS`].
+pub const NOWRAP_CSS: &str = ".nobr { white-space: nowrap; }\n";
+
+/// [`escape`] for running text: also keeps every castling notation
+/// (`O-O-O`, `O-O`) in one piece with a [`NOWRAP_CLASS`] span.
+#[must_use]
+pub fn escape_prose(text: &str) -> String {
+    let escaped = escape(text);
+    let mut out = String::with_capacity(escaped.len());
+    let mut rest = escaped.as_str();
+    while let Some(at) = rest.find("O-O") {
+        out.push_str(&rest[..at]);
+        let notation = if rest[at..].starts_with("O-O-O") {
+            "O-O-O"
+        } else {
+            "O-O"
+        };
+        out.push_str("<span class=\"");
+        out.push_str(NOWRAP_CLASS);
+        out.push_str("\">");
+        out.push_str(notation);
+        out.push_str("</span>");
+        rest = &rest[at + notation.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn castling_notation_never_breaks() {
+        assert_eq!(
+            escape_prose("O-O-O or O-O <b>"),
+            "<span class=\"nobr\">O-O-O</span> or <span class=\"nobr\">O-O</span> &lt;b&gt;"
+        );
+        assert_eq!(escape_prose("no castling"), "no castling");
+    }
+}

@@ -218,7 +218,12 @@ fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
         check_parquet(&games)?;
         trees.push((
             source.label.clone(),
-            c960_games::frequent_trees(&games, TREE_PLIES, TREE_SHARE)?,
+            c960_games::frequent_trees_with(
+                &games,
+                TREE_PLIES,
+                TREE_SHARE,
+                c960_games::IntervalKind::of_run(&source.manifest),
+            )?,
         ));
         samples.push((
             source.label.clone(),

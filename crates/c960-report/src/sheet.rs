@@ -1,17 +1,94 @@
 //! Position sheets for writers: a paragraph of quotable facts generated
 //! from the features and, where there are any, the measurements (engine
 //! view with its uncertainty, verdict, games), the diagram and the castling
-//! rules in words. Used by `c960 show --format html` and the report's
-//! position pages.
+//! rules in words, in English, German, Dutch or Turkish (`lang/sheet.toml`).
+//! Used by `c960 show` and the report's position pages.
 
-use std::fmt::Write as _;
+use std::{collections::BTreeMap, fmt::Write as _, sync::OnceLock};
 
 use c960_core::{CastlingKind, Features, Lang, StartPosition, castling_texts};
 
 use crate::{
     board::{Marks, diagram_svg},
-    html::escape,
+    html::{NOWRAP_CSS, escape, escape_prose},
 };
+
+/// The sheets' fixed texts: `lang/sheet.toml`.
+fn table() -> &'static BTreeMap<String, BTreeMap<String, String>> {
+    static TABLE: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        toml::from_str(include_str!("../lang/sheet.toml"))
+            .expect("lang/sheet.toml is valid (tested)")
+    })
+}
+
+/// The text of `key` in `lang`.
+///
+/// # Panics
+/// Panics if the table lacks it (a test checks that every language has
+/// every key of English).
+#[must_use]
+pub fn text(lang: Lang, key: &str) -> &'static str {
+    table()
+        .get(lang.code())
+        .and_then(|t| t.get(key))
+        .map_or_else(
+            || panic!("lang/sheet.toml has no {key:?} for {lang}"),
+            String::as_str,
+        )
+}
+
+/// The text of `key` in `lang` for a count of `n`: `key_one` when `n` is 1
+/// and the language has it, else `key`; `{n}` is filled in.
+#[must_use]
+pub fn count(lang: Lang, key: &str, n: usize) -> String {
+    let one = format!("{key}_one");
+    let chosen = match table().get(lang.code()).and_then(|t| t.get(&one)) {
+        Some(text) if n == 1 => text.as_str(),
+        _ => text(lang, key),
+    };
+    chosen.replace("{n}", &n.to_string())
+}
+
+/// The name of a castling kind in a short table cell (`swap`, `Tausch`).
+#[must_use]
+pub fn kind_name(lang: Lang, kind: &str) -> &'static str {
+    text(lang, &format!("name_{}", kind.replace('-', "_")))
+}
+
+/// An interval as a sheet shows it: named, or why there is none. A zero
+/// width is never shown as an interval.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IntervalView {
+    /// An interval with its name, e.g. `95% trinomial interval`.
+    Named {
+        /// What kind of interval it is.
+        name: String,
+        /// Lower end.
+        low: f64,
+        /// Upper end.
+        high: f64,
+    },
+    /// A single search: its noise is not measured.
+    SingleSearch,
+    /// Repeated searches that all gave the same score: no interval.
+    Identical(u32),
+}
+
+impl IntervalView {
+    /// The interval in words, its ends written by `number`.
+    fn words(&self, lang: Lang, number: impl Fn(f64) -> String) -> String {
+        match self {
+            IntervalView::Named { name, low, high } if high - low > 1e-9 => text(lang, "interval")
+                .replace("{name}", name)
+                .replace("{low}", &number(*low))
+                .replace("{high}", &number(*high)),
+            IntervalView::Named { .. } => text(lang, "no_width").to_owned(),
+            IntervalView::SingleSearch => text(lang, "single_search").to_owned(),
+            IntervalView::Identical(n) => text(lang, "identical").replace("{n}", &n.to_string()),
+        }
+    }
+}
 
 /// An engine's view of a position.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,8 +97,8 @@ pub struct EngineView {
     pub source: String,
     /// White's advantage in centipawns.
     pub cp: f64,
-    /// A 95% interval, when the run measured its noise.
-    pub interval: Option<(f64, f64)>,
+    /// Its interval, or why there is none.
+    pub interval: IntervalView,
 }
 
 /// How the games from a position went.
@@ -37,8 +114,10 @@ pub struct GamesView {
     pub draws: u64,
     /// Black wins.
     pub black_wins: u64,
-    /// White's score with its 95% interval.
-    pub score: (f64, f64, f64),
+    /// White's score, (W + D/2) / games.
+    pub score: f64,
+    /// Its interval, named by its kind.
+    pub interval: IntervalView,
 }
 
 /// A verdict with its q-value.
@@ -63,134 +142,155 @@ pub struct Measured {
     pub verdict: Option<VerdictView>,
 }
 
-fn list(items: &[String]) -> String {
-    Lang::En.list(items)
+fn files(lang: Lang, files: &[char]) -> String {
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| text(lang, "pawn_file").replace("{file}", &f.to_string()))
+        .collect();
+    lang.list(&names)
 }
 
-fn files(files: &[char]) -> String {
-    let names: Vec<String> = files.iter().map(|f| format!("{f}-pawn")).collect();
-    list(&names)
-}
-
-/// The facts as sentences a writer can quote.
+/// The facts as sentences a writer can quote, in `lang`.
 #[must_use]
-pub fn facts(features: &Features, measured: &Measured) -> Vec<String> {
+pub fn facts(features: &Features, measured: &Measured, lang: Lang) -> Vec<String> {
     let p = features.position;
+    let at = |key: &str| {
+        text(lang, key)
+            .replace("{sp}", &p.sp().to_string())
+            .replace("{placement}", &p.placement())
+    };
     let mut out = Vec::new();
     let weak = features.weak_files();
     if weak.is_empty() {
-        out.push(format!(
-            "SP {} ({}) has no weak pawns: every pawn is defended by a piece other than the king.",
-            p.sp(),
-            p.placement()
-        ));
+        out.push(at("no_weak"));
     } else {
         let mut parts = Vec::new();
         if !features.undefended_files().is_empty() {
-            parts.push(format!(
-                "{} undefended",
-                files(&features.undefended_files())
-            ));
+            parts.push(
+                text(lang, "undefended_part")
+                    .replace("{files}", &files(lang, &features.undefended_files())),
+            );
         }
         if !features.king_only_files().is_empty() {
-            parts.push(format!(
-                "{} defended only by the king",
-                files(&features.king_only_files())
-            ));
+            parts.push(
+                text(lang, "king_only_part")
+                    .replace("{files}", &files(lang, &features.king_only_files())),
+            );
         }
-        out.push(format!(
-            "SP {} ({}) has {} weak pawn{} on each side: {}.",
-            p.sp(),
-            p.placement(),
-            weak.len(),
-            if weak.len() == 1 { "" } else { "s" },
-            parts.join("; ")
-        ));
+        out.push(
+            count(lang, "weak", weak.len())
+                .replace("{sp}", &p.sp().to_string())
+                .replace("{placement}", &p.placement())
+                .replace("{parts}", &parts.join("; ")),
+        );
     }
     if features.first_move_attacks.is_empty() {
-        out.push("No undefended black pawn can be attacked with White's first move.".to_owned());
+        out.push(text(lang, "no_attack").to_owned());
     } else {
-        let attacks: Vec<String> = features
-            .first_move_attacks
-            .iter()
-            .map(|a| {
-                let moves: Vec<String> = a.moves.iter().map(|m| format!("1.{m}")).collect();
-                format!("{} by {}", a.pawn, list(&moves))
-            })
-            .collect();
-        out.push(format!(
-            "White can attack an undefended pawn with the first move: {}.",
-            attacks.join("; ")
-        ));
+        out.push(text(lang, "attack").replace("{attacks}", &attacks(features, lang)));
     }
-    let kind = |k: CastlingKind| match k {
-        CastlingKind::Normal => "king and rook both move",
-        CastlingKind::KingOnly => "only the king moves",
-        CastlingKind::RookOnly => "only the rook moves",
-        CastlingKind::Swap => "king and rook swap places",
+    let kind = |k: CastlingKind| {
+        text(
+            lang,
+            match k {
+                CastlingKind::Normal => "kind_normal",
+                CastlingKind::KingOnly => "kind_king_only",
+                CastlingKind::RookOnly => "kind_rook_only",
+                CastlingKind::Swap => "kind_swap",
+            },
+        )
     };
     let a = &features.castling.queen_side;
     let h = &features.castling.king_side;
     let first = match (a.legal_first_move, h.legal_first_move) {
-        (true, true) => "both are possible on the first move",
-        (true, false) => "a-side castling is possible on the first move",
-        (false, true) => "h-side castling is possible on the first move",
-        (false, false) => "neither is possible on the first move",
+        (true, true) => "first_both",
+        (true, false) => "first_a",
+        (false, true) => "first_h",
+        (false, false) => "first_none",
     };
-    out.push(format!(
-        "In a-side castling (O-O-O) {}, in h-side castling (O-O) {}; {first}.",
-        kind(a.kind),
-        kind(h.kind)
-    ));
-    out.extend(measured_facts(measured));
-    out.push(format!(
-        "Its mirror twin, with the back rank reversed, is SP {} ({}).",
-        features.mirror.sp(),
-        features.mirror.placement()
-    ));
+    out.push(
+        text(lang, "castling")
+            .replace("{a}", kind(a.kind))
+            .replace("{h}", kind(h.kind))
+            .replace("{first}", text(lang, first)),
+    );
+    out.extend(measured_facts(measured, lang));
+    out.push(
+        text(lang, "mirror")
+            .replace("{sp}", &features.mirror.sp().to_string())
+            .replace("{placement}", &features.mirror.placement()),
+    );
     out
+}
+
+/// The first moves that attack an undefended pawn, in `lang`:
+/// `a7 by 1.f3 and 1.f4; b7 by 1.g3 and 1.g4`.
+#[must_use]
+pub fn attacks(features: &Features, lang: Lang) -> String {
+    let list: Vec<String> = features
+        .first_move_attacks
+        .iter()
+        .map(|a| {
+            let moves: Vec<String> = a.moves.iter().map(|m| format!("1.{m}")).collect();
+            text(lang, "attack_by")
+                .replace("{pawn}", &a.pawn.to_string())
+                .replace("{moves}", &lang.list(&moves))
+        })
+        .collect();
+    list.join("; ")
 }
 
 /// The sentences about what was measured.
-fn measured_facts(measured: &Measured) -> Vec<String> {
+fn measured_facts(measured: &Measured, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(e) = &measured.engine {
-        let interval = e.interval.map_or_else(
-            || " (a single search: its noise is not measured)".to_owned(),
-            |(low, high)| format!(" (95% interval {low:+.0} to {high:+.0})"),
+        out.push(
+            text(lang, "engine")
+                .replace("{source}", &e.source)
+                .replace("{cp}", &format!("{:+.0}", e.cp))
+                .replace(
+                    "{interval}",
+                    &e.interval.words(lang, |v| format!("{v:+.0}")),
+                ),
         );
-        out.push(format!(
-            "{} rates it {:+.0} centipawns for White{interval}.",
-            e.source, e.cp
-        ));
     }
     if let Some(g) = &measured.games {
-        let (score, low, high) = g.score;
-        out.push(format!(
-            "In {} games ({}) White scored {score:.3} (95% interval {low:.3} to {high:.3}): {} wins, {} draws and {} losses for White.",
-            g.games, g.source, g.white_wins, g.draws, g.black_wins
-        ));
+        let n = |key: &str, v: u64| count(lang, key, usize::try_from(v).unwrap_or(usize::MAX));
+        out.push(
+            text(lang, "games")
+                .replace("{n}", &g.games.to_string())
+                .replace("{source}", &g.source)
+                .replace("{score}", &format!("{:.3}", g.score))
+                .replace("{interval}", &g.interval.words(lang, |v| format!("{v:.3}")))
+                .replace("{w}", &n("wins", g.white_wins))
+                .replace("{d}", &n("draws", g.draws))
+                .replace("{l}", &n("losses", g.black_wins)),
+        );
     }
     if let Some(v) = &measured.verdict {
-        let words = match v.verdict.as_str() {
-            "balanced" => "balanced: White's edge is within the band around the average position",
-            "more-for-white" => "more for White than the average position",
-            "less-for-white" => "less for White than the average position",
-            _ => "unresolved: the data do not tell it apart from the average position",
+        let key = match v.verdict.as_str() {
+            "balanced" | "more-for-white" | "less-for-white" => v.verdict.replace('-', "_"),
+            _ => "unresolved".to_owned(),
         };
-        out.push(format!(
-            "Verdict: {words} (q = {:.3}, false discovery rate {:.0}%).",
-            v.q_value,
-            v.level * 100.0
-        ));
+        out.push(
+            text(lang, "verdict")
+                .replace("{words}", text(lang, &format!("verdict_{key}")))
+                .replace("{q}", &format!("{:.3}", v.q_value))
+                .replace("{fdr}", &format!("{:.0}", v.level * 100.0)),
+        );
     }
     out
 }
 
-/// A standalone HTML sheet for one position: facts, diagram, FENs and the
-/// castling rules in words.
+/// A standalone HTML sheet for one position in `lang`: facts, diagram
+/// (with `marks` and their legend), FENs and the castling rules in words.
 #[must_use]
-pub fn sheet_html(position: StartPosition, measured: &Measured) -> String {
+pub fn sheet_html(
+    position: StartPosition,
+    measured: &Measured,
+    marks: Marks,
+    lang: Lang,
+) -> String {
     let features = Features::of(position);
     let mut body = String::new();
     let _ = writeln!(
@@ -198,32 +298,34 @@ pub fn sheet_html(position: StartPosition, measured: &Measured) -> String {
         "<h1>SP {} <span class=\"mono\">{}</span></h1>\n<div class=\"diagram\">{}</div>\n<p class=\"facts\">{}</p>",
         position.sp(),
         position.placement(),
-        diagram_svg(position, Marks::ALL, None),
-        escape(&facts(&features, measured).join(" "))
+        diagram_svg(position, marks, None, lang),
+        escape_prose(&facts(&features, measured, lang).join(" "))
     );
     let _ = writeln!(
         body,
-        "<table>\n<tr><th>X-FEN</th><td class=\"mono\">{}</td></tr>\n<tr><th>Shredder-FEN</th><td class=\"mono\">{}</td></tr>\n</table>\n<h2>Castling</h2>",
+        "<table>\n<tr><th>X-FEN</th><td class=\"mono\">{}</td></tr>\n<tr><th>Shredder-FEN</th><td class=\"mono\">{}</td></tr>\n</table>\n<h2>{}</h2>",
         position.to_xfen(),
-        position.to_shredder_fen()
+        position.to_shredder_fen(),
+        escape(text(lang, "castling_title"))
     );
-    for text in castling_texts(position, Lang::En) {
+    for t in castling_texts(position, lang) {
         let _ = writeln!(
             body,
             "<h3>{}</h3>\n<p>{}</p>",
-            escape(&text.title),
-            escape(&text.sentences())
+            escape_prose(&t.title),
+            escape_prose(&t.sentences())
         );
     }
     let _ = writeln!(
         body,
-        "<p class=\"note\">Red ring: weak pawn (undefended or defended only by the king); green square: castling target. Made with c960 {}.</p>",
-        env!("CARGO_PKG_VERSION")
+        "<p class=\"note\">{}</p>",
+        escape(&text(lang, "made_with").replace("{version}", env!("CARGO_PKG_VERSION")))
     );
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>SP {} {}</title>\n<style>\n{SHEET_CSS}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+         <title>SP {} {}</title>\n<style>\n{SHEET_CSS}{NOWRAP_CSS}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        lang.code(),
         position.sp(),
         position.placement()
     )
@@ -238,3 +340,85 @@ h3 { font-size: 1rem; margin: 0.6rem 0 0.1rem; }
 h3 + p { margin: 0; }
 .note { color: #555; font-size: 0.85rem; }
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_has_every_text_of_english() {
+        let english = &table()["en"];
+        for lang in Lang::ALL {
+            let texts = &table()[lang.code()];
+            for key in english.keys().filter(|k| !k.ends_with("_one")) {
+                assert!(texts.contains_key(key), "{lang} lacks {key}");
+            }
+            for key in texts.keys() {
+                assert!(
+                    english.contains_key(key),
+                    "{lang} has {key}, English does not"
+                );
+            }
+        }
+    }
+
+    fn with(engine: IntervalView) -> Measured {
+        Measured {
+            engine: Some(EngineView {
+                source: "Stockfish 15.1 at nodes 250000, mean of 4 searches".to_owned(),
+                cp: 34.0,
+                interval: engine,
+            }),
+            games: Some(GamesView {
+                source: "engine self-play".to_owned(),
+                games: 2,
+                white_wins: 1,
+                draws: 0,
+                black_wins: 1,
+                score: 0.5,
+                interval: IntervalView::Named {
+                    name: "95% trinomial interval".to_owned(),
+                    low: 0.1,
+                    high: 0.9,
+                },
+            }),
+            verdict: None,
+        }
+    }
+
+    #[test]
+    fn a_zero_width_interval_is_never_shown_as_a_95_percent_interval() {
+        let features = Features::of(StartPosition::new(518).unwrap());
+        for interval in [
+            IntervalView::Identical(4),
+            IntervalView::Named {
+                name: "95% interval of the mean".to_owned(),
+                low: 34.0,
+                high: 34.0,
+            },
+        ] {
+            let text = facts(&features, &with(interval), Lang::En).join(" ");
+            assert!(
+                text.contains("rates it +34 centipawns for White (no interval: "),
+                "{text}"
+            );
+            assert!(!text.contains("+34 to +34"), "{text}");
+        }
+    }
+
+    #[test]
+    fn counts_are_in_the_singular_for_one() {
+        let features = Features::of(StartPosition::new(518).unwrap());
+        let text = facts(&features, &with(IntervalView::SingleSearch), Lang::En).join(" ");
+        assert!(
+            text.contains("1 win, 0 draws and 1 loss for White"),
+            "{text}"
+        );
+        assert!(text.contains("has 1 weak pawn on each side"), "{text}");
+        let de = facts(&features, &with(IntervalView::SingleSearch), Lang::De).join(" ");
+        assert!(
+            de.contains("1 Sieg, 0 Remis und 1 Niederlage für Weiß"),
+            "{de}"
+        );
+    }
+}

@@ -30,7 +30,8 @@ pub(crate) const SCRIPT: &str = include_str!("../assets/table.js");
 pub(crate) const STYLE: &str = include_str!("../assets/style.css");
 
 /// Writes the site into `dir`: `index.html`, `fair.html`,
-/// `positions/<sp>.html`, `style.css`, `table.js`. `charts` are file names
+/// `positions/<sp>.html` with its downloads beside it (`<sp>.svg`,
+/// `<sp>.json`, `<sp>.pgn`), `style.css`, `table.js`. `charts` are file names
 /// (relative to `dir`) of SVG charts shown on the index.
 pub fn write_site(
     dir: &Path,
@@ -64,26 +65,40 @@ pub fn write_site(
         &dir.join("fair.html"),
         &fair::fair(frame, sources).replacen("</h1>\n", &format!("</h1>\n{reliability}"), 1),
     )?;
+    let inputs = position::PageInputs {
+        frame,
+        sources,
+        trees,
+        verdicts,
+    };
     for row in 0..frame.height() {
         let sp = StartPosition::new(row as u16).map_err(io::Error::other)?;
         let pgn: String = samples
             .iter()
             .filter_map(|(label, by_sp)| {
+                let imported = sources
+                    .iter()
+                    .any(|s| s.label == *label && s.kind == RunKind::Import);
                 by_sp
                     .get(&sp.sp())
-                    .map(|games| crate::downloads::pgn(sp, label, games))
+                    .map(|games| crate::downloads::pgn(sp, label, imported, games))
             })
             .collect();
         if !pgn.is_empty() {
             write(&crate::downloads::pgn_path(dir, sp.sp()), &pgn)?;
         }
-        let page = position::position_page(frame, sources, row, sp, trees, !pgn.is_empty());
-        let page = page.replacen(
+        let files = position::position_page(&inputs, row, sp, !pgn.is_empty());
+        let page = files.html.replacen(
             "<body>\n",
             &format!("<body>\n{}", failures_banner(sources, Some(sp.sp()))),
             1,
         );
         write(&dir.join(format!("positions/{}.html", sp.sp())), &page)?;
+        write(&dir.join(format!("positions/{}.svg", sp.sp())), &files.svg)?;
+        write(
+            &dir.join(format!("positions/{}.json", sp.sp())),
+            &files.json,
+        )?;
     }
     Ok(())
 }
@@ -107,6 +122,7 @@ pub(crate) fn page(title: &str, depth: usize, body: &str) -> String {
     let up = "../".repeat(depth);
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n<link rel=\"stylesheet\" href=\"{up}style.css\">\n\
          <script src=\"{up}table.js\" defer></script>\n</head>\n<body>\n{body}\n</body>\n</html>\n",
         title = escape(title)

@@ -1,16 +1,16 @@
-//! Games as PGN that other tools read: `[Variant "Chess960"]`,
-//! `[SetUp "1"]`, the start position's X-FEN, SAN with `O-O` / `O-O-O`.
-//! Nothing in it depends on the clock, so the same games give the same
-//! bytes.
+//! Self-play games as PGN that other tools read, through c960-core's one
+//! PGN writer (`c960_core::pgn`): the seven-tag roster, `[Variant
+//! "Chess960"]`, `[SetUp "1"]`, the start position's X-FEN, a standard
+//! `[Termination]`, SAN with `O-O` / `O-O-O`, and the run's own tags.
 
-use std::{fmt::Write as _, io};
+use std::io;
 
 use c960_core::{
     Setup, Variant,
-    shakmaty::{Chess, san::SanPlus, uci::UciMove},
+    pgn::{self, PgnGame, UNKNOWN_DATE},
 };
 
-use crate::{GameRecord, Termination};
+use crate::GameRecord;
 
 /// Writes one game as PGN (with a blank line after it). With `scores`,
 /// each move carries the engine's evaluation as a comment, in pawns from
@@ -38,107 +38,83 @@ pub struct PgnExtras {
     pub variant: Variant,
 }
 
-/// Writes one game as PGN with the run's extras (see [`write_game`]).
+/// Writes one game as PGN with the run's extras (see [`write_game`]), by
+/// c960-core's one PGN writer.
 pub fn write_game_with(
     out: &mut dyn io::Write,
     game: &GameRecord,
     extras: &PgnExtras,
 ) -> io::Result<()> {
-    let scores = extras.scores;
     let position = Setup::new(extras.variant, game.sp)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
-    let standard_termination = match game.termination {
-        Termination::Resignation | Termination::DrawAdjudication | Termination::PlyCap => {
-            "adjudication"
-        }
-        Termination::TimeForfeit => "time forfeit",
-        _ => "normal",
-    };
-    let mut text = String::new();
-    let mut tag = |name: &str, value: &str| {
-        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(text, "[{name} \"{escaped}\"]");
-    };
-    tag("Event", "c960 self-play");
-    tag("Site", "c960");
-    tag("Date", "????.??.??");
-    tag("Round", &format!("{}.{}", game.sp, game.game + 1));
-    tag("White", &game.white);
-    tag("Black", &game.black);
-    tag("Result", game.result.pgn());
-    tag("Variant", "Chess960");
-    tag("SetUp", "1");
-    tag("FEN", &position.to_xfen());
+    let mut before_termination = Vec::new();
     if let Some([white, black]) = &game.time_controls {
         if white == black {
-            tag("TimeControl", white);
+            before_termination.push(("TimeControl", white.clone()));
         } else {
-            tag("WhiteTimeControl", white);
-            tag("BlackTimeControl", black);
+            before_termination.push(("WhiteTimeControl", white.clone()));
+            before_termination.push(("BlackTimeControl", black.clone()));
         }
     }
-    tag("Termination", standard_termination);
-    tag("PlyCount", &game.plies.to_string());
-    tag("C960Termination", game.termination.name());
-    tag("C960Limit", &game.limit);
-    tag("C960Seed", &game.seed.to_string());
+    let mut own = vec![
+        ("C960Termination", game.termination.name().to_owned()),
+        ("C960Limit", game.limit.clone()),
+        ("C960Seed", game.seed.to_string()),
+    ];
     if extras.variant == Variant::Dfrc {
-        tag("C960Setup", &format!("DFRC {}", game.sp));
+        own.push(("C960Setup", format!("DFRC {}", game.sp)));
     }
     if !extras.processes.is_empty() {
-        tag("C960Processes", extras.processes);
+        own.push(("C960Processes", extras.processes.to_owned()));
     }
     if let Some(line) = game.opening {
-        tag(
+        own.push((
             "C960Opening",
-            &format!("line {line}, {} book plies", game.book_plies),
-        );
+            format!("line {line}, {} book plies", game.book_plies),
+        ));
     }
     if game.time_controls.is_some() {
-        tag("C960Replay", "no: played on the clock");
+        own.push(("C960Replay", "no: played on the clock".to_owned()));
     }
-    text.push('\n');
-
-    let mut board: Chess = position.to_position();
-    let mut line = String::new();
-    let mut push = |token: &str, text: &mut String| {
-        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
-            text.push_str(&line);
-            text.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(token);
+    // Each engine move carries its evaluation; book moves carry none.
+    let comments = if extras.scores {
+        (0..game.moves.len())
+            .map(|ply| {
+                let engine_ply = ply.checked_sub(game.book_plies as usize)?;
+                game.scores
+                    .as_ref()
+                    .and_then(|s| s.get(engine_ply))
+                    .map(|v| pawns(*v))
+            })
+            .collect()
+    } else {
+        Vec::new()
     };
-    for (ply, uci) in game.moves.iter().enumerate() {
-        let m = uci
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(&board).ok())
-            .ok_or_else(|| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("game {}.{}: move {uci} is not legal", game.sp, game.game),
-                )
-            })?;
-        if ply % 2 == 0 {
-            push(&format!("{}.", ply / 2 + 1), &mut text);
-        }
-        let san = SanPlus::from_move_and_play_unchecked(&mut board, m).to_string();
-        push(&san, &mut text);
-        let engine_ply = ply.checked_sub(game.book_plies as usize);
-        if scores
-            && let Some(value) =
-                engine_ply.and_then(|p| game.scores.as_ref().and_then(|s| s.get(p)))
-        {
-            push(&format!("{{{}}}", pawns(*value)), &mut text);
-        }
-    }
-    push(game.result.pgn(), &mut text);
-    text.push_str(&line);
-    text.push_str("\n\n");
+    let pgn = PgnGame {
+        event: "c960 self-play".to_owned(),
+        site: "c960".to_owned(),
+        date: UNKNOWN_DATE.to_owned(),
+        round: format!("{}.{}", game.sp, game.game + 1),
+        white: game.white.clone(),
+        black: game.black.clone(),
+        result: game.result.pgn().to_owned(),
+        start: position,
+        before_termination,
+        termination: pgn::Termination::of(game.termination.name(), true),
+        ply_count: Some(game.plies as usize),
+        own,
+        moves: &game.moves,
+        comments,
+    };
+    let text = pgn.write().map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "game {}.{}: move {} is not legal",
+                game.sp, game.game, e.uci
+            ),
+        )
+    })?;
     out.write_all(text.as_bytes())
 }
 

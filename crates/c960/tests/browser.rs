@@ -161,24 +161,6 @@ fn the_dfrc_report_works_in_headless_chromium() {
     assert!(png.starts_with(b"\x89PNG"));
 }
 
-/// The data of a `data:` URL (percent-decoded).
-fn data_url_text(url: &str) -> String {
-    let data = &url[url.find(',').unwrap() + 1..];
-    let bytes = data.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            out.push(u8::from_str_radix(&data[i + 1..i + 3], 16).unwrap());
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap()
-}
-
 /// The `href` of the first link in `html` with `marker` in its tag.
 fn href_of(html: &str, marker: &str) -> String {
     let tag = &html[html.find(marker).unwrap_or_else(|| panic!("no {marker}"))..];
@@ -280,15 +262,20 @@ fn position_pages_offer_their_downloads() {
     );
     assert!(dom.contains("rates it +"), "the engine's view in the facts");
     assert!(dom.contains("games (engine self-play) White scored"));
-    assert!(dom.contains("White: a-side castling (king to the c-file), O-O-O"));
-    let svg = data_url_text(&href_of(&dom, "download=\"SP-518.svg\""));
+    assert!(dom.contains(
+        "White: a-side castling (king to the c-file), <span class=\"nobr\">O-O-O</span>"
+    ));
+    // The diagram and the table row are files beside the page.
+    assert_eq!(href_of(&dom, "download=\"SP-518.svg\""), "518.svg");
+    let svg = std::fs::read_to_string(site.join("positions/518.svg")).unwrap();
     assert!(svg.starts_with("<svg class=\"board\""), "{svg}");
     let png = href_of(&dom, "download=\"SP-518.png\"");
     assert!(
         png.starts_with("data:image/png;base64,"),
         "the page script drew the PNG: {png:.60}"
     );
-    let json = data_url_text(&href_of(&dom, "download=\"SP-518.json\""));
+    assert_eq!(href_of(&dom, "download=\"SP-518.json\""), "518.json");
+    let json = std::fs::read_to_string(site.join("positions/518.json")).unwrap();
     let row: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(row["sp"], 518);
     assert_eq!(row["placement"], "RNBQKBNR");
@@ -331,4 +318,217 @@ fn games_python_chess_reads(pgn: &Path) -> usize {
         .trim()
         .parse()
         .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&check.stderr)))
+}
+
+/// A script that measures a page's layout once it has loaded and writes
+/// the result into the page as JSON (`<pre id="layout-check">`), for
+/// `--dump-dom` to read: the viewport's width and the page's, the
+/// elements that stick out to the right, the castling notations
+/// (`.nobr`) that break across lines, and the diagram's legend.
+const LAYOUT_CHECK: &str = r#"<script>
+window.addEventListener("load", () => {
+  const width = document.documentElement.clientWidth;
+  const report = {
+    width,
+    scroll: document.documentElement.scrollWidth,
+    nobr: document.querySelectorAll(".nobr").length,
+    broken: Array.from(document.querySelectorAll(".nobr"))
+      .filter((e) => e.getClientRects().length > 1)
+      .map((e) => e.textContent),
+    outside: Array.from(document.querySelectorAll("body *"))
+      .filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.width > 0 && r.right > width + 1;
+      })
+      .map((e) => e.tagName + "." + e.getAttribute("class")),
+    legend: Array.from(document.querySelectorAll("svg.board .legend text")).map((t) => t.textContent),
+    legendInside: Array.from(document.querySelectorAll("svg.board .legend")).every((g) => {
+      const svg = g.closest("svg").getBoundingClientRect();
+      const r = g.getBoundingClientRect();
+      return r.bottom <= svg.bottom + 1 && r.right <= svg.right + 1;
+    }),
+    png: Array.from(document.querySelectorAll("a[data-png]")).map((a) => a.href.slice(0, 22)),
+  };
+  const pre = document.createElement("pre");
+  pre.id = "layout-check";
+  pre.textContent = JSON.stringify(report);
+  document.body.appendChild(pre);
+});
+</script>
+"#;
+
+/// Opens `page` (a file of a site or kit) with [`LAYOUT_CHECK`] added, in
+/// a window `width` pixels wide, and returns the measurements.
+fn layout(profile: &Path, page: &Path, width: u32) -> serde_json::Value {
+    let html = std::fs::read_to_string(page).unwrap();
+    let checked = page.with_file_name(format!(
+        "{}-check.html",
+        page.file_stem().unwrap().to_string_lossy()
+    ));
+    std::fs::write(
+        &checked,
+        html.replacen("</body>", &format!("{LAYOUT_CHECK}</body>"), 1),
+    )
+    .unwrap();
+    let (dom, stderr) = headless(
+        profile,
+        &format!("file://{}", checked.display()),
+        &[
+            "--dump-dom",
+            "--virtual-time-budget=5000",
+            &format!("--window-size={width},1600"),
+        ],
+    );
+    std::fs::remove_file(&checked).unwrap();
+    assert!(
+        console_errors(&stderr).is_empty(),
+        "{:?}",
+        console_errors(&stderr)
+    );
+    let at = dom
+        .find("<pre id=\"layout-check\">")
+        .unwrap_or_else(|| panic!("the check did not run on {}: {stderr}", page.display()));
+    let json = &dom[at + "<pre id=\"layout-check\">".len()..];
+    let json = &json[..json.find("</pre>").unwrap()];
+    serde_json::from_str(&json.replace("&quot;", "\"").replace("&amp;", "&")).unwrap()
+}
+
+/// A screenshot of `page`, `width` × `height`, kept under target/ as
+/// `name` for a look.
+fn screenshot(profile: &Path, page: &Path, name: &str, (width, height): (u32, u32)) {
+    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_file(&shot);
+    let (_, stderr) = headless(
+        profile,
+        &format!("file://{}", page.display()),
+        &[
+            &format!("--screenshot={}", shot.display()),
+            &format!("--window-size={width},{height}"),
+        ],
+    );
+    let png = std::fs::read(&shot)
+        .unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{stderr}", shot.display()));
+    assert!(png.starts_with(b"\x89PNG"));
+}
+
+/// Issue 29: an organizer's German kit in a browser, on a phone and on a
+/// printed page's width: nothing sticks out, "O-O-O" never breaks across
+/// lines, the announcement carries the event's details and the seal.
+/// Screenshots: `kit-de-announcement.png`, `kit-de-round-2.png`.
+#[test]
+fn the_german_kit_fits_and_keeps_castling_notation_whole_in_a_browser() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "tournament",
+        "--phrase",
+        "Vereinsturnier 2026",
+        "--rounds",
+        "5",
+        "--publish-rounds",
+        "1",
+        "--lang",
+        "de",
+        "--title",
+        "Vereinsturnier 2026",
+        "--date",
+        "14.–15. März 2026",
+        "--venue",
+        "Rathaus, Saal 2",
+        "--time-control",
+        "90 min + 30 s/Zug",
+        "--schedule",
+        "Runde 1: Fr 19:00",
+        "--schedule",
+        "Runden 2–5: Sa 10:00",
+        "--secret",
+        "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+        "--out",
+        "kit",
+    ]);
+    let kit = dir.file("kit");
+    let profile = dir.file("profile");
+    for page in ["announcement.html", "round-2.html", "kit.html"] {
+        for width in [390, 800] {
+            let check = layout(&profile, &kit.join(page), width);
+            assert!(check["nobr"].as_u64().unwrap() >= 6, "{page}: {check}");
+            assert_eq!(
+                check["broken"],
+                serde_json::json!([]),
+                "{page} at {width}: {check}"
+            );
+            assert_eq!(
+                check["outside"],
+                serde_json::json!([]),
+                "{page} at {width}: {check}"
+            );
+            assert!(
+                check["scroll"].as_u64() <= check["width"].as_u64(),
+                "{page} scrolls sideways at {width}: {check}"
+            );
+        }
+    }
+    let announcement = std::fs::read_to_string(kit.join("announcement.html")).unwrap();
+    assert!(announcement.contains("<th>Bedenkzeit</th>"));
+    assert!(announcement.contains("Hash-Verpflichtung"));
+    screenshot(
+        &profile,
+        &kit.join("announcement.html"),
+        "kit-de-announcement.png",
+        (800, 2600),
+    );
+    screenshot(
+        &profile,
+        &kit.join("round-2.html"),
+        "kit-de-round-2.png",
+        (800, 1400),
+    );
+}
+
+/// Issue 29: a writer's position page in a browser: the diagram has its
+/// legend (inside the diagram, so every copy has it), both PNG downloads
+/// are drawn (with the marks and clean for print), nothing sticks out on
+/// a phone and "O-O-O" never breaks. Screenshot: `position-518.png`.
+#[test]
+fn a_position_page_shows_its_legend_and_fits_a_phone() {
+    let dir = Dir::new();
+    let site = site_with_games(&dir);
+    let profile = dir.file("profile");
+    for width in [390, 1200] {
+        let check = layout(&profile, &site.join("positions/518.html"), width);
+        let legend: Vec<&str> = check["legend"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        assert!(
+            legend.iter().any(|l| l.starts_with("red ring: weak pawn")),
+            "{check}"
+        );
+        assert!(
+            legend
+                .iter()
+                .any(|l| l.starts_with("green square: castling target")),
+            "{check}"
+        );
+        assert_eq!(check["legendInside"], true, "{check}");
+        assert_eq!(
+            check["png"],
+            serde_json::json!(["data:image/png;base64,", "data:image/png;base64,"]),
+            "both PNG downloads drawn: {check}"
+        );
+        assert!(check["nobr"].as_u64().unwrap() >= 4, "{check}");
+        assert_eq!(check["broken"], serde_json::json!([]), "{check}");
+        assert_eq!(check["outside"], serde_json::json!([]), "{check}");
+        assert!(
+            check["scroll"].as_u64() <= check["width"].as_u64(),
+            "the page scrolls sideways at {width}: {check}"
+        );
+    }
+    screenshot(
+        &profile,
+        &site.join("positions/518.html"),
+        "position-518.png",
+        (1200, 2400),
+    );
 }

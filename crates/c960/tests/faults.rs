@@ -275,6 +275,40 @@ fn a_report_on_a_full_disk_leaves_the_previous_site_whole() {
     );
 }
 
+/// Issue 30, item 9: a kit is written as a whole, so a disk that fills up
+/// while a new kit is written leaves the old kit, not a mix of both.
+#[test]
+fn a_kit_on_a_full_disk_leaves_the_previous_kit_whole() {
+    let dir = Dir::new();
+    let Some(small) = Small::mount(&dir, 1) else {
+        return;
+    };
+    let kit = small.join("kit").display().to_string();
+    let args = |phrase: &'static str| {
+        [
+            "tournament",
+            "--phrase",
+            phrase,
+            "--rounds",
+            "5",
+            "--out",
+            &kit,
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    ok(&dir, &strs(&args("Club Open 2025")));
+    let before = outputs(&small.join("kit"));
+    small.fill(40 * 1024);
+    fails_full(&dir, &strs(&args("Club Open 2026")));
+    assert_eq!(outputs(&small.join("kit")), before, "the kit changed");
+    no_temporaries(&small.path);
+    small.free();
+    ok(&dir, &strs(&args("Club Open 2026")));
+    let record = fs::read_to_string(small.join("kit/draw.json")).unwrap();
+    assert!(record.contains("Club Open 2026"), "{record}");
+}
+
 #[test]
 fn an_import_on_a_full_disk_keeps_its_outputs() {
     let dir = Dir::new();

@@ -50,7 +50,7 @@ fn a_report_from_the_published_sweep() {
     let page = fs::read_to_string(dir.file("site/positions/518.html")).unwrap();
     assert!(page.contains("SP 518 <span class=\"mono\">RNBQKBNR</span>"));
     assert!(
-        page.contains("31 cp (WDL 42/956/2)"),
+        page.contains("31 cp, WDL 42/956/2"),
         "the engine score of SP 518"
     );
     assert!(
@@ -59,9 +59,10 @@ fn a_report_from_the_published_sweep() {
     );
     assert!(page.contains("class=\"weak\""), "f2/f7 marked as weak");
     assert_eq!(page.matches("class=\"castle-target\"").count(), 4);
+    // Each page with its diagram and table row beside it.
     assert_eq!(
         fs::read_dir(dir.file("site/positions")).unwrap().count(),
-        960
+        3 * 960
     );
     let fair = fs::read_to_string(dir.file("site/fair.html")).unwrap();
     // Most balanced first: SP 270 scores +1.
@@ -70,6 +71,19 @@ fn a_report_from_the_published_sweep() {
         .find(|l| l.starts_with("<tr data-weak"))
         .unwrap();
     assert!(first_row.contains("positions/270.html"), "{first_row}");
+    // Issue 29: the page says in one sentence what its ranking means, and
+    // the reference of balance is the organizer's choice, equal chances
+    // by default.
+    assert!(fair.contains(
+        "Rank 1 is the position whose engine score (<code>sweep_stockfish_15_1_nodes_1000000_mpv3</code>) is closest to <span id=\"reference-words\">equal chances (0 cp, or a score of 50%)</span>"
+    ));
+    for reference in ["equal", "typical", "classical"] {
+        assert!(
+            fair.contains(&format!("<option value=\"{reference}\"")),
+            "{reference}"
+        );
+    }
+    assert!(fair.contains("(default)</option>"));
     let csv = fs::read_to_string(dir.file("site/positions.csv")).unwrap();
     assert_eq!(csv.lines().count(), 961);
 }
@@ -165,7 +179,7 @@ fn a_report_with_self_play_games() {
     // fair.html: self-play beside the engine score, intervals included.
     let fair = fs::read_to_string(dir.file("site/fair.html")).unwrap();
     assert!(fair.contains("self-play White score"));
-    assert!(fair.contains("95% interval"));
+    assert!(fair.contains("<th data-type=\"text\">95% trinomial interval</th>"));
     let with_games = fair
         .lines()
         .filter(|l| l.starts_with("<tr data-weak") && l.contains('%'))

@@ -30,3 +30,4 @@ mod sweep;
 mod sweep_dfrc;
 mod sweep_repeats;
 mod tournament;
+mod writers;

@@ -1,17 +1,23 @@
 //! One page per position: its board, facts, the castling rules in words,
 //! what each run measured there, its openings in each game run, and its
-//! downloads (diagram, games, table row).
+//! downloads (diagram, games, table row), each a file beside the page
+//! (`positions/518.svg`, `.json`, `.pgn`), so that pages keep short lines
+//! and a changed number changes one short line.
 
 use std::fmt::Write as _;
 
-use c960_core::{Features, StartPosition, shakmaty::CastlingSide};
+use c960_core::{Features, Lang, StartPosition, shakmaty::CastlingSide};
 use polars::prelude::*;
 
 use super::{cell, page};
-use crate::{RunKind, Source, Trees, html::escape};
+use crate::{
+    RunKind, Source, Trees,
+    html::{escape, escape_prose},
+    sheet::IntervalView,
+};
 
 /// The board as SVG: weak pawns ringed in red, castling target squares
-/// (c1/g1, c8/g8) outlined in green.
+/// (c1/g1, c8/g8) outlined in green, with the legend.
 #[must_use]
 pub fn board_svg(position: StartPosition) -> String {
     board_svg_of(&Features::of(position))
@@ -19,17 +25,39 @@ pub fn board_svg(position: StartPosition) -> String {
 
 /// [`board_svg`] for features already computed.
 fn board_svg_of(features: &Features) -> String {
-    crate::board::diagram_svg_of(features, crate::board::Marks::ALL, Some(340))
+    crate::board::diagram_svg_of(features, crate::board::Marks::ALL, Some(340), Lang::En)
+}
+
+/// A position's page and the files it offers for download.
+pub(super) struct PositionFiles {
+    /// `positions/SP.html`.
+    pub(super) html: String,
+    /// `positions/SP.svg`: the page's diagram.
+    pub(super) svg: String,
+    /// `positions/SP.json`: the position's row of the table.
+    pub(super) json: String,
+}
+
+/// Everything a position's page is made from.
+pub(super) struct PageInputs<'a> {
+    pub(super) frame: &'a DataFrame,
+    pub(super) sources: &'a [Source],
+    pub(super) trees: &'a [(String, Trees)],
+    pub(super) verdicts: Option<&'a crate::balance::Balance>,
 }
 
 pub(super) fn position_page(
-    frame: &DataFrame,
-    sources: &[Source],
+    inputs: &PageInputs<'_>,
     row: usize,
     sp: StartPosition,
-    trees: &[(String, Trees)],
     has_pgn: bool,
-) -> String {
+) -> PositionFiles {
+    let PageInputs {
+        frame,
+        sources,
+        trees,
+        verdicts,
+    } = *inputs;
     let features = Features::of(sp);
     let mut body = String::new();
     let prev = (sp.sp() + 959) % 960;
@@ -43,16 +71,57 @@ pub(super) fn position_page(
     let _ = writeln!(
         body,
         "<p class=\"quote\">{}</p>",
-        escape(&crate::sheet::facts(&features, &measured(frame, sources, row)).join(" "))
+        escape_prose(
+            &crate::sheet::facts(
+                &features,
+                &measured(frame, sources, row, verdicts),
+                Lang::En
+            )
+            .join(" ")
+        )
     );
     let board = board_svg_of(&features);
     body.push_str(&board);
-    body.push_str("<p class=\"legend\">red ring: weak pawn (undefended or defended only by the king); green square: castling target (c and g files)</p>\n");
-    body.push_str(&downloads(frame, row, sp, has_pgn, &board));
+    body.push('\n');
+    body.push_str(&downloads(sp, has_pgn));
     body.push_str("<table class=\"facts\">\n");
     let mut fact = |name: &str, value: String| {
         let _ = writeln!(body, "<tr><th>{name}</th><td>{value}</td></tr>");
     };
+    feature_facts(frame, row, &features, &mut fact);
+    run_facts(frame, sources, row, &mut fact);
+    body.push_str("</table>\n<h2>Castling in this position</h2>\n");
+    for text in c960_core::castling_texts(sp, Lang::En) {
+        let _ = writeln!(
+            body,
+            "<h3>{}</h3>\n<p>{}</p>",
+            escape_prose(&text.title),
+            escape_prose(&text.sentences())
+        );
+    }
+    for (label, by_sp) in trees {
+        if let Some(tree) = by_sp.get(&sp.sp()) {
+            let imported = sources
+                .iter()
+                .any(|s| s.label == *label && s.kind == RunKind::Import);
+            body.push_str(&opening_section(frame, sources, row, label, tree, imported));
+        }
+    }
+    PositionFiles {
+        html: page(&format!("SP {} {}", sp.sp(), sp.placement()), 1, &body),
+        svg: format!("{board}\n"),
+        json: row_json(frame, row),
+    }
+}
+
+/// The position's own facts: FENs, mirror twin and every feature.
+fn feature_facts(
+    frame: &DataFrame,
+    row: usize,
+    features: &Features,
+    fact: &mut impl FnMut(&str, String),
+) {
+    let sp = features.position;
     fact("X-FEN", format!("<code>{}</code>", escape(&sp.to_xfen())));
     fact(
         "Shredder-FEN",
@@ -96,30 +165,81 @@ pub(super) fn position_page(
             },
         );
     }
-    run_facts(frame, sources, row, &mut fact);
-    body.push_str("</table>\n<h2>Castling in this position</h2>\n");
-    for text in c960_core::castling_texts(sp, c960_core::Lang::En) {
-        let _ = writeln!(
-            body,
-            "<h3>{}</h3>\n<p>{}</p>",
-            escape(&text.title),
-            escape(&text.sentences())
-        );
+}
+
+/// The name of a game run's interval for White's score, from its table's
+/// `interval` column (`trinomial`, `pairs` or `anytime`).
+pub(super) fn interval_name(kind: &str) -> &'static str {
+    match kind {
+        "pairs" => "95% interval over colour-reversed pairs",
+        "anytime" => "95% anytime-valid interval",
+        _ => "95% trinomial interval",
     }
-    for (label, by_sp) in trees {
-        if let Some(tree) = by_sp.get(&sp.sp()) {
-            let imported = sources
-                .iter()
-                .any(|s| s.label == *label && s.kind == RunKind::Import);
-            body.push_str(&opening_section(frame, sources, row, label, tree, imported));
-        }
+}
+
+/// The engine's view of the position in `row` from the first sweep: one
+/// search's score, or the mean of the repeats with the interval `c960
+/// balance` gives it (one engine: its search noise pooled over all
+/// positions), or from the repeats' spread; never an interval of zero
+/// width.
+fn engine_view(
+    frame: &DataFrame,
+    s: &Source,
+    row: usize,
+    verdicts: Option<&crate::balance::Balance>,
+) -> Option<crate::sheet::EngineView> {
+    let number = |name: &str| -> Option<f64> {
+        cell(frame, &format!("{}__{name}", s.label), row, false)
+            .parse()
+            .ok()
+    };
+    let repeats = s.manifest.searches();
+    if repeats <= 1 {
+        return Some(crate::sheet::EngineView {
+            source: format!("{} at {}", s.engines(), s.limit()),
+            cp: number("score_cp")?,
+            interval: IntervalView::SingleSearch,
+        });
     }
-    page(&format!("SP {} {}", sp.sp(), sp.placement()), 1, &body)
+    let cp = number("score_cp_mean")?;
+    let se = number("score_cp_se").unwrap_or(0.0);
+    let sp = u16::try_from(row).unwrap_or(u16::MAX);
+    let pooled = verdicts
+        .and_then(|b| b.sweep_rows.get(&sp))
+        .filter(|r| r.engines == 1 && r.low.is_finite() && r.high.is_finite() && r.high > r.low);
+    let interval = match pooled {
+        Some(r) => IntervalView::Named {
+            name: "95% interval of c960 balance, search noise pooled over all positions,"
+                .to_owned(),
+            low: r.low,
+            high: r.high,
+        },
+        None if se > 0.0 => IntervalView::Named {
+            name: format!("95% interval of the mean of {repeats} searches"),
+            low: cp - c960_balance::normal::two_sided(c960_balance::LEVEL) * se,
+            high: cp + c960_balance::normal::two_sided(c960_balance::LEVEL) * se,
+        },
+        None => IntervalView::Identical(repeats),
+    };
+    Some(crate::sheet::EngineView {
+        source: format!(
+            "{} at {}, mean of {repeats} searches",
+            s.engines(),
+            s.limit()
+        ),
+        cp,
+        interval,
+    })
 }
 
 /// What the runs measured about the position in `row`, for its facts
 /// paragraph: the first sweep's score and the first game run's results.
-fn measured(frame: &DataFrame, sources: &[Source], row: usize) -> crate::sheet::Measured {
+fn measured(
+    frame: &DataFrame,
+    sources: &[Source],
+    row: usize,
+    verdicts: Option<&crate::balance::Balance>,
+) -> crate::sheet::Measured {
     let number = |label: &str, name: &str| -> Option<f64> {
         cell(frame, &format!("{label}__{name}"), row, false)
             .parse()
@@ -128,31 +248,7 @@ fn measured(frame: &DataFrame, sources: &[Source], row: usize) -> crate::sheet::
     let engine = sources
         .iter()
         .find(|s| s.kind == RunKind::Sweep)
-        .and_then(|s| {
-            let repeats = s.manifest.searches();
-            if repeats > 1 {
-                // The mean over the repeats, with its measured noise.
-                let cp = number(&s.label, "score_cp_mean")?;
-                let se = number(&s.label, "score_cp_se");
-                return Some(crate::sheet::EngineView {
-                    source: format!(
-                        "{} at {}, mean of {repeats} searches",
-                        s.engines(),
-                        s.limit()
-                    ),
-                    cp,
-                    interval: se.map(|se| {
-                        let half = c960_balance::normal::two_sided(c960_balance::LEVEL) * se;
-                        (cp - half, cp + half)
-                    }),
-                });
-            }
-            Some(crate::sheet::EngineView {
-                source: format!("{} at {}", s.engines(), s.limit()),
-                cp: number(&s.label, "score_cp")?,
-                interval: None,
-            })
-        });
+        .and_then(|s| engine_view(frame, s, row, verdicts));
     let games = sources.iter().find(|s| s.kind.has_games()).and_then(|s| {
         let count = |name: &str| {
             cell(frame, &format!("{}__{name}", s.label), row, false)
@@ -169,11 +265,13 @@ fn measured(frame: &DataFrame, sources: &[Source], row: usize) -> crate::sheet::
             white_wins: count("white_wins")?,
             draws: count("draws")?,
             black_wins: count("black_wins")?,
-            score: (
-                number(&s.label, "white_score")?,
-                number(&s.label, "white_score_low")?,
-                number(&s.label, "white_score_high")?,
-            ),
+            score: number(&s.label, "white_score")?,
+            interval: IntervalView::Named {
+                name: interval_name(&cell(frame, &format!("{}__interval", s.label), row, false))
+                    .to_owned(),
+                low: number(&s.label, "white_score_low")?,
+                high: number(&s.label, "white_score_high")?,
+            },
         })
     });
     let verdict = cell(frame, "verdict", row, false);
@@ -189,10 +287,37 @@ fn measured(frame: &DataFrame, sources: &[Source], row: usize) -> crate::sheet::
     }
 }
 
-/// The page's downloads: the diagram as SVG (a data URL) and PNG (drawn by
-/// the page's script), the position's games as PGN, its table row as JSON.
-fn downloads(frame: &DataFrame, row: usize, sp: StartPosition, has_pgn: bool, svg: &str) -> String {
-    use crate::downloads::data_url;
+/// The page's downloads, each a file beside the page: the diagram as SVG
+/// (and as PNG, drawn by the page's script, with the marks or clean for
+/// print), the position's games as PGN, its table row as JSON.
+fn downloads(sp: StartPosition, has_pgn: bool) -> String {
+    let n = sp.sp();
+    let mut links = vec![
+        format!("<a class=\"download\" download=\"SP-{n}.svg\" href=\"{n}.svg\">diagram (SVG)</a>"),
+        format!(
+            "<a class=\"download\" data-png download=\"SP-{n}.png\" href=\"#\">diagram (PNG)</a>"
+        ),
+        format!(
+            "<a class=\"download\" data-png=\"clean\" download=\"SP-{n}-clean.png\" href=\"#\">diagram for print, no marks (PNG)</a>"
+        ),
+    ];
+    if has_pgn {
+        links.push(format!(
+            "<a class=\"download\" download=\"SP-{n}.pgn\" href=\"{n}.pgn\">games (PGN, a sample of up to {})</a>",
+            crate::downloads::PGN_SAMPLE
+        ));
+    }
+    links.push(format!(
+        "<a class=\"download\" download=\"SP-{n}.json\" href=\"{n}.json\">table row (JSON)</a>"
+    ));
+    format!(
+        "<p class=\"downloads\">Download: {}</p>\n",
+        links.join(" · ")
+    )
+}
+
+/// The position's row of the table as JSON, one column a line.
+fn row_json(frame: &DataFrame, row: usize) -> String {
     let mut json = serde_json::Map::new();
     for column in frame.columns() {
         let value = match column.get(row) {
@@ -205,59 +330,50 @@ fn downloads(frame: &DataFrame, row: usize, sp: StartPosition, has_pgn: bool, sv
                 .and_then(serde_json::Number::from_f64)
                 .map_or(serde_json::Value::Null, serde_json::Value::Number),
             Ok(AnyValue::Boolean(b)) => serde_json::Value::Bool(b),
+            Ok(AnyValue::String(s)) => serde_json::Value::String(s.to_owned()),
             Ok(_) => serde_json::Value::String(cell(frame, column.name(), row, false)),
         };
         json.insert(column.name().to_string(), value);
     }
-    let json = serde_json::to_string_pretty(&json).unwrap_or_default();
-    let n = sp.sp();
-    let mut links = vec![
-        format!(
-            "<a class=\"download\" download=\"SP-{n}.svg\" href=\"{}\">diagram (SVG)</a>",
-            data_url("image/svg+xml", svg)
-        ),
-        format!(
-            "<a class=\"download\" data-png download=\"SP-{n}.png\" href=\"#\">diagram (PNG)</a>"
-        ),
-    ];
-    if has_pgn {
-        links.push(format!(
-            "<a class=\"download\" download href=\"{n}.pgn\">games (PGN, a sample of up to {})</a>",
-            crate::downloads::PGN_SAMPLE
-        ));
-    }
-    links.push(format!(
-        "<a class=\"download\" download=\"SP-{n}.json\" href=\"{}\">table row (JSON)</a>",
-        data_url("application/json", &json)
-    ));
-    format!(
-        "<p class=\"downloads\">Download: {}</p>\n",
-        links.join(" · ")
-    )
+    let mut text = serde_json::to_string_pretty(&json).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
-/// The facts a position page shows from each run.
-/// A sweep with repeats: the mean over its searches and their spread.
+/// A sweep with repeats: the mean over its searches and their spread,
+/// the position's engine score.
 fn repeat_facts(
     s: &Source,
     c: &impl Fn(&str, bool) -> String,
     fact: &mut impl FnMut(&str, String),
 ) {
-    if s.manifest.searches() > 1 {
-        fact(
-            &format!(
-                "mean of {} searches <small>{}</small>",
-                s.manifest.searches(),
-                escape(&s.label)
-            ),
-            format!(
-                "{} cp (s.d. {}, s.e. {}); White expects {}",
-                c("score_cp_mean", false),
-                c("score_cp_sd", false),
-                c("score_cp_se", false),
-                c("white_expected_mean", false)
-            ),
-        );
+    fact(
+        &format!(
+            "engine score, mean of {} searches <small>{}</small>",
+            s.manifest.searches(),
+            escape(&s.label)
+        ),
+        format!(
+            "{} cp (s.d. {}, s.e. {}); White expects {}",
+            c("score_cp_mean", false),
+            c("score_cp_sd", false),
+            c("score_cp_se", false),
+            c("white_expected_mean", false)
+        ),
+    );
+}
+
+/// The WDL of a search, or that the engine gives none.
+fn wdl(c: &impl Fn(&str, bool) -> String) -> String {
+    let (w, d, l) = (
+        c("wdl_win", false),
+        c("wdl_draw", false),
+        c("wdl_loss", false),
+    );
+    if w.is_empty() || d.is_empty() || l.is_empty() {
+        "no WDL (the engine does not report one)".to_owned()
+    } else {
+        format!("WDL {w}/{d}/{l}")
     }
 }
 
@@ -272,19 +388,25 @@ fn run_facts(
             |name: &str, percent: bool| cell(frame, &format!("{}__{name}", s.label), row, percent);
         match s.kind {
             RunKind::Sweep => {
+                let searches = s.manifest.searches();
+                if searches > 1 {
+                    repeat_facts(s, &c, fact);
+                    fact(
+                        &format!("first of the {searches} searches"),
+                        format!("{} cp, {}", c("score_cp", false), wdl(&c)),
+                    );
+                } else {
+                    fact(
+                        &format!("engine score <small>{}</small>", escape(&s.label)),
+                        format!("{} cp, {}", c("score_cp", false), wdl(&c)),
+                    );
+                }
                 fact(
-                    &format!("engine score <small>{}</small>", escape(&s.label)),
-                    format!(
-                        "{} cp (WDL {}/{}/{})",
-                        c("score_cp", false),
-                        c("wdl_win", false),
-                        c("wdl_draw", false),
-                        c("wdl_loss", false)
-                    ),
-                );
-                repeat_facts(s, &c, fact);
-                fact(
-                    "best move, line",
+                    if searches > 1 {
+                        "its best move, line"
+                    } else {
+                        "best move, line"
+                    },
                     format!("{} — {}", c("best_move_san", false), c("pv_san", false)),
                 );
                 let lines = s.manifest.lines();
@@ -317,10 +439,10 @@ fn run_facts(
                         escape(&s.label)
                     ),
                     format!(
-                        "White {} (95% interval {}–{}) over {} games: +{} ={} −{}",
+                        "White {} ({} {}) over {} games: +{} ={} −{}",
                         c("white_score", true),
-                        c("white_score_low", true),
-                        c("white_score_high", true),
+                        interval_name(&c("interval", false)),
+                        shown_range(&c("white_score_low", true), &c("white_score_high", true)),
                         c("games", false),
                         c("white_wins", false),
                         c("draws", false),
@@ -354,6 +476,15 @@ fn run_facts(
                 );
             }
         }
+    }
+}
+
+/// `low–high`, or that there is no interval when both ends are alike.
+fn shown_range(low: &str, high: &str) -> String {
+    if low == high {
+        "no interval: the games do not vary".to_owned()
+    } else {
+        format!("{low}–{high}")
     }
 }
 
@@ -402,17 +533,24 @@ fn opening_section(
             best.join(", ")
         );
     }
-    html.push_str("<table class=\"facts openings\"><thead><tr><th>move</th><th>share</th><th>games</th><th>White's score (95% interval)</th><th>+ = −</th></tr></thead><tbody>\n");
+    let named = tree.interval.name();
+    let _ = writeln!(
+        html,
+        "<table class=\"facts openings\"><thead><tr><th>move</th><th>share</th><th>games</th><th>White's score ({named})</th><th>+ = −</th></tr></thead><tbody>"
+    );
     let row_html = |html: &mut String, label: String, line: &c960_games::Line| {
         let (mean, low, high) = line.counts.interval();
+        let range = if high - low > 1e-9 {
+            format!("{:.1}–{:.1}%", low * 100.0, high * 100.0)
+        } else {
+            "no interval: the games do not vary".to_owned()
+        };
         let _ = writeln!(
             html,
-            "<tr><td class=\"mono\">{label}</td><td>{:.1}%</td><td>{}</td><td>{:.1}% ({:.1}–{:.1}%)</td><td>+{} ={} −{}</td></tr>",
+            "<tr><td class=\"mono\">{label}</td><td>{:.1}%</td><td>{}</td><td>{:.1}% ({range})</td><td>+{} ={} −{}</td></tr>",
             tree.share(line) * 100.0,
             line.counts.games,
             mean * 100.0,
-            low * 100.0,
-            high * 100.0,
             line.counts.white_wins,
             line.counts.draws,
             line.counts.black_wins
@@ -426,7 +564,7 @@ fn opening_section(
     if !lines.is_empty() {
         let _ = writeln!(
             html,
-            "<p>Lines reached by at least {:.0}% of the games (up to {} plies):</p>\n<table class=\"facts openings\"><thead><tr><th>line</th><th>share</th><th>games</th><th>White's score (95% interval)</th><th>+ = −</th></tr></thead><tbody>",
+            "<p>Lines reached by at least {:.0}% of the games (up to {} plies):</p>\n<table class=\"facts openings\"><thead><tr><th>line</th><th>share</th><th>games</th><th>White's score ({named})</th><th>+ = −</th></tr></thead><tbody>",
             PAGE_SHARE * 100.0,
             tree.plies
         );

@@ -301,7 +301,9 @@ pub(crate) struct PositionsArgs {
                         c960 show 518\n  \
                         c960 show NNRKBRQB\n  \
                         c960 show 'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1'\n  \
-                        c960 show 91 --format json")]
+                        c960 show 91 --format json\n  \
+                        c960 show 518 --lang de --format html --out sheet.html\n  \
+                        c960 show 91 --format svg --clean > board.svg   # for print")]
 pub(crate) struct ShowArgs {
     /// A Scharnagl number (0..=959), a placement such as RNBQKBNR, or an
     /// X-FEN / Shredder-FEN of a start position; with --variant dfrc a setup
@@ -311,9 +313,15 @@ pub(crate) struct ShowArgs {
     /// Chess960 position or Double Fischer Random setup.
     #[arg(long, value_enum, default_value_t = Variant::Chess960)]
     pub(crate) variant: Variant,
-    /// Language of the castling rules in words (text format).
+    /// Language of the text, of the html sheet and of the diagrams'
+    /// legend.
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     pub(crate) lang: LangArg,
+    /// A clean diagram for print (svg, png, html): the pieces only, without
+    /// the red rings of weak pawns, the green castling squares and their
+    /// legend.
+    #[arg(long)]
+    pub(crate) clean: bool,
     /// Output format: text and json describe the position; svg and png are
     /// its diagram; html is a writer's sheet (facts, diagram, castling).
     #[arg(long, value_enum, default_value_t = ShowFormat::Text)]

@@ -34,15 +34,18 @@ impl VerdictArg {
 
 #[derive(Debug, Args)]
 #[command(
-    group = clap::ArgGroup::new("method").required(true).args(["seed", "phrase"]),
+    group = clap::ArgGroup::new("method").required(true).args(["seed", "phrase", "verify"]),
     after_help = "Algorithms (see the README to verify a draw by hand):\n  \
                   --seed:   ChaCha20 keystream keyed with the seed (crate rand_chacha)\n  \
                   --phrase: SHA-256 chain started from the phrase; without filters,\n            \
                   round 1 is int(sha256(phrase)[:8 bytes], big-endian) mod 960\n\n\
+                  --verify checks a kit's draw.json (from c960 tournament): its published\n\
+                  rounds, and with --key the sealed rounds up to that key's round.\n\n\
                   Examples:\n  \
                   c960 draw --seed 42\n  \
                   c960 draw --phrase \"Club Open 2026 round 1\"\n  \
-                  c960 draw --seed 7 --rounds 9 --exclude 518 --max-undefended 1 --no-first-move-attack"
+                  c960 draw --seed 7 --rounds 9 --exclude 518 --max-undefended 1 --no-first-move-attack\n  \
+                  c960 draw --verify kit/draw.json --key 3f1c...   # a key published at round 3"
 )]
 pub(crate) struct DrawArgs {
     /// Where the draw's randomness comes from.
@@ -62,6 +65,23 @@ pub(crate) struct DrawArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub(crate) format: ReportFormat,
+    /// Check a tournament kit's draw record (its draw.json) instead of
+    /// drawing: the published rounds must follow from its method and
+    /// candidates, and with --key the sealed rounds open.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = [
+            "rounds", "exclude", "max_undefended", "max_king_only", "max_weak",
+            "no_first_move_attack", "no_first_move_castling", "verdict", "balance",
+        ]
+    )]
+    pub(crate) verify: Option<PathBuf>,
+    /// With --verify: a key the organizer published for a sealed round
+    /// (64 hexadecimal digits), or the secret after the event; opens every
+    /// sealed round up to that key's round.
+    #[arg(long, value_name = "KEY", requires = "verify")]
+    pub(crate) key: Option<String>,
 }
 
 /// Where a draw's randomness comes from: shared by `draw` and `tournament`.
@@ -147,11 +167,16 @@ pub(crate) enum Paper {
                   drawn, and the published rounds), round-N.html (one printable sheet per \
                   round: large diagram, number, FENs, castling rules for that position in \
                   words), kit.html (every round sheet, one per printed page), draw.json (the \
-                  draw record) and VERIFY.md (how anyone recomputes the draw). With --pdf, \
-                  also kit.pdf, printed by headless Chromium.\n\n\
+                  public draw record) and VERIFY.md (how anyone recomputes the draw); with \
+                  sealed rounds (--publish-rounds below --rounds) also SECRET.txt (the \
+                  secret and each sealed round's key: keep it private), and with --pdf \
+                  kit.pdf, printed by headless Chromium. The folder belongs to the kit: it \
+                  is replaced whole, and a folder holding other files is refused.\n\n\
                   Examples:\n  \
                   c960 tournament --phrase \"Club Open 2026\" --rounds 5 --out kit\n  \
-                  c960 tournament --seed 7 --rounds 9 --max-weak 1 --lang de --publish-rounds 1 --out kit --pdf"
+                  c960 tournament --seed 7 --rounds 9 --max-weak 1 --lang de --publish-rounds 1 --out kit --pdf\n  \
+                  c960 tournament --phrase \"Open 2026\" --date \"14 March 2026\" --venue \"Town hall\" \\\n      \
+                  --time-control \"90 min + 30 s\" --schedule \"Round 1: 10:00\" --schedule \"Round 2: 15:00\" --out kit"
 )]
 pub(crate) struct TournamentArgs {
     /// Where the draw's randomness comes from.
@@ -168,13 +193,32 @@ pub(crate) struct TournamentArgs {
     /// Conditions on the drawn positions.
     #[command(flatten)]
     pub(crate) filters: DrawFilterArgs,
-    /// Rounds shown in the announcement (the rest are published at their
-    /// round); default all.
+    /// Rounds shown in the announcement; default all. The others are
+    /// sealed: drawn now from a secret whose fingerprint the announcement
+    /// publishes, and opened round by round with their keys (SECRET.txt).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub(crate) publish_rounds: Option<usize>,
+    /// The secret of the sealed rounds (64 hexadecimal digits), to make a
+    /// kit again with the same rounds (it stands in SECRET.txt); default a
+    /// new random secret.
+    #[arg(long, value_name = "HEX")]
+    pub(crate) secret: Option<String>,
     /// The event's name, at the top of every page.
     #[arg(long, value_name = "TEXT")]
     pub(crate) title: Option<String>,
+    /// The event's date(s), for the announcement (e.g. "14–15 March 2026").
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) date: Option<String>,
+    /// Where the event is played, for the announcement.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) venue: Option<String>,
+    /// The time control, for the announcement (e.g. "90 min + 30 s per move").
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) time_control: Option<String>,
+    /// One line of the rounds schedule for the announcement (e.g.
+    /// "Round 1: Fri 19:00"); repeat for each line.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) schedule: Vec<String>,
     /// Language of the pages.
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     pub(crate) lang: LangArg,

@@ -73,13 +73,7 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
     if let Some(m) = &balance.sweep {
         describe(&mut text, "sweep consensus", " cp", m)?;
     }
-    for engine in &balance.engines {
-        let r = engine.repeatability.map_or_else(
-            || "one search per position: repeatability not measured".to_owned(),
-            |r| format!("repeatability {:.2}", r.whole),
-        );
-        writeln!(text, "  {} ({} repeats): {r}", engine.name, engine.repeats)?;
-    }
+    engines(&mut text, &balance.engines)?;
     for a in &balance.agreement {
         writeln!(
             text,
@@ -112,4 +106,25 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
     )?;
     text.print()?;
     Ok(())
+}
+
+/// Each engine's searches per position and how well they repeat.
+fn engines(text: &mut Text, engines: &[c960_report::balance::EngineSummary]) -> std::fmt::Result {
+    for engine in engines {
+        let r = engine.repeatability.map_or_else(
+            || "one search per position: repeatability not measured".to_owned(),
+            |r| format!("repeatability {:.2}", r.whole),
+        );
+        let n = plural(engine.repeats, "1 search", "repeats");
+        writeln!(text, "  {} ({n}): {r}", engine.name)?;
+    }
+    Ok(())
+}
+
+/// `one` for a count of 1, else the count and `many`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    match n {
+        1 => one.to_owned(),
+        n => format!("{n} {many}"),
+    }
 }

@@ -1,13 +1,17 @@
 //! `c960 draw`: reproducible draws for tournament rounds.
 
-use std::fmt::Write as _;
+use std::{fmt::Write as _, path::Path};
 
 use anyhow::{Context, Result};
-use c960_core::{Allowed, DrawFilter, DrawMethod, Features, StartPosition, draw};
+use c960_core::{
+    Allowed, DrawFilter, DrawMethod, Features, Key, StartPosition, draw, draw_among, draw_sealed,
+    open_seal,
+};
 use serde_json::json;
+use sha2::{Digest, Sha256};
 
 use crate::{
-    cli::{DrawArgs, DrawFilterArgs, ReportFormat},
+    cli::{DrawArgs, DrawFilterArgs, InputError, ReportFormat},
     output::Text,
 };
 
@@ -27,40 +31,92 @@ pub(crate) fn method(phrase: Option<&String>, seed: Option<u64>) -> DrawMethod {
     }
 }
 
+/// The balance table a draw was restricted by: which verdict, the file's
+/// name and fingerprint, and how many positions had that verdict. Draw
+/// records and kits name the file by its name and SHA-256, never by a
+/// local path.
+#[derive(Clone, Debug)]
+pub(crate) struct BalanceSource {
+    /// The verdict the draw kept.
+    pub(crate) verdict: c960_balance::verdict::Verdict,
+    /// The file's name, without its directory.
+    pub(crate) file: String,
+    /// SHA-256 of the file's bytes, in hexadecimal.
+    pub(crate) sha256: String,
+    /// Positions with the verdict.
+    pub(crate) positions: usize,
+}
+
+impl BalanceSource {
+    /// As a draw record gives it.
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        json!({
+            "verdict": self.verdict.name(),
+            "file": self.file,
+            "sha256": self.sha256,
+            "positions": self.positions,
+        })
+    }
+}
+
 impl DrawFilterArgs {
-    /// The filter these flags describe.
-    pub(crate) fn to_filter(&self) -> Result<DrawFilter> {
+    /// The filter these flags describe, and the balance table it reads
+    /// (with `--verdict`).
+    pub(crate) fn to_filter(&self) -> Result<(DrawFilter, Option<BalanceSource>)> {
         let exclude = self
             .exclude
             .iter()
             .filter(|s| !s.trim().is_empty())
             .map(|s| StartPosition::from_sp_str(s))
             .collect::<Result<_, _>>()?;
-        Ok(DrawFilter {
-            exclude,
-            max_undefended: self.max_undefended,
-            max_king_only: self.max_king_only,
-            max_weak: self.max_weak,
-            no_first_move_attack: self.no_first_move_attack,
-            no_first_move_castling: self.no_first_move_castling,
-            only: match (self.verdict, &self.balance) {
-                (Some(verdict), Some(path)) => {
-                    let csv = if path.is_dir() {
-                        path.join(c960_report::balance::BALANCE_CSV)
-                    } else {
-                        path.clone()
-                    };
-                    let verdict = verdict.verdict();
-                    let positions = c960_report::balance::positions_with_verdict(&csv, verdict)
-                        .with_context(|| format!("cannot read {}", csv.display()))?;
-                    Some(Allowed {
-                        label: format!("verdict {} in {}", verdict.name(), csv.display()),
-                        positions: positions.into_iter().collect(),
-                    })
-                }
-                _ => None,
+        let mut source = None;
+        let only = match (self.verdict, &self.balance) {
+            (Some(verdict), Some(path)) => {
+                let csv = if path.is_dir() {
+                    path.join(c960_report::balance::BALANCE_CSV)
+                } else {
+                    path.clone()
+                };
+                let bytes = std::fs::read(&csv)
+                    .with_context(|| format!("cannot read {}", csv.display()))?;
+                let verdict = verdict.verdict();
+                let positions = c960_report::balance::positions_with_verdict(&csv, verdict)
+                    .with_context(|| format!("cannot read {}", csv.display()))?;
+                let balance = BalanceSource {
+                    verdict,
+                    file: csv.file_name().map_or_else(
+                        || csv.display().to_string(),
+                        |n| n.to_string_lossy().into_owned(),
+                    ),
+                    sha256: c960_core::Key(Sha256::digest(&bytes).into()).to_string(),
+                    positions: positions.len(),
+                };
+                let allowed = Allowed {
+                    label: format!(
+                        "verdict {} in {} (SHA-256 {})",
+                        verdict.name(),
+                        balance.file,
+                        &balance.sha256[..16]
+                    ),
+                    positions: positions.into_iter().collect(),
+                };
+                source = Some(balance);
+                Some(allowed)
+            }
+            _ => None,
+        };
+        Ok((
+            DrawFilter {
+                exclude,
+                max_undefended: self.max_undefended,
+                max_king_only: self.max_king_only,
+                max_weak: self.max_weak,
+                no_first_move_attack: self.no_first_move_attack,
+                no_first_move_castling: self.no_first_move_castling,
+                only,
             },
-        })
+            source,
+        ))
     }
 }
 
@@ -69,12 +125,20 @@ impl DrawPlan {
         Ok(DrawPlan {
             method: method(args.source.phrase.as_ref(), args.source.seed),
             rounds: args.rounds,
-            filter: args.filters.to_filter()?,
+            filter: args.filters.to_filter()?.0,
         })
     }
 }
 
 pub(crate) fn run(args: &DrawArgs) -> Result<()> {
+    if let Some(record) = &args.verify {
+        if args.format == ReportFormat::Json {
+            return Err(
+                InputError("--verify prints text: leave out --format json".to_owned()).into(),
+            );
+        }
+        return verify(record, args.key.as_deref());
+    }
     let plan = DrawPlan::from_args(args)?;
     let features = Features::all();
     let result = draw(&plan.method, plan.rounds, &plan.filter, &features)?;
@@ -130,4 +194,267 @@ pub(crate) fn run(args: &DrawArgs) -> Result<()> {
     }
     text.print()?;
     Ok(())
+}
+
+/// A field of a draw record, or a one-line error naming it.
+fn field<'a>(
+    record: &'a serde_json::Value,
+    name: &str,
+    file: &Path,
+) -> Result<&'a serde_json::Value> {
+    record.get(name).filter(|v| !v.is_null()).ok_or_else(|| {
+        InputError(format!(
+            "{} is not a draw record of c960 tournament: it has no {name:?}",
+            file.display()
+        ))
+        .into()
+    })
+}
+
+/// A list of SP numbers in a draw record.
+fn sps(value: &serde_json::Value, what: &str, file: &Path) -> Result<Vec<StartPosition>> {
+    let bad = || {
+        InputError(format!(
+            "{}: {what} is not a list of SP numbers",
+            file.display()
+        ))
+    };
+    value
+        .as_array()
+        .ok_or_else(bad)?
+        .iter()
+        .map(|v| {
+            v.as_u64()
+                .and_then(|n| u16::try_from(n).ok())
+                .and_then(|n| StartPosition::new(n).ok())
+                .ok_or_else(bad)
+        })
+        .collect::<Result<_, _>>()
+        .map_err(Into::into)
+}
+
+/// What a draw record says, read and checked for its form.
+struct Record {
+    method: DrawMethod,
+    candidates: Vec<StartPosition>,
+    published: Vec<StartPosition>,
+    total: usize,
+    /// The sealed rounds' commitment and count.
+    sealed: Option<(Key, usize)>,
+}
+
+impl Record {
+    fn read(file: &Path) -> Result<Record> {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        let record: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| InputError(format!("{} is not JSON: {e}", file.display())))?;
+        let method = match field(&record, "method", file)?.as_str() {
+            Some("phrase") => DrawMethod::Phrase(
+                field(&record, "phrase", file)?
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+            ),
+            Some("seed") => {
+                DrawMethod::Seed(field(&record, "seed", file)?.as_u64().ok_or_else(|| {
+                    InputError(format!(
+                        "{}: the seed is not a whole number",
+                        file.display()
+                    ))
+                })?)
+            }
+            _ => {
+                return Err(InputError(format!(
+                    "{}: the method is neither \"phrase\" nor \"seed\"",
+                    file.display()
+                ))
+                .into());
+            }
+        };
+        let candidates = sps(
+            field(&record, "candidate_sps", file)?,
+            "candidate_sps",
+            file,
+        )?;
+        check_candidates(&record, &candidates, file)?;
+        let published: Vec<StartPosition> = sps(
+            &serde_json::Value::Array(
+                field(&record, "rounds", file)?
+                    .as_array()
+                    .map(|rounds| rounds.iter().map(|r| r["sp"].clone()).collect())
+                    .unwrap_or_default(),
+            ),
+            "rounds",
+            file,
+        )?;
+        let total = record["total_rounds"]
+            .as_u64()
+            .map_or(published.len(), |n| {
+                usize::try_from(n).unwrap_or(usize::MAX)
+            });
+        let sealed = match record.get("sealed").filter(|s| !s.is_null()) {
+            Some(sealed) => Some((
+                sealed["commitment"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .parse::<Key>()
+                    .map_err(|e| InputError(format!("{}: the commitment: {e}", file.display())))?,
+                sealed["rounds"]
+                    .as_u64()
+                    .map_or(0, |n| usize::try_from(n).unwrap_or(0)),
+            )),
+            None => None,
+        };
+        Ok(Record {
+            method,
+            candidates,
+            published,
+            total,
+            sealed,
+        })
+    }
+}
+
+/// `c960 draw --verify FILE [--key KEY]`: recomputes a kit's published
+/// rounds from its draw record and, with a key, the sealed rounds that key
+/// opens.
+fn verify(file: &Path, key: Option<&str>) -> Result<()> {
+    let record = Record::read(file)?;
+    let published = &record.published;
+    let recomputed = draw_among(&record.method, published.len().max(1), &record.candidates)?;
+    for (round, (given, computed)) in published.iter().zip(&recomputed.positions).enumerate() {
+        if given != computed {
+            return Err(InputError(format!(
+                "{} does not verify: it gives SP {} for round {}, but its method and candidates \
+                 give SP {}",
+                file.display(),
+                given.sp(),
+                round + 1,
+                computed.sp()
+            ))
+            .into());
+        }
+    }
+    let mut text = Text::default();
+    writeln!(
+        text,
+        "{}: {} from {} and its {} candidates",
+        file.display(),
+        if published.len() == 1 {
+            "round 1 follows".to_owned()
+        } else {
+            format!("rounds 1-{} follow", published.len())
+        },
+        record.method,
+        record.candidates.len()
+    )?;
+    let mut opened: Vec<StartPosition> = Vec::new();
+    match (record.sealed, key) {
+        (Some((commitment, count)), Some(key)) => {
+            let key: Key = key.parse().map_err(|e| InputError(format!("--key: {e}")))?;
+            let keys = open_seal(commitment, key, count).ok_or_else(|| {
+                InputError(format!(
+                    "--key {key} is not a key of this draw: hashing it up to {count} times never \
+                     gives the fingerprint {commitment}"
+                ))
+            })?;
+            opened = draw_sealed(&record.method, published.len(), &keys, &record.candidates)?
+                .positions[published.len()..]
+                .to_vec();
+            writeln!(
+                text,
+                "the key opens sealed round {}: it hashes to the fingerprint {commitment} in {} {}",
+                published.len() + keys.len(),
+                keys.len(),
+                if keys.len() == 1 { "step" } else { "steps" }
+            )?;
+        }
+        (Some((commitment, _)), None) => writeln!(
+            text,
+            "rounds {}-{} are sealed (fingerprint {commitment}); give --key with a key \
+             the organizer published to open them",
+            published.len() + 1,
+            record.total
+        )?,
+        (None, Some(_)) => {
+            return Err(InputError(format!(
+                "{} has no sealed rounds: --key opens nothing",
+                file.display()
+            ))
+            .into());
+        }
+        (None, None) => {}
+    }
+    for (i, p) in published.iter().chain(&opened).enumerate() {
+        let how = if i < published.len() {
+            "published"
+        } else {
+            "opened by the key"
+        };
+        writeln!(
+            text,
+            "round {:<3} SP {:>3}  {}  {}  {how}",
+            i + 1,
+            p.sp(),
+            p.placement(),
+            p.to_xfen()
+        )?;
+    }
+    for round in published.len() + opened.len() + 1..=record.total {
+        writeln!(text, "round {round:<3} sealed")?;
+    }
+    text.print()?;
+    Ok(())
+}
+
+/// The record's candidates are the positions its feature filters let
+/// through (all of them, or with a balance table's verdict some of them).
+fn check_candidates(
+    record: &serde_json::Value,
+    candidates: &[StartPosition],
+    file: &Path,
+) -> Result<()> {
+    let f = &record["filter_settings"];
+    let limit = |name: &str| {
+        f[name]
+            .as_u64()
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+    };
+    let filter = DrawFilter {
+        exclude: f["exclude"]
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .filter_map(|v| v.as_u64().and_then(|n| u16::try_from(n).ok()))
+                    .filter_map(|n| StartPosition::new(n).ok())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        max_undefended: limit("max_undefended"),
+        max_king_only: limit("max_king_only"),
+        max_weak: limit("max_weak"),
+        no_first_move_attack: f["no_first_move_attack"].as_bool().unwrap_or(false),
+        no_first_move_castling: f["no_first_move_castling"].as_bool().unwrap_or(false),
+        only: None,
+    };
+    let passing = filter.candidates(&Features::all());
+    let restricted = !f["only"].is_null();
+    let fits = if restricted {
+        candidates.iter().all(|p| passing.contains(p))
+    } else {
+        let mut sorted = candidates.to_vec();
+        sorted.sort_unstable();
+        sorted == passing
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(InputError(format!(
+            "{} does not verify: its candidates are not the positions its filters ({}) let through",
+            file.display(),
+            record["filters"].as_str().unwrap_or("none")
+        ))
+        .into())
+    }
 }

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use anyhow::{Context, Result, bail};
 use c960_core::StartPosition;
-use c960_games::{Counts, Tree};
+use c960_games::{Counts, IntervalKind, Tree};
 use c960_store::GAMES_TABLE;
 use polars::prelude::SerWriter as _;
 
@@ -12,6 +12,15 @@ use crate::{
     cli::{InputError, OpeningsArgs},
     output::Text,
 };
+
+/// The interval kind of the run whose game table `file` is (its
+/// manifest beside it): the kind its position table, and so the report,
+/// gives the same games.
+fn interval_kind(file: &std::path::Path) -> IntervalKind {
+    file.parent()
+        .and_then(|dir| c960_store::RunManifest::read(dir).ok())
+        .map_or(IntervalKind::Trinomial, |m| IntervalKind::of_run(&m))
+}
 
 fn stats(counts: &Counts) -> String {
     let (mean, low, high) = counts.interval();
@@ -29,8 +38,8 @@ fn stats(counts: &Counts) -> String {
 
 /// `--first-moves`: the table of all positions as CSV.
 fn first_moves(args: &OpeningsArgs, file: &std::path::Path) -> Result<()> {
-    let rows =
-        c960_games::first_moves(file).with_context(|| format!("reading {}", file.display()))?;
+    let rows = c960_games::first_moves_with(file, interval_kind(file))
+        .with_context(|| format!("reading {}", file.display()))?;
     let mut frame = c960_games::first_moves_frame(&rows)?;
     crate::output::write_to(args.out.as_deref(), |out| {
         polars::prelude::CsvWriter::new(out as &mut dyn std::io::Write)
@@ -73,7 +82,8 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
         return first_moves(args, &file);
     }
     let position: StartPosition = args.position.as_deref().unwrap_or_default().parse()?;
-    let tree = Tree::from_games(&file, position, args.plies)
+    let kind = interval_kind(&file);
+    let tree = Tree::from_games_with(&file, position, args.plies, kind)
         .with_context(|| format!("reading {}", file.display()))?;
     let mut text = Text::default();
     writeln!(
@@ -88,6 +98,11 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
         text.write(args.out.as_deref())?;
         return Ok(());
     }
+    writeln!(
+        text,
+        "White's score [{}], as the run's position table gives it",
+        kind.name()
+    )?;
     writeln!(text, "all games  {}", stats(&tree.root))?;
     writeln!(
         text,
@@ -107,8 +122,16 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
             stats(&line.counts),
         )?;
     }
+    openings(&mut text, &tree, args.min_share)?;
+    text.write(args.out.as_deref())?;
+    Ok(())
+}
+
+/// The openings, the deepest lines reached by at least 10%, 5% and 2% of
+/// the games (those not below `min_share`).
+fn openings(text: &mut Text, tree: &Tree, min_share: f64) -> std::fmt::Result {
     for threshold in [0.10, 0.05, 0.02] {
-        if threshold + 1e-12 < args.min_share {
+        if threshold + 1e-12 < min_share {
             continue;
         }
         let lines = tree.openings(threshold);
@@ -136,6 +159,5 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
             )?;
         }
     }
-    text.write(args.out.as_deref())?;
     Ok(())
 }

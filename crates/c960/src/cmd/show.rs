@@ -5,14 +5,14 @@ use std::fmt::Write as _;
 
 use anyhow::{Context, Result};
 use c960_core::{
-    CastlingText, DfrcFeatures, DfrcRecord, DfrcSetup, Features, PositionRecord, StartPosition,
-    castling_rules,
+    CastlingText, DfrcFeatures, DfrcRecord, DfrcSetup, Features, Lang, PositionRecord,
+    StartPosition, castling_rules,
     shakmaty::{Bitboard, ByColor, CastlingSide, File, Rank, Square},
 };
 
 use c960_report::{
     board::{Marks, diagram_svg, write_diagram_png},
-    sheet::{Measured, sheet_html},
+    sheet::{Measured, kind_name, sheet_html, text},
 };
 
 use crate::{
@@ -33,6 +33,8 @@ pub(crate) fn run(args: &ShowArgs) -> Result<()> {
         .into());
     }
     let out = args.out.as_deref();
+    let lang = args.lang.lang();
+    let marks = if args.clean { Marks::NONE } else { Marks::ALL };
     let features = Features::of(position);
     let text = match args.format {
         ShowFormat::Json => format!(
@@ -40,17 +42,17 @@ pub(crate) fn run(args: &ShowArgs) -> Result<()> {
             serde_json::to_string_pretty(&PositionRecord::from(&features))?
         ),
         ShowFormat::Text => {
-            let mut text = render(&features);
-            text.push_str(&castling_words(position, args.lang.lang()));
+            let mut text = render(&features, lang, marks);
+            text.push_str(&castling_words(position, lang));
             text
         }
-        ShowFormat::Svg => format!("{}\n", diagram_svg(position, Marks::ALL, Some(340))),
-        ShowFormat::Html => sheet_html(position, &Measured::default()),
+        ShowFormat::Svg => format!("{}\n", diagram_svg(position, marks, Some(340), lang)),
+        ShowFormat::Html => sheet_html(position, &Measured::default(), marks, lang),
         ShowFormat::Png => {
             let Some(path) = out else {
                 return Err(InputError("--format png needs --out FILE".to_owned()).into());
             };
-            write_diagram_png(position, Marks::ALL, args.size, path)
+            write_diagram_png(position, marks, args.size, lang, path)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             return Ok(());
         }
@@ -64,13 +66,14 @@ pub(crate) fn run(args: &ShowArgs) -> Result<()> {
     Ok(())
 }
 
-/// The full text report of one position.
-fn render(f: &Features) -> String {
+/// The full text report of one position, in `lang`.
+fn render(f: &Features, lang: Lang, marks: Marks) -> String {
     let p = f.position;
+    let t = |key: &str| text(lang, key);
     let mut s = String::new();
     let _ = writeln!(s, "SP {}  {}", p.sp(), p.placement());
     s.push('\n');
-    s.push_str(&diagram(f));
+    s.push_str(&diagram(f, lang, marks.weak_pawns));
     s.push('\n');
     let row = |s: &mut String, label: &str, value: String| {
         let _ = writeln!(s, "{label:<24}{value}");
@@ -79,26 +82,27 @@ fn render(f: &Features) -> String {
     row(&mut s, "Shredder-FEN", p.to_shredder_fen());
     row(
         &mut s,
-        "Mirror twin",
+        t("t_mirror"),
         format!("SP {} {}", f.mirror.sp(), f.mirror.placement()),
     );
     row(
         &mut s,
-        "King, queen",
-        format!("king {}, queen {}", f.king, f.queen),
+        t("t_king_queen"),
+        t("king_queen")
+            .replace("{king}", &f.king.to_string())
+            .replace("{queen}", &f.queen.to_string()),
     );
     row(
         &mut s,
-        "Rooks",
-        format!(
-            "{} (a-side), {} (h-side)",
-            f.rooks.queen_side, f.rooks.king_side
-        ),
+        t("t_rooks"),
+        t("rooks")
+            .replace("{a}", &f.rooks.queen_side.to_string())
+            .replace("{h}", &f.rooks.king_side.to_string()),
     );
-    row(&mut s, "Legal first moves", f.legal_first_moves.to_string());
-    row(&mut s, "Undefended pawns", counted(f.undefended_pawns));
-    row(&mut s, "King-only pawns", counted(f.king_only_pawns));
-    row(&mut s, "Weak pawns", counted(f.weak_pawns()));
+    row(&mut s, t("t_legal"), f.legal_first_moves.to_string());
+    row(&mut s, t("t_undefended"), counted(f.undefended_pawns));
+    row(&mut s, t("t_king_only"), counted(f.king_only_pawns));
+    row(&mut s, t("t_weak"), counted(f.weak_pawns()));
     let attacks = if f.first_move_attacks.is_empty() {
         "0".to_owned()
     } else {
@@ -107,21 +111,23 @@ fn render(f: &Features) -> String {
             .iter()
             .map(|a| {
                 let moves: Vec<String> = a.moves.iter().map(|m| format!("1.{m}")).collect();
-                format!("{} by {}", a.pawn, moves.join(", "))
+                t("attack_by")
+                    .replace("{pawn}", &a.pawn.to_string())
+                    .replace("{moves}", &moves.join(", "))
             })
             .collect();
         format!("{}: {}", f.first_move_attacks.len(), list.join("; "))
     };
-    row(&mut s, "Attackable on move 1", attacks);
+    row(&mut s, t("t_attackable"), attacks);
     for (side, label) in [
-        (CastlingSide::QueenSide, "Castling a-side"),
-        (CastlingSide::KingSide, "Castling h-side"),
+        (CastlingSide::QueenSide, t("t_castle_a")),
+        (CastlingSide::KingSide, t("t_castle_h")),
     ] {
-        row(&mut s, label, castling(f, side));
+        row(&mut s, label, castling(f, side, lang));
     }
     row(
         &mut s,
-        "Corner bishops",
+        t("t_corner"),
         if f.corner_bishops.is_empty() {
             "0".to_owned()
         } else {
@@ -134,24 +140,25 @@ fn render(f: &Features) -> String {
     );
     row(
         &mut s,
-        "Queen in a corner",
-        if f.queen_in_corner() { "yes" } else { "no" }.to_owned(),
+        t("t_queen_corner"),
+        t(if f.queen_in_corner() { "yes" } else { "no" }).to_owned(),
     );
     s
 }
 
 /// The castling rules of the position in words, in `lang`.
-fn castling_words(position: StartPosition, lang: c960_core::Lang) -> String {
-    let mut s = String::from("\nCastling rules\n");
-    for text in c960_core::castling_texts(position, lang) {
-        let _ = writeln!(s, "  {}\n    {}", text.title, text.sentences());
+fn castling_words(position: StartPosition, lang: Lang) -> String {
+    let mut s = format!("\n{}\n", text(lang, "castling_rules"));
+    for rule in c960_core::castling_texts(position, lang) {
+        let _ = writeln!(s, "  {}\n    {}", rule.title, rule.sentences());
     }
     s
 }
 
 /// One side's castling: how king and rook move, whether it is legal on
 /// move 1, and what stands in the way.
-fn castling(f: &Features, side: CastlingSide) -> String {
+fn castling(f: &Features, side: CastlingSide, lang: Lang) -> String {
+    let t = |key: &str| text(lang, key);
     let c = f.castling.get(side);
     let name = if side == CastlingSide::KingSide {
         "O-O"
@@ -159,33 +166,41 @@ fn castling(f: &Features, side: CastlingSide) -> String {
         "O-O-O"
     };
     let king = if f.king == c.king_to {
-        format!("king stays on {}", f.king)
+        t("king_stays").replace("{square}", &f.king.to_string())
     } else {
-        format!("K{}-{}", f.king, c.king_to)
+        format!("{}{}-{}", t("king_letter"), f.king, c.king_to)
     };
     let rook = if c.rook == c.rook_to {
-        format!("rook stays on {}", c.rook)
+        t("rook_stays").replace("{square}", &c.rook.to_string())
     } else {
-        format!("R{}-{}", c.rook, c.rook_to)
+        format!("{}{}-{}", t("rook_letter"), c.rook, c.rook_to)
     };
-    let legal = if c.legal_first_move {
-        "legal on move 1"
+    let legal = t(if c.legal_first_move {
+        "legal_yes"
     } else {
-        "not legal on move 1"
-    };
+        "legal_no"
+    });
     let way = if c.blockers.is_empty() {
-        "nothing in the way".to_owned()
+        t("nothing_in_way").to_owned()
     } else {
-        format!("in the way: {}", squares(c.blockers))
+        t("in_way").replace("{squares}", &squares(c.blockers))
     };
-    format!("{name}: {king}, {rook}; {}; {legal}; {way}", c.kind.name())
+    format!(
+        "{name}: {king}, {rook}; {}; {legal}; {way}",
+        kind_name(lang, c.kind.name())
+    )
 }
 
-/// The board, White at the bottom; weak pawns marked with `*` after them.
-fn diagram(f: &Features) -> String {
+/// The board, White at the bottom; weak pawns marked with `*` after them
+/// (unless `marked` is off).
+fn diagram(f: &Features, lang: Lang, marked: bool) -> String {
     let board = f.position.board();
-    let weak = f.weak_pawns();
-    let weak = weak.white | weak.black;
+    let weak = if marked {
+        let weak = f.weak_pawns();
+        weak.white | weak.black
+    } else {
+        Bitboard::EMPTY
+    };
     let mut s = String::new();
     for rank in Rank::ALL.into_iter().rev() {
         let _ = write!(s, "  {}  ", rank.char());
@@ -202,7 +217,7 @@ fn diagram(f: &Features) -> String {
     }
     s.push_str("     a b c d e f g h\n");
     if weak.any() {
-        s.push_str("     * weak pawn (undefended or defended only by the king)\n");
+        let _ = writeln!(s, "     {}", text(lang, "weak_mark"));
     }
     s
 }
@@ -243,19 +258,22 @@ fn show_dfrc(args: &ShowArgs) -> Result<()> {
     Ok(())
 }
 
-fn render_dfrc(f: &DfrcFeatures, lang: c960_core::Lang) -> String {
+fn render_dfrc(f: &DfrcFeatures, lang: Lang) -> String {
+    let t = |key: &str| text(lang, key);
     let setup = f.setup;
     let record = DfrcRecord::from(f);
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "DFRC setup {}  {}  (White SP {}, Black SP {}{})\n",
+        "{} {}  {}  ({}{})\n",
+        t("dfrc_setup"),
         setup.index(),
         setup.placement(),
-        setup.white().sp(),
-        setup.black().sp(),
+        t("dfrc_sides")
+            .replace("{w}", &setup.white().sp().to_string())
+            .replace("{b}", &setup.black().sp().to_string()),
         if setup.is_symmetric() {
-            ", symmetric: a Chess960 position"
+            t("dfrc_symmetric")
         } else {
             ""
         }
@@ -275,8 +293,8 @@ fn render_dfrc(f: &DfrcFeatures, lang: c960_core::Lang) -> String {
     s.push_str("     a b c d e f g h\n\n");
     let _ = writeln!(s, "{:<24}{}", "X-FEN", setup.to_xfen());
     let _ = writeln!(s, "{:<24}{}\n", "Shredder-FEN", setup.to_shredder_fen());
-    s.push_str(&sides_table(&record));
-    s.push_str("\nCastling rules\n");
+    s.push_str(&sides_table(&record, lang));
+    let _ = writeln!(s, "\n{}", t("castling_rules"));
     let white = castling_rules(setup.white());
     let black = castling_rules(setup.black());
     for rule in [
@@ -285,95 +303,108 @@ fn render_dfrc(f: &DfrcFeatures, lang: c960_core::Lang) -> String {
         &black.black.queen_side,
         &black.black.king_side,
     ] {
-        let text = CastlingText::new(rule, lang);
-        let _ = writeln!(s, "  {}\n    {}", text.title, text.sentences());
+        let words = CastlingText::new(rule, lang);
+        let _ = writeln!(s, "  {}\n    {}", words.title, words.sentences());
     }
     s
 }
 
 /// White's and Black's features side by side, then their differences.
-fn sides_table(record: &DfrcRecord) -> String {
+fn sides_table(record: &DfrcRecord, lang: Lang) -> String {
+    let t = |key: &str| text(lang, key);
     let mut s = String::new();
     let row = |s: &mut String, label: &str, white: String, black: String| {
         let _ = writeln!(s, "{label:<24}{white:<28}{black}");
     };
-    row(&mut s, "", "White".to_owned(), "Black".to_owned());
+    row(&mut s, "", t("white").to_owned(), t("black").to_owned());
     row(
         &mut s,
-        "Undefended pawns",
+        t("t_undefended"),
         record.white_undefended.to_string(),
         record.black_undefended.to_string(),
     );
     row(
         &mut s,
-        "King-only pawns",
+        t("t_king_only"),
         record.white_king_only.to_string(),
         record.black_king_only.to_string(),
     );
     row(
         &mut s,
-        "Weak pawns",
+        t("t_weak"),
         record.white_weak.to_string(),
         record.black_weak.to_string(),
     );
+    let attacks = |list: &str| {
+        if list.is_empty() {
+            "0".to_owned()
+        } else {
+            list.to_owned()
+        }
+    };
     row(
         &mut s,
-        "Attacks on move 1",
-        if record.white_attacks.is_empty() {
-            "0".to_owned()
-        } else {
-            record.white_attacks.clone()
-        },
-        if record.black_attacks.is_empty() {
-            "0".to_owned()
-        } else {
-            record.black_attacks.clone()
-        },
+        t("t_attacks"),
+        attacks(&record.white_attacks),
+        attacks(&record.black_attacks),
     );
     row(
         &mut s,
-        "Castling a-side",
+        t("t_castle_a"),
         castle_cell(
             record.white_castle_a_first_move,
             &record.white_castle_a_kind,
+            lang,
         ),
         castle_cell(
             record.black_castle_a_first_move,
             &record.black_castle_a_kind,
+            lang,
         ),
     );
     row(
         &mut s,
-        "Castling h-side",
+        t("t_castle_h"),
         castle_cell(
             record.white_castle_h_first_move,
             &record.white_castle_h_kind,
+            lang,
         ),
         castle_cell(
             record.black_castle_h_first_move,
             &record.black_castle_h_kind,
+            lang,
         ),
     );
     row(
         &mut s,
-        "Corner bishops",
+        t("t_corner"),
         record.white_corner_bishops.to_string(),
         record.black_corner_bishops.to_string(),
     );
     let _ = writeln!(
         s,
-        "Differences (White − Black): weak pawns {:+}, attackable pawns {:+}, castlings on move 1 {:+}, corner bishops {:+}",
-        record.weak_diff,
-        record.attackable_diff,
-        record.castle_first_move_diff,
-        record.corner_bishops_diff
+        "{}",
+        t("differences")
+            .replace("{weak}", &format!("{:+}", record.weak_diff))
+            .replace("{attackable}", &format!("{:+}", record.attackable_diff))
+            .replace(
+                "{castling}",
+                &format!("{:+}", record.castle_first_move_diff)
+            )
+            .replace("{corner}", &format!("{:+}", record.corner_bishops_diff))
     );
     s
 }
 
-fn castle_cell(first_move: bool, kind: &str) -> String {
+fn castle_cell(first_move: bool, kind: &str, lang: Lang) -> String {
     format!(
-        "{kind}{}",
-        if first_move { ", legal on move 1" } else { "" }
+        "{}{}",
+        kind_name(lang, kind),
+        if first_move {
+            text(lang, "legal_first")
+        } else {
+            ""
+        }
     )
 }

@@ -1,0 +1,411 @@
+//! The kit's pages: the announcement and one sheet per round, in the
+//! kit's language, with every text from `lang/kit.toml`.
+
+use std::{collections::BTreeMap, fmt::Write as _, sync::OnceLock};
+
+use c960_core::{
+    CastlingText, Key, StartPosition, castling_rules, format_position_set,
+    shakmaty::{CastlingSide, Color},
+};
+use c960_report::{
+    board::{Marks, diagram_svg},
+    html::{NOWRAP_CSS, escape, escape_prose},
+};
+
+use super::Plan;
+use crate::cli::Paper;
+
+/// The kit's fixed texts: `lang/kit.toml`.
+fn table() -> &'static BTreeMap<String, BTreeMap<String, String>> {
+    static TABLE: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        toml::from_str(include_str!("../../../lang/kit.toml"))
+            .expect("lang/kit.toml is valid (tested)")
+    })
+}
+
+/// Every language's text of `key` (to read back a file of a kit made in
+/// another language).
+pub(super) fn all_texts(key: &str) -> Vec<&'static str> {
+    table()
+        .values()
+        .filter_map(|t| t.get(key).map(String::as_str))
+        .collect()
+}
+
+/// The texts of one language.
+#[derive(Copy, Clone)]
+pub(super) struct Texts(pub(super) c960_core::Lang);
+
+impl Texts {
+    /// The text of `key`.
+    ///
+    /// # Panics
+    /// Panics if the table lacks it (a test checks every language has
+    /// every key of English).
+    pub(super) fn get(self, key: &str) -> &'static str {
+        table()
+            .get(self.0.code())
+            .and_then(|t| t.get(key))
+            .map_or_else(
+                || panic!("lang/kit.toml has no {key:?} for {}", self.0),
+                String::as_str,
+            )
+    }
+
+    /// The text of `key` for a count of `n`: `key_one` when `n` is 1 and
+    /// the language has it, else `key`; `{n}` is filled in.
+    pub(super) fn count(self, key: &str, n: usize) -> String {
+        let one = format!("{key}_one");
+        let text = match table().get(self.0.code()).and_then(|t| t.get(&one)) {
+            Some(text) if n == 1 => text.as_str(),
+            _ => self.get(key),
+        };
+        text.replace("{n}", &n.to_string())
+    }
+
+    /// "Round N".
+    pub(super) fn round(self, n: usize) -> String {
+        self.get("round").replace("{n}", &n.to_string())
+    }
+}
+
+/// The pages of one kit.
+pub(super) struct Kit<'a> {
+    pub(super) plan: &'a Plan,
+    /// Every round's position, round 1 first.
+    pub(super) positions: &'a [StartPosition],
+    /// Positions that passed the filters.
+    pub(super) candidates: usize,
+}
+
+impl Kit<'_> {
+    pub(super) fn texts(&self) -> Texts {
+        Texts(self.plan.lang)
+    }
+
+    fn text(&self, key: &str) -> &'static str {
+        self.texts().get(key)
+    }
+
+    pub(super) fn event(&self) -> String {
+        self.plan
+            .title
+            .clone()
+            .unwrap_or_else(|| self.text("event").to_owned())
+    }
+
+    /// A whole HTML page around `body`.
+    pub(super) fn page(&self, title: &str, body: &str) -> String {
+        let size = match self.plan.paper {
+            Paper::A4 => "A4",
+            Paper::Letter => "letter",
+        };
+        format!(
+            "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <title>{title}</title>\n<style>\n@page {{ size: {size}; margin: 12mm; }}\n{CSS}{NOWRAP_CSS}</style>\n\
+             </head>\n<body>\n{body}</body>\n</html>\n",
+            lang = self.plan.lang.code(),
+            title = escape(title),
+        )
+    }
+
+    /// The sealed round `round`'s key, if it is sealed.
+    fn key(&self, round: usize) -> Option<Key> {
+        self.plan.seal.as_ref().and_then(|s| s.key(round))
+    }
+
+    /// One round's sheet: a printed page of its own.
+    pub(super) fn sheet(&self, round: usize) -> String {
+        let position = self.positions[round - 1];
+        let lang = self.plan.lang;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "<section class=\"sheet\" id=\"round-{round}\">\n<header><p class=\"event\">{}</p>\
+             <h1>{} <span class=\"sp\">SP {}</span></h1></header>",
+            escape(&self.event()),
+            escape(&self.texts().round(round)),
+            position.sp()
+        );
+        let _ = writeln!(
+            s,
+            "<div class=\"diagram\">{}</div>",
+            diagram_svg(position, Marks::NONE, None, self.plan.lang)
+        );
+        let _ = writeln!(
+            s,
+            "<table class=\"facts\">\n<tr><th>{}</th><td>SP {}</td></tr>\n\
+             <tr><th>{}</th><td class=\"mono\">{}</td></tr>\n\
+             <tr><th>{}</th><td class=\"mono\">{}</td></tr>\n\
+             <tr><th>{}</th><td class=\"mono\">{}</td></tr>\n</table>\n<p class=\"note\">{}</p>",
+            escape(self.text("number")),
+            position.sp(),
+            escape(self.text("placement")),
+            position.placement(),
+            escape(self.text("xfen")),
+            position.to_xfen(),
+            escape(self.text("shredder")),
+            position.to_shredder_fen(),
+            escape(self.text("black_mirrors")),
+        );
+        let _ = writeln!(
+            s,
+            "<h2>{}</h2>\n<p class=\"general\">{}</p>\n<div class=\"castling\">",
+            escape(self.text("castling")),
+            escape_prose(self.text("castling_general"))
+        );
+        let rules = castling_rules(position);
+        for color in [Color::White, Color::Black] {
+            s.push_str("<div class=\"color\">\n");
+            for side in [CastlingSide::QueenSide, CastlingSide::KingSide] {
+                let text = CastlingText::new(rules.get(color).get(side), lang);
+                let _ = writeln!(
+                    s,
+                    "<div class=\"rule\" data-color=\"{}\" data-side=\"{}\"><h3>{}</h3><p>{}</p></div>",
+                    color.char(),
+                    match side {
+                        CastlingSide::QueenSide => 'a',
+                        CastlingSide::KingSide => 'h',
+                    },
+                    escape_prose(&text.title),
+                    escape_prose(&text.sentences())
+                );
+            }
+            s.push_str("</div>\n");
+        }
+        let origin = match self.key(round) {
+            Some(key) => format!(
+                "<span class=\"key\">{}</span>",
+                escape(self.text("round_key"))
+                    .replace("{key}", &format!("<span class=\"mono hex\">{key}</span>"))
+            ),
+            None => escape(&self.method_sentence()),
+        };
+        let _ = writeln!(
+            s,
+            "</div>\n<footer>{origin} {}</footer>\n</section>",
+            escape(
+                &self
+                    .text("made_with")
+                    .replace("{version}", env!("CARGO_PKG_VERSION"))
+            )
+        );
+        s
+    }
+
+    /// How the published rounds were drawn, in a sentence.
+    pub(super) fn method_sentence(&self) -> String {
+        self.method_sentence_with(str::to_owned)
+    }
+
+    /// [`Kit::method_sentence`] with the phrase passed through `quote`
+    /// (for Markdown).
+    pub(super) fn method_sentence_with(&self, quote: impl Fn(&str) -> String) -> String {
+        match &self.plan.method {
+            c960_core::DrawMethod::Phrase(phrase) => {
+                self.text("by_phrase").replace("{phrase}", &quote(phrase))
+            }
+            c960_core::DrawMethod::Seed(seed) => {
+                self.text("by_seed").replace("{seed}", &seed.to_string())
+            }
+        }
+    }
+
+    /// The active filters in the kit's language.
+    pub(super) fn filters(&self) -> String {
+        self.filters_with(str::to_owned)
+    }
+
+    /// [`Kit::filters`] with the balance file's name passed through
+    /// `quote` (for Markdown).
+    pub(super) fn filters_with(&self, quote: impl Fn(&str) -> String) -> String {
+        let t = self.texts();
+        let f = &self.plan.filter;
+        let mut parts = Vec::new();
+        if !f.exclude.is_empty() {
+            let list: Vec<StartPosition> = f.exclude.iter().copied().collect();
+            parts.push(
+                t.get("f_exclude")
+                    .replace("{list}", &format!("SP {}", format_position_set(&list))),
+            );
+        }
+        for (limit, key) in [
+            (f.max_undefended, "f_undefended"),
+            (f.max_king_only, "f_king_only"),
+            (f.max_weak, "f_weak"),
+        ] {
+            if let Some(n) = limit {
+                parts.push(t.count(key, n));
+            }
+        }
+        if f.no_first_move_attack {
+            parts.push(t.get("f_no_attack").to_owned());
+        }
+        if f.no_first_move_castling {
+            parts.push(t.get("f_no_castling").to_owned());
+        }
+        if let Some(balance) = &self.plan.balance {
+            parts.push(
+                t.count("f_only", balance.positions)
+                    .replace(
+                        "{verdict}",
+                        t.get(&format!("v_{}", balance.verdict.name().replace('-', "_"))),
+                    )
+                    .replace("{file}", &quote(&balance.file))
+                    .replace("{sha}", &balance.sha256),
+            );
+        }
+        if parts.is_empty() {
+            t.get("filters_none").to_owned()
+        } else {
+            parts.join("; ")
+        }
+    }
+
+    /// The sentences saying how many rounds were drawn and which the
+    /// announcement shows.
+    fn rounds_sentence(&self) -> String {
+        let t = self.texts();
+        let (k, p) = (self.plan.rounds, self.plan.publish);
+        let shows = if p == k {
+            t.count("shows_all", k)
+        } else {
+            t.count("shows_first", p).replace("{p}", &p.to_string())
+        };
+        format!(
+            "{} {shows}",
+            t.count("rounds_drawn", k).replace("{k}", &k.to_string())
+        )
+    }
+
+    /// What the announcement says about the sealed rounds: the scheme and
+    /// the fingerprint.
+    fn sealed_sentence(&self) -> Option<String> {
+        let seal = self.plan.seal.as_ref()?;
+        Some(
+            self.texts()
+                .count("sealed_scheme", seal.keys.len())
+                .replace("{a}", &seal.first_round.to_string())
+                .replace("{b}", &self.plan.rounds.to_string())
+                .replace("{commitment}", &seal.commitment.to_string()),
+        )
+    }
+
+    /// The event's date, venue, time control and schedule, as given.
+    fn details(&self) -> String {
+        let d = &self.plan.details;
+        let mut rows = String::new();
+        for (key, value) in [
+            ("date", d.date.as_deref()),
+            ("venue", d.venue.as_deref()),
+            ("time_control", d.time_control.as_deref()),
+        ] {
+            if let Some(value) = value {
+                let _ = writeln!(
+                    rows,
+                    "<tr><th>{}</th><td>{}</td></tr>",
+                    escape(self.text(key)),
+                    escape(value)
+                );
+            }
+        }
+        if !d.schedule.is_empty() {
+            let lines: Vec<String> = d.schedule.iter().map(|l| escape(l)).collect();
+            let _ = writeln!(
+                rows,
+                "<tr><th>{}</th><td>{}</td></tr>",
+                escape(self.text("schedule")),
+                lines.join("<br>")
+            );
+        }
+        if rows.is_empty() {
+            String::new()
+        } else {
+            format!("<table class=\"details\">\n{rows}</table>\n")
+        }
+    }
+
+    pub(super) fn announcement(&self) -> String {
+        let t = self.texts();
+        let mut body = String::new();
+        let _ = writeln!(
+            body,
+            "<section class=\"intro\">\n<p class=\"event\">{}</p>\n<h1>{}</h1>\n{}<h2>{}</h2>\n\
+             <p>{}</p>\n<p>{}</p>\n<p>{}</p>",
+            escape(&self.event()),
+            escape(t.get("announcement")),
+            self.details(),
+            escape(t.get("drawn")),
+            escape(&self.method_sentence()),
+            escape(
+                &t.count("candidates", self.candidates)
+                    .replace("{filters}", &self.filters())
+            ),
+            escape(&self.rounds_sentence()),
+        );
+        if let Some(sealed) = self.sealed_sentence() {
+            let _ = writeln!(body, "<p class=\"seal\">{}</p>", escape(&sealed));
+        }
+        let _ = writeln!(body, "<p>{}</p>\n</section>", escape(t.get("verify")));
+        for round in 1..=self.plan.publish {
+            body.push_str(&self.sheet(round));
+        }
+        for round in self.plan.publish + 1..=self.plan.rounds {
+            let _ = writeln!(
+                body,
+                "<section class=\"sealed\"><h2>{}</h2><p>{}</p></section>",
+                escape(&t.round(round)),
+                escape(t.get("sealed"))
+            );
+        }
+        self.page(
+            &format!("{} — {}", self.event(), t.get("announcement")),
+            &body,
+        )
+    }
+
+    /// Every round's sheet, one per printed page.
+    pub(super) fn all_sheets(&self) -> String {
+        let sheets: String = (1..=self.plan.rounds).map(|r| self.sheet(r)).collect();
+        self.page(&self.event(), &sheets)
+    }
+
+    /// Round `round`'s sheet alone, for the club's website.
+    pub(super) fn round_page(&self, round: usize) -> String {
+        self.page(&self.texts().round(round), &self.sheet(round))
+    }
+}
+
+/// Screen and print styles: each round sheet is one printed page on A4 and
+/// on Letter (the content fits the smaller of both, 186 × 255 mm).
+const CSS: &str = "body { font-family: 'DejaVu Sans', sans-serif; color: #111; margin: 0 auto; \
+max-width: 52rem; padding: 1rem; font-size: 11pt; line-height: 1.35; }
+.sheet, .intro, .sealed { margin-bottom: 2rem; }
+.sheet header h1 { margin: 0 0 0.2rem; font-size: 20pt; }
+.sheet header .sp { font-weight: normal; color: #444; }
+.event { margin: 0; color: #555; font-size: 10pt; text-transform: uppercase; letter-spacing: 0.05em; }
+.diagram svg.board { display: block; width: min(100%, 110mm); height: auto; margin: 0.4rem auto; }
+.diagram text { font-family: 'DejaVu Sans', sans-serif; }
+table.facts, table.details { border-collapse: collapse; margin: 0.3rem 0; font-size: 9.5pt; }
+table.facts th, table.details th { text-align: left; padding: 0.1rem 0.8rem 0.1rem 0; font-weight: 600; white-space: nowrap; vertical-align: top; }
+table.facts td { padding: 0.1rem 0; word-break: break-all; }
+.mono { font-family: 'DejaVu Sans Mono', monospace; }
+.note, .general, footer { font-size: 9pt; color: #333; margin: 0.2rem 0; }
+footer .key, p.seal { overflow-wrap: anywhere; }
+footer .hex { font-size: 7.5pt; }
+h2 { font-size: 12.5pt; margin: 0.5rem 0 0.2rem; }
+.castling { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1rem; }
+.rule h3 { font-size: 9.5pt; margin: 0.35rem 0 0.05rem; }
+.rule p { font-size: 8.8pt; margin: 0; }
+footer { margin-top: 0.4rem; border-top: 1px solid #ccc; padding-top: 0.2rem; }
+@media (max-width: 40rem) { .castling { grid-template-columns: 1fr; } }
+@media print {
+  body { max-width: none; padding: 0; font-size: 10pt; }
+  .sheet { break-after: page; page-break-after: always; margin: 0; }
+  .sheet:last-child { break-after: auto; page-break-after: auto; }
+  .intro { break-after: page; page-break-after: always; }
+  .sealed { margin: 0 0 0.5rem; }
+}
+";
