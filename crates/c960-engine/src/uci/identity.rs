@@ -11,6 +11,23 @@ use std::{
     time::{Duration, Instant},
 };
 
+/// What c960 reads of an npm package's `package.json`.
+#[derive(serde::Deserialize)]
+pub(super) struct Package {
+    pub(super) name: String,
+    pub(super) version: String,
+    /// The Stockfish package's major version, which names its scripts.
+    #[serde(rename = "buildVersion")]
+    pub(super) build_version: Option<String>,
+}
+
+impl Package {
+    /// The `package.json` in `dir`, if it is one.
+    pub(super) fn read(dir: &Path) -> Option<Package> {
+        serde_json::from_str(&fs::read_to_string(dir.join("package.json")).ok()?).ok()
+    }
+}
+
 /// Programs that run a script rather than being the engine themselves.
 const RUNTIMES: [&str; 4] = ["node", "nodejs", "bun", "deno"];
 
@@ -24,11 +41,8 @@ pub fn package_of(args: &[String]) -> Option<String> {
         .filter(|arg| arg.is_file())
         .find_map(|script| {
             script.ancestors().skip(1).find_map(|dir| {
-                let text = fs::read_to_string(dir.join("package.json")).ok()?;
-                let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-                let name = json.get("name")?.as_str()?;
-                let version = json.get("version")?.as_str()?;
-                Some(format!("{name}@{version}"))
+                let package = Package::read(dir)?;
+                Some(format!("{}@{}", package.name, package.version))
             })
         })
 }

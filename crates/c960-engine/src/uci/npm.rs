@@ -9,14 +9,17 @@
 //! `node_modules` of the usual prefixes.
 
 use std::{
-    env, fs,
+    env,
     path::{Path, PathBuf},
     time::Duration,
 };
 
 use crate::EngineError;
 
-use super::config::{UciConfig, resolve};
+use super::{
+    config::{UciConfig, resolve},
+    identity::Package,
+};
 
 /// The environment variable naming where the npm package is installed.
 pub const NODE_MODULES_VAR: &str = "C960_NODE_MODULES";
@@ -91,19 +94,11 @@ fn find_in(candidates: &[PathBuf], build: NpmBuild) -> Result<NpmStockfish, Engi
         NpmBuild::Lite => "lite-single",
     };
     let found = candidates.iter().find_map(|package| {
-        let text = fs::read_to_string(package.join("package.json")).ok()?;
-        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-        if json.get("name")?.as_str()? != "stockfish" {
-            return None;
-        }
-        let version = json.get("version")?.as_str()?.to_owned();
-        let major = json
-            .get("buildVersion")
-            .and_then(serde_json::Value::as_str)
-            .map_or_else(
-                || version.split('.').next().unwrap_or("").to_owned(),
-                str::to_owned,
-            );
+        let read = Package::read(package).filter(|p| p.name == "stockfish")?;
+        let version = read.version;
+        let major = read
+            .build_version
+            .unwrap_or_else(|| version.split('.').next().unwrap_or("").to_owned());
         let script = package.join(format!("bin/stockfish-{major}-{flavour}.js"));
         script.is_file().then(|| {
             let package = package.canonicalize().unwrap_or_else(|_| package.clone());
@@ -138,6 +133,8 @@ fn find_in(candidates: &[PathBuf], build: NpmBuild) -> Result<NpmStockfish, Engi
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]

@@ -3,6 +3,7 @@
 //! progress display and a summary. A run goes, file by file:
 //!
 //! 1. `plan.rs` merges the profile, the `--config` file and the flags once
+//!    (the sweep's raters, if any, from `raters.rs`)
 //!    into one typed `Plan` (an unknown key or a wrong type is an error) and
 //!    turns it into the stages' configurations, `c960_sweep::SweepConfig`
 //!    and `c960_selfplay::SelfplayConfig`.
@@ -19,6 +20,7 @@
 //!    and the time per stage; `summary.rs` prints what was made.
 
 mod plan;
+mod raters;
 mod stages;
 mod summary;
 

@@ -1,0 +1,200 @@
+//! The raters of a run's sweep: each an engine with its own search
+//! settings. The research profile's design, resolved against the engines
+//! installed (or the one engine named), and the checks every rater list
+//! passes, whether it comes from the profile or a config file.
+
+use std::fmt::Write as _;
+
+use anyhow::{Result, bail};
+use c960_engine::EngineName;
+use serde::{Deserialize, Serialize};
+
+use crate::cli::{InputError, Profile};
+
+use super::plan::Plan;
+
+/// One rater of a sweep: an engine and its search settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RaterPlan {
+    /// Its name: the directory `raters/NAME/` of its searches.
+    pub(super) name: String,
+    pub(super) engine: EngineName,
+    pub(super) nodes: u64,
+    #[serde(default = "one")]
+    pub(super) multipv: u32,
+    /// Hash table, MiB.
+    #[serde(default = "default_hash")]
+    pub(super) hash: u32,
+    /// Searches per position (node budgets perturbed by the seed).
+    #[serde(default = "one")]
+    pub(super) repeats: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn default_hash() -> u32 {
+    16
+}
+
+/// The raters of a plan: the file's, else the research design (its engines
+/// where `auto` finds them, or the one engine named); `single` (flags or a
+/// `[sweep]` section that set one engine's search) makes a sweep of one
+/// engine.
+pub(super) fn raters(
+    plan: &Plan,
+    profile: Profile,
+    from_file: Option<Vec<RaterPlan>>,
+    single: bool,
+) -> Result<Vec<RaterPlan>> {
+    Ok(match from_file {
+        Some(_) if plan.engine != EngineName::Auto => bail!(InputError(
+            "the config file's [[raters]] name their own engines; an engine named by --engine \
+             or `engine =` cannot replace them: give one or the other"
+                .to_owned()
+        )),
+        Some(_) if single => bail!(InputError(
+            "[sweep], --sweep-nodes, --multipv and --repeats set the search of one engine; the \
+             config file's [[raters]] set each rater's: give one or the other"
+                .to_owned()
+        )),
+        Some(raters) => raters,
+        None if profile == Profile::Research && !single => research_raters(&plan.engine),
+        None => Vec::new(),
+    })
+}
+
+/// The research profile's raters: engine, nodes, `MultiPV`, hash (MiB).
+/// Each uses its engine where `auto` finds it installed, else the
+/// strongest engine that is (raters that would then search alike are
+/// kept once); with an engine named, every rater uses it. Chosen with
+/// `just bench-validity` (README "Validity").
+pub(crate) const RESEARCH_DESIGN: [(Installed, u64, u32, u32); 4] = [
+    (Installed::StockfishNpm, 4_000_000, 1, 16),
+    (Installed::Stockfish, 4_000_000, 1, 16),
+    (Installed::StockfishNpm, 1_000_000, 1, 64),
+    (Installed::Stockfish, 1_000_000, 3, 16),
+];
+
+/// An engine of the research design, found where `auto` looks for it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Installed {
+    /// Stockfish from npm (`stockfish-npm`).
+    StockfishNpm,
+    /// Debian's Stockfish (`stockfish`).
+    Stockfish,
+}
+
+impl Installed {
+    fn engine(self) -> EngineName {
+        match self {
+            Installed::StockfishNpm => EngineName::StockfishNpm(c960_engine::uci::NpmBuild::Full),
+            Installed::Stockfish => EngineName::Stockfish,
+        }
+    }
+
+    fn present(self) -> bool {
+        match self {
+            Installed::StockfishNpm => {
+                c960_engine::uci::find_stockfish_npm(c960_engine::uci::NpmBuild::Full).is_ok()
+            }
+            Installed::Stockfish => c960_engine::uci::find_stockfish().is_some(),
+        }
+    }
+}
+
+/// The strongest engine installed, as `auto` picks it.
+fn strongest() -> EngineName {
+    [Installed::StockfishNpm, Installed::Stockfish]
+        .into_iter()
+        .find(|e| e.present())
+        .map_or(EngineName::Builtin, Installed::engine)
+}
+
+/// The research design's raters for `engine` (`auto`: each its own where
+/// installed), named after their engine and settings
+/// (`stockfish-npm-1m-hash64`), none twice.
+fn research_raters(engine: &EngineName) -> Vec<RaterPlan> {
+    let mut raters: Vec<RaterPlan> = Vec::new();
+    for &(wanted, nodes, multipv, hash) in &RESEARCH_DESIGN {
+        let engine = match engine {
+            EngineName::Auto if wanted.present() => wanted.engine(),
+            EngineName::Auto => strongest(),
+            named => named.clone(),
+        };
+        let mut name = format!("{}-{}", engine.stem(), count_label(nodes));
+        if multipv > 1 {
+            let _ = write!(name, "-multipv{multipv}");
+        }
+        if hash != 16 {
+            let _ = write!(name, "-hash{hash}");
+        }
+        let rater = RaterPlan {
+            name,
+            engine,
+            nodes,
+            multipv,
+            hash,
+            repeats: 1,
+        };
+        if !raters.iter().any(|r| {
+            (&r.engine, r.nodes, r.multipv, r.hash) == (&rater.engine, nodes, multipv, hash)
+        }) {
+            raters.push(rater);
+        }
+    }
+    raters
+}
+
+/// `4m`, `250k`, `1500`: a node count for a name.
+fn count_label(nodes: u64) -> String {
+    if nodes.is_multiple_of(1_000_000) {
+        format!("{}m", nodes / 1_000_000)
+    } else if nodes.is_multiple_of(1_000) {
+        format!("{}k", nodes / 1_000)
+    } else {
+        nodes.to_string()
+    }
+}
+
+/// Raters with usable names and settings, none twice.
+pub(super) fn check_raters(raters: &[RaterPlan]) -> Result<()> {
+    for (i, r) in raters.iter().enumerate() {
+        let usable = !r.name.is_empty()
+            && r.name.len() <= 64
+            && r.name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && !r.name.starts_with('.');
+        if !usable {
+            bail!(InputError(format!(
+                "rater name {:?} must be 1 to 64 letters, digits, '-', '_' or '.' (it names its \
+                 directory)",
+                r.name
+            )));
+        }
+        if r.nodes == 0 || r.multipv == 0 || r.hash == 0 || r.repeats == 0 {
+            bail!(InputError(format!(
+                "rater {}: nodes, multipv, hash and repeats must be at least 1",
+                r.name
+            )));
+        }
+        if let Some(other) = raters[..i].iter().find(|o| o.name == r.name) {
+            bail!(InputError(format!(
+                "rater name {} is used twice",
+                other.name
+            )));
+        }
+        if let Some(other) = raters[..i].iter().find(|o| {
+            (&o.engine, o.nodes, o.multipv, o.hash) == (&r.engine, r.nodes, r.multipv, r.hash)
+        }) {
+            bail!(InputError(format!(
+                "raters {} and {} search alike: the same searches would count twice",
+                other.name, r.name
+            )));
+        }
+    }
+    Ok(())
+}
