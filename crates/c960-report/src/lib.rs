@@ -20,6 +20,7 @@
 //! "dfrc"`) get their own report instead, [`dfrc`]; a report is of one
 //! variant, so DFRC and Chess960 runs are not mixed.
 
+pub mod agreement;
 pub mod balance;
 pub mod board;
 mod chart_data;
@@ -144,7 +145,27 @@ pub struct Built {
 /// When the runs are DFRC sweeps, the report is the DFRC one
 /// ([`dfrc::build_into`]); DFRC and Chess960 runs together are bad input.
 pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
+    build_with(runs, out, &Options::default())
+}
+
+/// What a report adds to its runs.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Independent per-position tables to measure the balance estimate
+    /// against (see [`agreement`]).
+    pub validation: Vec<PathBuf>,
+}
+
+/// [`build`] with `options`.
+pub fn build_with(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, ReportError> {
     let dfrc = is_dfrc(runs)?;
+    if dfrc && !options.validation.is_empty() {
+        return Err(ReportError::BadRun {
+            dir: options.validation[0].clone(),
+            reason: "independent analyses are per Chess960 position; a DFRC report takes none"
+                .to_owned(),
+        });
+    }
     let mut locks = Vec::new();
     for dir in runs {
         locks.push(DirLock::shared(dir)?);
@@ -160,7 +181,7 @@ pub fn build(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
                 dfrc: Some(d),
             })
         } else {
-            build_into(runs, swap.building())
+            build_into(runs, swap.building(), options)
         }
     }) {
         Ok(Ok(built)) => built,
@@ -209,7 +230,7 @@ fn is_dfrc(runs: &[PathBuf]) -> Result<bool, ReportError> {
 }
 
 /// Builds the report into `out` (the directory that is swapped in).
-fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
+fn build_into(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, ReportError> {
     let (frame, sources) = per_position(runs)?;
     let mut trees: Vec<(String, Trees)> = Vec::new();
     let mut samples: Vec<(String, site::Samples)> = Vec::new();
@@ -258,15 +279,33 @@ fn build_into(runs: &[PathBuf], out: &Path) -> Result<Built, ReportError> {
     for (label, by_sp) in &trees {
         join::write_first_moves(out, &frame, label, by_sp, &sources)?;
     }
-    let shelf = chart_data::write_charts(out, &frame, &sources)?;
+    let mut shelf = chart_data::write_charts(out, &frame, &sources)?;
+    let agreement = match &verdicts {
+        Some(b) => agreement::compute_and_write(b, &options.validation, out)?,
+        None if !options.validation.is_empty() => {
+            return Err(ReportError::BadRun {
+                dir: options.validation[0].clone(),
+                reason: "the runs give no balance estimate to compare with (no sweep, no games)"
+                    .to_owned(),
+            });
+        }
+        None => None,
+    };
+    if let Some((_, chart)) = &agreement {
+        shelf.files.push(chart.file.clone());
+        shelf.files.push(chart.file.with_extension("png"));
+    }
     site::write_site(
         out,
-        &frame,
-        &sources,
-        &shelf.shown,
-        &trees,
-        &samples,
-        verdicts.as_ref(),
+        &site::Site {
+            frame: &frame,
+            sources: &sources,
+            charts: &shelf.shown,
+            trees: &trees,
+            samples: &samples,
+            verdicts: verdicts.as_ref(),
+            agreement: agreement.as_ref().map(|(a, c)| (a, c)),
+        },
     )?;
     Ok(Built {
         sources,

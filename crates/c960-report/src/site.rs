@@ -33,15 +33,16 @@ pub(crate) const STYLE: &str = include_str!("../assets/style.css");
 /// `positions/<sp>.html` with its downloads beside it (`<sp>.svg`,
 /// `<sp>.json`, `<sp>.pgn`), `style.css`, `table.js`. `charts` are file names
 /// (relative to `dir`) of SVG charts shown on the index.
-pub fn write_site(
-    dir: &Path,
-    frame: &DataFrame,
-    sources: &[Source],
-    charts: &[Shown],
-    trees: &[(String, Trees)],
-    samples: &[(String, Samples)],
-    verdicts: Option<&crate::balance::Balance>,
-) -> io::Result<()> {
+pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
+    let Site {
+        frame,
+        sources,
+        charts,
+        trees,
+        samples,
+        verdicts,
+        agreement,
+    } = *site;
     fs::create_dir_all(dir.join("positions"))?;
     let banner = failures_banner(sources, None);
     let write = |name: &Path, text: &str| {
@@ -53,17 +54,27 @@ pub fn write_site(
     write(&dir.join("table.js"), SCRIPT)?;
     let columns = run_columns(sources);
     let reliability = reliability_note(verdicts);
+    let (section, sentence) = agreement.map_or_else(Default::default, |(a, chart)| {
+        (
+            crate::agreement::section(a, &chart.file.to_string_lossy()),
+            crate::agreement::sentence(a),
+        )
+    });
     write(
         &dir.join("index.html"),
         &index(frame, sources, &columns, charts).replacen(
             "</h1>\n",
-            &format!("</h1>\n{reliability}"),
+            &format!("</h1>\n{reliability}{section}"),
             1,
         ),
     )?;
     write(
         &dir.join("fair.html"),
-        &fair::fair(frame, sources).replacen("</h1>\n", &format!("</h1>\n{reliability}"), 1),
+        &fair::fair(frame, sources).replacen(
+            "</h1>\n",
+            &format!("</h1>\n{reliability}{sentence}"),
+            1,
+        ),
     )?;
     let inputs = position::PageInputs {
         frame,
@@ -101,6 +112,25 @@ pub fn write_site(
         )?;
     }
     Ok(())
+}
+
+/// What the site is made of.
+#[derive(Clone, Copy)]
+pub struct Site<'a> {
+    /// The per-position table.
+    pub frame: &'a DataFrame,
+    /// The runs.
+    pub sources: &'a [Source],
+    /// The charts shown on the index.
+    pub charts: &'a [Shown],
+    /// The game runs' opening trees, by run label.
+    pub trees: &'a [(String, Trees)],
+    /// The games sampled for the PGN downloads, by run label.
+    pub samples: &'a [(String, Samples)],
+    /// The verdicts, when the runs give any.
+    pub verdicts: Option<&'a crate::balance::Balance>,
+    /// The agreement with independent analyses and its chart, when asked.
+    pub agreement: Option<(&'a crate::agreement::Agreement, &'a Shown)>,
 }
 
 /// A chart shown on the index, with its points a reader can hover and

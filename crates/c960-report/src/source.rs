@@ -55,6 +55,17 @@ pub fn source(dir: &Path) -> Result<Source, ReportError> {
     if kind == RunKind::Sweep && manifest.lines() > 1 {
         let _ = write!(label, " mpv{}", manifest.lines());
     }
+    // Raters of one engine and limit are told apart by the options that
+    // set them apart (a larger hash, say).
+    if kind == RunKind::Sweep
+        && let Some(engine) = manifest.engines.first()
+    {
+        for (name, value) in &engine.options {
+            if name != "MultiPV" && !crate::balance::is_routine(name, value) {
+                let _ = write!(label, " {name}{value}");
+            }
+        }
+    }
     let failed = manifest
         .failed
         .iter()

@@ -9,6 +9,7 @@ mod balance;
 mod browser;
 mod builtin;
 mod cli;
+mod compare;
 mod dfrc;
 mod dfrc_report;
 mod engine_faults;

@@ -113,6 +113,11 @@ const ROUTINE_OPTIONS: [&str; 7] = [
     "ContemptComplexity=0",
 ];
 
+/// Whether an option is one every c960 search sets the same way.
+pub(crate) fn is_routine(name: &str, value: &str) -> bool {
+    ROUTINE_OPTIONS.contains(&format!("{name}={value}").as_str())
+}
+
 /// A rater's name: engine and limit, with the options that set it apart
 /// (`Stockfish 19 WASM nodes 1000000 (MultiPV=3, Hash=64)`).
 pub(super) fn rater_name(engine: &str, limit: &str, options: &str) -> String {

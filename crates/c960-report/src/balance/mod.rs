@@ -47,6 +47,7 @@ mod estimate;
 mod input;
 
 use estimate::{count, from_games, from_sweeps};
+pub(crate) use input::is_routine;
 use input::{bad, io_error, read_games, read_sweep, searches, table};
 
 /// The verdict table's file names.

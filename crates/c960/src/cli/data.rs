@@ -173,6 +173,11 @@ pub(crate) struct ReportArgs {
     /// A `c960 import` directory of human games (repeatable).
     #[arg(long = "games", value_name = "DIR")]
     pub(crate) imports: Vec<PathBuf>,
+    /// An independent per-position analysis (CSV `sp,value`, or
+    /// `FILE:COLUMN`) to measure the balance estimate against, as `c960
+    /// compare` does; the site gains a section on it (repeatable).
+    #[arg(long, value_name = "TABLE")]
+    pub(crate) validation: Vec<PathBuf>,
     /// Output directory.
     #[arg(long, value_name = "DIR", default_value = "reports/site")]
     pub(crate) out: PathBuf,

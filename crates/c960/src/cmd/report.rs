@@ -3,7 +3,7 @@
 use std::{fmt::Write as _, time::Instant};
 
 use anyhow::{Context, Result, bail};
-use c960_report::{RunKind, build, source};
+use c960_report::{RunKind, build_with, source};
 use c960_store::POSITIONS_TABLE;
 
 use crate::{
@@ -51,8 +51,11 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         .chain(&args.imports)
         .cloned()
         .collect();
-    let built =
-        build(&runs, &args.out).with_context(|| format!("report into {}", args.out.display()))?;
+    let options = c960_report::Options {
+        validation: args.validation.clone(),
+    };
+    let built = build_with(&runs, &args.out, &options)
+        .with_context(|| format!("report into {}", args.out.display()))?;
     if let Some(dfrc) = &built.dfrc {
         return dfrc_summary(args, dfrc, started);
     }

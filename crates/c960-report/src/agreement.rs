@@ -1,0 +1,303 @@
+//! Agreement with independent analyses: the report's balance estimate (the
+//! sweep consensus, else the games) against per-position tables that other
+//! people made with other engines and settings — each one, and their
+//! standardized mean — with bootstrap intervals, as `c960 compare` gives
+//! them. The tables are read for comparison only: nothing of them enters an
+//! estimate, and the site records each one's file name and SHA-256 so a
+//! reader can fetch the same files and check every figure.
+
+use std::{
+    collections::BTreeMap,
+    fmt::Write as _,
+    fs, io,
+    path::{Path, PathBuf},
+};
+
+use c960_balance::agreement::{Bootstrap, Comparison, compare, standardized_mean};
+use c960_store::read_position_column;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::{ReportError, balance::Balance, charts, html::escape, site::Shown};
+
+/// The agreement files in the site.
+pub const AGREEMENT_JSON: &str = "agreement.json";
+/// The same, one row per reference.
+pub const AGREEMENT_CSV: &str = "agreement.csv";
+/// The scatter chart's name (`charts/agreement.svg` and `.png`).
+const CHART: &str = "agreement";
+
+/// One independent table against the estimate.
+#[derive(Clone, Debug, Serialize)]
+pub struct Reference {
+    /// Its file name (the mean of all of them: `mean of N`).
+    pub name: String,
+    /// SHA-256 of the file (empty for the mean).
+    pub sha256: String,
+    /// Positions it scores.
+    pub positions: usize,
+    /// The comparison over the positions both score.
+    pub comparison: Comparison,
+}
+
+/// The whole comparison.
+#[derive(Clone, Debug, Serialize)]
+pub struct Agreement {
+    /// What was compared: the consensus of the sweeps, or the games, with
+    /// its column in `balance.csv`.
+    pub estimate: String,
+    /// Each table, then their standardized mean (with two or more).
+    pub references: Vec<Reference>,
+    /// The bootstrap's seed.
+    pub seed: u64,
+}
+
+impl Agreement {
+    /// The standardized mean's row, or the only table's.
+    #[must_use]
+    pub fn headline(&self) -> Option<&Reference> {
+        self.references.last()
+    }
+}
+
+/// Compares `balance`'s estimate with each of `tables` (`sp,value` CSV
+/// files or `FILE:COLUMN`) and their mean; writes `agreement.json`,
+/// `agreement.csv` and the scatter chart of the estimate against the mean
+/// into `out`. `None` without tables.
+pub fn compute_and_write(
+    balance: &Balance,
+    tables: &[PathBuf],
+    out: &Path,
+) -> Result<Option<(Agreement, Shown)>, ReportError> {
+    if tables.is_empty() {
+        return Ok(None);
+    }
+    let (estimate, ours): (&str, BTreeMap<u32, f64>) = if balance.sweep_rows.is_empty() {
+        (
+            "White's score in games (games_score in balance.csv)",
+            balance
+                .games_rows
+                .iter()
+                .map(|(sp, r)| (u32::from(*sp), r.score))
+                .collect(),
+        )
+    } else {
+        (
+            "the consensus of the sweeps (sweep_cp in balance.csv, centipawns)",
+            balance
+                .sweep_rows
+                .iter()
+                .map(|(sp, r)| (u32::from(*sp), r.estimate))
+                .collect(),
+        )
+    };
+    let mut columns = Vec::new();
+    let mut digests = Vec::new();
+    for table in tables {
+        let spec = table.to_string_lossy();
+        let column = read_position_column(&spec).map_err(|e| ReportError::BadRun {
+            dir: e.path.clone(),
+            reason: e.reason,
+        })?;
+        let bytes = fs::read(&column.path).map_err(ReportError::Io)?;
+        digests.push(hex(&Sha256::digest(&bytes)));
+        columns.push(column);
+    }
+    let bootstrap = Bootstrap::default();
+    let mut references = Vec::new();
+    let row = |name: String, sha256: String, theirs: &BTreeMap<u32, f64>| {
+        let (x, y): (Vec<f64>, Vec<f64>) = ours
+            .iter()
+            .filter_map(|(sp, v)| theirs.get(sp).map(|t| (*v, *t)))
+            .unzip();
+        compare(&x, &y, bootstrap).map(|comparison| Reference {
+            name,
+            sha256,
+            positions: theirs.len(),
+            comparison,
+        })
+    };
+    for (column, sha256) in columns.iter().zip(&digests) {
+        let name = column
+            .path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        references.extend(row(name, sha256.clone(), &column.values));
+    }
+    let all: Vec<Vec<Option<f64>>> = columns
+        .iter()
+        .map(|c| (0..960).map(|sp| c.values.get(&sp).copied()).collect())
+        .collect();
+    let mean: BTreeMap<u32, f64> = standardized_mean(&all)
+        .into_iter()
+        .zip(0u32..)
+        .filter_map(|(v, sp)| v.map(|v| (sp, v)))
+        .collect();
+    if columns.len() > 1 {
+        references.extend(row(
+            format!("mean of the {} (standardized)", columns.len()),
+            String::new(),
+            &mean,
+        ));
+    }
+    if references.is_empty() {
+        return Err(ReportError::BadRun {
+            dir: tables[0].clone(),
+            reason: "shares fewer than ten positions with the report's estimate".to_owned(),
+        });
+    }
+    let agreement = Agreement {
+        estimate: estimate.to_owned(),
+        references,
+        seed: bootstrap.seed,
+    };
+    let points = ours
+        .iter()
+        .filter_map(|(sp, v)| mean.get(sp).map(|m| (*sp, *m, *v)))
+        .collect();
+    write(&agreement, points, columns.len(), out).map(Some)
+}
+
+/// Writes `agreement.json`, `agreement.csv` and the chart of `points`
+/// (`(sp, the analyses' mean, the estimate)`).
+fn write(
+    agreement: &Agreement,
+    points: Vec<(u32, f64, f64)>,
+    tables: usize,
+    out: &Path,
+) -> Result<(Agreement, Shown), ReportError> {
+    let json = serde_json::to_string_pretty(agreement).map_err(io::Error::other)?;
+    c960_store::write_atomically(&out.join(AGREEMENT_JSON), |w| {
+        io::Write::write_all(w, format!("{json}\n").as_bytes())
+    })?;
+    c960_store::write_atomically(&out.join(AGREEMENT_CSV), |w| {
+        io::Write::write_all(w, csv(agreement).as_bytes())
+    })?;
+    let scatter = charts::Scatter {
+        title: "Balance estimate against the independent analyses".to_owned(),
+        provenance: format!(
+            "x: the standardized mean of {tables} independent analyses; y: {}",
+            agreement.estimate
+        ),
+        points,
+        x_desc: "independent analyses, standard deviations".to_owned(),
+        y_desc: "c960's balance estimate".to_owned(),
+    };
+    let ([svg, _], hotspots) = charts::write_with_hotspots(&scatter, &out.join("charts"), CHART)
+        .map_err(ReportError::Io)?;
+    let shown = Shown {
+        title: scatter.title,
+        file: svg.strip_prefix(out).unwrap_or(&svg).to_path_buf(),
+        hotspots,
+    };
+    Ok((agreement.clone(), shown))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::new(), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
+}
+
+fn csv(agreement: &Agreement) -> String {
+    let mut out = String::from(
+        "reference,sha256,positions,pearson,pearson_low,pearson_high,spearman,spearman_low,\
+         spearman_high,top_decile,bottom_decile,offset,scale\n",
+    );
+    for r in &agreement.references {
+        let c = &r.comparison;
+        let _ = writeln!(
+            out,
+            "\"{}\",{},{},{},{},{},{},{},{},{},{},{},{}",
+            r.name.replace('"', "\"\""),
+            r.sha256,
+            c.positions,
+            c.pearson.value,
+            c.pearson.low,
+            c.pearson.high,
+            c.spearman.value,
+            c.spearman.low,
+            c.spearman.high,
+            c.top_decile,
+            c.bottom_decile,
+            c.offset,
+            c.scale
+        );
+    }
+    out
+}
+
+/// The index's section: what was compared, a table of the agreements with
+/// their intervals, and how to check them.
+#[must_use]
+pub fn section(agreement: &Agreement, chart: &str) -> String {
+    let mut out = String::from(
+        "<!-- agreement -->\n<h2 id=\"agreement\">Agreement with independent analyses</h2>\n",
+    );
+    let _ = writeln!(
+        out,
+        "<p>How far {} agrees with per-position analyses made independently, by other people \
+         with other engines and settings (Pearson's and Spearman's correlation over the \
+         positions both score, with 95% percentile bootstrap intervals over positions; the \
+         share of each analysis's top and bottom tenth that c960 puts there too). These \
+         analyses are only compared with, never used in an estimate.</p>",
+        escape(&agreement.estimate)
+    );
+    out.push_str(
+        "<table class=\"agreement\"><thead><tr><th>independent analysis</th><th>positions</th>\
+         <th>Pearson r (95% interval)</th><th>Spearman (95% interval)</th><th>top tenth</th>\
+         <th>bottom tenth</th></tr></thead>\n<tbody>\n",
+    );
+    for r in &agreement.references {
+        let c = &r.comparison;
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{:.2} ({:.2} to {:.2})</td><td>{:.2} ({:.2} to \
+             {:.2})</td><td>{:.0}%</td><td>{:.0}%</td></tr>",
+            escape(&r.name),
+            c.positions,
+            c.pearson.value,
+            c.pearson.low,
+            c.pearson.high,
+            c.spearman.value,
+            c.spearman.low,
+            c.spearman.high,
+            c.top_decile * 100.0,
+            c.bottom_decile * 100.0
+        );
+    }
+    out.push_str("</tbody></table>\n");
+    let _ = writeln!(
+        out,
+        "<figure><img src=\"{chart}\" alt=\"Balance estimate against the independent \
+         analyses\"><figcaption>Each position: the independent analyses' standardized mean \
+         against c960's estimate.</figcaption></figure>"
+    );
+    out.push_str(
+        "<p class=\"small\">The files, their SHA-256 and every figure are in \
+         <code>agreement.json</code> and <code>agreement.csv</code>; <code>c960 compare</code> \
+         recomputes them from the same files.</p>\n<!-- /agreement -->\n",
+    );
+    out
+}
+
+/// One sentence for the fair positions page: how far the independent
+/// analyses agree with the ranking it is made from.
+#[must_use]
+pub fn sentence(agreement: &Agreement) -> String {
+    let Some(headline) = agreement.headline() else {
+        return String::new();
+    };
+    let c = &headline.comparison;
+    format!(
+        "<p class=\"small\"><!-- agreement -->Independent analyses agree with the estimate this \
+         page ranks by at Pearson r = {:.2} (95% interval {:.2} to {:.2}) over {} positions \
+         ({}; <a href=\"index.html#agreement\">details</a>).<!-- /agreement --></p>\n",
+        c.pearson.value,
+        c.pearson.low,
+        c.pearson.high,
+        c.positions,
+        escape(&headline.name)
+    )
+}
