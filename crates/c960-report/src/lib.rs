@@ -267,9 +267,11 @@ fn build_into(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, 
     let verdicts = if games.is_empty() && sweeps.is_empty() {
         None
     } else {
-        let b = balance::compute(&games, &sweeps, balance::Settings::default())?;
-        b.write(out)?;
-        Some(b)
+        let b = balance::compute_any(&games, &sweeps, balance::Settings::default())?;
+        if let Some(b) = &b {
+            b.write(out)?;
+        }
+        b
     };
     let frame = match &verdicts {
         Some(b) => join::with_verdicts(frame, b)?,

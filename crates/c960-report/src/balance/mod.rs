@@ -269,12 +269,30 @@ positions; a verdict is made where q <= the stated level. Reliability: median sp
 correlation over 21 seeded random splits, projected by Spearman-Brown.";
 
 /// Computes the verdicts from game tables and sweep tables (files or run
-/// directories).
+/// directories); tables that score no position are bad input.
 pub fn compute(
     games: &[PathBuf],
     sweeps: &[PathBuf],
     settings: Settings,
 ) -> Result<Balance, ReportError> {
+    compute_any(games, sweeps, settings)?.ok_or_else(|| ReportError::BadRun {
+        dir: games
+            .iter()
+            .chain(sweeps)
+            .next()
+            .cloned()
+            .unwrap_or_default(),
+        reason: "the tables score no position".to_owned(),
+    })
+}
+
+/// [`compute`], with `None` when the tables score no position (a sweep
+/// whose every search failed, say).
+pub fn compute_any(
+    games: &[PathBuf],
+    sweeps: &[PathBuf],
+    settings: Settings,
+) -> Result<Option<Balance>, ReportError> {
     let mut inputs = Vec::new();
     let mut seen = Seen::default();
     let mut scores: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
@@ -301,15 +319,7 @@ pub fn compute(
         inputs.push(file.display().to_string());
     }
     if scores.is_empty() && sweep_rows.is_empty() {
-        return Err(ReportError::BadRun {
-            dir: games
-                .iter()
-                .chain(sweeps)
-                .next()
-                .cloned()
-                .unwrap_or_default(),
-            reason: "the tables score no position".to_owned(),
-        });
+        return Ok(None);
     }
     let (games_summary, games_rows) = if scores.is_empty() {
         (None, BTreeMap::new())
@@ -327,7 +337,7 @@ pub fn compute(
         games_summary.as_ref(),
         sweep_summary.as_ref(),
     );
-    Ok(Balance {
+    Ok(Some(Balance {
         settings,
         games: games_summary,
         sweep: sweep_summary,
@@ -339,7 +349,7 @@ pub fn compute(
         inputs,
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         method: METHOD.to_owned(),
-    })
+    }))
 }
 
 /// The inputs read so far, so that none counts twice: one table named
