@@ -16,6 +16,8 @@ mod faults;
 mod import;
 mod import_defects;
 mod integrity;
+mod lying_engines;
+mod owned_outputs;
 mod regenerate;
 mod report;
 mod run;
