@@ -10,24 +10,30 @@ use std::{fs, os::unix::fs::symlink};
 
 use util::Dir;
 
+/// `command` with the flags of `defaults` that `extra` does not give, then
+/// `extra`.
+fn with_defaults<'a>(
+    command: &[&'a str],
+    defaults: &[(&'a str, &'a str)],
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = command.to_vec();
+    for (flag, value) in defaults {
+        if !extra.contains(flag) {
+            args.extend([*flag, *value]);
+        }
+    }
+    args.extend_from_slice(extra);
+    args
+}
+
 /// `c960 sweep` of SP 0..3 with the built-in engine into `out`.
 fn sweep(dir: &Dir, out: &str, extra: &[&str]) -> util::Run {
-    let mut args = vec![
-        "sweep",
-        "--engine",
-        "builtin",
-        "--positions",
-        "0-3",
-        "--nodes",
-        "300",
-        "--jobs",
-        "1",
-        "--quiet",
-        "--out",
-        out,
+    let defaults = [("--positions", "0-3"), ("--nodes", "300")];
+    let command = [
+        "sweep", "--engine", "builtin", "--jobs", "1", "--quiet", "--out", out,
     ];
-    args.extend_from_slice(extra);
-    dir.run(&args)
+    dir.run(&with_defaults(&command, &defaults, extra))
 }
 
 #[test]
@@ -81,4 +87,116 @@ fn lock_files_never_follow_a_symbolic_link() {
     assert!(line.contains("symbolic link"), "{line}");
     assert_eq!(fs::read_to_string(dir.file("v.txt")).unwrap(), "precious");
     assert!(!dir.file("site").exists());
+}
+
+/// `c960 selfplay` of SP 0..1 with the built-in engine into `out`.
+fn selfplay(dir: &Dir, out: &str, extra: &[&str]) {
+    let defaults = [
+        ("--positions", "0-1"),
+        ("--games-per-position", "2"),
+        ("--nodes", "200"),
+        ("--max-plies", "16"),
+    ];
+    let command = [
+        "selfplay", "--engine", "builtin", "--jobs", "1", "--quiet", "--out", out,
+    ];
+    dir.ok(&with_defaults(&command, &defaults, extra));
+}
+
+#[test]
+fn merge_out_never_replaces_a_run_of_other_settings() {
+    let dir = Dir::new();
+    selfplay(&dir, "run", &["--seed", "1"]);
+    for i in 0..2 {
+        let (out, shard) = (format!("s{i}"), format!("{i}/2"));
+        selfplay(&dir, &out, &["--seed", "2", "--shard", &shard]);
+    }
+    let journal = fs::read_to_string(dir.file("run/journal.jsonl")).unwrap();
+    let line = dir.bad_input(&["merge", "s0", "s1", "--out", "run", "--quiet"]);
+    assert!(
+        line.contains("already holds a run of other settings"),
+        "{line}"
+    );
+    assert!(line.contains("seed"), "{line}");
+    assert_eq!(
+        fs::read_to_string(dir.file("run/journal.jsonl")).unwrap(),
+        journal
+    );
+    // A run of the same settings with games the shards lack is kept too.
+    selfplay(&dir, "more", &["--seed", "2", "--games-per-position", "4"]);
+    let line = dir.bad_input(&["merge", "s0", "s1", "--out", "more", "--quiet"]);
+    assert!(line.contains("that no input has"), "{line}");
+    // Merging again into the merged run replaces it with the same run.
+    dir.ok(&["merge", "s0", "s1", "--out", "merged", "--quiet"]);
+    dir.ok(&["merge", "s0", "s1", "--out", "merged", "--quiet"]);
+
+    // A sweep's merge never lands beside another sweep's repeats.
+    assert_eq!(
+        sweep(&dir, "rep", &["--positions", "20-23", "--repeats", "2"]).code,
+        0
+    );
+    for i in 0..2 {
+        let (out, shard) = (format!("w{i}"), format!("{i}/2"));
+        assert_eq!(sweep(&dir, &out, &["--shard", &shard]).code, 0);
+    }
+    let line = dir.bad_input(&["merge", "w0", "w1", "--out", "rep", "--quiet"]);
+    assert!(
+        line.contains("already holds a run of other settings"),
+        "{line}"
+    );
+    assert!(dir.file("rep/repeats.parquet").exists());
+    let table = fs::read_to_string(dir.file("rep/sweep.csv")).unwrap();
+    assert!(table.lines().nth(1).unwrap().starts_with("20,"), "{table}");
+}
+
+#[test]
+fn merge_refuses_games_of_unfinished_shards_outside_the_run() {
+    let dir = Dir::new();
+    selfplay(&dir, "s0", &["--shard", "0/2"]);
+    selfplay(&dir, "s1", &["--shard", "1/2", "--positions", "0-3"]);
+    // s1 has not finished (as if killed before its outputs).
+    fs::remove_file(dir.file("s1/manifest.json")).unwrap();
+    let line = dir.bad_input(&["merge", "s0", "s1", "--out", "m", "--quiet"]);
+    assert!(line.contains("s1 holds"), "{line}");
+    assert!(line.contains("outside the run"), "{line}");
+    assert!(!dir.file("m/journal.jsonl").exists());
+}
+
+#[test]
+fn merged_provenance_keeps_every_shard() {
+    let dir = Dir::new();
+    for i in 0..3 {
+        let (out, shard) = (format!("s{i}"), format!("{i}/3"));
+        selfplay(&dir, &out, &["--shard", &shard]);
+    }
+    dir.ok(&[
+        "merge",
+        "s0",
+        "s2",
+        "--out",
+        "m",
+        "--allow-missing",
+        "--quiet",
+    ]);
+    dir.ok(&["merge", "m", "s1", "--out", "all", "--quiet"]);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("all/manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["shards"], serde_json::json!(["0/3", "1/3", "2/3"]));
+}
+
+#[test]
+fn a_run_whose_manifest_predates_processes_merges_like_the_published_v1_run() {
+    let dir = Dir::new();
+    selfplay(&dir, "v1", &["--shared-process"]);
+    let path = dir.file("v1/manifest.json");
+    let manifest = fs::read_to_string(&path).unwrap();
+    let old: String = manifest
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("\"processes\""))
+        .fold(String::new(), |text, l| text + l + "\n");
+    assert_ne!(old, manifest);
+    fs::write(&path, old).unwrap();
+    dir.ok(&["merge", "v1", "--out", "m", "--quiet"]);
+    let merged = fs::read_to_string(dir.file("m/manifest.json")).unwrap();
+    assert!(merged.contains("one shared by both sides"), "{merged}");
 }
