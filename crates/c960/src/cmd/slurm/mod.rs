@@ -132,16 +132,26 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
             "--shards and --cpus-per-task must be at least 1".to_owned()
         ));
     }
+    if slurm.shards > MAX_SHARDS {
+        bail!(InputError(format!(
+            "--shards {} is out of range 1..={MAX_SHARDS} (a Slurm array holds at most \
+             MaxArraySize tasks, 1001 by default)",
+            slurm.shards
+        )));
+    }
+    check_slurm_values(slurm)?;
     let cwd = env::current_dir().context("the current directory")?;
     let out = cwd.join(out);
     let exe = env::current_exe().context("the c960 executable")?;
     let argv: Vec<String> = env::args().collect();
     let task_args = task_args(&argv, command);
-    let name = format!(
-        "c960-{}",
-        out.file_name()
-            .map_or_else(|| "run".into(), |n| n.to_string_lossy())
-    );
+    check_text("the working directory", &cwd.to_string_lossy())?;
+    check_text("--out", &out.to_string_lossy())?;
+    check_text("the c960 executable's path", &exe.to_string_lossy())?;
+    for arg in &task_args {
+        check_text("an argument", arg)?;
+    }
+    let name = job_name(&out);
     let jobs = Jobs {
         exe: &exe,
         cwd: &cwd,
@@ -201,6 +211,70 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
     }
     text.print()?;
     Ok(())
+}
+
+/// The most shards `c960 slurm` writes an array for.
+const MAX_SHARDS: u32 = 10_000;
+
+/// Refuses `text` (named `what`) when it holds a control character: it
+/// goes into a batch script, where a newline would start a command of its
+/// own in a comment line (`#SBATCH`) that no quoting protects.
+fn check_text(what: &str, text: &str) -> Result<()> {
+    if let Some(c) = text.chars().find(|c| c.is_control()) {
+        bail!(InputError(format!(
+            "{what} {text:?} holds the control character {c:?}, which c960 slurm does not \
+             write into a batch script"
+        )));
+    }
+    Ok(())
+}
+
+/// `--partition` and `--time` as Slurm spells them: a partition list of
+/// names (letters, digits, `_ . -`, comma-separated) and a time of digits
+/// with `-` and `:` (or `UNLIMITED`).
+fn check_slurm_values(slurm: &SlurmOptions) -> Result<()> {
+    if let Some(p) = &slurm.partition
+        && (p.is_empty()
+            || !p
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.-,".contains(c)))
+    {
+        bail!(InputError(format!(
+            "--partition {p:?} is not a Slurm partition list (names of letters, digits, _ . -, \
+             separated by commas)"
+        )));
+    }
+    if let Some(t) = &slurm.time
+        && !(["UNLIMITED", "INFINITE"].contains(&t.to_ascii_uppercase().as_str())
+            || (!t.is_empty()
+                && t.chars()
+                    .all(|c| c.is_ascii_digit() || c == ':' || c == '-')))
+    {
+        bail!(InputError(format!(
+            "--time {t:?} is not a Slurm time limit (MINUTES, HH:MM:SS, D-HH:MM:SS or UNLIMITED)"
+        )));
+    }
+    Ok(())
+}
+
+/// The jobs' name: `c960-` and the run directory's name, with anything
+/// but letters, digits and `_ . -` as `_` (it goes unquoted into `#SBATCH`
+/// lines and the `squeue --name` c960 prints).
+fn job_name(out: &std::path::Path) -> String {
+    let dir = out
+        .file_name()
+        .map_or_else(|| "run".into(), |n| n.to_string_lossy());
+    let safe: String = dir
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("c960-{safe}")
 }
 
 fn no_shard(given: bool) -> Result<()> {
