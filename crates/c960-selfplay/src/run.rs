@@ -86,12 +86,34 @@ impl Players {
 pub fn run(
     config: &SelfplayConfig,
     stop: &AtomicBool,
-    mut on_progress: impl FnMut(Progress),
+    on_progress: impl FnMut(Progress),
 ) -> Result<SelfplayOutcome, SelfplayError> {
     validate(config)?;
+    let untouched = c960_store::Untouched::note(&config.out, &[JOURNAL_FILE, crate::ROUNDS_FILE]);
+    let lock = match c960_store::DirLock::exclusive(&config.out) {
+        Ok(lock) => lock,
+        Err(e) => {
+            untouched.put_back();
+            return Err(e.into());
+        }
+    };
+    let result = run_locked(config, stop, on_progress);
+    if result.is_err() {
+        // A refused run (an engine that does not start or ignores its
+        // limit) leaves the directory as it was.
+        untouched.put_back();
+    }
+    drop(lock);
+    result
+}
+
+fn run_locked(
+    config: &SelfplayConfig,
+    stop: &AtomicBool,
+    mut on_progress: impl FnMut(Progress),
+) -> Result<SelfplayOutcome, SelfplayError> {
     let started = now();
     let clock = std::time::Instant::now();
-    let _lock = c960_store::DirLock::exclusive(&config.out)?;
     let mut state = Prepared::new(config)?;
     let decided_before = state.sprt_decided(config);
     let (jobs, slots) = if decided_before {

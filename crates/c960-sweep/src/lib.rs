@@ -261,10 +261,33 @@ fn run_with(
     config: &SweepConfig,
     engine: Option<AnyEngine>,
     stop: &AtomicBool,
+    on_progress: impl FnMut(Progress),
+) -> Result<SweepOutcome, SweepError> {
+    let untouched = c960_store::Untouched::note(&config.out, &[JOURNAL_FILE]);
+    let lock = match DirLock::exclusive(&config.out) {
+        Ok(lock) => lock,
+        Err(e) => {
+            untouched.put_back();
+            return Err(e.into());
+        }
+    };
+    let result = run_locked(config, engine, stop, on_progress);
+    if result.is_err() {
+        // A refused sweep (an engine that does not start or ignores its
+        // limit) leaves the directory as it was.
+        untouched.put_back();
+    }
+    drop(lock);
+    result
+}
+
+fn run_locked(
+    config: &SweepConfig,
+    engine: Option<AnyEngine>,
+    stop: &AtomicBool,
     mut on_progress: impl FnMut(Progress),
 ) -> Result<SweepOutcome, SweepError> {
     let started = now();
-    let _lock = DirLock::exclusive(&config.out)?;
     let mut state = Prepared::new(config, engine)?;
     let units = units(config);
     let wanted: BTreeSet<(u32, u32)> = units.iter().map(|(p, r)| (p.id(), *r)).collect();
@@ -408,6 +431,15 @@ impl Prepared {
             .repeats
             .check(config.limit)
             .map_err(SweepError::Invalid)?;
+        if units(config).is_empty() {
+            // Its table would be empty, and read as a sweep of nothing.
+            let searches = config.positions.len() as u64 * u64::from(config.repeats.repeats);
+            return Err(SweepError::Invalid(format!(
+                "shard {} holds none of the {searches} search(es) of this sweep: use at most \
+                 {searches} shards",
+                config.shard
+            )));
+        }
         create_run_dir(&config.out)?;
         // Temporary files of a run killed while writing go first.
         c960_store::remove_stale_temporaries(&config.out);
@@ -552,7 +584,8 @@ impl Prepared {
 /// Writes the tables (Parquet, CSV) and then the manifest, all
 /// atomically. `rows` holds every search; with repeats
 /// (`manifest.repeats` > 1) they go to `repeats.parquet` and the
-/// per-position table gets the means over repeats.
+/// per-position table gets the means over repeats. Without rows (every
+/// search failed) only the manifest is written.
 pub fn write_outputs(
     dir: &Path,
     rows: &[SweepRow],
@@ -560,6 +593,15 @@ pub fn write_outputs(
     manifest: &Manifest,
 ) -> Result<(), SweepError> {
     let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
+    if rows.is_empty() {
+        // Every search failed: a table without rows would be read as a
+        // sweep that measured nothing; the manifest lists the failures.
+        write_atomically(&dir.join(MANIFEST_FILE), |out| {
+            io::Write::write_all(out, manifest_json.as_bytes())?;
+            io::Write::write_all(out, b"\n")
+        })?;
+        return Ok(());
+    }
     let variant = manifest.variant;
     let labelled = |mut frame: polars::prelude::DataFrame| {
         c960_store::label_variant(&mut frame, variant).map(|()| frame)

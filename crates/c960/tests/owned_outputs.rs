@@ -200,3 +200,35 @@ fn a_run_whose_manifest_predates_processes_merges_like_the_published_v1_run() {
     let merged = fs::read_to_string(dir.file("m/manifest.json")).unwrap();
     assert!(merged.contains("one shared by both sides"), "{merged}");
 }
+
+/// Issue 30 item 15: a sweep of nothing (a shard without searches) was
+/// written as a table without rows, which `c960 balance` turned into a
+/// `balance.csv` of headers with exit 0; it is refused where it is made.
+#[test]
+fn a_sweep_of_nothing_is_refused_not_written_as_an_empty_table() {
+    let dir = Dir::new();
+    let run = sweep(&dir, "empty", &["--positions", "0", "--shard", "1/2"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("holds none of the 1 search(es)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !dir.file("empty").exists(),
+        "a refused sweep wrote its directory"
+    );
+    let line = dir.bad_input(&[
+        "slurm",
+        "sweep",
+        "--engine",
+        "builtin",
+        "--positions",
+        "0-3",
+        "--out",
+        "s",
+        "--shards",
+        "5",
+    ]);
+    assert!(line.contains("more than the run's 4 search(es)"), "{line}");
+}

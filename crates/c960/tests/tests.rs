@@ -20,6 +20,7 @@ mod lying_engines;
 mod owned_outputs;
 mod regenerate;
 mod report;
+mod researchers;
 mod run;
 mod selfplay;
 mod selfplay_adaptive;

@@ -73,7 +73,9 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
     let (command, out, slurm, done) = match &args.command {
         SlurmCommand::Sweep { args, slurm } => {
             no_shard(args.shard.is_some())?;
-            crate::cmd::sweep::config(args)?;
+            let config = crate::cmd::sweep::config(args)?;
+            let searches = config.positions.len() as u64 * u64::from(config.repeats.repeats);
+            at_most_one_shard_a_unit(slurm.shards, searches, "search(es)")?;
             ("sweep", args.out.clone(), slurm, "manifest.json")
         }
         SlurmCommand::Selfplay { args, slurm } => {
@@ -91,6 +93,14 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
                 ));
             }
             let config = crate::cmd::selfplay::config(args)?;
+            // Pairs of two engines stay in one shard.
+            let per_position = if config.engine_b.is_some() {
+                config.games_per_position.div_ceil(2)
+            } else {
+                config.games_per_position
+            };
+            let units = config.positions.len() as u64 * u64::from(per_position);
+            at_most_one_shard_a_unit(slurm.shards, units, "game(s) or pair(s)")?;
             if config.options.adaptive.is_some() {
                 adaptive = Some(config);
             }
@@ -210,6 +220,17 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
         )?;
     }
     text.print()?;
+    Ok(())
+}
+
+/// Refuses more shards than work units: a shard without work would write
+/// an empty table.
+fn at_most_one_shard_a_unit(shards: u32, units: u64, what: &str) -> Result<()> {
+    if u64::from(shards) > units {
+        bail!(InputError(format!(
+            "--shards {shards} is more than the run's {units} {what}: use at most {units}"
+        )));
+    }
     Ok(())
 }
 
