@@ -182,7 +182,16 @@ fn run_locked(
         round: shard_round.map(|(round, _)| round),
     };
     if !interrupted {
-        write_outputs(config, &outcome, &manifest(config, &outcome, started))?;
+        let mut manifest = manifest(config, &outcome, started);
+        // A rerun of a finished run keeps when it was made.
+        let worked = outcome.timing.games > 0 || !outcome.failed.is_empty();
+        (manifest.started, manifest.finished) = c960_store::manifest::kept_times(
+            &config.out,
+            manifest.started,
+            manifest.finished,
+            worked,
+        );
+        write_outputs(config, &outcome, &manifest)?;
     }
     Ok(outcome)
 }

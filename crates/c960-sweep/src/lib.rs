@@ -333,6 +333,9 @@ fn run_locked(
         repaired: state.repaired,
     };
     if !interrupted {
+        // A rerun of a finished sweep keeps when it was made.
+        let kept =
+            c960_store::manifest::kept_times(&config.out, started, now(), resumed < wanted.len());
         let manifest = Manifest {
             kind: "sweep".to_owned(),
             variant: state.variant,
@@ -360,8 +363,8 @@ fn run_locked(
             failed: outcome.failed.clone(),
             resumed,
             jobs: config.jobs,
-            started,
-            finished: now(),
+            started: kept.0,
+            finished: kept.1,
             notes: if config.repeats.is_repeated() {
                 format!("{NOTES}{REPEAT_NOTES}")
             } else {

@@ -99,3 +99,73 @@ fn a_refused_self_play_leaves_its_directory_as_it_was() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(listing(&dir.file("sp")), None);
 }
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_resumed_run_keeps_its_stage_times_and_refuses_other_settings() {
+    let dir = Dir::new();
+    let args = [
+        "run",
+        "--engine",
+        "builtin",
+        "--positions",
+        "0-2",
+        "--sweep-nodes",
+        "500",
+        "--games",
+        "1",
+        "--selfplay-nodes",
+        "200",
+        "--jobs",
+        "1",
+        "--out",
+        "r",
+    ];
+    let run = |args: &[&str]| {
+        let run = dir.run(args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    let first = run(&args);
+    let record = json(&dir.file("r/run.json"));
+    let manifests =
+        ["r/sweep/manifest.json", "r/selfplay/manifest.json"].map(|m| json(&dir.file(m)));
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let second = run(&args);
+    assert!(!first.contains("(this run"), "{first}");
+    assert!(
+        second.contains("(this run; the run took"),
+        "the summary says what it timed: {second}"
+    );
+    let again = json(&dir.file("r/run.json"));
+    assert_eq!(
+        again["stages"], record["stages"],
+        "original stage times kept"
+    );
+    assert_eq!(again["finished"], record["finished"]);
+    let resumptions = again["resumptions"].as_array().unwrap();
+    assert_eq!(resumptions.len(), 1, "{again}");
+    assert_eq!(resumptions[0]["stages"].as_array().unwrap().len(), 4);
+    for (path, before) in ["r/sweep/manifest.json", "r/selfplay/manifest.json"]
+        .iter()
+        .zip(&manifests)
+    {
+        let after = json(&dir.file(path));
+        for key in ["started", "finished"] {
+            assert_eq!(after[key], before[key], "{path} {key}");
+        }
+    }
+    // Other settings are refused before anything is written.
+    let index = fs::read(dir.file("r/report/index.html")).unwrap();
+    let mut none = args.to_vec();
+    none[8] = "0";
+    none.push("--quiet");
+    let line = dir.bad_input(&none);
+    assert!(line.contains("other settings"), "{line}");
+    assert!(line.contains("selfplay.games: 1 there, 0 now"), "{line}");
+    assert_eq!(fs::read(dir.file("r/report/index.html")).unwrap(), index);
+    assert_eq!(json(&dir.file("r/run.json")), again);
+}

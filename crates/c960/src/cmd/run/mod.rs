@@ -19,6 +19,7 @@
 //!    and the time per stage; `summary.rs` prints what was made.
 
 mod plan;
+mod record;
 mod stages;
 mod summary;
 
@@ -94,7 +95,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
             plan.out.display()
         );
     }
-    let _lock = claim(&plan, selfplay.as_ref(), args.repair)?;
+    let (_lock, earlier) = claim(&plan, selfplay.as_ref(), args.repair)?;
     interrupt::install();
     let stages_total = if selfplay.is_some() { 4 } else { 3 };
     let display = Display::new(args.quiet);
@@ -115,7 +116,8 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
     }
 
     if plan.shard.is_some() {
-        return finish_shard(&plan, &swept.engine.name, sweep.jobs, &times, args.quiet);
+        let engine = (swept.engine.name.as_str(), sweep.jobs);
+        return finish_shard(&plan, engine, &times, args.quiet, earlier);
     }
 
     // 4. Report.
@@ -129,6 +131,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         stage: "report",
         seconds: clock.elapsed().as_secs_f64(),
         what: format!("{} pages, {} chart files", built.pages, built.charts.len()),
+        resumed: 0,
     });
 
     let record = RunRecord {
@@ -141,17 +144,15 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         report: Some(report_dir.join("index.html")),
         finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     };
-    let json = serde_json::to_string_pretty(&record)?;
-    c960_store::write_atomically(&plan.out.join("run.json"), |out| {
-        std::io::Write::write_all(out, json.as_bytes())
-    })?;
+    let before = record::earlier_seconds(earlier.as_ref());
+    record::write(&plan.out, serde_json::to_value(&record)?, earlier)?;
     if !args.quiet {
         summary(
             &plan,
             &swept.engine.name,
             &swept.rows,
             &played,
-            &times,
+            (&times, before),
             &report_dir,
             built.verdicts.as_ref(),
         )?
@@ -165,10 +166,10 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
 /// report.
 fn finish_shard(
     plan: &Plan,
-    engine: &str,
-    jobs: usize,
+    (engine, jobs): (&str, usize),
     times: &[StageTime],
     quiet: bool,
+    earlier: Option<serde_json::Value>,
 ) -> Result<()> {
     let record = RunRecord {
         kind: "run",
@@ -180,10 +181,7 @@ fn finish_shard(
         report: None,
         finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     };
-    let json = serde_json::to_string_pretty(&record)?;
-    c960_store::write_atomically(&plan.out.join("run.json"), |out| {
-        std::io::Write::write_all(out, json.as_bytes())
-    })?;
+    record::write(&plan.out, serde_json::to_value(&record)?, earlier)?;
     if !quiet {
         let mut text = Text::default();
         writeln!(
@@ -197,15 +195,28 @@ fn finish_shard(
     Ok(())
 }
 
-/// Locks the run directory (creating it) for this run's life, checks its
-/// own outputs, and with `--repair` repairs the self-play journal (the
-/// sweep repairs its own).
+/// Locks the run directory (creating it) for this run's life, refuses it
+/// if it holds a run of other settings, checks its own outputs, and with
+/// `--repair` repairs the self-play journal (the sweep repairs its own).
+/// Returns the lock and the earlier run's `run.json`.
 fn claim(
     plan: &Plan,
     selfplay: Option<&SelfplayConfig>,
     repair: bool,
-) -> Result<c960_store::DirLock> {
+) -> Result<(c960_store::DirLock, Option<serde_json::Value>)> {
     let lock = c960_store::DirLock::exclusive(&plan.out)?;
+    // Other settings in this directory are refused before anything is
+    // written; a first run records its plan at once, so that a run killed
+    // before it finished refuses them too.
+    let earlier = record::earlier(&plan.out)?;
+    match &earlier {
+        Some(earlier) => record::check_plan(&plan.out, earlier, plan)?,
+        None => record::write(
+            &plan.out,
+            serde_json::json!({"kind": "run", "plan": plan}),
+            None,
+        )?,
+    }
     c960_store::remove_stale_temporaries(&plan.out);
     if let Some(selfplay) = selfplay {
         c960_store::remove_stale_temporaries(&selfplay.out);
@@ -219,5 +230,5 @@ fn claim(
             &dropped,
         );
     }
-    Ok(lock)
+    Ok((lock, earlier))
 }

@@ -21,6 +21,10 @@ pub(super) struct StageTime {
     pub(super) stage: &'static str,
     pub(super) seconds: f64,
     pub(super) what: String,
+    /// Units (searches, games) this stage found in its journal, done by
+    /// an earlier run.
+    #[serde(skip)]
+    pub(super) resumed: u64,
 }
 
 /// The one progress display of a run: a bar per stage, reused.
@@ -66,6 +70,7 @@ pub(super) fn write_positions(out: &Path, display: &Display, stages: usize) -> R
         stage: "positions",
         seconds: clock.elapsed().as_secs_f64(),
         what: "960 positions with their features".to_owned(),
+        resumed: 0,
     })
 }
 
@@ -116,6 +121,7 @@ pub(super) fn sweep_stage(
             sweep.limit,
             swept.resumed
         ),
+        resumed: swept.resumed as u64,
     };
     Ok((swept, time))
 }
@@ -159,6 +165,7 @@ pub(super) fn selfplay_stage(
             "{} games at {} per move ({} from the journal)",
             outcome.games, selfplay.limit, outcome.resumed
         ),
+        resumed: outcome.resumed,
     };
     Ok((outcome, time))
 }

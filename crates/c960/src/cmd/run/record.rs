@@ -1,0 +1,136 @@
+//! `run.json` across runs of one directory: the plan it was made with,
+//! which a later run must repeat (other settings are refused rather than
+//! mixed), and the time of each stage, which a later run keeps, adding its
+//! own as a resumption.
+
+use std::{fmt::Write as _, path::Path};
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+use super::plan::Plan;
+use crate::cli::InputError;
+
+/// The file, in the run directory.
+pub(super) const RUN_RECORD: &str = "run.json";
+
+/// Plan fields that may differ between runs of one directory: how many
+/// jobs a machine runs, and how the directory was spelled.
+const FREE: [&str; 2] = ["jobs", "out"];
+
+/// The `run.json` an earlier run left in `dir`, if any.
+pub(super) fn earlier(dir: &Path) -> Result<Option<Value>> {
+    let path = dir.join(RUN_RECORD);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| InputError(format!("{} is not a c960 run record: {e}", path.display())))?;
+    Ok(Some(value))
+}
+
+/// Refuses `plan` when the run recorded in `earlier` was made with other
+/// settings, naming what differs.
+pub(super) fn check_plan(dir: &Path, earlier: &Value, plan: &Plan) -> Result<()> {
+    let Some(theirs) = earlier.get("plan") else {
+        return Ok(());
+    };
+    let ours = serde_json::to_value(plan)?;
+    let mut differences = Vec::new();
+    compare("", theirs, &ours, &mut differences);
+    differences.retain(|(key, _)| !FREE.contains(&key.as_str()));
+    if differences.is_empty() {
+        return Ok(());
+    }
+    let mut said = String::new();
+    for (key, text) in &differences {
+        if !said.is_empty() {
+            said.push_str("; ");
+        }
+        let _ = write!(said, "{key}: {text}");
+    }
+    bail!(InputError(format!(
+        "{} holds a c960 run made with other settings ({said}); give the same settings to \
+         resume it, or another --out",
+        dir.display()
+    )))
+}
+
+/// Each leaf where `a` (there) and `b` (now) differ, with both values.
+fn compare(path: &str, a: &Value, b: &Value, out: &mut Vec<(String, String)>) {
+    if let (Value::Object(x), Value::Object(y)) = (a, b) {
+        let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            let name = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            let (p, q) = (x.get(key), y.get(key));
+            match (p, q) {
+                (Some(p), Some(q)) => compare(&name, p, q, out),
+                _ => compare(
+                    &name,
+                    p.unwrap_or(&Value::Null),
+                    q.unwrap_or(&Value::Null),
+                    out,
+                ),
+            }
+        }
+    } else if a != b {
+        out.push((path.to_owned(), format!("{a} there, {b} now")));
+    }
+}
+
+/// `record` (this run's `run.json`) as it is written over `earlier`: an
+/// earlier run that finished keeps its stages, times and finish, and this
+/// run is added to its `resumptions` with its own stage times.
+pub(super) fn merged(record: Value, earlier: Option<Value>) -> Value {
+    let Some(mut kept) = earlier.filter(|e| e.get("finished").is_some_and(Value::is_string)) else {
+        return record;
+    };
+    let resumption = serde_json::json!({
+        "jobs": record.get("jobs").cloned().unwrap_or(Value::Null),
+        "stages": record.get("stages").cloned().unwrap_or(Value::Null),
+        "finished": record.get("finished").cloned().unwrap_or(Value::Null),
+    });
+    if let Value::Object(map) = &mut kept {
+        match map.get_mut("resumptions") {
+            Some(Value::Array(list)) => list.push(resumption),
+            _ => {
+                map.insert("resumptions".to_owned(), Value::Array(vec![resumption]));
+            }
+        }
+        // What this run built is what the directory holds now.
+        for key in ["report", "c960_version"] {
+            if let Some(value) = record.get(key) {
+                map.insert(key.to_owned(), value.clone());
+            }
+        }
+    }
+    kept
+}
+
+/// Writes `record` over the earlier run's (see [`merged`]) atomically.
+pub(super) fn write(dir: &Path, record: Value, earlier: Option<Value>) -> Result<()> {
+    let json = serde_json::to_string_pretty(&merged(record, earlier))?;
+    c960_store::write_atomically(&dir.join(RUN_RECORD), |out| {
+        std::io::Write::write_all(out, json.as_bytes())
+    })?;
+    Ok(())
+}
+
+/// The stage times of the earlier run, summed, for the summary.
+pub(super) fn earlier_seconds(earlier: Option<&Value>) -> Option<f64> {
+    let stages = earlier?.get("stages")?.as_array()?;
+    Some(
+        stages
+            .iter()
+            .filter_map(|s| s.get("seconds").and_then(Value::as_f64))
+            .sum(),
+    )
+}
