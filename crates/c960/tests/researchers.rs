@@ -169,3 +169,39 @@ fn a_resumed_run_keeps_its_stage_times_and_refuses_other_settings() {
     assert_eq!(fs::read(dir.file("r/report/index.html")).unwrap(), index);
     assert_eq!(json(&dir.file("r/run.json")), again);
 }
+
+/// The draw adjudication as help and README say it, and as it behaves:
+/// with the defaults a game is drawn at ply 80 when plies 69 to 80 were
+/// within the bound (the plies counted begin before ply 80). The sentence
+/// is made from the defaults, so changing the rule or the defaults without
+/// the text fails here.
+#[test]
+fn draw_adjudication_behaves_as_help_and_readme_say() {
+    use c960_engine::Score;
+    use c960_selfplay::{Outcome, Rules, Termination};
+    let rules = Rules::default();
+    let (after, plies, cp) = (rules.draw_after_ply, rules.draw_plies, rules.draw_cp);
+    let first = after - plies + 1;
+    let sentence =
+        format!("drawn at ply {after} if plies {first} to {after} were all within {cp} cp");
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let help = Dir::new().ok(&["selfplay", "--help"]);
+    assert!(words(&help).contains(&sentence), "{help}");
+    let readme =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    assert!(words(&readme).contains(&sentence), "README: {sentence}");
+    // The behaviour the sentence states.
+    let level = |n: u32| vec![Score::Cp(0); n as usize];
+    let draw = Some((Outcome::Draw, Termination::DrawAdjudication));
+    let mut played = vec![Score::Cp(cp + 40); (first - 1) as usize];
+    played.extend(level(plies));
+    assert_eq!(played.len(), after as usize);
+    assert_eq!(rules.adjudicate(&played), draw, "at ply {after}");
+    played[(first - 1) as usize] = Score::Cp(cp + 1);
+    assert_eq!(rules.adjudicate(&played), None, "ply {first} out of bounds");
+    assert_eq!(
+        rules.adjudicate(&level(after - 1)),
+        None,
+        "before ply {after}"
+    );
+}
