@@ -15,7 +15,7 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    fs::{self, File},
+    fs::File,
     hash::{DefaultHasher, Hash, Hasher},
     io::{self, BufRead, BufReader, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
@@ -131,8 +131,7 @@ pub fn merge(
     allow_missing: bool,
 ) -> Result<MergeOutcome, SelfplayError> {
     let invalid = SelfplayError::Invalid;
-    fs::create_dir_all(out)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
+    c960_store::create_dir(out)?;
     let _lock = DirLock::exclusive(out).map_err(io::Error::other)?;
     c960_store::remove_stale_temporaries(out);
     let (read, _locks) =

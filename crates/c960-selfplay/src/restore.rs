@@ -120,8 +120,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
         keep_scores,
     } = read_table(table).map_err(invalid)?;
 
-    std::fs::create_dir_all(out)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
+    c960_store::create_dir(out)?;
     let _lock = DirLock::exclusive(out).map_err(io::Error::other)?;
     for existing in [JOURNAL_FILE, MANIFEST_FILE] {
         if out.join(existing).exists() {

@@ -21,7 +21,8 @@ mod setup_columns;
 mod untouched;
 
 pub use atomic::{
-    OutputFile, check_output, describe_write_error, remove_stale_temporaries, write_atomically,
+    OutputFile, check_output, create_dir, describe_write_error, remove_stale_temporaries,
+    write_atomically,
 };
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};

@@ -30,6 +30,12 @@ pub enum LockError {
         /// Who holds it, e.g. `process 1234 (c960 sweep --out x)`.
         holder: String,
     },
+    /// The directory could not be made (the error names it).
+    #[error("{source}")]
+    Dir {
+        /// The cause.
+        source: io::Error,
+    },
     /// The directory or its lock file could not be made or locked.
     #[error("cannot {what} {}: {source}", path.display())]
     Io {
@@ -54,11 +60,7 @@ impl DirLock {
     /// Locks `dir` for writing, creating the directory if needed. Fails at
     /// once, naming the holder, if another process holds it.
     pub fn exclusive(dir: &Path) -> Result<DirLock, LockError> {
-        fs::create_dir_all(dir).map_err(|source| LockError::Io {
-            what: "create",
-            path: dir.to_owned(),
-            source,
-        })?;
+        crate::create_dir(dir).map_err(|source| LockError::Dir { source })?;
         DirLock::exclusive_file(&dir.join(LOCK_FILE), dir)
     }
 

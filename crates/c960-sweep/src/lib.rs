@@ -587,8 +587,7 @@ impl Prepared {
 /// Writes the tables (Parquet, CSV) and then the manifest, all
 /// atomically. `rows` holds every search; with repeats
 /// (`manifest.repeats` > 1) they go to `repeats.parquet` and the
-/// per-position table gets the means over repeats. Without rows (every
-/// search failed) only the manifest is written.
+/// per-position table gets the means over repeats.
 pub fn write_outputs(
     dir: &Path,
     rows: &[SweepRow],
@@ -596,15 +595,7 @@ pub fn write_outputs(
     manifest: &Manifest,
 ) -> Result<(), SweepError> {
     let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
-    if rows.is_empty() {
-        // Every search failed: a table without rows would be read as a
-        // sweep that measured nothing; the manifest lists the failures.
-        write_atomically(&dir.join(MANIFEST_FILE), |out| {
-            io::Write::write_all(out, manifest_json.as_bytes())?;
-            io::Write::write_all(out, b"\n")
-        })?;
-        return Ok(());
-    }
+
     let variant = manifest.variant;
     let labelled = |mut frame: polars::prelude::DataFrame| {
         c960_store::label_variant(&mut frame, variant).map(|()| frame)

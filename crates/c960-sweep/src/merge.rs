@@ -14,7 +14,7 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    fs, io,
+    io,
     path::{Path, PathBuf},
 };
 
@@ -61,8 +61,7 @@ pub fn merge(
     allow_missing: bool,
 ) -> Result<MergeOutcome, MergeError> {
     let invalid = |m: String| SweepError::Invalid(m);
-    fs::create_dir_all(out)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
+    c960_store::create_dir(out)?;
     let _lock = DirLock::exclusive(out)?;
     c960_store::remove_stale_temporaries(out);
     let (read, _locks) =

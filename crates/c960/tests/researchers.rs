@@ -205,3 +205,97 @@ fn draw_adjudication_behaves_as_help_and_readme_say() {
         "before ply {after}"
     );
 }
+
+#[test]
+fn the_report_table_has_every_feature_column_of_positions_csv() {
+    let dir = Dir::new();
+    dir.ok(&["positions", "--out", "positions.csv"]);
+    dir.ok(&["report", "--out", "site", "--quiet"]);
+    let csv = fs::read_to_string(dir.file("positions.csv")).unwrap();
+    let features: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let table = util::read_parquet(&dir.file("site/positions.parquet"));
+    let columns: Vec<String> = table
+        .get_column_names()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        &columns[..features.len()],
+        &features[..],
+        "in the same order"
+    );
+    let report_csv = fs::read_to_string(dir.file("site/positions.csv")).unwrap();
+    assert!(report_csv.starts_with(csv.lines().next().unwrap()));
+}
+
+#[test]
+fn a_four_field_epd_fen_is_accepted_where_a_fen_is() {
+    let dir = Dir::new();
+    let epd = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    let out = dir.ok(&["show", epd]);
+    assert!(out.starts_with("SP 518"), "{out}");
+    let line = dir.bad_input(&["show", &format!("{epd} 0")]);
+    assert!(line.contains("found 5"), "{line}");
+}
+
+/// Errors in one line, naming the file, with exit status 2 for bad input:
+/// `--out` naming a file, a `--balance` table without verdicts, and an
+/// unwritable PNG path (exit 1, without the encoder's error chain).
+#[test]
+fn errors_name_what_was_wrong_in_one_line() {
+    let dir = Dir::new();
+    fs::write(dir.file("afile"), "mine").unwrap();
+    for args in [
+        vec![
+            "sweep",
+            "--engine",
+            "builtin",
+            "--positions",
+            "0",
+            "--nodes",
+            "100",
+        ],
+        vec![
+            "selfplay",
+            "--engine",
+            "builtin",
+            "--positions",
+            "0",
+            "--nodes",
+            "100",
+        ],
+        vec!["report"],
+        vec!["run", "--engine", "builtin", "--positions", "0"],
+    ] {
+        let mut args = args;
+        args.extend(["--out", "afile", "--quiet"]);
+        let line = dir.bad_input(&args);
+        assert!(
+            line.contains("afile is a file, not a directory")
+                || line.contains("afile: it is not a directory"),
+            "{line}"
+        );
+    }
+    let line = dir.bad_input(&["report", "--out", "afile/site", "--quiet"]);
+    assert!(line.contains("afile is a file, not a directory"), "{line}");
+    assert_eq!(fs::read_to_string(dir.file("afile")).unwrap(), "mine");
+
+    dir.ok(&["positions", "--out", "p.csv"]);
+    for args in [
+        vec!["draw", "--seed", "1"],
+        vec!["tournament", "--phrase", "Club Open", "--out", "kit"],
+    ] {
+        let mut args = args;
+        args.extend(["--verdict", "balanced", "--balance", "p.csv"]);
+        let line = dir.bad_input(&args);
+        assert!(line.contains("p.csv has no verdict column"), "{line}");
+        assert!(!line.contains("not found: "), "{line}");
+    }
+
+    let run = dir.run(&["show", "518", "--format", "png", "--out", "nodir/x.png"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.trim(),
+        "c960: error: cannot write nodir/x.png: the directory nodir does not exist"
+    );
+}

@@ -129,9 +129,7 @@ impl Swap {
             Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
             _ => PathBuf::from("."),
         };
-        fs::create_dir_all(&parent).map_err(|e| {
-            io::Error::new(e.kind(), format!("cannot create {}: {e}", parent.display()))
-        })?;
+        c960_store::create_dir(&parent)?;
         let lock = c960_store::DirLock::exclusive_file(&parent.join(format!(".{name}.lock")), out)?;
         let swap = Swap {
             out: out.to_owned(),

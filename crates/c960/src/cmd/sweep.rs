@@ -121,9 +121,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
                 )?,
             }
         }
-        let files: &[&str] = if outcome.rows.is_empty() {
-            &[MANIFEST_FILE]
-        } else if config.repeats.is_repeated() {
+        let files: &[&str] = if config.repeats.is_repeated() {
             &[
                 PARQUET_FILE,
                 CSV_FILE,
