@@ -115,6 +115,7 @@ fn run_locked(
     let started = now();
     let clock = std::time::Instant::now();
     let mut state = Prepared::new(config)?;
+    refuse_mixed_kinds(config, state.done.len())?;
     let decided_before = state.sprt_decided(config);
     let (jobs, slots) = if decided_before {
         (Vec::new(), slots(config))
@@ -194,6 +195,32 @@ fn run_locked(
         write_outputs(config, &outcome, &manifest)?;
     }
     Ok(outcome)
+}
+
+/// Refuses to mix adaptive and uniform self-play in one directory: an
+/// adaptive run's directory has its journal of rounds from its first game
+/// on, so games without it were played uniformly (`games` is how many
+/// the journal holds). A shard of an adaptive run keeps its rounds in the
+/// run directory, not its own.
+fn refuse_mixed_kinds(config: &SelfplayConfig, games: usize) -> Result<(), SelfplayError> {
+    let rounds = config.out.join(crate::ROUNDS_FILE).exists();
+    let whole_adaptive = config.options.adaptive.is_some() && config.options.rounds_from.is_none();
+    let dir = config.out.display();
+    if whole_adaptive && !rounds && games > 0 {
+        return Err(SelfplayError::Invalid(format!(
+            "{dir} holds {games} game(s) of uniform self-play (it has no {}); adaptive \
+             self-play needs a directory of its own",
+            crate::ROUNDS_FILE
+        )));
+    }
+    if config.options.adaptive.is_none() && rounds {
+        return Err(SelfplayError::Invalid(format!(
+            "{dir} holds an adaptive run ({}): resume it with its --target-halfwidth or \
+             --budget, or play uniform self-play in another directory",
+            crate::ROUNDS_FILE
+        )));
+    }
+    Ok(())
 }
 
 /// Where each position's or opening's games are numbered from: without a

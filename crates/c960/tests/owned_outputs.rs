@@ -232,3 +232,64 @@ fn a_sweep_of_nothing_is_refused_not_written_as_an_empty_table() {
     ]);
     assert!(line.contains("more than the run's 4 search(es)"), "{line}");
 }
+
+/// Issue 30 item 8: adaptive and uniform self-play never mix in one
+/// directory, an adaptive run's rounds are decided over the positions it
+/// began with, and its budget cannot drop below the games its rounds gave.
+#[test]
+fn adaptive_and_uniform_self_play_never_mix_and_rounds_keep_their_settings() {
+    let dir = Dir::new();
+    let adaptive = [
+        "--games-per-position",
+        "2",
+        "--round-games",
+        "2",
+        "--target-halfwidth",
+        "0.01",
+    ];
+    let with = |extra: &[&'static str]| {
+        let mut args = adaptive.to_vec();
+        args.extend_from_slice(extra);
+        args
+    };
+    let refused = |out: &str, args: Vec<&str>| {
+        let defaults = [
+            ("--positions", "0-3"),
+            ("--nodes", "200"),
+            ("--max-plies", "16"),
+        ];
+        let command = [
+            "selfplay", "--engine", "builtin", "--jobs", "1", "--quiet", "--out", out,
+        ];
+        dir.bad_input(&with_defaults(&command, &defaults, &args))
+    };
+    selfplay(
+        &dir,
+        "u",
+        &["--positions", "0-3", "--games-per-position", "3"],
+    );
+    let line = refused("u", with(&["--budget", "20"]));
+    assert!(line.contains("12 game(s) of uniform self-play"), "{line}");
+
+    selfplay(&dir, "a", &with(&["--positions", "0-3", "--budget", "12"]));
+    let rounds = fs::read_to_string(dir.file("a/rounds.jsonl")).unwrap();
+    assert!(
+        rounds
+            .lines()
+            .next()
+            .unwrap()
+            .contains("\"positions\":\"0-3\""),
+        "{rounds}"
+    );
+    let line = refused("a", vec!["--games-per-position", "2"]);
+    assert!(line.contains("holds an adaptive run"), "{line}");
+    let line = refused("a", with(&["--positions", "0-4", "--budget", "12"]));
+    assert!(
+        line.contains("other settings") && line.contains("positions"),
+        "{line}"
+    );
+    let line = refused("a", with(&["--budget", "10"]));
+    assert!(line.contains("--budget 10 is below the 12 games"), "{line}");
+    // The same settings, or a higher budget, resume it.
+    selfplay(&dir, "a", &with(&["--positions", "0-3", "--budget", "14"]));
+}
