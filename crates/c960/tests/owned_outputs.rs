@@ -293,3 +293,24 @@ fn adaptive_and_uniform_self_play_never_mix_and_rounds_keep_their_settings() {
     // The same settings, or a higher budget, resume it.
     selfplay(&dir, "a", &with(&["--positions", "0-3", "--budget", "14"]));
 }
+
+/// Issue 30 acceptance: a run directory with a hostile name never reaches
+/// the report's pages as markup, and its JSON stays JSON.
+#[test]
+fn hostile_run_names_reach_the_report_pages_escaped() {
+    let dir = Dir::new();
+    let name = "sw <b>x<i> \"q\" 's' $(touch pwned) &amp; `touch pwned2`";
+    assert_eq!(sweep(&dir, name, &["--positions", "0-1"]).code, 0);
+    dir.ok(&["report", "--sweep", name, "--out", "site", "--quiet"]);
+    let mut pages = vec![dir.file("site/index.html"), dir.file("site/fair.html")];
+    pages.push(dir.file("site/positions/0.html"));
+    // The name is in the JSON beside the pages, as a JSON string.
+    let balance = fs::read_to_string(dir.file("site/balance.json")).unwrap();
+    let parsed: serde_json::Value = serde_json::from_str(&balance).unwrap();
+    assert!(parsed.to_string().contains("$(touch pwned)"), "{balance}");
+    for page in pages {
+        let html = fs::read_to_string(&page).unwrap();
+        assert!(!html.contains("<b>x<i>"), "{}", page.display());
+    }
+    assert!(!dir.file("pwned").exists() && !dir.file("pwned2").exists());
+}

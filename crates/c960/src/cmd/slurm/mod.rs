@@ -142,13 +142,7 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
             "--shards and --cpus-per-task must be at least 1".to_owned()
         ));
     }
-    if slurm.shards > MAX_SHARDS {
-        bail!(InputError(format!(
-            "--shards {} is out of range 1..={MAX_SHARDS} (a Slurm array holds at most \
-             MaxArraySize tasks, 1001 by default)",
-            slurm.shards
-        )));
-    }
+    within_max_shards(slurm.shards)?;
     check_slurm_values(slurm)?;
     let cwd = env::current_dir().context("the current directory")?;
     let out = cwd.join(out);
@@ -226,9 +220,21 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
 /// Refuses more shards than work units: a shard without work would write
 /// an empty table.
 fn at_most_one_shard_a_unit(shards: u32, units: u64, what: &str) -> Result<()> {
+    within_max_shards(shards)?;
     if u64::from(shards) > units {
         bail!(InputError(format!(
             "--shards {shards} is more than the run's {units} {what}: use at most {units}"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses more than [`MAX_SHARDS`] shards.
+fn within_max_shards(shards: u32) -> Result<()> {
+    if shards > MAX_SHARDS {
+        bail!(InputError(format!(
+            "--shards {shards} is out of range 1..={MAX_SHARDS} (a Slurm array holds at most \
+             MaxArraySize tasks, 1001 by default)"
         )));
     }
     Ok(())
