@@ -299,3 +299,34 @@ fn errors_name_what_was_wrong_in_one_line() {
         "c960: error: cannot write nodir/x.png: the directory nodir does not exist"
     );
 }
+
+#[test]
+fn a_refused_c960_run_leaves_its_directory_as_it_was() {
+    let dir = Dir::new();
+    let engine = fake_engine();
+    let run = |engine: &str| {
+        let mut command = dir.command(&[
+            "run",
+            "--engine",
+            engine,
+            "--positions",
+            "0-1",
+            "--sweep-nodes",
+            "50000",
+            "--games",
+            "0",
+            "--out",
+            "r",
+            "--quiet",
+        ]);
+        command.env("C960_FAKE_UCI", "--ignore-nodes");
+        run_command(command)
+    };
+    let refused = run(engine.to_str().unwrap());
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert_eq!(listing(&dir.file("r")), None);
+    // Another engine in the same directory is not refused for the plan of
+    // the run that did nothing.
+    let builtin = run("builtin");
+    assert_eq!(builtin.code, 0, "{}", builtin.stderr);
+}

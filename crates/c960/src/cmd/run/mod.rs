@@ -198,25 +198,34 @@ fn finish_shard(
 /// Locks the run directory (creating it) for this run's life, refuses it
 /// if it holds a run of other settings, checks its own outputs, and with
 /// `--repair` repairs the self-play journal (the sweep repairs its own).
-/// Returns the lock and the earlier run's `run.json`.
+/// Returns the claim (the lock, and for a first run what to put back if
+/// it does no work) and the earlier run's `run.json`.
 fn claim(
     plan: &Plan,
     selfplay: Option<&SelfplayConfig>,
     repair: bool,
-) -> Result<(c960_store::DirLock, Option<serde_json::Value>)> {
+) -> Result<(Claimed, Option<serde_json::Value>)> {
+    let first = record::FirstRun::note(&plan.out);
     let lock = c960_store::DirLock::exclusive(&plan.out)?;
     // Other settings in this directory are refused before anything is
     // written; a first run records its plan at once, so that a run killed
     // before it finished refuses them too.
     let earlier = record::earlier(&plan.out)?;
-    match &earlier {
-        Some(earlier) => record::check_plan(&plan.out, earlier, plan)?,
-        None => record::write(
+    let first = if let Some(earlier) = &earlier {
+        record::check_plan(&plan.out, earlier, plan)?;
+        None
+    } else {
+        record::write(
             &plan.out,
             serde_json::json!({"kind": "run", "plan": plan}),
             None,
-        )?,
-    }
+        )?;
+        Some(first)
+    };
+    let lock = Claimed {
+        _first: first,
+        _lock: lock,
+    };
     c960_store::remove_stale_temporaries(&plan.out);
     if let Some(selfplay) = selfplay {
         c960_store::remove_stale_temporaries(&selfplay.out);
@@ -231,4 +240,11 @@ fn claim(
         );
     }
     Ok((lock, earlier))
+}
+
+/// A claimed run directory. The fields drop in order: what a first run
+/// puts back goes before the lock is released.
+struct Claimed {
+    _first: Option<record::FirstRun>,
+    _lock: c960_store::DirLock,
 }

@@ -3,7 +3,11 @@
 //! mixed), and the time of each stage, which a later run keeps, adding its
 //! own as a resumption.
 
-use std::{fmt::Write as _, path::Path};
+use std::{
+    fmt::Write as _,
+    fs,
+    path::{Path, PathBuf},
+};
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
@@ -133,4 +137,50 @@ pub(super) fn earlier_seconds(earlier: Option<&Value>) -> Option<f64> {
             .filter_map(|s| s.get("seconds").and_then(Value::as_f64))
             .sum(),
     )
+}
+
+/// A run directory as a first run found it (no `run.json` there): if the
+/// run ends without finishing (refused, or its engine fails) before any
+/// stage journaled work, dropping this puts the directory back as it was,
+/// so a corrected command is not refused for the plan of one that did
+/// nothing. Drop it while the directory's lock is still held.
+pub(super) struct FirstRun {
+    out: PathBuf,
+    untouched: c960_store::Untouched,
+    positions_existed: bool,
+}
+
+impl FirstRun {
+    /// Notes what `out` holds, before the run creates or writes anything.
+    pub(super) fn note(out: &Path) -> FirstRun {
+        FirstRun {
+            out: out.to_owned(),
+            untouched: c960_store::Untouched::note(out, &[]),
+            positions_existed: out.join("positions.csv").exists(),
+        }
+    }
+}
+
+impl Drop for FirstRun {
+    fn drop(&mut self) {
+        let finished = fs::read_to_string(self.out.join(RUN_RECORD))
+            .is_ok_and(|text| text.contains("\"finished\""));
+        // A stage that journaled work keeps the run (it resumes); a refused
+        // stage has removed its own journal.
+        let worked = ["sweep", "selfplay"]
+            .iter()
+            .any(|stage| self.out.join(stage).join("journal.jsonl").exists());
+        if finished || worked {
+            return;
+        }
+        let _ = fs::remove_file(self.out.join(RUN_RECORD));
+        if !self.positions_existed {
+            let _ = fs::remove_file(self.out.join("positions.csv"));
+        }
+        for stage in ["sweep", "selfplay"] {
+            // Only if empty: anything else there is not this run's.
+            let _ = fs::remove_dir(self.out.join(stage));
+        }
+        self.untouched.put_back();
+    }
 }
