@@ -89,14 +89,17 @@ pub fn run(
     on_progress: impl FnMut(Progress),
 ) -> Result<SelfplayOutcome, SelfplayError> {
     validate(config)?;
-    let untouched = c960_store::Untouched::note(&config.out, &[JOURNAL_FILE, crate::ROUNDS_FILE]);
+    let mut untouched =
+        c960_store::Untouched::note(&config.out, &[JOURNAL_FILE, crate::ROUNDS_FILE]);
     let lock = match c960_store::DirLock::exclusive(&config.out) {
         Ok(lock) => lock,
         Err(e) => {
-            untouched.put_back();
+            // Not ours to put back: another run may hold it.
+            untouched.remove_if_made_and_empty();
             return Err(e.into());
         }
     };
+    untouched.holding_lock();
     let result = run_locked(config, stop, on_progress);
     if result.is_err() {
         // A refused run (an engine that does not start or ignores its

@@ -72,6 +72,26 @@ impl Untouched {
     }
 }
 
+impl Untouched {
+    /// Notes again which journals are there, once the run holds the
+    /// directory's lock: a journal another run made meanwhile is not this
+    /// run's to remove.
+    pub fn holding_lock(&mut self) {
+        for (path, there) in &mut self.journals {
+            *there = fs::symlink_metadata(&*path).is_ok();
+        }
+    }
+
+    /// Removes the directory if this run made it and it is still empty:
+    /// all that may be undone when the run did not get the lock (another
+    /// run holds the directory, and its files are not this run's to remove).
+    pub fn remove_if_made_and_empty(&self) {
+        if !self.existed {
+            let _ = fs::remove_dir(&self.dir);
+        }
+    }
+}
+
 /// The number of record lines after the header of the journal at `path`
 /// (a last line without newline counts), `None` if it cannot be read.
 fn records(path: &Path) -> Option<usize> {

@@ -263,14 +263,16 @@ fn run_with(
     stop: &AtomicBool,
     on_progress: impl FnMut(Progress),
 ) -> Result<SweepOutcome, SweepError> {
-    let untouched = c960_store::Untouched::note(&config.out, &[JOURNAL_FILE]);
+    let mut untouched = c960_store::Untouched::note(&config.out, &[JOURNAL_FILE]);
     let lock = match DirLock::exclusive(&config.out) {
         Ok(lock) => lock,
         Err(e) => {
-            untouched.put_back();
+            // Not ours to put back: another run may hold it.
+            untouched.remove_if_made_and_empty();
             return Err(e.into());
         }
     };
+    untouched.holding_lock();
     let result = run_locked(config, engine, stop, on_progress);
     if result.is_err() {
         // A refused sweep (an engine that does not start or ignores its

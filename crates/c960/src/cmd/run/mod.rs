@@ -205,8 +205,8 @@ fn claim(
     selfplay: Option<&SelfplayConfig>,
     repair: bool,
 ) -> Result<(Claimed, Option<serde_json::Value>)> {
-    let first = record::FirstRun::note(&plan.out);
-    let lock = c960_store::DirLock::exclusive(&plan.out)?;
+    let noted = record::Noted::note(&plan.out);
+    let lock = c960_store::DirLock::exclusive(&plan.out).inspect_err(|_| noted.abandon())?;
     // Other settings in this directory are refused before anything is
     // written; a first run records its plan at once, so that a run killed
     // before it finished refuses them too.
@@ -220,7 +220,7 @@ fn claim(
             serde_json::json!({"kind": "run", "plan": plan}),
             None,
         )?;
-        Some(first)
+        Some(noted.arm())
     };
     let lock = Claimed {
         _first: first,

@@ -150,14 +150,38 @@ pub(super) struct FirstRun {
     positions_existed: bool,
 }
 
-impl FirstRun {
+/// What a run directory held before a run, to arm a [`FirstRun`] with
+/// once the run holds the directory's lock.
+pub(super) struct Noted {
+    out: PathBuf,
+    untouched: c960_store::Untouched,
+    positions_existed: bool,
+}
+
+impl Noted {
     /// Notes what `out` holds, before the run creates or writes anything.
-    pub(super) fn note(out: &Path) -> FirstRun {
-        FirstRun {
+    pub(super) fn note(out: &Path) -> Noted {
+        Noted {
             out: out.to_owned(),
             untouched: c960_store::Untouched::note(out, &[]),
             positions_existed: out.join("positions.csv").exists(),
         }
+    }
+
+    /// What a first run puts back; only for a run that holds the lock
+    /// (before, the files may be another run's).
+    pub(super) fn arm(self) -> FirstRun {
+        FirstRun {
+            out: self.out,
+            untouched: self.untouched,
+            positions_existed: self.positions_existed,
+        }
+    }
+
+    /// The lock was not had: only a directory this run made and left
+    /// empty is removed.
+    pub(super) fn abandon(&self) {
+        self.untouched.remove_if_made_and_empty();
     }
 }
 
