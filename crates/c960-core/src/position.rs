@@ -264,7 +264,7 @@ impl StartPosition {
 
     /// Parses an X-FEN or Shredder-FEN of a start position: a legal Chess960
     /// setup with White to move, full castling rights, no en-passant square
-    /// and move counters `0 1`.
+    /// and move counters `0 1` (or none, as an EPD writes it).
     pub fn from_fen(fen: &str) -> Result<StartPosition, StartPositionError> {
         let malformed = |reason: String| StartPositionError::MalformedFen {
             fen: fen.to_owned(),
@@ -275,9 +275,13 @@ impl StartPosition {
             reason: reason.to_owned(),
         };
         let parsed: Fen = fen.trim().parse().map_err(|e| malformed(format!("{e}")))?;
+        // An EPD's four fields are a FEN without its move counters (which a
+        // start position has as 0 1).
         let fields = fen.split_whitespace().count();
-        if fields != 6 {
-            return Err(malformed(format!("expected 6 fields, found {fields}")));
+        if fields != 6 && fields != 4 {
+            return Err(malformed(format!(
+                "expected 6 fields (or the 4 of an EPD), found {fields}"
+            )));
         }
         let setup = parsed.as_setup();
         let board = &setup.board;

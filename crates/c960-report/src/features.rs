@@ -5,7 +5,7 @@ use c960_core::{Features, PositionRecord};
 use polars::prelude::*;
 
 /// One row per position, in SP order, with every column of the position
-/// table.
+/// table, in its order (`c960 positions`, `positions.csv` of a run).
 pub fn features_frame() -> PolarsResult<DataFrame> {
     let rows: Vec<PositionRecord> = Features::all().iter().map(PositionRecord::from).collect();
     macro_rules! column {
@@ -19,7 +19,19 @@ pub fn features_frame() -> PolarsResult<DataFrame> {
         column!("xfen", |r: &PositionRecord| r.xfen.clone()),
         column!("shredder_fen", |r: &PositionRecord| r.shredder_fen.clone()),
         column!("mirror_sp", |r: &PositionRecord| u32::from(r.mirror_sp)),
+        column!("mirror_placement", |r: &PositionRecord| r
+            .mirror_placement
+            .clone()),
         column!("king_file", |r: &PositionRecord| r.king_file.to_string()),
+        column!("rook_a_file", |r: &PositionRecord| r
+            .rook_a_file
+            .to_string()),
+        column!("rook_h_file", |r: &PositionRecord| r
+            .rook_h_file
+            .to_string()),
+        column!("queen_file", |r: &PositionRecord| r.queen_file.to_string()),
+        column!("bishop_files", |r: &PositionRecord| r.bishop_files.clone()),
+        column!("knight_files", |r: &PositionRecord| r.knight_files.clone()),
         column!(
             "legal_first_moves",
             |r: &PositionRecord| r.legal_first_moves as u32
@@ -52,6 +64,9 @@ pub fn features_frame() -> PolarsResult<DataFrame> {
             "castle_a_blockers",
             |r: &PositionRecord| r.castle_a_blockers as u32
         ),
+        column!("castle_a_blocker_squares", |r: &PositionRecord| r
+            .castle_a_blocker_squares
+            .clone()),
         column!("castle_h_first_move", |r: &PositionRecord| r
             .castle_h_first_move),
         column!("castle_h_kind", |r: &PositionRecord| r
@@ -61,8 +76,14 @@ pub fn features_frame() -> PolarsResult<DataFrame> {
             "castle_h_blockers",
             |r: &PositionRecord| r.castle_h_blockers as u32
         ),
+        column!("castle_h_blocker_squares", |r: &PositionRecord| r
+            .castle_h_blocker_squares
+            .clone()),
         column!("corner_bishops", |r: &PositionRecord| r.corner_bishops
             as u32),
+        column!("corner_bishop_squares", |r: &PositionRecord| r
+            .corner_bishop_squares
+            .clone()),
         column!("queen_in_corner", |r: &PositionRecord| r.queen_in_corner),
     ];
     DataFrame::new(rows.len(), columns)

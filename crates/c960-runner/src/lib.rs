@@ -18,7 +18,7 @@
 //! journal line and their tables.
 
 use std::{
-    fs, io,
+    io,
     path::Path,
     sync::{
         Mutex,
@@ -228,6 +228,5 @@ fn with_halt<T>(stop: &AtomicBool, body: impl FnOnce(&AtomicBool) -> T) -> T {
 /// # Errors
 /// When it cannot be created.
 pub fn create_run_dir(out: &Path) -> io::Result<()> {
-    fs::create_dir_all(out)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))
+    c960_store::create_dir(out)
 }

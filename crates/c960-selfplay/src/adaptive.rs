@@ -68,8 +68,9 @@ pub struct Adaptive {
     pub budget: Option<u64>,
 }
 
-/// What a journal of rounds is tied to: the rule, not the budget (which
-/// may be raised to continue a run).
+/// What a journal of rounds is tied to: the rule and the positions its
+/// rounds are decided over, not the budget (which may be raised to
+/// continue a run, and is checked against the rounds decided).
 #[derive(Serialize)]
 pub(crate) struct RoundSettings {
     target_half_width: f64,
@@ -78,6 +79,10 @@ pub(crate) struct RoundSettings {
     round_games: u32,
     initial_games: u32,
     seed: u64,
+    /// Absent in journals of rounds written before the positions were
+    /// part of their settings; those are read as they were written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    positions: Option<String>,
 }
 
 /// One round's decision: the games each extended position will have.
@@ -157,14 +162,33 @@ impl Adaptive {
         Ok(())
     }
 
-    pub(crate) fn settings(&self, initial_games: u32, seed: u64) -> RoundSettings {
+    /// The settings of the journal of rounds at `path` for `config`: with
+    /// its positions, unless the journal there was written before they
+    /// were recorded.
+    pub(crate) fn settings(&self, config: &SelfplayConfig, path: &Path) -> RoundSettings {
+        let legacy = Journal::<Round>::read_header(path)
+            .is_ok_and(|(_, settings)| settings.get("positions").is_none());
         RoundSettings {
             target_half_width: self.target_half_width,
             band_half_width: self.band_half_width,
             alpha: self.alpha,
             round_games: self.round_games,
-            initial_games,
-            seed,
+            initial_games: config.games_per_position,
+            seed: config.seed,
+            positions: (!legacy).then(|| Setup::format_set(&config.positions)),
+        }
+    }
+
+    /// Refuses a budget below the games the rounds decided so far
+    /// (`targets`): the run has them, so its manifest cannot say less.
+    pub(crate) fn check_budget(&self, targets: &BTreeMap<u32, u32>) -> Result<(), SelfplayError> {
+        let planned: u64 = targets.values().map(|g| u64::from(*g)).sum();
+        match self.budget {
+            Some(budget) if budget < planned => Err(SelfplayError::Invalid(format!(
+                "--budget {budget} is below the {planned} games this run's rounds have already \
+                 given its positions ({ROUNDS_FILE}); give at least {planned}"
+            ))),
+            _ => Ok(()),
         }
     }
 
@@ -223,7 +247,7 @@ pub(crate) fn read_rounds(
             path.display()
         )));
     }
-    let settings = serde_json::to_value(rule.settings(config.games_per_position, config.seed))
+    let settings = serde_json::to_value(rule.settings(config, &path))
         .map_err(|e| SelfplayError::Io(std::io::Error::other(e)))?;
     let mut rounds = Vec::new();
     Journal::<Round>::read_records(&path, &settings, &|_| Ok(()), |round, _, _| {
@@ -353,10 +377,8 @@ impl Prepared {
         on_progress: &mut impl FnMut(Progress),
     ) -> Result<Played, SelfplayError> {
         let initial = config.games_per_position;
-        let (mut journal, rounds) = Journal::<Round>::open(
-            &config.out.join(ROUNDS_FILE),
-            &rule.settings(initial, config.seed),
-        )?;
+        let path = config.out.join(ROUNDS_FILE);
+        let (mut journal, rounds) = Journal::<Round>::open(&path, &rule.settings(config, &path))?;
         let mut targets: BTreeMap<u32, u32> =
             config.positions.iter().map(|p| (p.id(), initial)).collect();
         let mut round = 0;
@@ -364,6 +386,7 @@ impl Prepared {
             targets.extend(r.targets.iter().copied());
             round = r.round;
         }
+        rule.check_budget(&targets)?;
         let resumed = self.done.len() as u64;
         let mut played = Played {
             failed: Vec::new(),

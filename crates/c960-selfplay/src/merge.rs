@@ -15,7 +15,7 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    fs::{self, File},
+    fs::File,
     hash::{DefaultHasher, Hash, Hasher},
     io::{self, BufRead, BufReader, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
@@ -25,14 +25,18 @@ use c960_core::{Setup, Shard, Variant};
 use c960_engine::EngineInfo;
 use c960_store::{
     DirLock, Journal, JournalError,
-    merge::{MergeInput, agree, missing_message, read_inputs, refuse_mixed, unfinished},
+    merge::{
+        ExistingOutput, MergeInput, agree, existing_output, missing_message, output_would_lose,
+        outside_the_run, read_inputs, refuse_mixed, unfinished,
+    },
     write_atomically,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    FailedGame, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Manifest, MatchStats, Merged, PairTally,
-    PgnExtras, PositionStats, PositionSummary, Rules, RunTiming, SHARED_PROCESS, SelfplayError,
+    FailedGame, GAMES_FILE, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Manifest, MatchStats, Merged,
+    PGN_FILE, POSITIONS_PARQUET, PairTally, PgnExtras, PositionStats, PositionSummary, Rules,
+    RunTiming, SHARED_PROCESS, SelfplayError,
     checks::{check_game, game_limits},
     processes_label, write_run_outputs,
 };
@@ -68,6 +72,9 @@ struct Head {
     variant: Variant,
     c960_version: String,
     engines: Vec<EngineInfo>,
+    /// Absent in manifests written before each side had its own process:
+    /// those runs shared one.
+    #[serde(default = "shared_process")]
     processes: String,
     limit: String,
     #[serde(default)]
@@ -93,6 +100,10 @@ struct Head {
     notes: String,
     #[serde(default)]
     shard: Option<Shard>,
+    /// The shards a merged input was made from: they stay in the
+    /// provenance of a merge of it.
+    #[serde(default)]
+    shards: Vec<Shard>,
     /// An adaptive run's rule: its games follow rounds, which shards
     /// cannot split.
     #[serde(default)]
@@ -100,6 +111,10 @@ struct Head {
     /// A shard of an adaptive run: the round it has played.
     #[serde(default)]
     round: Option<u32>,
+}
+
+fn shared_process() -> String {
+    SHARED_PROCESS.to_owned()
 }
 
 /// One input: its directory, manifest (if it finished) and journal header.
@@ -116,8 +131,7 @@ pub fn merge(
     allow_missing: bool,
 ) -> Result<MergeOutcome, SelfplayError> {
     let invalid = SelfplayError::Invalid;
-    fs::create_dir_all(out)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
+    c960_store::create_dir(out)?;
     let _lock = DirLock::exclusive(out).map_err(io::Error::other)?;
     c960_store::remove_stale_temporaries(out);
     let (read, _locks) =
@@ -142,7 +156,16 @@ pub fn merge(
     let variant = plan.variant;
     let positions = Setup::parse_set(variant, &plan.positions)
         .map_err(|e| invalid(format!("manifest positions {:?}: {e}", plan.positions)))?;
+    let existing = existing_output(
+        out,
+        JOURNAL_FILE,
+        &first.settings,
+        &[MANIFEST_FILE, GAMES_FILE, PGN_FILE, POSITIONS_PARQUET],
+    )?;
     let places = unite(&read, plan)?;
+    if existing == ExistingOutput::SameRun {
+        keeps_output(out, &first.settings, &places.units)?;
+    }
     let missing: Vec<MissingGame> = positions
         .iter()
         .flat_map(|p| (0..plan.games_per_position).map(move |game| (p.id(), game)))
@@ -226,6 +249,35 @@ fn refuse_adaptive(read: &[Input]) -> Result<(), SelfplayError> {
     Ok(())
 }
 
+/// Refuses to replace the run in `out` (of the inputs' settings) when it
+/// holds a game that no input has.
+fn keeps_output(
+    out: &Path,
+    settings: &serde_json::Value,
+    units: &BTreeMap<(u32, u32), Place>,
+) -> Result<(), SelfplayError> {
+    let mut lost = 0;
+    let mut first = None;
+    Journal::<GameRecord>::read_records(
+        &out.join(JOURNAL_FILE),
+        settings,
+        &|_| Ok(()),
+        |game, _, _| {
+            if !units.contains_key(&(game.sp, game.game)) {
+                lost += 1;
+                first.get_or_insert((game.sp, game.game));
+            }
+            Ok(())
+        },
+    )?;
+    match first {
+        Some((sp, game)) => {
+            Err(output_would_lose(out, lost, "game(s)", &format!("SP {sp} game {game}")).into())
+        }
+        None => Ok(()),
+    }
+}
+
 /// Where each game of the run is, over all inputs.
 struct Places {
     /// By (SP, game): the first input that has it.
@@ -254,12 +306,15 @@ fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
     for (k, input) in read.iter().enumerate() {
         let path = input.dir.join(JOURNAL_FILE);
         let mut refused = None;
+        let mut outside: (usize, Option<(u32, u32)>) = (0, None);
         let result = Journal::<GameRecord>::read_records(
             &path,
             &first.settings,
             &check,
             |game, at, line| {
                 if !sps.contains(&game.sp) || game.game >= plan.games_per_position {
+                    outside.0 += 1;
+                    outside.1.get_or_insert((game.sp, game.game));
                     return Ok(());
                 }
                 let hash = line_hash(line);
@@ -292,6 +347,19 @@ fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
             return Err(SelfplayError::Invalid(message));
         }
         result.map_err(|e| refuse_mixed(first, input, e))?;
+        if let (count, Some((sp, game))) = outside {
+            return Err(outside_the_run(
+                &input.dir,
+                count,
+                "game(s)",
+                &format!("{} game {game}", plan.variant.label(sp)),
+                &format!(
+                    "positions {}, {} games per position",
+                    plan.positions, plan.games_per_position
+                ),
+            )
+            .into());
+        }
     }
     Ok(places)
 }
@@ -342,7 +410,10 @@ fn merged_manifest(
     missing: Vec<MissingGame>,
 ) -> Manifest {
     let heads: Vec<&Head> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
-    let mut shards: Vec<Shard> = heads.iter().filter_map(|h| h.shard).collect();
+    let mut shards: Vec<Shard> = heads
+        .iter()
+        .flat_map(|h| h.shard.iter().chain(&h.shards).copied())
+        .collect();
     shards.sort_unstable();
     shards.dedup();
     let failed: Vec<FailedGame> = heads

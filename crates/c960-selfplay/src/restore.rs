@@ -75,6 +75,10 @@ struct Published {
     seed: u64,
     positions: String,
     games: u64,
+    /// Absent in no manifest c960 wrote; optional so that a table whose
+    /// manifest lacks it is refused by its games, not by serde.
+    #[serde(default)]
+    games_per_position: Option<u32>,
     c960_version: String,
     /// Absent before matches: such runs have no `match.json`.
     #[serde(default)]
@@ -116,8 +120,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
         keep_scores,
     } = read_table(table).map_err(invalid)?;
 
-    std::fs::create_dir_all(out)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
+    c960_store::create_dir(out)?;
     let _lock = DirLock::exclusive(out).map_err(io::Error::other)?;
     for existing in [JOURNAL_FILE, MANIFEST_FILE] {
         if out.join(existing).exists() {
@@ -264,6 +267,12 @@ fn read_table(table: &Path) -> Result<Table, String> {
     }
     let limits = game_limits(&plan.limit, plan.limit_b.as_deref());
     let paired = plan.engines.len() > 1;
+    let positions = Setup::parse_set(plan.variant, &plan.positions)
+        .map_err(|e| format!("manifest positions {:?}: {e}", plan.positions))?;
+    let sps: std::collections::BTreeSet<u32> = positions.iter().map(|p| p.id()).collect();
+    let per_position = plan
+        .games_per_position
+        .ok_or("its manifest says no games_per_position")?;
     let mut seen = std::collections::BTreeSet::new();
     let mut stats: BTreeMap<u32, PositionStats> = BTreeMap::new();
     let mut pairs = PairTally::default();
@@ -275,6 +284,20 @@ fn read_table(table: &Path) -> Result<Table, String> {
                 let label = || format!("{} game {}", plan.variant.label(game.sp), game.game);
                 if !seen.insert((game.sp, game.game)) {
                     return Err(format!("{} appears twice", label()));
+                }
+                // A row must be a game of the run its manifest describes.
+                if !sps.contains(&game.sp) {
+                    return Err(format!(
+                        "{} is not among the run's positions {}",
+                        label(),
+                        plan.positions
+                    ));
+                }
+                if game.game >= per_position {
+                    return Err(format!(
+                        "{} is beyond the run's {per_position} games per position",
+                        label()
+                    ));
                 }
                 if *keep_scores.get_or_insert(game.scores.is_some()) != game.scores.is_some() {
                     return Err(format!(
@@ -299,8 +322,6 @@ fn read_table(table: &Path) -> Result<Table, String> {
         return Err(reason);
     }
     read.map_err(|e| e.to_string())?;
-    let positions = Setup::parse_set(plan.variant, &plan.positions)
-        .map_err(|e| format!("manifest positions {:?}: {e}", plan.positions))?;
     Ok(Table {
         manifest_json,
         plan,

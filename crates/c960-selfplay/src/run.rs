@@ -86,13 +86,39 @@ impl Players {
 pub fn run(
     config: &SelfplayConfig,
     stop: &AtomicBool,
-    mut on_progress: impl FnMut(Progress),
+    on_progress: impl FnMut(Progress),
 ) -> Result<SelfplayOutcome, SelfplayError> {
     validate(config)?;
+    let mut untouched =
+        c960_store::Untouched::note(&config.out, &[JOURNAL_FILE, crate::ROUNDS_FILE]);
+    let lock = match c960_store::DirLock::exclusive(&config.out) {
+        Ok(lock) => lock,
+        Err(e) => {
+            // Not ours to put back: another run may hold it.
+            untouched.remove_if_made_and_empty();
+            return Err(e.into());
+        }
+    };
+    untouched.holding_lock();
+    let result = run_locked(config, stop, on_progress);
+    if result.is_err() {
+        // A refused run (an engine that does not start or ignores its
+        // limit) leaves the directory as it was.
+        untouched.put_back();
+    }
+    drop(lock);
+    result
+}
+
+fn run_locked(
+    config: &SelfplayConfig,
+    stop: &AtomicBool,
+    mut on_progress: impl FnMut(Progress),
+) -> Result<SelfplayOutcome, SelfplayError> {
     let started = now();
     let clock = std::time::Instant::now();
-    let _lock = c960_store::DirLock::exclusive(&config.out)?;
     let mut state = Prepared::new(config)?;
+    refuse_mixed_kinds(config, state.done.len())?;
     let decided_before = state.sprt_decided(config);
     let (jobs, slots) = if decided_before {
         (Vec::new(), slots(config))
@@ -160,9 +186,44 @@ pub fn run(
         round: shard_round.map(|(round, _)| round),
     };
     if !interrupted {
-        write_outputs(config, &outcome, &manifest(config, &outcome, started))?;
+        let mut manifest = manifest(config, &outcome, started);
+        // A rerun of a finished run keeps when it was made.
+        let worked = outcome.timing.games > 0 || !outcome.failed.is_empty();
+        (manifest.started, manifest.finished) = c960_store::manifest::kept_times(
+            &config.out,
+            manifest.started,
+            manifest.finished,
+            worked,
+        );
+        write_outputs(config, &outcome, &manifest)?;
     }
     Ok(outcome)
+}
+
+/// Refuses to mix adaptive and uniform self-play in one directory: an
+/// adaptive run's directory has its journal of rounds from its first game
+/// on, so games without it were played uniformly (`games` is how many
+/// the journal holds). A shard of an adaptive run keeps its rounds in the
+/// run directory, not its own.
+fn refuse_mixed_kinds(config: &SelfplayConfig, games: usize) -> Result<(), SelfplayError> {
+    let rounds = config.out.join(crate::ROUNDS_FILE).exists();
+    let whole_adaptive = config.options.adaptive.is_some() && config.options.rounds_from.is_none();
+    let dir = config.out.display();
+    if whole_adaptive && !rounds && games > 0 {
+        return Err(SelfplayError::Invalid(format!(
+            "{dir} holds {games} game(s) of uniform self-play (it has no {}); adaptive \
+             self-play needs a directory of its own",
+            crate::ROUNDS_FILE
+        )));
+    }
+    if config.options.adaptive.is_none() && rounds {
+        return Err(SelfplayError::Invalid(format!(
+            "{dir} holds an adaptive run ({}): resume it with its --target-halfwidth or \
+             --budget, or play uniform self-play in another directory",
+            crate::ROUNDS_FILE
+        )));
+    }
+    Ok(())
 }
 
 /// Where each position's or opening's games are numbered from: without a

@@ -75,11 +75,11 @@ pub fn open_rounds(config: &SelfplayConfig) -> Result<u32, SelfplayError> {
         )
     })?;
     let _lock = DirLock::exclusive(&config.out).map_err(io::Error::other)?;
-    let (_, rounds) = Journal::<Round>::open(
-        &config.out.join(ROUNDS_FILE),
-        &rule.settings(config.games_per_position, config.seed),
-    )?;
-    Ok(adaptive::targets_after(config, rounds).0)
+    let path = config.out.join(ROUNDS_FILE);
+    let (_, rounds) = Journal::<Round>::open(&path, &rule.settings(config, &path))?;
+    let (round, targets) = adaptive::targets_after(config, rounds);
+    rule.check_budget(&targets)?;
+    Ok(round)
 }
 
 /// Merges the current round of the adaptive run `config` (whole, with a
@@ -96,11 +96,10 @@ pub fn merge_round(
     }
     let _lock = DirLock::exclusive(&config.out).map_err(io::Error::other)?;
     c960_store::remove_stale_temporaries(&config.out);
-    let (mut rounds, decided) = Journal::<Round>::open(
-        &config.out.join(ROUNDS_FILE),
-        &rule.settings(config.games_per_position, config.seed),
-    )?;
+    let path = config.out.join(ROUNDS_FILE);
+    let (mut rounds, decided) = Journal::<Round>::open(&path, &rule.settings(config, &path))?;
     let (round, targets) = adaptive::targets_after(config, decided);
+    rule.check_budget(&targets)?;
 
     let mut heads = Vec::new();
     let mut unfinished = Vec::new();

@@ -244,3 +244,44 @@ fn tables_that_cannot_be_trusted_or_rebuilt_are_refused() {
         assert!(!out(name).join("journal.jsonl").exists(), "{name}");
     }
 }
+
+/// Issue 30 item 15: a row whose game index is beyond the run's games per
+/// position is not a game of that run, whatever the table's seal says.
+#[test]
+fn restore_refuses_a_game_index_beyond_the_run() {
+    let temp = tempfile::tempdir().unwrap();
+    let original = temp.path().join("run");
+    play(&config(&original, false, 2, false));
+    let table = original.join("games.parquet");
+    let manifest = check_parquet(&table)
+        .unwrap()
+        .get(PARQUET_MANIFEST_KEY)
+        .unwrap()
+        .to_owned();
+    let frame = ParquetReader::new(fs::File::open(&table).unwrap())
+        .finish()
+        .unwrap();
+    // (A row moved to another SP fails on its moves already.)
+    let (column, value, said) = ("game", 77u32, "beyond the run's 2 games per position");
+    {
+        let dtype = frame.column(column).unwrap().dtype().clone();
+        let mut values: Vec<u32> = frame
+            .column(column)
+            .unwrap()
+            .cast(&DataType::UInt32)
+            .unwrap()
+            .u32()
+            .unwrap()
+            .into_no_null_iter()
+            .collect();
+        values[0] = value;
+        let mut changed = frame.clone();
+        changed
+            .with_column(Column::new(column.into(), values).cast(&dtype).unwrap())
+            .unwrap();
+        let path = temp.path().join(format!("{column}.parquet"));
+        write_table(&path, &changed, &manifest);
+        let message = refused(&path, &temp.path().join(column));
+        assert!(message.contains(said), "{message}");
+    }
+}

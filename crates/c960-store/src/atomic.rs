@@ -90,6 +90,34 @@ pub fn check_output(paths: &[&Path]) -> io::Result<()> {
     Ok(())
 }
 
+/// Creates the directory `dir` and its parents (an output directory). A
+/// file where a directory must be (`--out` naming a file, or a file among
+/// its parents) is bad input, said as such; other failures name `dir`.
+pub fn create_dir(dir: &Path) -> io::Result<()> {
+    let Err(e) = fs::create_dir_all(dir) else {
+        return Ok(());
+    };
+    let file = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .find(|a| fs::metadata(a).is_ok_and(|m| !m.is_dir()));
+    Err(match file {
+        Some(file) if file == dir => io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is a file, not a directory", dir.display()),
+        ),
+        Some(file) => io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "cannot create {}: {} is a file, not a directory",
+                dir.display(),
+                file.display()
+            ),
+        ),
+        None => io::Error::new(e.kind(), format!("cannot create {}: {e}", dir.display())),
+    })
+}
+
 /// An I/O error on `path` said in one line; a full disk is said as such.
 #[must_use]
 pub fn describe_write_error(path: &Path, e: &io::Error) -> io::Error {
@@ -126,10 +154,15 @@ where
     };
     check_output(&[path])?;
     if !dir.is_dir() {
+        let what = if dir.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
         return Err(io::Error::new(
             io::ErrorKind::NotFound,
             format!(
-                "cannot write {}: no directory {}",
+                "cannot write {}: the directory {} {what}",
                 path.display(),
                 dir.display()
             ),
@@ -174,7 +207,8 @@ where
         if last_error == Some(io::ErrorKind::StorageFull) {
             return describe_write_error(path, &io::Error::from(io::ErrorKind::StorageFull));
         }
-        if not_regular(path).is_some() && e.to_string().starts_with("cannot write") {
+        // Errors made here already say "cannot write PATH".
+        if e.to_string().starts_with("cannot write") {
             return e;
         }
         describe_write_error(path, &e)

@@ -143,29 +143,43 @@ fn seal(mut json: Vec<u8>) -> Vec<u8> {
     json
 }
 
-/// Checks the checksum of `line` (without its newline), if it has one.
-/// Lines from journals written before checksums are taken as they are.
-fn unseal(line: &[u8]) -> Result<(), String> {
+/// Checks the checksum of `line` (without its newline), if it has one:
+/// `Ok(true)` when it has a matching one, `Ok(false)` when it has none
+/// (lines from journals written before checksums).
+fn unseal(line: &[u8]) -> Result<bool, String> {
     let tail = SUM_KEY.len() + SUM_DIGITS + 2;
     let n = line.len();
     if n < tail + 2
         || !line.ends_with(b"\"}")
         || &line[n - tail..n - tail + SUM_KEY.len()] != SUM_KEY
     {
-        return Ok(());
+        return Ok(false);
     }
     let sum = &line[n - SUM_DIGITS - 2..n - 2];
     let mut body = match line[n - tail - 1] {
         b',' => line[..n - tail - 1].to_vec(),
         b'{' => b"{".to_vec(),
-        _ => return Ok(()),
+        _ => return Ok(false),
     };
     body.push(b'}');
     if checksum(&body).as_bytes() == sum {
-        Ok(())
+        Ok(true)
     } else {
         Err("checksum does not match: the line was changed or damaged".to_owned())
     }
+}
+
+/// Checks a record line of a journal whose header is `sealed` (carries a
+/// checksum). Every line of such a journal was written with one, so a line
+/// without it was edited (its checksum removed or renamed) and is not
+/// trusted; only journals written before checksums have lines without.
+fn unseal_record(line: &[u8], sealed: bool) -> Result<(), String> {
+    if !unseal(line)? && sealed {
+        return Err(
+            "no checksum, in a journal whose lines all carry one: the line was changed".to_owned(),
+        );
+    }
+    Ok(())
 }
 
 /// One pass over a journal's complete lines.
@@ -432,7 +446,8 @@ impl<R: DeserializeOwned> Journal<R> {
         mut on_record: impl FnMut(R, u64, &[u8]) -> Result<(), JournalError>,
     ) -> Result<(), JournalError> {
         let io_error = |source| JournalError::io(path, source);
-        let (_, theirs) = Journal::<R>::read_header(path)?;
+        let (header, theirs) = Journal::<R>::read_header(path)?;
+        let sealed = unseal(trim_newline(&header)).unwrap_or(false);
         if &theirs != settings {
             return Err(JournalError::SettingsDiffer {
                 path: path.to_owned(),
@@ -453,7 +468,7 @@ impl<R: DeserializeOwned> Journal<R> {
                 reason,
             };
             let text = trim_newline(&line);
-            unseal(text).map_err(corrupt)?;
+            unseal_record(text, sealed).map_err(corrupt)?;
             let record: R = serde_json::from_slice(text).map_err(|e| corrupt(e.to_string()))?;
             check(&record).map_err(corrupt)?;
             on_record(record, offset, &line)?;
@@ -499,13 +514,16 @@ fn scan<R: DeserializeOwned>(
     let mut lines = Lines::open(path).map_err(io_error)?;
     let mut line = Vec::new();
     lines.next(&mut line).map_err(io_error)?;
+    // The header was checked before; whether it carries a checksum says
+    // whether every line must.
+    let sealed = unseal(trim_newline(&line)).unwrap_or(false);
     let mut bad: BTreeMap<usize, String> = BTreeMap::new();
     // Per key: the first line with it and its content.
     let mut units: HashMap<String, (usize, Vec<u8>)> = HashMap::new();
     while lines.next(&mut line).map_err(io_error)? {
         let number = lines.number;
         let text = trim_newline(&line);
-        if let Err(reason) = unseal(text) {
+        if let Err(reason) = unseal_record(text, sealed) {
             bad.insert(number, reason);
             continue;
         }

@@ -18,9 +18,11 @@ pub mod merge;
 mod parquet;
 mod position_column;
 mod setup_columns;
+mod untouched;
 
 pub use atomic::{
-    OutputFile, check_output, describe_write_error, remove_stale_temporaries, write_atomically,
+    OutputFile, check_output, create_dir, describe_write_error, remove_stale_temporaries,
+    write_atomically,
 };
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};
@@ -36,3 +38,4 @@ pub use parquet::{
 };
 pub use position_column::{ColumnError, DEFAULT_COLUMNS, PositionColumn, read_position_column};
 pub use setup_columns::label_variant;
+pub use untouched::Untouched;

@@ -8,7 +8,7 @@
 //! a refused run can say who holds the directory.
 
 use std::{
-    fs::{self, File, OpenOptions, TryLockError},
+    fs::{self, File, TryLockError},
     io::{self, Read, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
     process,
@@ -29,6 +29,12 @@ pub enum LockError {
         dir: PathBuf,
         /// Who holds it, e.g. `process 1234 (c960 sweep --out x)`.
         holder: String,
+    },
+    /// The directory could not be made (the error names it).
+    #[error("{source}")]
+    Dir {
+        /// The cause.
+        source: io::Error,
     },
     /// The directory or its lock file could not be made or locked.
     #[error("cannot {what} {}: {source}", path.display())]
@@ -54,11 +60,7 @@ impl DirLock {
     /// Locks `dir` for writing, creating the directory if needed. Fails at
     /// once, naming the holder, if another process holds it.
     pub fn exclusive(dir: &Path) -> Result<DirLock, LockError> {
-        fs::create_dir_all(dir).map_err(|source| LockError::Io {
-            what: "create",
-            path: dir.to_owned(),
-            source,
-        })?;
+        crate::create_dir(dir).map_err(|source| LockError::Dir { source })?;
         DirLock::exclusive_file(&dir.join(LOCK_FILE), dir)
     }
 
@@ -73,13 +75,7 @@ impl DirLock {
             path: path.clone(),
             source,
         };
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io_error)?;
+        let mut file = open_lock_file(&path, true).map_err(io_error)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
@@ -108,11 +104,21 @@ impl DirLock {
     /// read-only copy) is read unlocked.
     pub fn shared(dir: &Path) -> Result<DirLock, LockError> {
         let path = dir.join(LOCK_FILE);
-        let Ok(mut file) = File::open(&path) else {
-            return Ok(DirLock {
-                file: None,
-                exclusive: false,
-            });
+        let mut file = match open_lock_file(&path, false) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(DirLock {
+                    file: None,
+                    exclusive: false,
+                });
+            }
+            Err(source) => {
+                return Err(LockError::Io {
+                    what: "lock",
+                    path,
+                    source,
+                });
+            }
         };
         match file.try_lock_shared() {
             Ok(()) => Ok(DirLock {
@@ -143,6 +149,60 @@ impl Drop for DirLock {
             let _ = file.unlock();
         }
     }
+}
+
+/// Opens the lock file at `path` (creating it when `create`) without
+/// following a symbolic link: the holder's name is written into the file
+/// and cleared when the lock is released, so a link at its place would
+/// have c960 truncate whatever file it points to. Anything but a regular
+/// file there is refused.
+fn open_lock_file(path: &Path, create: bool) -> io::Result<File> {
+    use rustix::fs::{Mode, OFlags};
+    if let Ok(meta) = fs::symlink_metadata(path)
+        && !meta.file_type().is_file()
+    {
+        return Err(not_a_lock_file(meta.file_type()));
+    }
+    let mut flags = OFlags::RDWR | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
+    if create {
+        flags |= OFlags::CREATE;
+    } else {
+        // A reader only locks; a read-only copy of a run is read unlocked
+        // rather than refused.
+        flags.remove(OFlags::RDWR);
+        flags |= OFlags::RDONLY;
+    }
+    let fd = rustix::fs::open(path, flags, Mode::from_raw_mode(0o644)).map_err(|e| {
+        if e == rustix::io::Errno::LOOP {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "it is a symbolic link; c960 locks only regular files",
+            )
+        } else {
+            io::Error::from(e)
+        }
+    })?;
+    let file = File::from(fd);
+    // Checked on the open file too: the path may have changed since.
+    let kind = file.metadata()?.file_type();
+    if !kind.is_file() {
+        return Err(not_a_lock_file(kind));
+    }
+    Ok(file)
+}
+
+fn not_a_lock_file(kind: fs::FileType) -> io::Error {
+    let what = if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    };
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("it is {what}; c960 locks only regular files"),
+    )
 }
 
 /// The holder named in a lock file, if it is still running.

@@ -186,6 +186,88 @@ fn differ<M>(a: &MergeInput<M>, b: &MergeInput<M>, differences: &str) -> MergeRe
     ))
 }
 
+/// What the output directory of a merge already holds.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ExistingOutput {
+    /// No run: nothing there, or only what a merge leaves beside a run
+    /// (the shards' directories, Slurm's scripts and logs).
+    Empty,
+    /// A run with the inputs' settings (an earlier merge of them, say):
+    /// the merge may replace it only if it keeps each of its units.
+    SameRun,
+}
+
+/// Checks the output directory `out` of a merge whose inputs have the
+/// journal settings `settings`: a run of other settings there, or a run's
+/// files (`run_files`: its manifest and tables) without its journal, are
+/// refused, as a merge would replace them and lose that run.
+pub fn existing_output(
+    out: &Path,
+    journal: &str,
+    settings: &Value,
+    run_files: &[&str],
+) -> Result<ExistingOutput, MergeRefusal> {
+    let path = out.join(journal);
+    if path.is_file() {
+        let (_, theirs) = Journal::<Value>::read_header(&path)?;
+        if &theirs != settings {
+            let differences = match Journal::<Value>::read_records(
+                &path,
+                settings,
+                &|_| Ok(()),
+                |_, _, _| Ok(()),
+            ) {
+                Err(JournalError::SettingsDiffer { differences, .. }) => differences,
+                _ => "settings lines differ".to_owned(),
+            };
+            return Err(MergeRefusal::Invalid(format!(
+                "{} already holds a run of other settings ({differences}); merging would replace it: \
+                 merge into a new directory",
+                out.display()
+            )));
+        }
+        return Ok(ExistingOutput::SameRun);
+    }
+    if let Some(file) = run_files.iter().find(|f| out.join(f).exists()) {
+        return Err(MergeRefusal::Invalid(format!(
+            "{} already holds a run's {file} but no {journal}: merging would replace it; merge \
+             into a new directory",
+            out.display()
+        )));
+    }
+    Ok(ExistingOutput::Empty)
+}
+
+/// The refusal for an output run that holds units (`count`, the first
+/// named in `first`) that no input has.
+#[must_use]
+pub fn output_would_lose(out: &Path, count: usize, units: &str, first: &str) -> MergeRefusal {
+    MergeRefusal::Invalid(format!(
+        "{} already holds a run with {count} {units} that no input has ({first}, ...); merging \
+         would lose them: give it as an input and merge into a new directory",
+        out.display()
+    ))
+}
+
+/// The refusal for an input that holds units outside the run (another
+/// position set, more games or repeats than its plan): merging would drop
+/// them silently.
+#[must_use]
+pub fn outside_the_run(
+    input: &Path,
+    count: usize,
+    units: &str,
+    first: &str,
+    plan: &str,
+) -> MergeRefusal {
+    MergeRefusal::Invalid(format!(
+        "{} holds {count} {units} outside the run ({first}, ...; the run is {plan}): it was run \
+         with other --positions or more games; finish it with the run's settings or merge it \
+         separately",
+        input.display()
+    ))
+}
+
 /// The inputs that have not finished (no manifest).
 #[must_use]
 pub fn unfinished<M>(read: &[MergeInput<M>]) -> Vec<PathBuf> {

@@ -159,6 +159,43 @@ fn a_changed_journal_line_fails_its_checksum() {
     assert!(err.to_string().contains("journal.jsonl"), "{err}");
 }
 
+/// Issue 30 item 6: a line whose checksum was removed (or its key renamed)
+/// while its content was edited must not be trusted when every other line
+/// of the journal carries one, neither on resume nor by a merge's reader.
+#[test]
+fn a_journal_line_without_its_checksum_is_refused_in_a_checksummed_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = journal_with(
+        dir.path(),
+        &[Row { sp: 1, score: 5 }, Row { sp: 2, score: 7 }],
+    );
+    let text = fs::read_to_string(&path).unwrap();
+    let sealed: Vec<&str> = text.lines().collect();
+    let cut = sealed[2].find(",\"c960_sum\"").unwrap();
+    let settings = serde_json::Value::from("settings");
+    for edited in [
+        format!("{}}}", &sealed[2][..cut]).replace("\"score\":7", "\"score\":250"),
+        sealed[2]
+            .replace("c960_sum", "c960_sux")
+            .replace("\"score\":7", "\"score\":250"),
+    ] {
+        fs::write(&path, format!("{}\n{}\n{edited}\n", sealed[0], sealed[1])).unwrap();
+        let err = Journal::<Row>::open_checked(&path, &"settings", &validation()).unwrap_err();
+        assert!(
+            matches!(err, JournalError::Corrupt { line: 3, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("no checksum"), "{err}");
+        let read = Journal::<Row>::read_records(&path, &settings, &|_| Ok(()), |_, _, _| Ok(()));
+        assert!(
+            matches!(read, Err(JournalError::Corrupt { line: 3, .. })),
+            "{read:?}"
+        );
+        let dropped = Journal::<Row>::repair(&path, &validation()).unwrap();
+        assert_eq!(dropped.len(), 1, "{dropped:?}");
+    }
+}
+
 #[test]
 fn journal_lines_without_checksums_still_read() {
     let dir = tempfile::tempdir().unwrap();

@@ -60,7 +60,7 @@ fn a_failed_atomic_write_keeps_the_old_file_and_leaves_nothing() {
     assert_eq!(fs::read_to_string(&path).unwrap(), "good");
     assert_eq!(names(dir.path()), ["out.csv"]);
     let missing = write_atomically(&dir.path().join("no/such/dir.csv"), |_| Ok(())).unwrap_err();
-    assert!(missing.to_string().contains("no directory"), "{missing}");
+    assert!(missing.to_string().contains("does not exist"), "{missing}");
 }
 
 #[test]

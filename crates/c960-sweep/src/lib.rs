@@ -261,10 +261,35 @@ fn run_with(
     config: &SweepConfig,
     engine: Option<AnyEngine>,
     stop: &AtomicBool,
+    on_progress: impl FnMut(Progress),
+) -> Result<SweepOutcome, SweepError> {
+    let mut untouched = c960_store::Untouched::note(&config.out, &[JOURNAL_FILE]);
+    let lock = match DirLock::exclusive(&config.out) {
+        Ok(lock) => lock,
+        Err(e) => {
+            // Not ours to put back: another run may hold it.
+            untouched.remove_if_made_and_empty();
+            return Err(e.into());
+        }
+    };
+    untouched.holding_lock();
+    let result = run_locked(config, engine, stop, on_progress);
+    if result.is_err() {
+        // A refused sweep (an engine that does not start or ignores its
+        // limit) leaves the directory as it was.
+        untouched.put_back();
+    }
+    drop(lock);
+    result
+}
+
+fn run_locked(
+    config: &SweepConfig,
+    engine: Option<AnyEngine>,
+    stop: &AtomicBool,
     mut on_progress: impl FnMut(Progress),
 ) -> Result<SweepOutcome, SweepError> {
     let started = now();
-    let _lock = DirLock::exclusive(&config.out)?;
     let mut state = Prepared::new(config, engine)?;
     let units = units(config);
     let wanted: BTreeSet<(u32, u32)> = units.iter().map(|(p, r)| (p.id(), *r)).collect();
@@ -310,6 +335,9 @@ fn run_with(
         repaired: state.repaired,
     };
     if !interrupted {
+        // A rerun of a finished sweep keeps when it was made.
+        let kept =
+            c960_store::manifest::kept_times(&config.out, started, now(), resumed < wanted.len());
         let manifest = Manifest {
             kind: "sweep".to_owned(),
             variant: state.variant,
@@ -337,8 +365,8 @@ fn run_with(
             failed: outcome.failed.clone(),
             resumed,
             jobs: config.jobs,
-            started,
-            finished: now(),
+            started: kept.0,
+            finished: kept.1,
             notes: if config.repeats.is_repeated() {
                 format!("{NOTES}{REPEAT_NOTES}")
             } else {
@@ -408,6 +436,15 @@ impl Prepared {
             .repeats
             .check(config.limit)
             .map_err(SweepError::Invalid)?;
+        if units(config).is_empty() {
+            // Its table would be empty, and read as a sweep of nothing.
+            let searches = config.positions.len() as u64 * u64::from(config.repeats.repeats);
+            return Err(SweepError::Invalid(format!(
+                "shard {} holds none of the {searches} search(es) of this sweep: use at most \
+                 {searches} shards",
+                config.shard
+            )));
+        }
         create_run_dir(&config.out)?;
         // Temporary files of a run killed while writing go first.
         c960_store::remove_stale_temporaries(&config.out);
@@ -560,6 +597,7 @@ pub fn write_outputs(
     manifest: &Manifest,
 ) -> Result<(), SweepError> {
     let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
+
     let variant = manifest.variant;
     let labelled = |mut frame: polars::prelude::DataFrame| {
         c960_store::label_variant(&mut frame, variant).map(|()| frame)

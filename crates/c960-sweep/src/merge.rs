@@ -14,7 +14,7 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    fs, io,
+    io,
     path::{Path, PathBuf},
 };
 
@@ -22,13 +22,17 @@ use c960_core::{Setup, Shard, Variant};
 use c960_engine::Limit;
 use c960_store::{
     DirLock, Journal, JournalError,
-    merge::{MergeInput, agree, missing_message, read_inputs, refuse_mixed, unfinished},
+    merge::{
+        ExistingOutput, MergeInput, agree, existing_output, missing_message, output_would_lose,
+        outside_the_run, read_inputs, refuse_mixed, unfinished,
+    },
     write_atomically,
 };
 
 use crate::{
-    Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, Manifest, NOTES, REPEAT_NOTES, RepeatPlan,
-    Sharding, SweepError, SweepRow, repeats, validate, write_outputs,
+    CSV_FILE, Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, Manifest, NOTES, PARQUET_FILE,
+    REPEAT_NOTES, REPEATS_CSV, REPEATS_PARQUET, RepeatPlan, Sharding, SweepError, SweepRow,
+    repeats, validate, write_outputs,
 };
 
 /// What a merge produced.
@@ -57,8 +61,7 @@ pub fn merge(
     allow_missing: bool,
 ) -> Result<MergeOutcome, MergeError> {
     let invalid = |m: String| SweepError::Invalid(m);
-    fs::create_dir_all(out)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display())))?;
+    c960_store::create_dir(out)?;
     let _lock = DirLock::exclusive(out)?;
     c960_store::remove_stale_temporaries(out);
     let (read, _locks) =
@@ -89,43 +92,22 @@ pub fn merge(
         .flat_map(|p| (0..repeat_plan.repeats).map(move |r| (p.id(), r)))
         .collect();
     let exact = plan.limit.starts_with("nodes") || plan.limit.starts_with("depth");
+    let existing = existing_output(
+        out,
+        JOURNAL_FILE,
+        &first.settings,
+        &[
+            MANIFEST_FILE,
+            PARQUET_FILE,
+            CSV_FILE,
+            REPEATS_PARQUET,
+            REPEATS_CSV,
+        ],
+    )?;
 
-    let mut rows: BTreeMap<(u32, u32), (SweepRow, Vec<u8>, usize)> = BTreeMap::new();
-    let mut duplicates = 0;
-    for (k, input) in read.iter().enumerate() {
-        let path = input.dir.join(JOURNAL_FILE);
-        let check = move |entry: &Entry| validate::check_entry(entry, limit, &repeat_plan, variant);
-        let mut refused = None;
-        let result =
-            Journal::<Entry>::read_records(&path, &first.settings, &check, |entry, _, line| {
-                let Entry::Done(row) = entry else {
-                    return Ok(());
-                };
-                let key = (row.sp, row.repeat);
-                if !wanted.contains(&key) {
-                    return Ok(());
-                }
-                match rows.get(&key) {
-                    None => {
-                        rows.insert(key, (*row, line.to_vec(), k));
-                    }
-                    Some((seen, _, from)) => {
-                        if exact && !same_apart_from_time(seen, &row) {
-                            refused = Some(conflict(&read[*from].dir, &input.dir, variant, key));
-                            return Err(JournalError::Io {
-                                path: path.clone(),
-                                source: io::Error::other("conflicting duplicate"),
-                            });
-                        }
-                        duplicates += 1;
-                    }
-                }
-                Ok(())
-            });
-        if let Some(message) = refused {
-            return Err(SweepError::Invalid(message));
-        }
-        result.map_err(|e| refuse_mixed(first, input, e))?;
+    let (rows, duplicates) = unite(&read, plan, &wanted, limit, &repeat_plan, exact)?;
+    if existing == ExistingOutput::SameRun {
+        keeps_output(out, &first.settings, variant, &rows)?;
     }
     let missing: Vec<(u32, u32)> = wanted
         .iter()
@@ -157,6 +139,80 @@ pub fn merge(
     })
 }
 
+/// Each input's row of each search of the run (`wanted`), with its
+/// journal line and input; a search found again counts once (and must be
+/// the same row when the run replays exactly). Refuses an input with
+/// searches outside the run.
+fn unite(
+    read: &[MergeInput<Manifest>],
+    plan: &Manifest,
+    wanted: &BTreeSet<(u32, u32)>,
+    limit: Limit,
+    repeat_plan: &RepeatPlan,
+    exact: bool,
+) -> Result<(Rows, usize), MergeError> {
+    let first = &read[0];
+    let variant = plan.variant;
+    let repeat_plan = *repeat_plan;
+    let mut rows: BTreeMap<(u32, u32), (SweepRow, Vec<u8>, usize)> = BTreeMap::new();
+    let mut duplicates = 0;
+    for (k, input) in read.iter().enumerate() {
+        let path = input.dir.join(JOURNAL_FILE);
+        let check = move |entry: &Entry| validate::check_entry(entry, limit, &repeat_plan, variant);
+        let mut refused = None;
+        let mut outside: (usize, Option<(u32, u32)>) = (0, None);
+        let result =
+            Journal::<Entry>::read_records(&path, &first.settings, &check, |entry, _, line| {
+                let Entry::Done(row) = entry else {
+                    return Ok(());
+                };
+                let key = (row.sp, row.repeat);
+                if !wanted.contains(&key) {
+                    outside.0 += 1;
+                    outside.1.get_or_insert(key);
+                    return Ok(());
+                }
+                match rows.get(&key) {
+                    None => {
+                        rows.insert(key, (*row, line.to_vec(), k));
+                    }
+                    Some((seen, _, from)) => {
+                        if exact && !same_apart_from_time(seen, &row) {
+                            refused = Some(conflict(&read[*from].dir, &input.dir, variant, key));
+                            return Err(JournalError::Io {
+                                path: path.clone(),
+                                source: io::Error::other("conflicting duplicate"),
+                            });
+                        }
+                        duplicates += 1;
+                    }
+                }
+                Ok(())
+            });
+        if let Some(message) = refused {
+            return Err(SweepError::Invalid(message));
+        }
+        result.map_err(|e| refuse_mixed(first, input, e))?;
+        if let (count, Some(key)) = outside {
+            return Err(outside_the_run(
+                &input.dir,
+                count,
+                "search(es)",
+                &search_name(variant, key),
+                &format!(
+                    "positions {}, {} repeat(s)",
+                    plan.positions, repeat_plan.repeats
+                ),
+            )
+            .into());
+        }
+    }
+    Ok((rows, duplicates))
+}
+
+/// Each search's row, journal line and input.
+type Rows = BTreeMap<(u32, u32), (SweepRow, Vec<u8>, usize)>;
+
 /// The merged sweep's manifest: the run's settings from `plan`, the
 /// merged counts (and repeatability) and the span of the inputs' clocks.
 fn merged_manifest(
@@ -167,7 +223,11 @@ fn merged_manifest(
     missing: Vec<(u32, u32)>,
 ) -> Manifest {
     let manifests: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
-    let mut shards: Vec<Shard> = manifests.iter().filter_map(|m| m.sharding.shard).collect();
+    // A merged input brings the shards it was made from.
+    let mut shards: Vec<Shard> = manifests
+        .iter()
+        .flat_map(|m| m.sharding.shard.iter().chain(&m.sharding.shards).copied())
+        .collect();
     shards.sort_unstable();
     shards.dedup();
     let failed: Vec<FailedPosition> = manifests
@@ -286,18 +346,53 @@ fn parse_limit(text: &str) -> Option<Limit> {
     }
 }
 
+/// `SP 5`, or `SP 5 repeat 2` for a later repeat.
+fn search_name(variant: Variant, (sp, repeat): (u32, u32)) -> String {
+    if repeat == 0 {
+        variant.label(sp)
+    } else {
+        format!("{} repeat {repeat}", variant.label(sp))
+    }
+}
+
+/// Refuses to replace the sweep in `out` (of the inputs' settings) when it
+/// holds a search that no input has.
+fn keeps_output<T>(
+    out: &Path,
+    settings: &serde_json::Value,
+    variant: Variant,
+    rows: &BTreeMap<(u32, u32), T>,
+) -> Result<(), MergeError> {
+    let mut lost = 0;
+    let mut first = None;
+    Journal::<Entry>::read_records(
+        &out.join(JOURNAL_FILE),
+        settings,
+        &|_| Ok(()),
+        |entry, _, _| {
+            if let Entry::Done(row) = entry
+                && !rows.contains_key(&(row.sp, row.repeat))
+            {
+                lost += 1;
+                first.get_or_insert((row.sp, row.repeat));
+            }
+            Ok(())
+        },
+    )?;
+    match first {
+        Some(key) => {
+            Err(output_would_lose(out, lost, "search(es)", &search_name(variant, key)).into())
+        }
+        None => Ok(()),
+    }
+}
+
 /// The refusal for missing searches, the first few named.
 fn missing_searches(variant: Variant, missing: &[(u32, u32)], unfinished: &[PathBuf]) -> String {
     let shown: Vec<String> = missing
         .iter()
         .take(8)
-        .map(|&(sp, repeat)| {
-            if repeat == 0 {
-                variant.label(sp)
-            } else {
-                format!("{} repeat {repeat}", variant.label(sp))
-            }
-        })
+        .map(|&key| search_name(variant, key))
         .collect();
     missing_message(missing.len(), "search(es)", &shown, unfinished)
 }

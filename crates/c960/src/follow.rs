@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use c960_runner::Progress;
-use indicatif::ProgressBar;
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 use crate::interrupt::Interrupted;
 
@@ -53,6 +53,25 @@ impl<'a> Follow<'a> {
     pub(crate) fn planned(&self) -> u64 {
         self.planned
     }
+}
+
+/// `style` with the key `{rate}`: units a second, whole above 100 and with
+/// one decimal below (indicatif's `{per_sec}` prints four decimals), and
+/// nothing until there is a rate (a stage done at once, or taken whole
+/// from its journal, has none worth showing).
+pub(crate) fn with_rate(style: ProgressStyle) -> ProgressStyle {
+    style.with_key(
+        "rate",
+        |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let rate = state.per_sec();
+            let shown = state.elapsed().as_secs_f64() >= 1.0 && rate.is_finite() && rate > 0.0;
+            let _ = match (shown, rate >= 100.0) {
+                (false, _) => Ok(()),
+                (true, true) => write!(w, "{rate:.0}/s"),
+                (true, false) => write!(w, "{rate:.1}/s"),
+            };
+        },
+    )
 }
 
 /// The error of a run stopped by Ctrl-C (exit 130): `saved` of `planned`

@@ -167,6 +167,12 @@ fn message(err: &anyhow::Error) -> String {
         if part.is_empty() || text.contains(&part) {
             continue;
         }
+        // A cause that repeats the context and goes on ("cannot write X"
+        // then "cannot write X: why") is said once.
+        if !text.is_empty() && part.starts_with(&text) {
+            text = part;
+            continue;
+        }
         if !text.is_empty() {
             text.push_str(": ");
         }

@@ -362,28 +362,40 @@ fn unsealed(line: &str) -> String {
     value.to_string()
 }
 
+/// `value` as a journal line with a valid checksum, as a deliberate
+/// forger would write it: content checks must catch what checksums cannot.
+fn sealed(value: &serde_json::Value) -> String {
+    use sha2::Digest as _;
+    let body = value.to_string();
+    let digest = sha2::Sha256::digest(body.as_bytes());
+    let sum: String = digest[..8]
+        .iter()
+        .fold(String::new(), |hex, b| hex + &format!("{b:02x}"));
+    format!("{},\"c960_sum\":\"{sum}\"}}", &body[..body.len() - 1])
+}
+
 #[test]
 fn journal_lines_that_cannot_be_trusted_stop_a_resume_until_repaired() {
     type Edit = fn(&str) -> String;
     let cases: [(&str, Edit); 4] = [
         ("checksum", |l| l.replace("\"depth\":", "\"depth\":1")),
         ("RNBQKBNR", |l| {
-            // Relabelled to another SP (older line, no checksum).
+            // Relabelled to another SP (its checksum forged).
             let mut v: serde_json::Value = serde_json::from_str(&unsealed(l)).unwrap();
             v["sp"] = 518.into();
-            v.to_string()
+            sealed(&v)
         }),
         ("not legal", |l| {
             let mut v: serde_json::Value = serde_json::from_str(&unsealed(l)).unwrap();
             v["best_move_uci"] = "zz99".into();
-            v.to_string()
+            sealed(&v)
         }),
         ("WDL", |l| {
             let mut v: serde_json::Value = serde_json::from_str(&unsealed(l)).unwrap();
             v["wdl_win"] = 900.into();
             v["wdl_draw"] = 900.into();
             v["wdl_loss"] = 900.into();
-            v.to_string()
+            sealed(&v)
         }),
     ];
     for (reason, edit) in cases {
@@ -449,7 +461,7 @@ fn a_conflicting_duplicate_is_refused_not_taken() {
     let mut copy: serde_json::Value = serde_json::from_str(&unsealed(&text[1])).unwrap();
     let cp = copy["score_cp"].as_i64().unwrap();
     copy["score_cp"] = (cp + 500).into();
-    text.push(copy.to_string());
+    text.push(sealed(&copy));
     fs::write(&journal, text.join("\n") + "\n").unwrap();
     let run = run_command(fake_sweep(&dir, "a", &["--positions", "0-3"]));
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -486,7 +498,7 @@ fn an_illegal_move_in_a_self_play_journal_is_refused() {
     let mut text = lines(&journal);
     let mut game: serde_json::Value = serde_json::from_str(&unsealed(&text[2])).unwrap();
     game["moves"][3] = "a1a8".into();
-    text[2] = game.to_string();
+    text[2] = sealed(&game);
     fs::write(&journal, text.join("\n") + "\n").unwrap();
     let run = dir.run(&args);
     assert_eq!(run.code, 2, "{}", run.stderr);

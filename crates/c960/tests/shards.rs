@@ -242,3 +242,203 @@ fn restore_rebuilds_a_run_from_its_game_table_and_refuses_bad_tables() {
     }
     assert!(!dir.file("a").exists() && !dir.file("b").exists() && !dir.file("c").exists());
 }
+
+/// Every file under `dir` whose name contains `part`.
+fn files_named(dir: &std::path::Path, part: &str) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if entry.file_name().to_string_lossy().contains(part) && !path.is_dir() {
+            found.push(path.clone());
+        }
+        if entry.file_type().unwrap().is_dir() {
+            found.extend(files_named(&path, part));
+        }
+    }
+    found
+}
+
+/// Runs a generated batch script with bash, as a Slurm task would (with
+/// `env`), from `cwd`.
+fn bash(script: &std::path::Path, cwd: &std::path::Path, env: &[(&str, &str)]) -> util::Run {
+    let mut command = std::process::Command::new("bash");
+    command.arg(script).current_dir(cwd);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    util::run_command(command)
+}
+
+/// Issue 30 item 11: the scripts of `c960 slurm` run as written for
+/// working directories and run directories with spaces, quotes and `$(…)`
+/// in their names; nothing in a name is executed.
+#[test]
+fn slurm_scripts_quote_hostile_names_and_run_as_written() {
+    let dir = Dir::new();
+    let cwd = dir.file("work 'q\" $(touch pwned-cwd) `touch pwned-tick`");
+    fs::create_dir(&cwd).unwrap();
+    let out = "sp \"x\" 'y' $(touch pwned-out) %a #z";
+    let args = [
+        "slurm",
+        "selfplay",
+        "--engine",
+        "builtin",
+        "--nodes",
+        "200",
+        "--positions",
+        "0-1",
+        "--games-per-position",
+        "2",
+        "--seed",
+        "9",
+        "--out",
+        out,
+        "--shards",
+        "2",
+    ];
+    let mut command = dir.command(&args);
+    command.current_dir(&cwd);
+    let run = util::run_command(command);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run_dir = cwd.join(out);
+    let shard = fs::read_to_string(run_dir.join("slurm/shard.sbatch")).unwrap();
+    for line in shard.lines().filter(|l| l.starts_with("#SBATCH")) {
+        assert!(!line.contains(" $("), "unescaped in {line}");
+    }
+    assert!(shard.contains("shard-%a-%A.out"), "{shard}");
+    assert!(
+        shard.contains("%%a\\ \\#z/slurm/logs/"),
+        "a % of the path is not a pattern: {shard}"
+    );
+    for i in ["0", "1"] {
+        let task = bash(
+            &run_dir.join("slurm/shard.sbatch"),
+            dir.path(),
+            &[("SLURM_ARRAY_TASK_ID", i), ("SLURM_CPUS_PER_TASK", "1")],
+        );
+        assert_eq!(task.code, 0, "shard {i}: {}", task.stderr);
+    }
+    let merge = bash(&run_dir.join("slurm/merge.sbatch"), dir.path(), &[]);
+    assert_eq!(merge.code, 0, "{}", merge.stderr);
+    assert!(run_dir.join("games.pgn").is_file());
+    assert_eq!(
+        files_named(dir.path(), "pwned"),
+        Vec::<std::path::PathBuf>::new()
+    );
+}
+
+#[test]
+fn slurm_refuses_control_characters_odd_slurm_values_and_absurd_shards() {
+    let dir = Dir::new();
+    let engine = util::fake_engine();
+    let base = [
+        "slurm",
+        "sweep",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--nodes",
+        "200",
+    ];
+    for (extra, said) in [
+        (
+            vec![
+                "--out",
+                "s",
+                "--shards",
+                "2",
+                "--partition",
+                "debug\ntouch /tmp/pwned",
+            ],
+            "--partition",
+        ),
+        (
+            vec!["--out", "s", "--shards", "2", "--partition", "a b"],
+            "--partition",
+        ),
+        (
+            vec!["--out", "s", "--shards", "2", "--time", "1:00; rm -rf x"],
+            "--time",
+        ),
+        (
+            vec!["--out", "new\nline", "--shards", "2"],
+            "control character",
+        ),
+        (vec!["--out", "s", "--shards", "4294967295"], "out of range"),
+        (
+            vec!["--out", "s", "--shards", "2", "--option", "Hash=1\nx"],
+            "control character",
+        ),
+    ] {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        let line = dir.bad_input(&args);
+        assert!(line.contains(said), "{line}");
+    }
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "something was written"
+    );
+}
+
+/// A shard whose positions failed exits 1 and is resubmitted by the merge
+/// job, not merged as finished.
+#[test]
+fn a_slurm_shard_that_exits_1_with_failures_is_not_finished() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = Dir::new();
+    let engine = util::fake_engine();
+    dir.ok(&[
+        "slurm",
+        "sweep",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--nodes",
+        "100",
+        "--positions",
+        "0-3",
+        "--retries",
+        "0",
+        "--out",
+        "s",
+        "--shards",
+        "2",
+    ]);
+    let script = dir.file("s/slurm/shard.sbatch");
+    let env = |i| [("SLURM_ARRAY_TASK_ID", i), ("SLURM_CPUS_PER_TASK", "1")];
+    let mut failing = env("0").to_vec();
+    failing.push(("C960_FAKE_UCI", "--crash"));
+    let task = bash(&script, dir.path(), &failing);
+    assert_eq!(task.code, 1, "{}", task.stderr);
+    assert!(
+        dir.file("s/shards/0/manifest.json").exists(),
+        "its failures are listed"
+    );
+    assert_eq!(bash(&script, dir.path(), &env("1")).code, 0);
+    // A stand-in for sbatch records what the merge job submits.
+    let bin = dir.file("bin");
+    fs::create_dir(&bin).unwrap();
+    let sbatch = bin.join("sbatch");
+    fs::write(
+        &sbatch,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\necho 42\n",
+            dir.file("submitted").display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&sbatch, fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let merge = bash(
+        &dir.file("s/slurm/merge.sbatch"),
+        dir.path(),
+        &[("PATH", &path)],
+    );
+    assert_eq!(merge.code, 0, "{}", merge.stderr);
+    let submitted = fs::read_to_string(dir.file("submitted")).unwrap();
+    assert!(submitted.contains("--array=0 "), "{submitted}");
+    assert!(
+        !dir.file("s/sweep.parquet").exists(),
+        "merged with a failed shard"
+    );
+}

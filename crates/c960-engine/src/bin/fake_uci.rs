@@ -6,8 +6,16 @@
 //!               [--crash-once FILE] [--crash-after N] [--hang] [--illegal]
 //!               [--garbage] [--slow MS] [--castle] [--no-wdl] [--no-info]
 //!               [--bad-wdl] [--ignore-nodes] [--ignore-depth] [--trace DIR]
-//!               [--contempt] [--overstep MS]
+//!               [--contempt] [--overstep MS] [--mate-zero] [--mate-claim]
+//!               [--pv-not-best] [--endless] [--latin1-name]
 //! ```
+//!
+//! The lying modes: `--mate-zero` reports `score mate 0` for its move,
+//! `--mate-claim` `score mate 1` after a single node whatever its limit
+//! (its line does not mate), `--pv-not-best` a principal variation that
+//! starts with another move than its best move; `--endless` answers `go`
+//! with output that never ends its line, and `--latin1-name` sends its
+//! `id name` in Latin-1 (not UTF-8).
 //!
 //! With `--trace DIR` it appends what it was asked to `DIR/PID.trace`, one
 //! line per command: `ucinewgame`, `setoption NAME VALUE`, and `go w` /
@@ -65,6 +73,11 @@ struct Modes {
     trace: Option<PathBuf>,
     contempt: bool,
     overstep_ms: Option<u64>,
+    mate_zero: bool,
+    mate_claim: bool,
+    pv_not_best: bool,
+    endless: bool,
+    latin1_name: bool,
 }
 
 fn modes() -> Modes {
@@ -99,6 +112,11 @@ fn modes() -> Modes {
             "--trace" => m.trace = Some(PathBuf::from(value())),
             "--contempt" => m.contempt = true,
             "--overstep" => m.overstep_ms = Some(value().parse().unwrap_or_else(|_| fail("MS"))),
+            "--mate-zero" => m.mate_zero = true,
+            "--mate-claim" => m.mate_claim = true,
+            "--pv-not-best" => m.pv_not_best = true,
+            "--endless" => m.endless = true,
+            "--latin1-name" => m.latin1_name = true,
             other => fail(&format!("unknown argument {other}")),
         }
     }
@@ -132,6 +150,11 @@ fn main() {
             Some("uci") if modes.not_uci => {
                 let _ = writeln!(out, "hello, I speak no UCI");
                 return;
+            }
+            Some("uci") if modes.latin1_name => {
+                // "Moteur d'échecs" with é in Latin-1: one byte, 0xE9.
+                let _ = out.write_all(b"id name Moteur d'\xe9checs\n");
+                handshake(&modes).replacen("id name c960-fake-uci\n", "", 1)
             }
             Some("uci") => handshake(&modes),
             Some("isready") => "readyok".to_owned(),
@@ -186,6 +209,9 @@ fn main() {
                     loop {
                         thread::sleep(Duration::from_hours(1));
                     }
+                }
+                if modes.endless {
+                    endless(&mut out);
                 }
                 thread::sleep(Duration::from_millis(modes.slow_ms));
                 let reach = go(&modes, &position, &words);
@@ -312,7 +338,7 @@ fn search(
     modes: &Modes,
     multipv: usize,
     wdl: bool,
-    (depth, nodes): (u64, u64),
+    (depth, mut nodes): (u64, u64),
 ) -> String {
     let mut moves: Vec<(String, shakmaty::Move)> = position
         .legal_moves()
@@ -335,6 +361,20 @@ fn search(
     let lines = if modes.no_info { 0 } else { multipv.max(1) };
     for (i, (uci, _)) in moves.iter().take(lines).enumerate() {
         let cp = base - 7 * i32::try_from(i).expect("small");
+        let score = if modes.mate_zero {
+            "mate 0".to_owned()
+        } else if modes.mate_claim {
+            nodes = 1;
+            "mate 1".to_owned()
+        } else {
+            format!("cp {cp}")
+        };
+        // The line of the next move in UCI order, when it has one.
+        let uci = if modes.pv_not_best {
+            moves.get(i + 1).map_or(uci, |(next, _)| next)
+        } else {
+            uci
+        };
         let wdl = match (wdl, modes.bad_wdl) {
             (_, true) => " wdl 900 900 900",
             (true, false) => " wdl 100 800 100",
@@ -342,7 +382,7 @@ fn search(
         };
         let _ = writeln!(
             reply,
-            "info depth {depth} seldepth {depth} multipv {} score cp {cp}{wdl} nodes {nodes} nps 1000 time 1 pv {uci}",
+            "info depth {depth} seldepth {depth} multipv {} score {score}{wdl} nodes {nodes} nps 1000 time 1 pv {uci}",
             i + 1
         );
     }
@@ -355,6 +395,13 @@ fn search(
     };
     let _ = write!(reply, "bestmove {best}");
     reply
+}
+
+/// Writes output without a newline until the reader goes away.
+fn endless(out: &mut io::Stdout) -> ! {
+    let chunk = vec![b'x'; 64 * 1024];
+    while out.write_all(&chunk).is_ok() {}
+    process::exit(0)
 }
 
 /// A well-formed UCI move that is not legal here.

@@ -3,10 +3,21 @@
 //! A thread reads the engine's standard output into a channel, so every
 //! wait has a deadline: an engine that hangs is killed and reported, never
 //! waited on forever. Standard error is collected for crash reports.
+//!
+//! A line is at most [`MAX_LINE`] bytes: an engine that writes more without
+//! a newline is stopped, instead of growing c960's memory until the
+//! watchdog acts. Bytes that are not UTF-8 are read as U+FFFD, so an odd
+//! `id name` does not hide the rest of the handshake.
+//!
+//! The engine runs in a process group of its own, and stopping it kills the
+//! whole group: an engine started by a wrapper script that does not `exec`
+//! is the wrapper's child, and killing the wrapper alone would leave it
+//! searching.
 
 use std::{
     collections::BTreeMap,
-    io::{BufRead, BufReader, Write},
+    io::{BufRead, BufReader, Read, Write},
+    os::unix::process::CommandExt as _,
     path::Path,
     process::{Child, ChildStdin, Command, Stdio},
     sync::{
@@ -31,9 +42,95 @@ use crate::{
     },
 };
 
+/// The longest line an engine may write, in bytes, newline excluded. A
+/// UCI line is short (a 250-ply principal variation is under 2 KB); the
+/// cap is there to stop an engine that never ends its line.
+pub const MAX_LINE: usize = 64 * 1024;
+
 enum Event {
     Line(String),
+    /// A line longer than [`MAX_LINE`]: the reader stopped there.
+    Overlong,
     Eof,
+}
+
+/// Reads the engine's output line by line into `tx` (logging each line),
+/// until the end, a read error or a line longer than [`MAX_LINE`].
+fn read_output(stdout: impl Read, tx: &mpsc::Sender<Event>, log: Option<&IoLog>) {
+    let mut reader = BufReader::new(stdout);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let event = match read_capped_line(&mut reader, &mut line) {
+            Ok(true) => {
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                let text = String::from_utf8_lossy(&line).into_owned();
+                if let Some(log) = log {
+                    log.write('<', &text);
+                }
+                Event::Line(text)
+            }
+            Ok(false) | Err(None) => break,
+            Err(Some(())) => {
+                if let Some(log) = log {
+                    log.write(
+                        '!',
+                        &format!("a line longer than {MAX_LINE} bytes; stopped"),
+                    );
+                }
+                let _ = tx.send(Event::Overlong);
+                return;
+            }
+        };
+        if tx.send(event).is_err() {
+            return;
+        }
+    }
+    let _ = tx.send(Event::Eof);
+}
+
+/// The next line into `line` (without its newline): `Ok(false)` at the end
+/// of the output, `Err(Some(()))` once the line passes [`MAX_LINE`] bytes,
+/// `Err(None)` on a read error. A last line without a newline is a line.
+fn read_capped_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> Result<bool, Option<()>> {
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Err(None),
+        };
+        if buf.is_empty() {
+            return Ok(!line.is_empty());
+        }
+        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(end) => (end, true),
+            None => (buf.len(), false),
+        };
+        if line.len() + take > MAX_LINE {
+            return Err(Some(()));
+        }
+        line.extend_from_slice(&buf[..take]);
+        reader.consume(if done { take + 1 } else { take });
+        if done {
+            return Ok(true);
+        }
+    }
+}
+
+/// Kills the process group `child` leads (see the module documentation),
+/// then the child itself, and reaps it.
+fn kill_group(child: &mut Child) {
+    if let Some(pid) = i32::try_from(child.id())
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        // The group may already be gone; nothing else to do then.
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// A running UCI engine.
@@ -63,6 +160,7 @@ impl UciEngine {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            .process_group(0)
             .spawn()
             .map_err(|e| EngineError::Spawn {
                 path: path.clone(),
@@ -72,8 +170,7 @@ impl UciEngine {
             Some(dir) => match IoLog::create(dir, &path, child.id()) {
                 Ok(log) => Some(Arc::new(log)),
                 Err(e) => {
-                    let _ = child.kill();
-                    let _ = child.wait();
+                    kill_group(&mut child);
                     return Err(EngineError::Spawn {
                         path,
                         reason: format!("cannot write its log in {}: {e}", dir.display()),
@@ -88,18 +185,7 @@ impl UciEngine {
 
         let (tx, events) = mpsc::channel();
         let reader_log = log.clone();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if let Some(log) = &reader_log {
-                    log.write('<', &line);
-                }
-                if tx.send(Event::Line(line)).is_err() {
-                    return;
-                }
-            }
-            let _ = tx.send(Event::Eof);
-        });
+        thread::spawn(move || read_output(stdout, &tx, reader_log.as_deref()));
         let stderr = Arc::new(Mutex::new(String::new()));
         let sink = Arc::clone(&stderr);
         let stderr_log = log.clone();
@@ -166,6 +252,12 @@ impl UciEngine {
                     }
                     _ => {}
                 },
+                Ok(Event::Overlong) => {
+                    self.kill();
+                    return Err(not_uci(format!(
+                        "it wrote a line longer than {MAX_LINE} bytes before uciok"
+                    )));
+                }
                 Ok(Event::Eof) => {
                     let status = self.exit_status();
                     let stderr = self.stderr_text();
@@ -296,6 +388,15 @@ impl UciEngine {
     ) -> Result<String, EngineError> {
         match self.next_event(deadline) {
             Ok(Event::Line(line)) => Ok(line),
+            Ok(Event::Overlong) => {
+                self.kill();
+                Err(EngineError::Protocol {
+                    name: self.info.name.clone(),
+                    reason: format!(
+                        "it wrote a line longer than {MAX_LINE} bytes while {phase}; it was stopped"
+                    ),
+                })
+            }
             Ok(Event::Eof) => Err(self.crashed(phase)),
             Err(()) => {
                 self.kill();
@@ -350,8 +451,7 @@ impl UciEngine {
     }
 
     fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        kill_group(&mut self.child);
     }
 
     fn convert(
@@ -572,10 +672,11 @@ impl Drop for UciEngine {
         let until = Instant::now() + Duration::from_millis(500);
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             thread::sleep(Duration::from_millis(5));
         }
+        // Also when it quit: a wrapper's children may still be running.
         self.kill();
     }
 }

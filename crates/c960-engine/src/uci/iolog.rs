@@ -68,6 +68,12 @@ pub(super) fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>, log: Opt
                 log.write('!', &pending[..=end]);
                 pending.drain(..=end);
             }
+            // Endless text without a newline goes to the log in pieces
+            // rather than into memory.
+            if pending.len() > super::driver::MAX_LINE {
+                log.write('!', &pending);
+                pending.clear();
+            }
         }
         if let Ok(mut s) = sink.lock() {
             s.push_str(&String::from_utf8_lossy(&buf[..n]));

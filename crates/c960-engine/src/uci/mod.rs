@@ -15,7 +15,7 @@ pub mod sanity;
 mod server;
 
 pub use config::{CONTEMPT_OPTIONS, UciConfig, find_ethereal, find_stockfish};
-pub use driver::UciEngine;
+pub use driver::{MAX_LINE, UciEngine};
 pub use identity::{package_of, runtime_of};
 pub use npm::{NODE_MODULES_VAR, NPM_HANDSHAKE, NpmBuild, NpmStockfish, find_stockfish_npm};
 pub use parse::{EngineLine, Info, OptionDecl, ParseError, parse_line};

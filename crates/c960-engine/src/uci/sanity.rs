@@ -5,21 +5,26 @@
 //!   at least 1, a score and a principal variation (`bestmove` alone would
 //!   give a row without depth or score);
 //! - a node-limited search (`go nodes N`) reports at least N/4 nodes;
-//! - a depth-limited search (`go depth D`) reports a best line of depth D.
+//! - a depth-limited search (`go depth D`) reports a best line of depth D;
+//! - the best line starts with the best move;
+//! - a mate score is not `mate 0` (the side to move would be mated, yet it
+//!   moved), and a principal variation long enough to reach the claimed
+//!   mate ends in checkmate exactly there (shakmaty plays it).
 //!
 //! A search may stop short of its limit for a reason that does not change
 //! its answer, and then passes:
 //!
 //! - the position has a single legal move;
-//! - the best line's score is a mate (for either side): the engine found a
-//!   forced line to its end;
+//! - the best line's score is a mate (for either side) that its principal
+//!   variation plays out to checkmate: the engine found a forced line to its
+//!   end (a claim the line does not show is no reason to stop early);
 //! - the best line reached depth [`FULL_DEPTH`]: engines stop iterating
 //!   at their maximum depth, which in simple endgames comes after few nodes.
 //!
 //! Time limits (`go movetime`) are not checked: time is not reproducible.
 //! WDL triples that do not add up to 1000 are refused by the parser.
 
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, Move, Position};
 
 use crate::{Limit, Score, Search, SearchResult};
 
@@ -67,9 +72,21 @@ pub(crate) fn check(position: &Chess, search: Search, result: &SearchResult) -> 
             "its best line has no depth (depth 0 or none)".to_owned(),
         ));
     }
-    let finished_early = matches!(best.score, Score::Mate(_))
-        || best.depth >= FULL_DEPTH
-        || position.legal_moves().len() == 1;
+    if best.pv.first() != Some(&result.best_move) {
+        return Err(Fault::Unusable(format!(
+            "its best line starts with {}, not with its best move {}",
+            best.pv
+                .first()
+                .map_or_else(|| "nothing".to_owned(), |m| uci(*m)),
+            uci(result.best_move)
+        )));
+    }
+    let mate_shown = match best.score {
+        Score::Mate(moves) => mate_shown(position, moves, &best.pv).map_err(Fault::Unusable)?,
+        Score::Cp(_) => false,
+    };
+    let finished_early =
+        mate_shown || best.depth >= FULL_DEPTH || position.legal_moves().len() == 1;
     match search.limit {
         Limit::Nodes(limit) => match result.nodes {
             None => Err(Fault::ShortOfLimit(format!(
@@ -89,6 +106,58 @@ pub(crate) fn check(position: &Chess, search: Search, result: &SearchResult) -> 
         )),
         Limit::Depth(_) | Limit::MoveTime(_) | Limit::Clock(_) => Ok(()),
     }
+}
+
+/// Whether the principal variation `pv` from `position` shows the mate the
+/// score `mate moves` claims (positive: the side to move mates in that many
+/// moves; negative: it is mated). `Ok(false)` when the line stops before
+/// the mate; an error when the claim is impossible (`mate 0` with moves to
+/// make) or the line contradicts it (no checkmate where the claim puts
+/// one, or checkmate earlier).
+fn mate_shown(position: &Chess, moves: i32, pv: &[Move]) -> Result<bool, String> {
+    if moves == 0 {
+        return Err(
+            "it claims mate 0 (the side to move is mated) in a position with legal moves"
+                .to_owned(),
+        );
+    }
+    let plies = if moves > 0 {
+        2 * moves.unsigned_abs() - 1
+    } else {
+        2 * moves.unsigned_abs()
+    } as usize;
+    let mut after = position.clone();
+    for (ply, m) in pv.iter().enumerate() {
+        if !after.is_legal(*m) {
+            return Err(format!(
+                "its line for mate {moves} has the illegal move {} at ply {}",
+                uci(*m),
+                ply + 1
+            ));
+        }
+        after.play_unchecked(*m);
+        if after.is_checkmate() {
+            return if ply + 1 == plies {
+                Ok(true)
+            } else {
+                Err(format!(
+                    "it claims mate {moves} ({plies} plies) but its line mates after {} plies",
+                    ply + 1
+                ))
+            };
+        }
+        if ply + 1 == plies {
+            return Err(format!(
+                "it claims mate {moves} but its line reaches ply {plies} without checkmate"
+            ));
+        }
+    }
+    Ok(false)
+}
+
+/// A move in Chess960 UCI notation, for messages.
+fn uci(m: Move) -> String {
+    shakmaty::uci::UciMove::from_move(m, shakmaty::CastlingMode::Chess960).to_string()
 }
 
 #[cfg(test)]
@@ -189,15 +258,43 @@ mod tests {
         assert!(check(&pos, time, &result(&pos, 1, Score::Cp(8), Some(1))).is_ok());
     }
 
+    /// `result` with the line `pv` (UCI moves) as its best line.
+    fn with_line(position: &Chess, score: Score, nodes: u64, pv: &[&str]) -> SearchResult {
+        let mut after = position.clone();
+        let moves: Vec<Move> = pv
+            .iter()
+            .map(|m| {
+                let m = m
+                    .parse::<shakmaty::uci::UciMove>()
+                    .unwrap()
+                    .to_move(&after)
+                    .unwrap();
+                after.play_unchecked(m);
+                m
+            })
+            .collect();
+        let mut r = result(position, 5, score, Some(nodes));
+        r.best_move = moves[0];
+        r.lines[0].pv = moves;
+        r
+    }
+
     #[test]
     fn forced_mates_single_moves_and_full_depth_may_stop_early() {
-        let pos = start();
         let limit = nodes(1_000_000);
-        for score in [Score::Mate(3), Score::Mate(-2)] {
-            assert!(check(&pos, limit, &result(&pos, 5, score, Some(900))).is_ok());
-            let depth = Search::new(Limit::Depth(30));
-            assert!(check(&pos, depth, &result(&pos, 5, score, Some(900))).is_ok());
+        let depth = Search::new(Limit::Depth(30));
+        // White mates with Ra8; Black to move is mated after Kh8 Ra8.
+        let white = position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+        let black = position("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1");
+        for (pos, score, pv) in [
+            (&white, Score::Mate(1), &["a1a8"][..]),
+            (&black, Score::Mate(-1), &["g8h8", "a1a8"][..]),
+        ] {
+            let r = with_line(pos, score, 900, pv);
+            assert!(check(pos, limit, &r).is_ok());
+            assert!(check(pos, depth, &r).is_ok());
         }
+        let pos = start();
         assert!(
             check(
                 &pos,
@@ -225,5 +322,48 @@ mod tests {
             )
             .is_ok()
         );
+    }
+
+    /// Issue 30 item 7: `score mate 0` with moves to make, and mate claims
+    /// that the line does not show, are lies; a claim whose line stops
+    /// before the mate is no reason to stop short of the limit.
+    #[test]
+    fn lying_mate_claims_are_refused_and_unshown_ones_do_not_skip_the_node_check() {
+        let pos = start();
+        let limit = nodes(2_000);
+        let lie = |score, pv: &[&str]| check(&pos, limit, &with_line(&pos, score, 1, pv));
+        assert!(
+            matches!(lie(Score::Mate(0), &["e2e4"]), Err(Fault::Unusable(m)) if m.contains("mate 0"))
+        );
+        assert!(
+            matches!(lie(Score::Mate(1), &["e2e4"]), Err(Fault::Unusable(m)) if m.contains("without checkmate"))
+        );
+        // Fool's mate: Black mates on ply 4, so from the start White is
+        // mated in 2 (mate -2) - shown, and exempt from the node check.
+        assert!(lie(Score::Mate(-2), &["f2f3", "e7e5", "g2g4", "d8h4"]).is_ok());
+        assert!(
+            matches!(lie(Score::Mate(-3), &["f2f3", "e7e5", "g2g4", "d8h4"]), Err(Fault::Unusable(m)) if m.contains("mates after 4 plies"))
+        );
+        assert!(matches!(
+            lie(Score::Mate(5), &["e2e4"]),
+            Err(Fault::ShortOfLimit(_))
+        ));
+    }
+
+    /// Issue 30 item 15: a best line that starts with another move than the
+    /// best move contradicts itself.
+    #[test]
+    fn a_pv_whose_first_move_is_not_the_best_move_is_unusable() {
+        let pos = start();
+        let mut r = with_line(&pos, Score::Cp(20), 5_000, &["e2e4", "e7e5"]);
+        r.best_move = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| uci(*m) == "d2d4")
+            .unwrap();
+        assert!(matches!(
+            check(&pos, nodes(5_000), &r),
+            Err(Fault::Unusable(m)) if m.contains("starts with e2e4, not with its best move d2d4")
+        ));
     }
 }

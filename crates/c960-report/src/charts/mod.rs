@@ -140,6 +140,18 @@ pub fn write_png(chart: &impl Chart, path: &Path, size: (u32, u32)) -> io::Resul
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let temp = dir.join(format!(".{name}.{}.png", std::process::id()));
+    // Checked first: the PNG encoder reports a missing directory as a chain
+    // of its own error types.
+    c960_store::check_output(&[path])?;
+    if !dir.is_dir() {
+        return Err(c960_store::describe_write_error(
+            path,
+            &io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("the directory {} does not exist", dir.display()),
+            ),
+        ));
+    }
     let drawn = (|| {
         let area = BitMapBackend::new(&temp, size).into_drawing_area();
         chart.draw(&area).map_err(io::Error::other)?;
@@ -157,12 +169,23 @@ pub fn write_png(chart: &impl Chart, path: &Path, size: (u32, u32)) -> io::Resul
                 || text.contains("os error 28");
             let e = if full {
                 io::Error::from(io::ErrorKind::StorageFull)
+            } else if let Some(os) = os_error(&text) {
+                // The operating system's error, not the encoder's wrapping.
+                os
             } else {
                 io::Error::new(e.kind(), e.to_string())
             };
             Err(c960_store::describe_write_error(path, &e))
         }
     }
+}
+
+/// The operating system error inside an encoder's error, from its
+/// `Os { code: N, .. }` in the debug text.
+fn os_error(debug: &str) -> Option<io::Error> {
+    let code = debug.split("Os { code: ").nth(1)?;
+    let digits: String = code.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok().map(io::Error::from_raw_os_error)
 }
 
 pub(crate) fn caption<DB: DrawingBackend>(

@@ -10,7 +10,10 @@ use std::{
 
 use c960_store::{POSITIONS_CSV, POSITIONS_TABLE};
 
-use crate::balance::{BALANCE_CSV, BALANCE_JSON};
+use crate::{
+    balance::{BALANCE_CSV, BALANCE_JSON},
+    dfrc::{DFRC_GROUPS_CSV, DFRC_JSON, DFRC_REGRESSION_CSV, DFRC_SETUPS_CSV},
+};
 
 /// A report being built beside its target: `.NAME.build.PID` in the
 /// target's parent, renamed over the target once complete.
@@ -22,9 +25,13 @@ pub(crate) struct Swap {
     _lock: c960_store::DirLock,
 }
 
-/// What a report directory holds (anything else is someone's own file,
-/// which a report must not delete).
-fn written_by_report(name: &str) -> bool {
+/// Whether `name`, at the top of a report directory, is something a
+/// report writes (anything else is someone's own file, which a report
+/// must not delete): its pages, tables and the two directories it fills.
+fn written_by_report(name: &str, is_dir: bool) -> bool {
+    if is_dir {
+        return matches!(name, "charts" | "positions");
+    }
     matches!(
         name,
         "index.html"
@@ -35,13 +42,76 @@ fn written_by_report(name: &str) -> bool {
             | POSITIONS_CSV
             | BALANCE_CSV
             | BALANCE_JSON
-            | "charts"
-            | "positions"
-    ) || name.starts_with('.')
-        || (name.starts_with("first-moves-")
-            && Path::new(name)
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("csv")))
+            | DFRC_JSON
+            | DFRC_SETUPS_CSV
+            | DFRC_GROUPS_CSV
+            | DFRC_REGRESSION_CSV
+    ) || (name.starts_with("first-moves-") && has_extension(name, "csv"))
+        || is_temporary(name)
+}
+
+/// Whether `name`, inside the report's directory `dir` (`charts` or
+/// `positions`), is a file a report writes there: charts as SVG and PNG,
+/// a page and a sample of games as PGN per position.
+fn written_in(dir: &str, name: &str) -> bool {
+    if is_temporary(name) {
+        return true;
+    }
+    match dir {
+        "charts" => {
+            !name.starts_with('.') && (has_extension(name, "svg") || has_extension(name, "png"))
+        }
+        _ => name.split_once('.').is_some_and(|(sp, kind)| {
+            !sp.is_empty()
+                && sp.bytes().all(|b| b.is_ascii_digit())
+                && matches!(kind, "html" | "pgn")
+        }),
+    }
+}
+
+fn has_extension(name: &str, extension: &str) -> bool {
+    Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+}
+
+/// A temporary file of an atomic write (`.NAME.PID.N.tmp`, a chart's
+/// `.NAME.PID.png`): what a report killed while writing in place left.
+fn is_temporary(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('.') else {
+        return false;
+    };
+    let mut parts = rest.rsplit('.');
+    let (Some(last), Some(before)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (last == "tmp" && digits(before) && parts.next().is_some_and(digits))
+        || (last == "png" && digits(before))
+}
+
+/// The first entry of the directory `out` that a report did not write
+/// (its path relative to `out`), looking into `charts/` and `positions/`:
+/// anything else there, hidden files included, is kept by refusing.
+fn foreign_entry(out: &Path) -> io::Result<Option<String>> {
+    for entry in fs::read_dir(out)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let kind = entry.file_type()?;
+        if kind.is_symlink() || !written_by_report(&name, kind.is_dir()) {
+            return Ok(Some(name));
+        }
+        if kind.is_dir() {
+            for inner in fs::read_dir(entry.path())? {
+                let inner = inner?;
+                let file = inner.file_name().to_string_lossy().into_owned();
+                if !inner.file_type()?.is_file() || !written_in(&name, &file) {
+                    return Ok(Some(format!("{name}/{file}")));
+                }
+            }
+        }
+    }
+    Ok(None)
 }
 
 impl Swap {
@@ -59,9 +129,7 @@ impl Swap {
             Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
             _ => PathBuf::from("."),
         };
-        fs::create_dir_all(&parent).map_err(|e| {
-            io::Error::new(e.kind(), format!("cannot create {}: {e}", parent.display()))
-        })?;
+        c960_store::create_dir(&parent)?;
         let lock = c960_store::DirLock::exclusive_file(&parent.join(format!(".{name}.lock")), out)?;
         let swap = Swap {
             out: out.to_owned(),
@@ -74,15 +142,12 @@ impl Swap {
         match fs::symlink_metadata(out) {
             Err(_) => {}
             Ok(meta) if meta.is_dir() => {
-                for entry in fs::read_dir(out)? {
-                    let entry = entry?.file_name().to_string_lossy().into_owned();
-                    if !written_by_report(&entry) {
-                        return Err(bad(format!(
-                            "cannot replace {}: it holds {entry}, which c960 report did not write; \
-                             give a new or empty directory",
-                            out.display()
-                        )));
-                    }
+                if let Some(entry) = foreign_entry(out)? {
+                    return Err(bad(format!(
+                        "cannot replace {}: it holds {entry}, which c960 report did not write; \
+                         give a new or empty directory",
+                        out.display()
+                    )));
                 }
             }
             Ok(_) => {

@@ -35,9 +35,11 @@ pub struct Rules {
     pub resign_plies: u32,
     /// Adjudicate a draw when |score| stays within this many centipawns ...
     pub draw_cp: i32,
-    /// ... for this many consecutive plies ...
+    /// ... in each of the last this many plies ...
     pub draw_plies: u32,
-    /// ... once the game has lasted this many plies.
+    /// ... at this ply or later. The plies counted may begin before it:
+    /// with the defaults a game is drawn at ply 80 when plies 69 to 80
+    /// were all within 10 cp.
     pub draw_after_ply: u32,
 }
 
@@ -143,7 +145,7 @@ pub fn play(
         if let Some(end) = rules_end(position, seen.get(&hash(position)).copied().unwrap_or(0)) {
             break end;
         }
-        if let Some(outcome) = adjudicate(&rules, &white_scores) {
+        if let Some(outcome) = rules.adjudicate(&white_scores) {
             break outcome;
         }
         if moves.len() >= rules.max_plies as usize {
@@ -243,43 +245,49 @@ fn time_forfeit(position: &Chess, turn: Color) -> (Outcome, Termination) {
     (result, Termination::TimeForfeit)
 }
 
-/// Resignation when the last `resign_plies` scores (White's view, one per
-/// move, so both engines) are all beyond `resign_cp` on the same side; a
-/// draw when the last `draw_plies` are all within `draw_cp` after
-/// `draw_after_ply`.
-fn adjudicate(rules: &Rules, scores: &[Score]) -> Option<(Outcome, Termination)> {
-    let value = |s: &Score| match s {
-        Score::Cp(cp) => i64::from(*cp),
-        Score::Mate(n) if *n > 0 => 1_000_000,
-        Score::Mate(_) => -1_000_000,
-    };
-    let last = |k: u32| {
-        scores
-            .len()
-            .checked_sub(k as usize)
-            .map(|from| &scores[from..])
-    };
-    if rules.resign_plies > 0
-        && let Some(window) = last(rules.resign_plies)
-    {
-        let limit = i64::from(rules.resign_cp);
-        if window.iter().all(|s| value(s) >= limit) {
-            return Some((Outcome::WhiteWins, Termination::Resignation));
+impl Rules {
+    /// The adjudication after the plies whose scores (White's view, one a
+    /// ply, so both engines) are `scores`: resignation when the last
+    /// `resign_plies` are all beyond `resign_cp` on the same side; a draw
+    /// when the game has reached ply `draw_after_ply` and the last
+    /// `draw_plies` are all within `draw_cp` (those plies may begin before
+    /// `draw_after_ply`).
+    #[must_use]
+    pub fn adjudicate(&self, scores: &[Score]) -> Option<(Outcome, Termination)> {
+        let rules = self;
+        let value = |s: &Score| match s {
+            Score::Cp(cp) => i64::from(*cp),
+            Score::Mate(n) if *n > 0 => 1_000_000,
+            Score::Mate(_) => -1_000_000,
+        };
+        let last = |k: u32| {
+            scores
+                .len()
+                .checked_sub(k as usize)
+                .map(|from| &scores[from..])
+        };
+        if rules.resign_plies > 0
+            && let Some(window) = last(rules.resign_plies)
+        {
+            let limit = i64::from(rules.resign_cp);
+            if window.iter().all(|s| value(s) >= limit) {
+                return Some((Outcome::WhiteWins, Termination::Resignation));
+            }
+            if window.iter().all(|s| value(s) <= -limit) {
+                return Some((Outcome::BlackWins, Termination::Resignation));
+            }
         }
-        if window.iter().all(|s| value(s) <= -limit) {
-            return Some((Outcome::BlackWins, Termination::Resignation));
+        if rules.draw_plies > 0
+            && scores.len() >= rules.draw_after_ply as usize
+            && let Some(window) = last(rules.draw_plies)
+            && window
+                .iter()
+                .all(|s| value(s).abs() <= i64::from(rules.draw_cp))
+        {
+            return Some((Outcome::Draw, Termination::DrawAdjudication));
         }
+        None
     }
-    if rules.draw_plies > 0
-        && scores.len() >= rules.draw_after_ply as usize
-        && let Some(window) = last(rules.draw_plies)
-        && window
-            .iter()
-            .all(|s| value(s).abs() <= i64::from(rules.draw_cp))
-    {
-        return Some((Outcome::Draw, Termination::DrawAdjudication));
-    }
-    None
 }
 
 impl GameSpec {

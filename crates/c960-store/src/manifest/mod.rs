@@ -331,3 +331,29 @@ impl Serialize for RunManifest {
         self.written.serialize(serializer)
     }
 }
+
+/// The `started` and `finished` times a run's manifest records, given
+/// this run's: a run that resumes a run that finished before (its
+/// `manifest.json` is in `dir`) keeps that run's start, and its finish too
+/// when this run found all of its work in the journal (`worked` false), so
+/// that rerunning a finished run does not rewrite when it was made.
+#[must_use]
+pub fn kept_times(dir: &Path, started: String, finished: String, worked: bool) -> (String, String) {
+    let earlier = std::fs::read_to_string(dir.join(MANIFEST_FILE))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
+    let field = |name: &str| {
+        earlier
+            .as_ref()
+            .and_then(|m| m.get(name))
+            .and_then(serde_json::Value::as_str)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+    };
+    let started = field("started").map_or(started, |then| then);
+    let finished = match field("finished") {
+        Some(then) if !worked => then,
+        _ => finished,
+    };
+    (started, finished)
+}

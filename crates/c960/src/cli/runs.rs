@@ -387,10 +387,12 @@ pub(crate) struct SelfplayArgs {
     /// Draw when both engines see at most this many centipawns ...
     #[arg(long, value_name = "CP", default_value_t = 10)]
     pub(crate) draw_cp: i32,
-    /// ... for this many consecutive plies (0 = never adjudicate draws) ...
+    /// ... in each of the last K plies (0 = never adjudicate draws) ...
     #[arg(long, value_name = "K", default_value_t = 12)]
     pub(crate) draw_plies: u32,
-    /// ... after this ply.
+    /// ... at ply PLY or later. The K plies may begin before PLY: by
+    /// default a game is drawn at ply 80 if plies 69 to 80 were all within
+    /// 10 cp.
     #[arg(long, value_name = "PLY", default_value_t = 80)]
     pub(crate) draw_after: u32,
     /// Keep each move's score (game table and PGN comments).

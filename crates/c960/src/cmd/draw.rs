@@ -80,6 +80,7 @@ impl DrawFilterArgs {
                 let bytes = std::fs::read(&csv)
                     .with_context(|| format!("cannot read {}", csv.display()))?;
                 let verdict = verdict.verdict();
+                has_verdicts(&csv)?;
                 let positions = c960_report::balance::positions_with_verdict(&csv, verdict)
                     .with_context(|| format!("cannot read {}", csv.display()))?;
                 let balance = BalanceSource {
@@ -118,6 +119,27 @@ impl DrawFilterArgs {
             source,
         ))
     }
+}
+
+/// Refuses a `--balance` file that is missing or is not a table of
+/// verdicts, in words (the table reader would say `not found: "verdict"
+/// not found`).
+fn has_verdicts(csv: &std::path::Path) -> Result<()> {
+    let text = std::fs::read_to_string(csv)
+        .map_err(|e| InputError(format!("--balance: cannot read {}: {e}", csv.display())))?;
+    let header = text.lines().next().unwrap_or_default();
+    if !header
+        .split(',')
+        .any(|c| c.trim().trim_matches('"') == "verdict")
+    {
+        return Err(InputError(format!(
+            "--balance: {} has no verdict column; give the balance.csv (or its directory) that \
+             c960 balance or c960 report writes",
+            csv.display()
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 impl DrawPlan {

@@ -165,12 +165,12 @@ impl EngineArgs {
             return ProgressBar::hidden();
         }
         let bar = ProgressBar::new(total);
-        bar.set_style(
+        bar.set_style(crate::follow::with_rate(
             ProgressStyle::with_template(&format!(
-                "{{bar:40}} {{pos}}/{{len}} {unit}  {{per_sec}}  ETA {{eta}}  {{msg}}"
+                "{{bar:40}} {{pos}}/{{len}} {unit}  {{rate}}  ETA {{eta}}  {{msg}}"
             ))
             .expect("a valid template"),
-        );
+        ));
         bar
     }
 }

@@ -21,6 +21,7 @@
 
 mod plan;
 mod raters;
+mod record;
 mod stages;
 mod summary;
 
@@ -70,7 +71,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
     }
     let (started, engines, named) = start_engines(&plan, &sweeps, selfplay.as_ref(), args.quiet)?;
     let sweep = &sweeps[0];
-    let _lock = claim(&plan, selfplay.as_ref(), args.repair)?;
+    let (_lock, earlier) = claim(&plan, selfplay.as_ref(), args.repair)?;
     interrupt::install();
     let stages_total = if selfplay.is_some() { 4 } else { 3 };
     let display = Display::new(args.quiet);
@@ -97,7 +98,8 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
     }
 
     if plan.shard.is_some() {
-        return finish_shard(&plan, &first.engine.name, sweep.jobs, &times, args.quiet);
+        let engine = (first.engine.name.as_str(), sweep.jobs);
+        return finish_shard(&plan, engine, &times, args.quiet, earlier);
     }
 
     // 4. Report.
@@ -111,6 +113,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         stage: "report",
         seconds: clock.elapsed().as_secs_f64(),
         what: format!("{} pages, {} chart files", built.pages, built.charts.len()),
+        resumed: 0,
     });
 
     let record = RunRecord {
@@ -128,17 +131,15 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         report: Some(report_dir.join("index.html")),
         finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     };
-    let json = serde_json::to_string_pretty(&record)?;
-    c960_store::write_atomically(&plan.out.join("run.json"), |out| {
-        std::io::Write::write_all(out, json.as_bytes())
-    })?;
+    let before = record::earlier_seconds(earlier.as_ref());
+    record::write(&plan.out, serde_json::to_value(&record)?, earlier)?;
     if !args.quiet {
         summary(
             &plan,
             &named.join(", "),
             &first.rows,
             &played,
-            &times,
+            (&times, before),
             &report_dir,
             built.verdicts.as_ref(),
         )?
@@ -215,10 +216,10 @@ fn start_engines(
 /// report.
 fn finish_shard(
     plan: &Plan,
-    engine: &str,
-    jobs: usize,
+    (engine, jobs): (&str, usize),
     times: &[StageTime],
     quiet: bool,
+    earlier: Option<serde_json::Value>,
 ) -> Result<()> {
     let record = RunRecord {
         kind: "run",
@@ -231,10 +232,7 @@ fn finish_shard(
         report: None,
         finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     };
-    let json = serde_json::to_string_pretty(&record)?;
-    c960_store::write_atomically(&plan.out.join("run.json"), |out| {
-        std::io::Write::write_all(out, json.as_bytes())
-    })?;
+    record::write(&plan.out, serde_json::to_value(&record)?, earlier)?;
     if !quiet {
         let mut text = Text::default();
         writeln!(
@@ -248,15 +246,37 @@ fn finish_shard(
     Ok(())
 }
 
-/// Locks the run directory (creating it) for this run's life, checks its
-/// own outputs, and with `--repair` repairs the self-play journal (the
-/// sweep repairs its own).
+/// Locks the run directory (creating it) for this run's life, refuses it
+/// if it holds a run of other settings, checks its own outputs, and with
+/// `--repair` repairs the self-play journal (the sweep repairs its own).
+/// Returns the claim (the lock, and for a first run what to put back if
+/// it does no work) and the earlier run's `run.json`.
 fn claim(
     plan: &Plan,
     selfplay: Option<&SelfplayConfig>,
     repair: bool,
-) -> Result<c960_store::DirLock> {
-    let lock = c960_store::DirLock::exclusive(&plan.out)?;
+) -> Result<(Claimed, Option<serde_json::Value>)> {
+    let noted = record::Noted::note(&plan.out);
+    let lock = c960_store::DirLock::exclusive(&plan.out).inspect_err(|_| noted.abandon())?;
+    // Other settings in this directory are refused before anything is
+    // written; a first run records its plan at once, so that a run killed
+    // before it finished refuses them too.
+    let earlier = record::earlier(&plan.out)?;
+    let first = if let Some(earlier) = &earlier {
+        record::check_plan(&plan.out, earlier, plan)?;
+        None
+    } else {
+        record::write(
+            &plan.out,
+            serde_json::json!({"kind": "run", "plan": plan}),
+            None,
+        )?;
+        Some(noted.arm())
+    };
+    let lock = Claimed {
+        _first: first,
+        _lock: lock,
+    };
     c960_store::remove_stale_temporaries(&plan.out);
     if let Some(selfplay) = selfplay {
         c960_store::remove_stale_temporaries(&selfplay.out);
@@ -270,5 +290,12 @@ fn claim(
             &dropped,
         );
     }
-    Ok(lock)
+    Ok((lock, earlier))
+}
+
+/// A claimed run directory. The fields drop in order: what a first run
+/// puts back goes before the lock is released.
+struct Claimed {
+    _first: Option<record::FirstRun>,
+    _lock: c960_store::DirLock,
 }

@@ -20,6 +20,21 @@ pub(super) fn duration(seconds: f64) -> String {
     }
 }
 
+/// What the time of a resumed run covers: only what it did; the run's
+/// own times are kept in run.json. Empty for a run done in one go.
+fn resumed_note(times: &[StageTime], before: Option<f64>) -> String {
+    match before {
+        Some(seconds) => format!(
+            " (this run; the run took {} before, kept in run.json)",
+            duration(seconds)
+        ),
+        None if times.iter().any(|t| t.resumed > 0) => {
+            " (this run; earlier runs' work came from the journals)".to_owned()
+        }
+        None => String::new(),
+    }
+}
+
 /// The closing summary: where the report is, time per stage, and the most
 /// and least balanced positions by |engine score|.
 pub(super) fn summary(
@@ -27,15 +42,16 @@ pub(super) fn summary(
     engine: &str,
     rows: &[SweepRow],
     played: &[PositionSummary],
-    times: &[StageTime],
+    (times, before): (&[StageTime], Option<f64>),
     report: &Path,
     verdicts: Option<&c960_report::balance::Balance>,
 ) -> Result<Text> {
     let mut text = Text::default();
     let total: f64 = times.iter().map(|t| t.seconds).sum();
+    let resumed = resumed_note(times, before);
     writeln!(
         text,
-        "c960 run ({}) finished in {} with {engine}",
+        "c960 run ({}) finished in {}{resumed} with {engine}",
         plan.profile.name(),
         duration(total)
     )?;
@@ -54,7 +70,15 @@ pub(super) fn summary(
         "  provenance  {}",
         plan.out.join("run.json").display()
     )?;
-    writeln!(text, "time per stage")?;
+    writeln!(
+        text,
+        "time per stage{}",
+        if resumed.is_empty() {
+            ""
+        } else {
+            " (this run)"
+        }
+    )?;
     for t in times {
         writeln!(
             text,

@@ -73,7 +73,9 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
     let (command, out, slurm, done) = match &args.command {
         SlurmCommand::Sweep { args, slurm } => {
             no_shard(args.shard.is_some())?;
-            crate::cmd::sweep::config(args)?;
+            let config = crate::cmd::sweep::config(args)?;
+            let searches = config.positions.len() as u64 * u64::from(config.repeats.repeats);
+            at_most_one_shard_a_unit(slurm.shards, searches, "search(es)")?;
             ("sweep", args.out.clone(), slurm, "manifest.json")
         }
         SlurmCommand::Selfplay { args, slurm } => {
@@ -91,6 +93,14 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
                 ));
             }
             let config = crate::cmd::selfplay::config(args)?;
+            // Pairs of two engines stay in one shard.
+            let per_position = if config.engine_b.is_some() {
+                config.games_per_position.div_ceil(2)
+            } else {
+                config.games_per_position
+            };
+            let units = config.positions.len() as u64 * u64::from(per_position);
+            at_most_one_shard_a_unit(slurm.shards, units, "game(s) or pair(s)")?;
             if config.options.adaptive.is_some() {
                 adaptive = Some(config);
             }
@@ -132,16 +142,20 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
             "--shards and --cpus-per-task must be at least 1".to_owned()
         ));
     }
+    within_max_shards(slurm.shards)?;
+    check_slurm_values(slurm)?;
     let cwd = env::current_dir().context("the current directory")?;
     let out = cwd.join(out);
     let exe = env::current_exe().context("the c960 executable")?;
     let argv: Vec<String> = env::args().collect();
     let task_args = task_args(&argv, command);
-    let name = format!(
-        "c960-{}",
-        out.file_name()
-            .map_or_else(|| "run".into(), |n| n.to_string_lossy())
-    );
+    check_text("the working directory", &cwd.to_string_lossy())?;
+    check_text("--out", &out.to_string_lossy())?;
+    check_text("the c960 executable's path", &exe.to_string_lossy())?;
+    for arg in &task_args {
+        check_text("an argument", arg)?;
+    }
+    let name = job_name(&out);
     let jobs = Jobs {
         exe: &exe,
         cwd: &cwd,
@@ -201,6 +215,93 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
     }
     text.print()?;
     Ok(())
+}
+
+/// Refuses more shards than work units: a shard without work would write
+/// an empty table.
+fn at_most_one_shard_a_unit(shards: u32, units: u64, what: &str) -> Result<()> {
+    within_max_shards(shards)?;
+    if u64::from(shards) > units {
+        bail!(InputError(format!(
+            "--shards {shards} is more than the run's {units} {what}: use at most {units}"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses more than [`MAX_SHARDS`] shards.
+fn within_max_shards(shards: u32) -> Result<()> {
+    if shards > MAX_SHARDS {
+        bail!(InputError(format!(
+            "--shards {shards} is out of range 1..={MAX_SHARDS} (a Slurm array holds at most \
+             MaxArraySize tasks, 1001 by default)"
+        )));
+    }
+    Ok(())
+}
+
+/// The most shards `c960 slurm` writes an array for.
+const MAX_SHARDS: u32 = 10_000;
+
+/// Refuses `text` (named `what`) when it holds a control character: it
+/// goes into a batch script, where a newline would start a command of its
+/// own in a comment line (`#SBATCH`) that no quoting protects.
+fn check_text(what: &str, text: &str) -> Result<()> {
+    if let Some(c) = text.chars().find(|c| c.is_control()) {
+        bail!(InputError(format!(
+            "{what} {text:?} holds the control character {c:?}, which c960 slurm does not \
+             write into a batch script"
+        )));
+    }
+    Ok(())
+}
+
+/// `--partition` and `--time` as Slurm spells them: a partition list of
+/// names (letters, digits, `_ . -`, comma-separated) and a time of digits
+/// with `-` and `:` (or `UNLIMITED`).
+fn check_slurm_values(slurm: &SlurmOptions) -> Result<()> {
+    if let Some(p) = &slurm.partition
+        && (p.is_empty()
+            || !p
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.-,".contains(c)))
+    {
+        bail!(InputError(format!(
+            "--partition {p:?} is not a Slurm partition list (names of letters, digits, _ . -, \
+             separated by commas)"
+        )));
+    }
+    if let Some(t) = &slurm.time
+        && !(["UNLIMITED", "INFINITE"].contains(&t.to_ascii_uppercase().as_str())
+            || (!t.is_empty()
+                && t.chars()
+                    .all(|c| c.is_ascii_digit() || c == ':' || c == '-')))
+    {
+        bail!(InputError(format!(
+            "--time {t:?} is not a Slurm time limit (MINUTES, HH:MM:SS, D-HH:MM:SS or UNLIMITED)"
+        )));
+    }
+    Ok(())
+}
+
+/// The jobs' name: `c960-` and the run directory's name, with anything
+/// but letters, digits and `_ . -` as `_` (it goes unquoted into `#SBATCH`
+/// lines and the `squeue --name` c960 prints).
+fn job_name(out: &std::path::Path) -> String {
+    let dir = out
+        .file_name()
+        .map_or_else(|| "run".into(), |n| n.to_string_lossy());
+    let safe: String = dir
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("c960-{safe}")
 }
 
 fn no_shard(given: bool) -> Result<()> {

@@ -1,6 +1,18 @@
 //! The two batch scripts of a sharded run: the array of shards and the
 //! merge job after it (for adaptive self-play, the job that merges a round
 //! and submits the next).
+//!
+//! Every path and argument is quoted for the reader that reads it: bash
+//! (single quotes) in commands, sbatch's own parser (backslash escapes)
+//! in `#SBATCH` lines, and Slurm's file-name patterns (`%%`) in the log
+//! paths. Control characters are refused before a script is written (see
+//! `check_text` in the module above): no quoting makes a newline inside an
+//! `#SBATCH` line safe.
+//!
+//! A shard task marks itself finished (`DIR/slurm/finished/I`) only when
+//! its c960 command succeeds: a shard whose positions or games failed
+//! exits 1, is not finished, and the merge job resubmits it (its journal
+//! keeps everything else).
 
 use std::{
     fmt::Write as _,
@@ -35,6 +47,8 @@ impl Jobs<'_> {
         let dir = self.out.join("slurm");
         fs::create_dir_all(dir.join("logs"))
             .with_context(|| format!("cannot create {}", dir.display()))?;
+        fs::create_dir_all(dir.join(FINISHED))
+            .with_context(|| format!("cannot create {}", dir.display()))?;
         fs::create_dir_all(self.out.join("shards"))?;
         let shard_script = dir.join("shard.sbatch");
         let merge_script = dir.join("merge.sbatch");
@@ -57,7 +71,7 @@ impl Jobs<'_> {
         let mut text = String::from("#!/bin/bash\n");
         let mut options = vec![
             format!("--job-name={}", self.name),
-            format!("--chdir={}", self.cwd.display()),
+            format!("--chdir={}", sbatch_quote(&self.cwd.to_string_lossy())),
             "--ntasks=1".to_owned(),
         ];
         options.extend(lines.iter().cloned());
@@ -73,26 +87,41 @@ impl Jobs<'_> {
         text
     }
 
+    /// `#SBATCH --output=` for the log file `name` (a Slurm pattern).
+    fn log_option(&self, name: &str) -> String {
+        let logs = self.out.join("slurm").join("logs");
+        format!(
+            "--output={}/{name}",
+            sbatch_quote(&logs.to_string_lossy().replace('%', "%%"))
+        )
+    }
+
     fn shard_script(&self, args: &[String]) -> String {
         let n = self.slurm.shards;
-        let logs = self.out.join("slurm").join("logs");
         let mut text = self.header(&[
             format!("--array=0-{}", n - 1),
             format!("--cpus-per-task={}", self.slurm.cpus_per_task),
-            format!("--output={}/shard-%a-%A.out", logs.display()),
+            self.log_option("shard-%a-%A.out"),
         ]);
         let command: Vec<String> = std::iter::once(self.exe.to_string_lossy().into_owned())
             .chain(args.iter().cloned())
             .map(|a| shell_quote(&a))
             .collect();
+        let finished = self.out.join("slurm").join(FINISHED);
         let _ = write!(
             text,
             "# Written by c960 slurm: shard $SLURM_ARRAY_TASK_ID of {n}, resumed from its journal\n\
-             # when run again.\n\
+             # when run again; marked finished only when c960 succeeds.\n\
              set -euo pipefail\n\
+             cd {}\n\
              shard=\"$SLURM_ARRAY_TASK_ID\"\n\
-             exec {} --shard \"$shard/{n}\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\" --quiet \\\n  \
-             --out {}/\"$shard\"\n",
+             finished={}/\"$shard\"\n\
+             rm -f \"$finished\"\n\
+             {} --shard \"$shard/{n}\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\" --quiet \\\n  \
+             --out {}/\"$shard\"\n\
+             touch \"$finished\"\n",
+            shell_quote(&self.cwd.to_string_lossy()),
+            shell_quote(&finished.to_string_lossy()),
             command.join(" "),
             shell_quote(&self.out.join("shards").to_string_lossy()),
         );
@@ -103,10 +132,9 @@ impl Jobs<'_> {
     /// --submit` merges the round and submits the next.
     fn next_round_script(&self, args: &[String]) -> String {
         let n = self.slurm.shards;
-        let logs = self.out.join("slurm").join("logs");
         let mut text = self.header(&[
             "--cpus-per-task=1".to_owned(),
-            format!("--output={}/merge-%j.out", logs.display()),
+            self.log_option("merge-%j.out"),
         ]);
         let command: Vec<String> = [self.exe.to_string_lossy().into_owned(), "slurm".to_owned()]
             .into_iter()
@@ -121,7 +149,9 @@ impl Jobs<'_> {
              # this job after it; resubmits unfinished shards instead, at most {ATTEMPTS} times;\n\
              # writes the final tables when the rule stops.\n\
              set -euo pipefail\n\
+             cd {}\n\
              exec {} --shards {n} --out {} --next-round --submit\n",
+            shell_quote(&self.cwd.to_string_lossy()),
             command.join(" "),
             shell_quote(&self.out.to_string_lossy()),
         );
@@ -130,24 +160,26 @@ impl Jobs<'_> {
 
     fn merge_script(&self) -> String {
         let n = self.slurm.shards;
-        let logs = self.out.join("slurm").join("logs");
         let mut text = self.header(&[
             "--cpus-per-task=1".to_owned(),
-            format!("--output={}/merge-%j.out", logs.display()),
+            self.log_option("merge-%j.out"),
         ]);
+        let cwd = shell_quote(&self.cwd.to_string_lossy());
         let out = shell_quote(&self.out.to_string_lossy());
         let exe = shell_quote(&self.exe.to_string_lossy());
         let _ = write!(
             text,
             r#"# Written by c960 slurm: runs after every shard task ended (afterany). Merges
-# the shards when all finished; otherwise resubmits the unfinished tasks (the same
-# command resumes from their journals) and this job after them, at most {ATTEMPTS} times.
+# the shards when all finished (their c960 command succeeded); otherwise resubmits the
+# unfinished tasks (the same command resumes from their journals, retrying what failed)
+# and this job after them, at most {ATTEMPTS} times.
 set -euo pipefail
+cd {cwd}
 out={out}
 attempt="${{C960_MERGE_ATTEMPT:-1}}"
 unfinished=()
 for i in $(seq 0 {last}); do
-  [ -e "$out/shards/$i/{done}" ] || unfinished+=("$i")
+  [ -e "$out/slurm/{FINISHED}/$i" ] && [ -e "$out/shards/$i/{done}" ] || unfinished+=("$i")
 done
 if [ ${{#unfinished[@]}} -gt 0 ]; then
   list=$(IFS=,; echo "${{unfinished[*]}}")
@@ -185,6 +217,23 @@ fn write_script(path: &Path, text: &str) -> Result<()> {
     Ok(())
 }
 
+/// The directory of `DIR/slurm` where each shard task that succeeded
+/// leaves a file named after its index.
+pub(super) const FINISHED: &str = "finished";
+
+/// `text` as one argument of an `#SBATCH` line: sbatch reads a backslash
+/// as "take the next character as it is" (a space, quote or `#` too).
+fn sbatch_quote(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len());
+    for c in text.chars() {
+        if !(c.is_ascii_alphanumeric() || "-_./%:,+@=".contains(c)) {
+            quoted.push('\\');
+        }
+        quoted.push(c);
+    }
+    quoted
+}
+
 /// `text` in single quotes for bash.
 pub(super) fn shell_quote(text: &str) -> String {
     if !text.is_empty()
@@ -207,5 +256,12 @@ mod tests {
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
         assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn sbatch_quote_escapes_what_sbatch_would_split_or_cut() {
+        assert_eq!(sbatch_quote("/runs/sp"), "/runs/sp");
+        assert_eq!(sbatch_quote("/a b/\"c\"#d"), "/a\\ b/\\\"c\\\"\\#d");
+        assert_eq!(sbatch_quote("it's $(x)"), "it\\'s\\ \\$\\(x\\)");
     }
 }
