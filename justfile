@@ -70,3 +70,7 @@ bench-resolve positions="48" nodes="250000" k="4" games="24" game_nodes="1000" t
 # Sharding on the one-node Slurm cluster: 2 array tasks of 1 CPU against one --jobs 2 process (medians, ratios); merging MERGE_GAMES games against a run rewriting its own outputs.
 bench-slurm positions="0-15" games="48" nodes="2000" runs="3" merge_games="100000":
     bash crates/c960/bench/bench-slurm.sh {{positions}} {{games}} {{nodes}} {{runs}} {{merge_games}}
+
+# Validity per engine core-hour: sweep designs (raters alone and combined) on a fixed stratified subset of 96 positions, judged by their agreement with the independent analyses in $C960_VALIDATION (README "Validity").
+bench-validity jobs="2":
+    bash crates/c960/bench/bench-validity.sh {{jobs}}

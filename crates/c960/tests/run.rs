@@ -41,8 +41,8 @@ fn settings_come_from_profile_then_file_then_flags() {
         names(&research),
         [
             "stockfish-4m",
-            "stockfish-1m-hash64",
-            "stockfish-1m-multipv3"
+            "stockfish-1m-multipv3",
+            "stockfish-1m-hash64"
         ]
     );
     assert!(research.get("sweep").is_none(), "raters, not one search");
@@ -432,15 +432,11 @@ fn the_research_profile_takes_the_strongest_engines_installed() {
             ("stockfish-npm-4m".into(), "stockfish-npm".into(), 4_000_000),
             ("stockfish-4m".into(), "stockfish".into(), 4_000_000),
             (
-                "stockfish-npm-1m-hash64".into(),
+                "stockfish-npm-1m-multipv3".into(),
                 "stockfish-npm".into(),
                 1_000_000
             ),
-            (
-                "stockfish-1m-multipv3".into(),
-                "stockfish".into(),
-                1_000_000
-            ),
+            ("stockfish-1m-hash64".into(), "stockfish".into(), 1_000_000),
         ]
     );
     // A named engine rates alone, with the design's settings.

@@ -74,8 +74,8 @@ pub(super) fn raters(
 pub(crate) const RESEARCH_DESIGN: [(Installed, u64, u32, u32); 4] = [
     (Installed::StockfishNpm, 4_000_000, 1, 16),
     (Installed::Stockfish, 4_000_000, 1, 16),
-    (Installed::StockfishNpm, 1_000_000, 1, 64),
-    (Installed::Stockfish, 1_000_000, 3, 16),
+    (Installed::StockfishNpm, 1_000_000, 3, 16),
+    (Installed::Stockfish, 1_000_000, 1, 64),
 ];
 
 /// An engine of the research design, found where `auto` looks for it.
