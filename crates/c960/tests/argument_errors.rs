@@ -128,3 +128,13 @@ fn an_engine_not_found_leaves_no_out_directory() {
     }
     assert_eq!(listing, "", "nothing written");
 }
+
+/// Issue 29: an empty `--phrase` was accepted by `c960 draw`.
+#[test]
+fn an_empty_phrase_is_refused_by_draw() {
+    let dir = Dir::new();
+    for phrase in ["", "   "] {
+        let line = dir.bad_input(&["draw", "--phrase", phrase]);
+        assert!(line.contains("--phrase must not be empty"), "{line}");
+    }
+}

@@ -30,6 +30,7 @@ mod selfplay_match;
 mod shards;
 mod sheets;
 mod slurm;
+mod stockfish19;
 mod sweep;
 mod sweep_dfrc;
 mod sweep_repeats;

@@ -42,6 +42,8 @@ fn written_by_report(name: &str, is_dir: bool) -> bool {
             | POSITIONS_CSV
             | BALANCE_CSV
             | BALANCE_JSON
+            | crate::agreement::AGREEMENT_CSV
+            | crate::agreement::AGREEMENT_JSON
             | DFRC_JSON
             | DFRC_SETUPS_CSV
             | DFRC_GROUPS_CSV
@@ -52,7 +54,8 @@ fn written_by_report(name: &str, is_dir: bool) -> bool {
 
 /// Whether `name`, inside the report's directory `dir` (`charts` or
 /// `positions`), is a file a report writes there: charts as SVG and PNG,
-/// a page and a sample of games as PGN per position.
+/// per position a page, its diagram (SVG), its table row (JSON) and a
+/// sample of games (PGN).
 fn written_in(dir: &str, name: &str) -> bool {
     if is_temporary(name) {
         return true;
@@ -64,7 +67,7 @@ fn written_in(dir: &str, name: &str) -> bool {
         _ => name.split_once('.').is_some_and(|(sp, kind)| {
             !sp.is_empty()
                 && sp.bytes().all(|b| b.is_ascii_digit())
-                && matches!(kind, "html" | "pgn")
+                && matches!(kind, "html" | "pgn" | "svg" | "json")
         }),
     }
 }

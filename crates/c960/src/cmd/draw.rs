@@ -144,6 +144,15 @@ fn has_verdicts(csv: &std::path::Path) -> Result<()> {
 
 impl DrawPlan {
     fn from_args(args: &DrawArgs) -> Result<DrawPlan> {
+        // A blank phrase is no phrase: anyone could "recompute" its draw.
+        if args
+            .source
+            .phrase
+            .as_deref()
+            .is_some_and(|p| p.trim().is_empty())
+        {
+            return Err(InputError("--phrase must not be empty".to_owned()).into());
+        }
         Ok(DrawPlan {
             method: method(args.source.phrase.as_ref(), args.source.seed),
             rounds: args.rounds,
