@@ -1,16 +1,26 @@
 //! The protocol-independent engine API: positions to search, limits, and
 //! typed search results.
 
-use std::{fmt, time::Duration};
+use std::{fmt, str::FromStr, time::Duration};
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
 
 use c960_core::StartPosition;
 
-/// How long a search may run.
+/// How long a search may run. It serializes as its text, the arguments of
+/// a UCI `go` command (`nodes 1000000`), and parses back from it, so that
+/// rows and manifests hold one spelling that code compares as a `Limit`.
+///
+/// # Examples
+/// ```
+/// use c960_engine::Limit;
+/// let limit: Limit = "nodes 1000000".parse().unwrap();
+/// assert_eq!(limit, Limit::Nodes(1_000_000));
+/// assert_eq!(limit.to_string(), "nodes 1000000");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(into = "String", try_from = "String")]
 pub enum Limit {
     /// Search to this depth (plies).
     Depth(u32),
@@ -115,6 +125,52 @@ impl fmt::Display for Limit {
     }
 }
 
+impl From<Limit> for String {
+    fn from(limit: Limit) -> String {
+        limit.to_uci()
+    }
+}
+
+impl TryFrom<String> for Limit {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Limit, String> {
+        text.parse()
+    }
+}
+
+impl FromStr for Limit {
+    type Err = String;
+
+    /// Parses what [`Limit::to_uci`] writes.
+    fn from_str(text: &str) -> Result<Limit, String> {
+        let wrong =
+            || format!("{text:?} is not a search limit (nodes N, depth N, movetime MS or a clock)");
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let number = |word: &str| word.parse::<u64>().map_err(|_| wrong());
+        match words.as_slice() {
+            ["nodes", n] => Ok(Limit::Nodes(number(n)?)),
+            ["depth", d] => Ok(Limit::Depth(d.parse().map_err(|_| wrong())?)),
+            ["movetime", ms] => Ok(Limit::MoveTime(number(ms)?)),
+            ["wtime", w, "btime", b, "winc", wi, "binc", bi, rest @ ..] => {
+                let movestogo = match rest {
+                    [] => None,
+                    ["movestogo", m] => Some(m.parse().map_err(|_| wrong())?),
+                    _ => return Err(wrong()),
+                };
+                Ok(Limit::Clock(Clock {
+                    wtime_ms: number(w)?,
+                    btime_ms: number(b)?,
+                    winc_ms: number(wi)?,
+                    binc_ms: number(bi)?,
+                    movestogo,
+                }))
+            }
+            _ => Err(wrong()),
+        }
+    }
+}
+
 /// An evaluation: centipawns or a forced mate.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -174,8 +230,9 @@ impl fmt::Display for Score {
 }
 
 /// Whether a score is exact or only a bound from an unfinished iteration.
+/// It serializes as its name (`exact`, `lower`, `upper`) and parses back.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(into = "String", try_from = "String")]
 pub enum Bound {
     /// The score is exact.
     #[default]
@@ -187,6 +244,16 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// The bound as rows spell it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Bound::Exact => "exact",
+            Bound::Lower => "lower",
+            Bound::Upper => "upper",
+        }
+    }
+
     /// The same bound from the other side's point of view.
     #[must_use]
     pub fn negate(self) -> Bound {
@@ -204,6 +271,37 @@ impl Bound {
             Color::White => self,
             Color::Black => self.negate(),
         }
+    }
+}
+
+impl fmt::Display for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl From<Bound> for String {
+    fn from(bound: Bound) -> String {
+        bound.name().to_owned()
+    }
+}
+
+impl TryFrom<String> for Bound {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Bound, String> {
+        text.parse()
+    }
+}
+
+impl FromStr for Bound {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Bound, String> {
+        [Bound::Exact, Bound::Lower, Bound::Upper]
+            .into_iter()
+            .find(|b| b.name() == text)
+            .ok_or_else(|| format!("unknown bound {text:?} (exact, lower or upper)"))
     }
 }
 

@@ -173,3 +173,33 @@ fn a_wdl_that_does_not_add_up_to_1000_is_an_error() {
     assert!(parse_line("info depth 5 score cp 10 wdl 0 999 0 pv e2e4").is_err());
     assert!(parse_line("info depth 5 score cp 10 wdl 1 998 1 pv e2e4").is_ok());
 }
+
+#[test]
+fn limits_and_bounds_serialize_as_their_text_and_parse_back() {
+    use c960_engine::{Clock, Limit};
+    let clock = Limit::Clock(Clock {
+        wtime_ms: 60_000,
+        btime_ms: 59_000,
+        winc_ms: 600,
+        binc_ms: 600,
+        movestogo: Some(40),
+    });
+    for limit in [
+        Limit::Nodes(1_000_000),
+        Limit::Depth(12),
+        Limit::MoveTime(500),
+        clock,
+    ] {
+        let json = serde_json::to_string(&limit).unwrap();
+        assert_eq!(json, format!("\"{limit}\""));
+        assert_eq!(serde_json::from_str::<Limit>(&json).unwrap(), limit);
+    }
+    assert!("nodes many".parse::<Limit>().is_err());
+    assert!("nodes 5 extra".parse::<Limit>().is_err());
+    for bound in [Bound::Exact, Bound::Lower, Bound::Upper] {
+        let json = serde_json::to_string(&bound).unwrap();
+        assert_eq!(serde_json::from_str::<Bound>(&json).unwrap(), bound);
+    }
+    assert_eq!(serde_json::to_string(&Bound::Lower).unwrap(), "\"lower\"");
+    assert!(serde_json::from_str::<Bound>("\"sideways\"").is_err());
+}

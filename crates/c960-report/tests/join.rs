@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use c960_engine::EngineInfo;
+use c960_engine::{Bound, EngineInfo, Limit};
 use c960_report::{ReportError, RunKind, labels, per_position, write_table};
 use c960_sweep::{Manifest, Sharding, SweepRow, TopMove, write_outputs};
 use polars::prelude::*;
@@ -13,14 +13,14 @@ fn sweep_row(sp: u16, cp: i32) -> SweepRow {
         placement: c960_core::StartPosition::new(sp).unwrap().placement(),
         engine: "Stockfish 15.1".into(),
         engine_options: "Threads=1".into(),
-        limit: "nodes 1000".into(),
+        limit: Limit::Nodes(1000),
         depth: 9,
         seldepth: Some(12),
         nodes: Some(1000),
         time_ms: Some(3),
         score_cp: Some(cp),
         score_mate: None,
-        bound: "exact".into(),
+        bound: Bound::Exact,
         wdl_win: Some(40),
         wdl_draw: Some(950),
         wdl_loss: Some(10),

@@ -80,18 +80,16 @@ pub fn merge(
     let variant = plan.variant;
     let positions = Setup::parse_set(variant, &plan.positions)
         .map_err(|e| invalid(format!("manifest positions {:?}: {e}", plan.positions)))?;
-    let limit = parse_limit(&plan.limit).ok_or_else(|| {
-        invalid(format!(
-            "manifest limit {:?} is not a search limit",
-            plan.limit
-        ))
-    })?;
+    let limit: Limit = plan
+        .limit
+        .parse()
+        .map_err(|e| invalid(format!("manifest limit: {e}")))?;
     let repeat_plan = repeat_plan(&first.settings)?;
     let wanted: BTreeSet<(u32, u32)> = positions
         .iter()
         .flat_map(|p| (0..repeat_plan.repeats).map(move |r| (p.id(), r)))
         .collect();
-    let exact = plan.limit.starts_with("nodes") || plan.limit.starts_with("depth");
+    let exact = matches!(limit, Limit::Nodes(_) | Limit::Depth(_));
     let existing = existing_output(
         out,
         JOURNAL_FILE,
@@ -330,19 +328,6 @@ fn repeat_plan(settings: &serde_json::Value) -> Result<RepeatPlan, MergeError> {
         Some(value) => serde_json::from_value(value.clone())
             .map_err(|e| SweepError::Invalid(format!("journal settings: repeats: {e}"))),
         None => Ok(RepeatPlan::single()),
-    }
-}
-
-/// A search limit as manifests write it (`nodes 1000`, `depth 12`,
-/// `movetime 500`).
-fn parse_limit(text: &str) -> Option<Limit> {
-    let (kind, value) = text.split_once(' ')?;
-    let value: u64 = value.trim().parse().ok()?;
-    match kind {
-        "nodes" => Some(Limit::Nodes(value)),
-        "depth" => u32::try_from(value).ok().map(Limit::Depth),
-        "movetime" => Some(Limit::MoveTime(value)),
-        _ => None,
     }
 }
 

@@ -23,7 +23,7 @@ pub struct SweepRow {
     /// Engine options as `Name=value, ...`.
     pub engine_options: String,
     /// The search limit, e.g. `nodes 1000000`.
-    pub limit: String,
+    pub limit: Limit,
     /// Depth of the last iteration reported.
     pub depth: u32,
     /// Selective depth, if reported.
@@ -36,8 +36,8 @@ pub struct SweepRow {
     pub score_cp: Option<i32>,
     /// Moves to mate for White (negative: White is mated).
     pub score_mate: Option<i32>,
-    /// `exact`, `lower` or `upper`.
-    pub bound: String,
+    /// Whether the score is exact or a bound (White's view).
+    pub bound: Bound,
     /// White's win chance, per mille, if the engine reports WDL.
     pub wdl_win: Option<u32>,
     /// Draw chance, per mille.
@@ -111,7 +111,7 @@ impl SweepRow {
             placement: position.placement(),
             engine: engine.name.clone(),
             engine_options: engine.options_string(),
-            limit: limit.to_string(),
+            limit,
             depth: best.map_or(0, |l| l.depth),
             seldepth: best.and_then(|l| l.seldepth),
             nodes: result.nodes,
@@ -120,12 +120,7 @@ impl SweepRow {
                 .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
             score_cp: white.and_then(Score::cp),
             score_mate: white.and_then(Score::mate),
-            bound: match best.map_or(Bound::Exact, |l| l.bound.for_white(result.turn)) {
-                Bound::Exact => "exact",
-                Bound::Lower => "lower",
-                Bound::Upper => "upper",
-            }
-            .to_owned(),
+            bound: best.map_or(Bound::Exact, |l| l.bound.for_white(result.turn)),
             wdl_win: wdl.map(|w| w.win),
             wdl_draw: wdl.map(|w| w.draw),
             wdl_loss: wdl.map(|w| w.loss),

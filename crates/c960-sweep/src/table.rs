@@ -35,7 +35,10 @@ pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
         Column::new("placement".into(), strings(|r| &r.placement)),
         Column::new("engine".into(), strings(|r| &r.engine)),
         Column::new("engine_options".into(), strings(|r| &r.engine_options)),
-        Column::new("limit".into(), strings(|r| &r.limit)),
+        Column::new(
+            "limit".into(),
+            rows.iter().map(|r| r.limit.to_string()).collect::<Vec<_>>(),
+        ),
         Column::new(
             depth.into(),
             rows.iter().map(|r| r.depth).collect::<Vec<_>>(),
@@ -60,7 +63,7 @@ pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
             score_mate.into(),
             rows.iter().map(|r| r.score_mate).collect::<Vec<_>>(),
         ),
-        Column::new("bound".into(), strings(|r| &r.bound)),
+        Column::new("bound".into(), strings(|r| r.bound.name())),
         Column::new(
             wdl_win.into(),
             rows.iter().map(|r| r.wdl_win).collect::<Vec<_>>(),

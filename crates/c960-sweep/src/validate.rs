@@ -44,9 +44,6 @@ pub fn check_row(row: &SweepRow, variant: Variant) -> Result<(), String> {
             return Err(format!("{sp}: WDL {w:?}/{d:?}/{l:?} does not sum to 1000"));
         }
     }
-    if !["exact", "lower", "upper"].contains(&row.bound.as_str()) {
-        return Err(format!("{sp}: unknown bound {:?}", row.bound));
-    }
     let start = position.to_position();
     check_move(&start, &sp, &row.best_move_uci, Some(&row.best_move_san))?;
     for top in &row.top_moves {
@@ -90,10 +87,9 @@ pub(crate) fn check_entry(
     match entry {
         Entry::Done(row) => {
             let sp = variant.label(row.sp);
-            let text = limit.to_string();
-            if row.limit != text {
+            if row.limit != limit {
                 return Err(format!(
-                    "{sp}: limit {:?}, but this run's is {text:?}",
+                    "{sp}: limit \"{}\", but this run's is \"{limit}\"",
                     row.limit
                 ));
             }
