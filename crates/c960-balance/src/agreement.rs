@@ -7,21 +7,11 @@
 
 use serde::Serialize;
 
+pub use crate::Estimate;
 use crate::{
     reliability::{pearson, spearman},
     rng::Rng,
 };
-
-/// A statistic with its percentile bootstrap interval.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
-pub struct Estimate {
-    /// The value on all positions.
-    pub value: f64,
-    /// Lower end of the interval.
-    pub low: f64,
-    /// Upper end.
-    pub high: f64,
-}
 
 /// Agreement of `ours` with `theirs` over the positions both have.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -1,10 +1,19 @@
 //! c960-balance: the statistics that turn noisy per-position measurements
-//! into statements a user can rely on. Pure functions, no I/O.
+//! into statements a user can rely on. Pure functions, no I/O; every
+//! interval at one confidence level, [`LEVEL`], with statrs and nalgebra
+//! underneath.
 //!
 //! - [`agreement`]: agreement of a measurement with independent ones
 //!   (correlations with bootstrap intervals, decile overlap, offset and
 //!   scale) and the standardized mean of several.
 //! - [`adaptive`]: which positions get the next round of adaptive self-play.
+//! - [`elo`]: engine A against engine B over colour-reversed pairs:
+//!   pentanomial score, Elo, normalized Elo, likelihood of superiority and
+//!   the generalized SPRT.
+//! - [`means`]: a group's mean with its interval (Student's t), Welch's
+//!   difference of two means and a bootstrap difference of two spreads.
+//! - [`regression`]: least squares with HC3 and HC1 robust standard errors
+//!   (nalgebra underneath).
 //! - [`normal`] and [`student`]: the normal and Student's t distributions
 //!   (statrs underneath), the critical values of two-sided intervals.
 //! - [`interval`]: White's score over games with its interval (trinomial
@@ -24,8 +33,11 @@
 pub mod adaptive;
 pub mod agreement;
 pub mod consensus;
+pub mod elo;
 pub mod interval;
+pub mod means;
 pub mod normal;
+pub mod regression;
 pub mod reliability;
 pub mod rng;
 pub mod sequential;
@@ -35,3 +47,14 @@ pub mod verdict;
 
 /// The confidence level of every interval c960 reports (95 %).
 pub const LEVEL: f64 = 0.95;
+
+/// A statistic with its interval at [`LEVEL`].
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Estimate {
+    /// The estimate.
+    pub value: f64,
+    /// Lower end of the interval.
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+}

@@ -20,7 +20,6 @@ use c960_balance::{
     verdict::{Band, Claims, Verdict, decide},
 };
 
-#[path = "simulation/raters.rs"]
 mod raters;
 
 const MEAN: f64 = 0.54;

@@ -24,9 +24,7 @@ pub mod analysis;
 pub mod charts;
 pub mod features;
 pub mod input;
-pub mod ols;
 mod page;
-pub mod stats;
 
 use std::{
     io,

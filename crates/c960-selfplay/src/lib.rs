@@ -18,8 +18,9 @@
 //! Modules, in the order a run uses them: `config` (what to play, its
 //! checks, each game's seed), `run` (the runner: engines started once, the
 //! journal opened, the games handed to `c960-runner`'s job runner), `game`
-//! (one game between two engine processes), `stats` and `matchstats`
-//! (per-position and match statistics, one game at a time), [`adaptive`]
+//! (one game between two engine processes), `stats` and `pairs`
+//! (per-position statistics and A-vs-B pairs, one game at a time, with
+//! c960-balance's statistics), [`adaptive`]
 //! (rounds toward open verdicts), `tables` and `pgn` (the outputs),
 //! `manifest` (outcome and provenance), `merge` and `sharded` (shards
 //! merged into one run, adaptive rounds on a cluster), `restore` (a run
@@ -31,9 +32,9 @@ pub mod checks;
 mod config;
 mod game;
 mod manifest;
-mod matchstats;
 mod merge;
 mod openings;
+mod pairs;
 mod pgn;
 mod restore;
 mod run;
@@ -42,6 +43,9 @@ mod stats;
 mod tables;
 
 pub use adaptive::{Adaptive, AdaptiveRecord, ROUNDS_FILE, Round};
+// The match statistics live in c960-balance; the run's configuration and
+// manifest hold them, so they are part of this crate's API too.
+pub use c960_balance::elo::{MatchStats, Sprt, SprtState};
 pub use c960_runner::{Progress, RunError};
 pub(crate) use config::validate;
 pub use config::{
@@ -56,9 +60,9 @@ pub use manifest::{
     SelfplayOutcome,
 };
 pub(crate) use manifest::{manifest, now};
-pub use matchstats::{Estimate, MatchStats, PairTally, Sprt, SprtState, llr};
 pub use merge::{MergeOutcome, MissingGame, merge};
 pub use openings::{Book, Opening, OpeningOrder};
+pub use pairs::PairTally;
 pub use pgn::{PgnExtras, write_game, write_game_with};
 pub use restore::{RestoreOutcome, restore};
 pub use run::run;

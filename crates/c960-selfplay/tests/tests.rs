@@ -4,6 +4,5 @@
 mod adaptive_shards;
 mod clock;
 mod games;
-mod match_stats;
 mod restore;
 mod shards;

@@ -16,6 +16,8 @@
 use std::collections::BTreeMap;
 
 use c960_balance::{
+    means::{Difference, MeanInterval, sd_difference, welch},
+    regression::{Regression, ols},
     reliability::{components, describe},
     shrink::shrink,
     verdict::{Band, Claims, Decision, Verdict, decide},
@@ -24,11 +26,7 @@ use c960_core::{DfrcFeatures, DfrcRecord};
 use serde::Serialize;
 
 pub use super::features::{FEATURES, Feature, FeatureKind, PER_SIDE};
-use super::{
-    input::{DfrcRun, SetupScore},
-    ols::{Regression, ols},
-    stats::{Difference, MeanInterval, sd_difference, welch},
-};
+use super::input::{DfrcRun, SetupScore};
 
 /// How verdicts are made.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
@@ -350,7 +348,7 @@ fn setup_rows(
                 .zip(ses)
                 .map(|(cp, se)| Claims::normal(*cp, *se, band))
                 .collect();
-            let shrunk = shrink(&cps, ses, 0.95).map(|(_, rows)| rows);
+            let shrunk = shrink(&cps, ses, c960_balance::LEVEL).map(|(_, rows)| rows);
             (decide(&claims, settings.level), shrunk)
         }
         None => (vec![unresolved; scores.len()], None),

@@ -15,7 +15,9 @@ use crate::charts::{
     Chart, PALETTE, caption, category_label, legend, range_by, write as write_chart,
 };
 
-use super::{Analysis, DfrcRun, FEATURES, analysis::FeatureKind, stats::MeanInterval};
+use c960_balance::means::MeanInterval;
+
+use super::{Analysis, DfrcRun, FEATURES, analysis::FeatureKind};
 
 /// One category of a chart: its label, estimate, 95% interval and the
 /// setups behind it.

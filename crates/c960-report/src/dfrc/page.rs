@@ -3,13 +3,14 @@
 
 use std::fmt::Write as _;
 
+use c960_balance::means::{Difference, MeanInterval};
+
 use crate::{html::escape, site};
 
 use super::{
     Analysis, DfrcRun, FEATURES,
     analysis::{FeatureKind, Group, SetupRow},
     charts::searches_words,
-    stats::MeanInterval,
 };
 
 /// The index page.
@@ -68,7 +69,7 @@ fn section(body: &mut String, run: &DfrcRun, a: &Analysis, shown: &[(String, Str
         let _ = write!(
             body,
             "<p>White's advantage over all setups: <b>{}</b>",
-            escape(&m.text(" cp"))
+            escape(&mean_text(m, " cp"))
         );
         if let Some(e) = &a.overall_expected {
             let _ = write!(
@@ -120,6 +121,16 @@ fn noise(body: &mut String, a: &Analysis) {
         let _ = write!(body, "reliability of the setup means {r:.2}: ");
     }
     let _ = writeln!(body, "{}.</p>", escape(&n.words));
+}
+
+/// `+12.3 cp [+8.1, +16.5], n = 40` (or without the interval).
+fn mean_text(m: &MeanInterval, unit: &str) -> String {
+    match (m.low, m.high) {
+        (Some(low), Some(high)) => {
+            format!("{:+.1}{unit} [{low:+.1}, {high:+.1}], n = {}", m.mean, m.n)
+        }
+        _ => format!("{:+.1}{unit} (no interval), n = {}", m.mean, m.n),
+    }
 }
 
 fn interval(m: &MeanInterval, digits: usize) -> String {
@@ -229,7 +240,7 @@ fn symmetric(body: &mut String, a: &Analysis) {
             )
         }
     };
-    let diff = |what: &str, d: Option<super::stats::Difference>, how: &str| match d {
+    let diff = |what: &str, d: Option<Difference>, how: &str| match d {
         Some(d) => format!(
             "<li>{what}, symmetric minus asymmetric: {:+.1} cp (95% interval {:+.1} to {:+.1}; {how})</li>",
             d.estimate, d.low, d.high

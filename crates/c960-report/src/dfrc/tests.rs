@@ -176,7 +176,7 @@ fn verdicts_with_repeats_find_the_planted_extremes() {
             SetupScore {
                 setup,
                 cp: mean,
-                cp_sd: super::stats::sd(&searches),
+                cp_sd: c960_balance::means::sd(&searches),
                 searches: 4,
                 expected: Some(0.5),
             }
@@ -305,7 +305,10 @@ pub(crate) fn write_sweep(dir: &Path, scores: &[(u32, Vec<i32>)], failed: &[u32]
             .iter()
             .map(|s| {
                 let v: Vec<f64> = s.1.iter().map(|c| f64::from(*c)).collect();
-                (v.iter().sum::<f64>() / v.len() as f64, super::stats::sd(&v))
+                (
+                    v.iter().sum::<f64>() / v.len() as f64,
+                    c960_balance::means::sd(&v),
+                )
             })
             .collect();
         let k: Vec<u32> = scores.iter().map(|s| s.1.len() as u32).collect();

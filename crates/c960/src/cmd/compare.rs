@@ -142,7 +142,10 @@ fn row(
 
 fn text(report: &Report) -> String {
     let mut out = String::new();
-    let level = report.rows.first().map_or(0.95, |r| r.comparison.level);
+    let level = report
+        .rows
+        .first()
+        .map_or(c960_balance::LEVEL, |r| r.comparison.level);
     let resamples = report.rows.first().map_or(0, |r| r.comparison.resamples);
     let _ = writeln!(
         out,
@@ -167,9 +170,8 @@ fn text(report: &Report) -> String {
     );
     for row in &report.rows {
         let c = &row.comparison;
-        let ci = |e: c960_balance::agreement::Estimate| {
-            format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high)
-        };
+        let ci =
+            |e: c960_balance::Estimate| format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high);
         let _ = writeln!(
             out,
             "{:<width$}  {:>5}  {:<22}  {:<22}  {:>6.0}%  {:>9.0}%  {:>8.2}  {:>7.3}",

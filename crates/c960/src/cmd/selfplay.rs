@@ -264,7 +264,7 @@ fn write_match(
         "  pentanomial [LL LD DD/WL WD WW]: [{ll} {ld} {dd} {wd} {ww}] ({} of the DD/WL pairs are WL)",
         stats.win_loss_pairs
     )?;
-    let estimate = |e: Option<c960_selfplay::Estimate>, digits: usize| {
+    let estimate = |e: Option<c960_balance::Estimate>, digits: usize| {
         e.map_or_else(
             || "n/a".to_owned(),
             |e| {

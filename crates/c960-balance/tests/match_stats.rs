@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use c960_selfplay::{MatchStats, Sprt};
+use c960_balance::elo::{MatchStats, Sprt};
 
 /// For each line `LL LD DD WD WW`: score, its 95% interval, Elo, nElo,
 /// LOS and the LLR for elo0=0, elo1=5, alpha=beta=0.05. The LLR's

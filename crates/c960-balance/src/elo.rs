@@ -1,18 +1,20 @@
-//! Engine A against engine B over colour-reversed pairs: pentanomial
-//! counts, score, Elo and normalized Elo with 95% intervals from the pair
-//! variance, the likelihood of superiority, and the generalized SPRT on
-//! the pentanomial model (the method of fishtest and fastchess, after
+//! Engine A against engine B over colour-reversed pairs: from pentanomial
+//! counts, the score, Elo and normalized Elo with 95% intervals from the
+//! pair variance, the likelihood of superiority, and the generalized SPRT
+//! on the pentanomial model (the method of fishtest and fastchess, after
 //! Michel Van den Bergh's notes on the generalized log-likelihood ratio).
+//! Counting games into pairs is the game runner's (c960-selfplay's
+//! `PairTally`).
 
 use std::{collections::HashMap, fmt, str::FromStr};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{GameRecord, Outcome};
+use crate::{Estimate, LEVEL, normal};
 
 /// The critical value of c960's two-sided intervals.
 fn z95() -> f64 {
-    c960_balance::normal::two_sided(c960_balance::LEVEL)
+    normal::two_sided(LEVEL)
 }
 
 /// The points of a pair for engine A, as a share of the pair's two points,
@@ -107,72 +109,6 @@ impl fmt::Display for Sprt {
             self.elo0, self.elo1, self.alpha, self.beta
         )
     }
-}
-
-/// Pairs of games between A and B, gathered one game at a time.
-#[derive(Clone, Debug, Default)]
-pub struct PairTally {
-    /// A's first game of a pair, waiting for the second: by (SP, pair).
-    pending: HashMap<(u32, u32), f64>,
-    /// Pairs by A's pair score: LL, LD, DD/WL, WD, WW.
-    pentanomial: [u64; 5],
-    /// Of the DD/WL pairs, those with a win and a loss.
-    win_loss: u64,
-    /// A's wins, draws and losses over the games of finished pairs.
-    wdl: [u64; 3],
-}
-
-impl PairTally {
-    /// Adds one game (A is White in even games); returns whether it
-    /// finished a pair.
-    pub fn add(&mut self, game: &GameRecord) -> bool {
-        let a_white = game.game.is_multiple_of(2);
-        let a_score = match (game.result, a_white) {
-            (Outcome::Draw, _) => 0.5,
-            (Outcome::WhiteWins, true) | (Outcome::BlackWins, false) => 1.0,
-            _ => 0.0,
-        };
-        let key = (game.sp, game.game / 2);
-        let Some(first) = self.pending.remove(&key) else {
-            self.pending.insert(key, a_score);
-            return false;
-        };
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let index = ((first + a_score) * 2.0).round() as usize;
-        self.pentanomial[index] += 1;
-        if index == 2 && (first - a_score).abs() > 0.25 {
-            self.win_loss += 1;
-        }
-        for s in [first, a_score] {
-            #[allow(clippy::float_cmp)]
-            let slot = if s == 1.0 {
-                0
-            } else if s == 0.5 {
-                1
-            } else {
-                2
-            };
-            self.wdl[slot] += 1;
-        }
-        true
-    }
-
-    /// The statistics so far, with the SPRT's state if one is run.
-    #[must_use]
-    pub fn stats(&self, sprt: Option<Sprt>) -> MatchStats {
-        MatchStats::from_pentanomial(self.pentanomial, self.win_loss, self.wdl, sprt)
-    }
-}
-
-/// A value with its 95% interval.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
-pub struct Estimate {
-    /// The estimate.
-    pub value: f64,
-    /// Lower end of the 95% interval.
-    pub low: f64,
-    /// Upper end of the 95% interval.
-    pub high: f64,
 }
 
 /// Where an SPRT stands.
@@ -289,7 +225,7 @@ impl MatchStats {
                 low: nelo(low),
                 high: nelo(high),
             });
-            stats.los = Some(c960_balance::normal::cdf((score - 0.5) / error));
+            stats.los = Some(normal::cdf((score - 0.5) / error));
         } else {
             // No spread at all: every pair scored the same.
             stats.los = Some(if score > 0.5 {

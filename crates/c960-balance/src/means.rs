@@ -1,17 +1,17 @@
-//! The small statistics of the DFRC report: a mean with its 95% interval
-//! (Student's t), the difference of two means (Welch) and of two standard
-//! deviations (a seeded percentile bootstrap).
+//! Means of groups: a mean with its 95% interval (Student's t), the
+//! difference of two means (Welch) and of two standard deviations (a seeded
+//! percentile bootstrap).
 
-// Counts of setups (at most 921,600) convert to floats without loss.
+// Group sizes (at most 921,600 DFRC setups) convert to floats without loss.
 #![allow(clippy::cast_precision_loss)]
 
-use c960_balance::rng::Rng;
 use serde::Serialize;
 
-/// The critical value of a two-sided t interval at c960's level.
-#[must_use]
-pub fn t_critical(df: f64) -> f64 {
-    c960_balance::student::two_sided(c960_balance::LEVEL, df)
+use crate::{LEVEL, rng::Rng, student};
+
+/// The critical value of a two-sided t interval at [`LEVEL`].
+fn t_critical(df: f64) -> f64 {
+    student::two_sided(LEVEL, df)
 }
 
 /// The mean of a group of setups with its 95% interval.
@@ -48,18 +48,6 @@ impl MeanInterval {
             low: half.map(|h| mean - h),
             high: half.map(|h| mean + h),
         })
-    }
-
-    /// `+12.3 cp [+8.1, +16.5], n = 40` (or without the interval).
-    #[must_use]
-    pub fn text(&self, unit: &str) -> String {
-        match (self.low, self.high) {
-            (Some(low), Some(high)) => format!(
-                "{:+.1}{unit} [{low:+.1}, {high:+.1}], n = {}",
-                self.mean, self.n
-            ),
-            _ => format!("{:+.1}{unit} (no interval), n = {}", self.mean, self.n),
-        }
     }
 }
 
@@ -138,8 +126,8 @@ pub fn sd_difference(a: &[f64], b: &[f64], resamples: usize, seed: u64) -> Optio
     };
     Some(Difference {
         estimate,
-        low: at(0.025),
-        high: at(0.975),
+        low: at((1.0 - LEVEL) / 2.0),
+        high: at(f64::midpoint(1.0, LEVEL)),
     })
 }
 

@@ -1,28 +1,26 @@
-//! Ordinary least squares with heteroskedasticity-robust standard errors:
-//! HC3 (each squared residual divided by `(1 − h_i)²`, recommended for
-//! samples of any size by Long & Ervin 2000), which the intervals use, and
-//! HC1 (White's with the `n / (n − k)` correction), shown beside it. An intercept is
-//! always fitted; a feature that is constant, or a linear combination of
-//! the features before it, is dropped and named.
+//! Ordinary least squares with heteroskedasticity-robust standard errors
+//! (nalgebra underneath): HC3 (each squared residual divided by
+//! `(1 − h_i)²`, recommended for samples of any size by Long & Ervin 2000),
+//! which the intervals use, and HC1 (White's with the `n / (n − k)`
+//! correction), shown beside it. An intercept is always fitted; a feature
+//! that is constant, or a linear combination of the features before it, is
+//! dropped and named.
 
-// Counts of setups convert to floats without loss; the matrix algebra
-// keeps the textbook's names and indices.
-#![allow(
-    clippy::cast_precision_loss,
-    clippy::many_single_char_names,
-    clippy::needless_range_loop
-)]
+// Counts of rows convert to floats without loss; the algebra keeps the
+// textbook's names (n, k, x, y, t).
+#![allow(clippy::cast_precision_loss, clippy::many_single_char_names)]
 
+use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
-use super::stats::t_critical;
+use crate::{LEVEL, student};
 
 /// One fitted coefficient.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Coefficient {
     /// The feature (`intercept` for the constant).
     pub name: String,
-    /// The estimate: centipawns per unit of the feature.
+    /// The estimate: units of `y` per unit of the feature.
     pub estimate: f64,
     /// Its HC3 standard error.
     pub se_hc3: f64,
@@ -33,14 +31,15 @@ pub struct Coefficient {
     pub low: f64,
     /// Its upper end.
     pub high: f64,
-    /// Two-sided p-value of a zero coefficient (HC3, normal).
+    /// Two-sided p-value of a zero coefficient (HC3, the interval's t
+    /// distribution).
     pub p_value: f64,
 }
 
 /// A fitted regression.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Regression {
-    /// Setups fitted.
+    /// Rows fitted.
     pub n: usize,
     /// Intercept first, then the features kept, in the order given.
     pub coefficients: Vec<Coefficient>,
@@ -52,86 +51,75 @@ pub struct Regression {
     pub residual_sd: f64,
 }
 
-/// Regresses `y` on the features `x` (one row per setup, one value per
-/// name) with an intercept. `None` when there are no more setups than
+/// A column whose variance left after the columns before it is below this
+/// share of its own counts as collinear with them.
+const COLLINEAR: f64 = 1e-9;
+
+/// Regresses `y` on the features `x` (one row per observation, one value
+/// per name) with an intercept. `None` when there are no more rows than
 /// coefficients.
+///
+/// # Examples
+/// ```
+/// use c960_balance::regression::ols;
+/// let x: Vec<Vec<f64>> = (0..10).map(|i| vec![f64::from(i)]).collect();
+/// let y: Vec<f64> = (0..10).map(|i| 2.0 + 3.0 * f64::from(i)).collect();
+/// let fit = ols(&["x"], &x, &y).unwrap();
+/// assert!((fit.coefficients[1].estimate - 3.0).abs() < 1e-9);
+/// ```
+///
+/// # Panics
+/// Panics if `x` and `y` differ in length or a row of `x` does not have
+/// one value per name.
 #[must_use]
 pub fn ols(names: &[&str], x: &[Vec<f64>], y: &[f64]) -> Option<Regression> {
     assert_eq!(x.len(), y.len(), "one row of features per value");
     let n = y.len();
-    // The design with its intercept, then which columns are independent.
-    let row = |i: usize| std::iter::once(1.0).chain(x[i].iter().copied());
+    if n == 0 {
+        return None;
+    }
     let width = names.len() + 1;
-    let mut gram = vec![vec![0.0; width]; width];
-    for i in 0..n {
-        let r: Vec<f64> = row(i).collect();
-        for a in 0..width {
-            for b in a..width {
-                gram[a][b] += r[a] * r[b];
-            }
-        }
-    }
-    for a in 0..width {
-        for b in 0..a {
-            gram[a][b] = gram[b][a];
-        }
-    }
-    let mut kept: Vec<usize> = Vec::new();
-    let mut dropped = Vec::new();
-    for column in 0..width {
-        let mut trial = kept.clone();
-        trial.push(column);
-        if independent(&sub(&gram, &trial)) {
-            kept = trial;
-        } else {
-            dropped.push(names[column - 1].to_owned());
-        }
-    }
+    let full = DMatrix::from_fn(n, width, |i, c| if c == 0 { 1.0 } else { x[i][c - 1] });
+    let gram = full.tr_mul(&full);
+    let (kept, dropped) = independent_columns(&gram);
+    let dropped = dropped.iter().map(|&c| names[c - 1].to_owned()).collect();
     let k = kept.len();
     if n <= k {
         return None;
     }
-    let bread = invert(&sub(&gram, &kept))?;
-    let design: Vec<Vec<f64>> = (0..n)
-        .map(|i| {
-            let r: Vec<f64> = row(i).collect();
-            kept.iter().map(|&c| r[c]).collect()
-        })
-        .collect();
-    let xty: Vec<f64> = (0..k)
-        .map(|a| (0..n).map(|i| design[i][a] * y[i]).sum())
-        .collect();
-    let beta = multiply(&bread, &xty);
-    let mut meat1 = vec![vec![0.0; k]; k];
-    let mut meat3 = vec![vec![0.0; k]; k];
-    let mut rss = 0.0;
-    for i in 0..n {
-        let fitted: f64 = design[i].iter().zip(&beta).map(|(a, b)| a * b).sum();
-        let e = y[i] - fitted;
-        rss += e * e;
-        let bx = multiply(&bread, &design[i]);
-        let leverage: f64 = design[i].iter().zip(&bx).map(|(a, b)| a * b).sum();
-        let w3 = e * e / (1.0 - leverage).max(1e-12).powi(2);
-        for a in 0..k {
-            for b in 0..k {
-                let xx = design[i][a] * design[i][b];
-                meat1[a][b] += e * e * xx;
-                meat3[a][b] += w3 * xx;
-            }
+    let design = full.select_columns(&kept);
+    let bread = gram
+        .select_rows(&kept)
+        .select_columns(&kept)
+        .cholesky()?
+        .inverse();
+    let y = DVector::from_column_slice(y);
+    let beta = &bread * design.tr_mul(&y);
+    let residuals = &y - &design * &beta;
+    // Leverage h_i = x_i' (X'X)^-1 x_i: the diagonal of the hat matrix.
+    let leverage = (&design * &bread).component_mul(&design).column_sum();
+    let meat = |weights: &DVector<f64>| {
+        let mut weighted = design.clone();
+        for (mut row, w) in weighted.row_iter_mut().zip(weights.iter()) {
+            row *= *w;
         }
-    }
-    let scale = n as f64 / (n - k) as f64;
-    let hc1 = sandwich(&bread, &meat1);
-    let hc3 = sandwich(&bread, &meat3);
-    let mean = y.iter().sum::<f64>() / n as f64;
+        design.tr_mul(&weighted)
+    };
+    let squared = residuals.map(|e| e * e);
+    let hc3_weights = squared.zip_map(&leverage, |e2, h| e2 / (1.0 - h).max(1e-12).powi(2));
+    let hc1 = &bread * meat(&squared) * &bread;
+    let hc3 = &bread * meat(&hc3_weights) * &bread;
+    let rss = squared.sum();
+    let mean = y.mean();
     let tss: f64 = y.iter().map(|v| (v - mean).powi(2)).sum();
     let df = (n - k) as f64;
-    let t = t_critical(df);
+    let scale = n as f64 / df;
+    let t = student::two_sided(LEVEL, df);
     let coefficients = kept
         .iter()
         .enumerate()
         .map(|(j, &c)| {
-            let se3 = hc3[j][j].max(0.0).sqrt();
+            let se3 = hc3[(j, j)].max(0.0).sqrt();
             Coefficient {
                 name: if c == 0 {
                     "intercept".to_owned()
@@ -140,13 +128,13 @@ pub fn ols(names: &[&str], x: &[Vec<f64>], y: &[f64]) -> Option<Regression> {
                 },
                 estimate: beta[j],
                 se_hc3: se3,
-                se_hc1: (scale * hc1[j][j]).max(0.0).sqrt(),
+                se_hc1: (scale * hc1[(j, j)]).max(0.0).sqrt(),
                 low: beta[j] - t * se3,
                 high: beta[j] + t * se3,
                 // The same t distribution as the interval, so a p-value
                 // below 0.05 and an interval excluding 0 always agree.
                 p_value: if se3 > 0.0 {
-                    c960_balance::student::two_sided_p(beta[j] / se3, df)
+                    student::two_sided_p(beta[j] / se3, df)
                 } else {
                     f64::from(u8::from(beta[j] == 0.0))
                 },
@@ -158,104 +146,44 @@ pub fn ols(names: &[&str], x: &[Vec<f64>], y: &[f64]) -> Option<Regression> {
         coefficients,
         dropped,
         r_squared: if tss > 0.0 { 1.0 - rss / tss } else { 0.0 },
-        residual_sd: (rss / (n - k) as f64).sqrt(),
+        residual_sd: (rss / df).sqrt(),
     })
 }
 
-/// The rows and columns `keep` of the square matrix `m`.
-fn sub(m: &[Vec<f64>], keep: &[usize]) -> Vec<Vec<f64>> {
-    keep.iter()
-        .map(|&a| keep.iter().map(|&b| m[a][b]).collect())
-        .collect()
-}
-
-/// Whether the Gram matrix `g` is positive definite with room to spare:
-/// no column's variance left after the columns before it falls below a
-/// billionth of its own (Cholesky).
-fn independent(g: &[Vec<f64>]) -> bool {
-    let k = g.len();
-    let mut l = vec![vec![0.0; k]; k];
-    for j in 0..k {
-        let d = g[j][j] - (0..j).map(|m| l[j][m] * l[j][m]).sum::<f64>();
-        if g[j][j] <= 0.0 || d <= 1e-9 * g[j][j] {
-            return false;
-        }
-        l[j][j] = d.sqrt();
-        for i in j + 1..k {
-            let s = g[i][j] - (0..j).map(|m| l[i][m] * l[j][m]).sum::<f64>();
-            l[i][j] = s / l[j][j];
-        }
-    }
-    true
-}
-
-/// The inverse by Gauss–Jordan elimination with partial pivoting.
-fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
-    let k = m.len();
-    let mut a: Vec<Vec<f64>> = m
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let mut row = r.clone();
-            row.extend((0..k).map(|j| f64::from(u8::from(i == j))));
-            row
-        })
-        .collect();
-    for c in 0..k {
-        let pivot = (c..k).max_by(|&x, &y| a[x][c].abs().total_cmp(&a[y][c].abs()))?;
-        if a[pivot][c] == 0.0 {
-            return None;
-        }
-        a.swap(c, pivot);
-        let p = a[c][c];
-        for v in &mut a[c] {
-            *v /= p;
-        }
-        for r in 0..k {
-            if r != c {
-                let f = a[r][c];
-                if f != 0.0 {
-                    let pivot_row = a[c].clone();
-                    for (v, pv) in a[r].iter_mut().zip(pivot_row) {
-                        *v -= f * pv;
-                    }
-                }
-            }
+/// The columns of the Gram matrix `gram` to keep, in order, and those
+/// dropped: a column is kept when its variance left after the kept columns
+/// before it (the Schur complement `g_jj − g_jK G_KK⁻¹ g_Kj`, the square of
+/// its Cholesky pivot) is more than [`COLLINEAR`] of its own.
+fn independent_columns(gram: &DMatrix<f64>) -> (Vec<usize>, Vec<usize>) {
+    let (mut kept, mut dropped): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    for column in 0..gram.ncols() {
+        let own = gram[(column, column)];
+        let left = if kept.is_empty() {
+            own
+        } else {
+            let cross = gram.select_rows(&kept).column(column).clone_owned();
+            // The kept columns are independent, so their Gram matrix is
+            // positive definite.
+            let solved = gram
+                .select_rows(&kept)
+                .select_columns(&kept)
+                .cholesky()
+                .map_or(f64::NAN, |c| cross.dot(&c.solve(&cross)));
+            own - solved
+        };
+        if own > 0.0 && left > COLLINEAR * own {
+            kept.push(column);
+        } else {
+            dropped.push(column);
         }
     }
-    Some(a.into_iter().map(|r| r[k..].to_vec()).collect())
-}
-
-fn multiply(m: &[Vec<f64>], v: &[f64]) -> Vec<f64> {
-    m.iter()
-        .map(|r| r.iter().zip(v).map(|(a, b)| a * b).sum())
-        .collect()
-}
-
-/// `B M B` for symmetric `B`.
-fn sandwich(b: &[Vec<f64>], m: &[Vec<f64>]) -> Vec<Vec<f64>> {
-    let k = b.len();
-    let bm: Vec<Vec<f64>> = (0..k)
-        .map(|i| {
-            (0..k)
-                .map(|j| (0..k).map(|l| b[i][l] * m[l][j]).sum())
-                .collect()
-        })
-        .collect();
-    (0..k)
-        .map(|i| {
-            (0..k)
-                .map(|j| (0..k).map(|l| bm[i][l] * b[l][j]).sum())
-                .collect()
-        })
-        .collect()
+    (kept, dropped)
 }
 
 #[cfg(test)]
 mod tests {
-    use c960_balance::rng::Rng;
-
     use super::*;
+    use crate::rng::Rng;
 
     #[test]
     fn a_textbook_fit_is_exact() {
