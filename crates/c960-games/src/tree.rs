@@ -13,6 +13,7 @@ use c960_core::{
     StartPosition,
     shakmaty::{Chess, Position, san::SanPlus, uci::UciMove},
 };
+use c960_store::{GameSlices, SLICE_ROWS};
 use polars::prelude::*;
 use thiserror::Error;
 
@@ -463,31 +464,18 @@ pub struct FirstMove {
     pub position_games: u64,
 }
 
-/// Rows read at a time from a game table.
-const SLICE: usize = 1 << 16;
+/// The columns a tree is built from.
+const COLUMNS: [&str; 3] = ["sp", "moves", "white_score"];
 
-/// Calls `each` with successive slices of [`SLICE`] games of a game
-/// table, each with its `sp`, `moves` and `white_score` columns only.
+/// Calls `each` with successive slices of [`SLICE_ROWS`] games of a game
+/// table, each with its [`COLUMNS`] only.
 fn for_each_slice(
     games: &Path,
     mut each: impl FnMut(DataFrame) -> Result<(), TreeError>,
 ) -> Result<(), TreeError> {
-    let scan = || {
-        LazyFrame::scan_parquet(
-            PlRefPath::from(games.to_string_lossy().as_ref()),
-            ScanArgsParquet::default(),
-        )
-    };
-    let height = scan()?.select([len()]).collect()?;
-    let height = height.column("len")?.u32()?.get(0).unwrap_or(0) as usize;
-    let mut offset = 0;
-    while offset < height {
-        let frame = scan()?
-            .slice(i64::try_from(offset).unwrap_or(i64::MAX), SLICE as u32)
-            .select([col("sp"), col("moves"), col("white_score")])
-            .collect()?;
-        each(frame)?;
-        offset += SLICE;
+    let table = GameSlices::open(games)?;
+    for slice in table.slices(Some(&COLUMNS), SLICE_ROWS) {
+        each(slice?.1)?;
     }
     Ok(())
 }

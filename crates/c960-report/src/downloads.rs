@@ -10,6 +10,7 @@ use c960_core::{
     StartPosition,
     pgn::{PgnGame, Termination, pgn_date},
 };
+use c960_store::{GameSlices, SLICE_ROWS};
 use polars::prelude::*;
 
 use crate::ReportError;
@@ -17,8 +18,17 @@ use crate::ReportError;
 /// Games per position in a page's PGN download.
 pub const PGN_SAMPLE: usize = 10;
 
-/// Rows read at a time from a game table.
-const SLICE: u32 = 1 << 16;
+/// The columns a sample is read from (`date` last: imports only).
+const COLUMNS: [&str; 8] = [
+    "sp",
+    "game",
+    "white",
+    "black",
+    "result",
+    "termination",
+    "moves",
+    "date",
+];
 
 /// One game of a sample.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,35 +68,13 @@ pub fn sample_games(
     n: usize,
     seed: u64,
 ) -> Result<BTreeMap<u16, Vec<SampleGame>>, ReportError> {
-    let scan = || {
-        LazyFrame::scan_parquet(
-            PlRefPath::from(games.to_string_lossy().as_ref()),
-            ScanArgsParquet::default(),
-        )
-    };
+    let table = GameSlices::open(games)?;
     // Imported games have the day they were played; self-play has none.
-    let has_date = scan()?.collect_schema()?.get("date").is_some();
-    let height = scan()?.select([len()]).collect()?;
-    let height = height.column("len")?.u32()?.get(0).unwrap_or(0);
+    let has_date = table.has_column("date");
+    let columns: &[&str] = if has_date { &COLUMNS } else { &COLUMNS[..7] };
     let mut chosen: BTreeMap<u16, Vec<(u64, SampleGame)>> = BTreeMap::new();
-    let mut offset = 0u32;
-    while offset < height {
-        let mut columns = vec![
-            col("sp"),
-            col("game"),
-            col("white"),
-            col("black"),
-            col("result"),
-            col("termination"),
-            col("moves"),
-        ];
-        if has_date {
-            columns.push(col("date"));
-        }
-        let frame = scan()?
-            .slice(i64::from(offset), SLICE)
-            .select(columns)
-            .collect()?;
+    for slice in table.slices(Some(columns), SLICE_ROWS) {
+        let (_, frame) = slice?;
         let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
         let game = frame.column("game")?.cast(&DataType::UInt32)?;
         let text = |name: &str| -> Result<Column, ReportError> {
@@ -141,7 +129,6 @@ pub fn sample_games(
                 },
             ));
         }
-        offset += SLICE;
     }
     Ok(chosen
         .into_iter()

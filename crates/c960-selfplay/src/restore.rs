@@ -19,12 +19,13 @@
 //! (their rounds), runs from an opening book (the book lines) and runs on
 //! the clock (the time controls).
 
-use std::{collections::BTreeMap, fs::File, io, path::Path};
+use std::{collections::BTreeMap, io, path::Path};
 
 use c960_core::{Setup, Variant};
 use c960_engine::EngineInfo;
 use c960_store::{
-    DirLock, Journal, PARQUET_MANIFEST_KEY, RunKind, RunManifest, check_parquet, quietly,
+    DirLock, GameSlices, Journal, PARQUET_MANIFEST_KEY, RunKind, RunManifest, check_parquet,
+    polars_reason,
 };
 use polars::prelude::*;
 use serde::Deserialize;
@@ -154,7 +155,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
     // The games a second time, a row group at a time, into the journal.
     let journal = out.join(JOURNAL_FILE);
     Journal::write_whole_with(&journal, &settings, |append| {
-        for_each_chunk(table, plan.variant, plan.games, |games| {
+        for_each_chunk(table, plan.variant, |games| {
             games.iter().try_for_each(&mut *append)
         })
     })?;
@@ -215,22 +216,22 @@ struct Table {
     keep_scores: bool,
 }
 
-/// Games read at a time: the game table's row groups hold 2,048.
+/// Games read at a time: one of the game table's row groups of 2,048 (a
+/// game record holds every move, so slices stay small).
 const CHUNK: usize = 2_048;
 
-/// Hands the `rows` games of `table` to `each` a chunk at a time, in row
-/// order, so memory holds one chunk however large the table.
+/// Hands the games of `table` to `each` a chunk at a time, in row order,
+/// so memory holds one chunk however large the table.
 fn for_each_chunk(
     table: &Path,
     variant: Variant,
-    rows: u64,
     mut each: impl FnMut(&[GameRecord]) -> io::Result<()>,
 ) -> io::Result<()> {
-    let rows = usize::try_from(rows).map_err(io::Error::other)?;
-    for offset in (0..rows).step_by(CHUNK) {
-        let games = read_games(table, variant, (offset, CHUNK.min(rows - offset)))
-            .map_err(|reason| io::Error::new(io::ErrorKind::InvalidData, reason))?;
-        each(&games)?;
+    let invalid = |reason: String| io::Error::new(io::ErrorKind::InvalidData, reason);
+    let slices = GameSlices::open(table).map_err(|e| invalid(polars_reason(&e)))?;
+    for slice in slices.slices(None, CHUNK) {
+        let (offset, frame) = slice.map_err(|e| invalid(polars_reason(&e)))?;
+        each(&games_of(&frame, variant, offset).map_err(invalid)?)?;
     }
     Ok(())
 }
@@ -258,7 +259,10 @@ fn read_table(table: &Path) -> Result<Table, String> {
     refuse_unrestorable(&plan)?;
     // A table without the game columns is refused as such before its rows
     // are counted.
-    read_games(table, plan.variant, (0, 1))?;
+    let first = GameSlices::open(table)
+        .and_then(|t| t.read(None, 0, 1))
+        .map_err(|e| polars_reason(&e))?;
+    games_of(&first, plan.variant, 0)?;
     if info.rows as u64 != plan.games {
         return Err(format!(
             "{} games, but its manifest says the run has {}",
@@ -278,7 +282,7 @@ fn read_table(table: &Path) -> Result<Table, String> {
     let mut pairs = PairTally::default();
     let mut keep_scores = None;
     let mut problem = None;
-    let read = for_each_chunk(table, plan.variant, plan.games, |games| {
+    let read = for_each_chunk(table, plan.variant, |games| {
         for game in games {
             let checked = check_game(game, &limits, plan.variant).and_then(|()| {
                 let label = || format!("{} game {}", plan.variant.label(game.sp), game.game);
@@ -358,19 +362,9 @@ fn refuse_unrestorable(plan: &Published) -> Result<(), String> {
     }
 }
 
-/// The games of the table's rows `offset..offset + len`, in row order.
-fn read_games(
-    table: &Path,
-    variant: Variant,
-    (offset, len): (usize, usize),
-) -> Result<Vec<GameRecord>, String> {
-    let file = File::open(table).map_err(|e| format!("cannot open: {e}"))?;
-    let frame = quietly(|| {
-        ParquetReader::new(file)
-            .with_slice(Some((offset, len)))
-            .finish()
-    })?
-    .map_err(|e| c960_store::polars_reason(&e))?;
+/// The games of a slice of the table that starts at row `offset`, in row
+/// order.
+fn games_of(frame: &DataFrame, variant: Variant, offset: usize) -> Result<Vec<GameRecord>, String> {
     let column = |name: &str| {
         frame
             .column(name)

@@ -11,6 +11,7 @@
 
 mod atomic;
 pub mod columns;
+mod game_slices;
 mod journal;
 mod lock;
 pub mod manifest;
@@ -24,6 +25,7 @@ pub use atomic::{
     OutputFile, check_output, create_dir, describe_write_error, remove_stale_temporaries,
     write_atomically,
 };
+pub use game_slices::{GameSlices, SLICE_ROWS};
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};
 pub use manifest::{

@@ -3,7 +3,7 @@
 //! table, and, against each sweep, the engine's score and how concentrated
 //! the first moves are.
 
-use c960_store::{GAMES_TABLE, RunKind};
+use c960_store::{GAMES_TABLE, GameSlices, RunKind, SLICE_ROWS};
 use polars::prelude::*;
 
 use super::{Shelf, count, pair_provenance, selfplay_provenance, sweep::sweep_scores};
@@ -132,6 +132,14 @@ fn overall_score(frame: &DataFrame, source: &Source) -> Result<Option<f64>, Repo
     Ok((games > 0.0).then(|| (wins + draws / 2.0) / games))
 }
 
+/// The game table's columns the castling charts count.
+const CASTLING_COLUMNS: [&str; 4] = [
+    "white_castle_side",
+    "white_castle_ply",
+    "black_castle_side",
+    "black_castle_ply",
+];
+
 /// Castling sides and timing of a self-play run, from its games table.
 fn selfplay_castling(
     source: &Source,
@@ -145,19 +153,6 @@ fn selfplay_castling(
             reason: format!("{GAMES_TABLE} is missing"),
         });
     }
-    let games = LazyFrame::scan_parquet(
-        PlRefPath::from(path.to_string_lossy().as_ref()),
-        ScanArgsParquet::default(),
-    )?
-    .select([
-        col("white_castle_side"),
-        col("white_castle_ply"),
-        col("black_castle_side"),
-        col("black_castle_ply"),
-    ])
-    .collect()?;
-    let total = count(games.height().max(1));
-    let percent = |n: usize| 100.0 * count(n) / total;
     let bins: [(u32, u32, &str); 6] = [
         (1, 5, "1–5"),
         (6, 10, "6–10"),
@@ -166,34 +161,44 @@ fn selfplay_castling(
         (21, 30, "21–30"),
         (31, u32::MAX, "31 and later"),
     ];
-    let mut sides = Vec::new();
-    let mut timing = Vec::new();
-    for colour in ["white", "black"] {
-        let side = games
-            .column(&format!("{colour}_castle_side"))?
-            .str()?
-            .clone();
-        let ply = games
-            .column(&format!("{colour}_castle_ply"))?
-            .u32()?
-            .clone();
-        let with = |s: Option<&str>| (0..side.len()).filter(|i| side.get(*i) == s).count();
-        sides.push(vec![
-            percent(with(Some("a"))),
-            percent(with(Some("h"))),
-            percent(with(None)),
-        ]);
-        timing.push(
-            bins.iter()
-                .map(|(first, last, _)| {
-                    let moves = (0..ply.len())
-                        .filter_map(|i| ply.get(i))
-                        .map(|p| p.div_ceil(2));
-                    percent(moves.filter(|m| first <= m && m <= last).count())
-                })
-                .collect::<Vec<_>>(),
-        );
+    // Per colour: the games castled a-side, h-side and not at all, and
+    // those castled at a move in each bin.
+    let mut side_games = [[0usize; 3]; 2];
+    let mut bin_games = [[0usize; 6]; 2];
+    let mut rows = 0;
+    let table = GameSlices::open(&path)?;
+    for slice in table.slices(Some(&CASTLING_COLUMNS), SLICE_ROWS) {
+        let (_, games) = slice?;
+        rows += games.height();
+        for (k, colour) in ["white", "black"].into_iter().enumerate() {
+            let side = games.column(&format!("{colour}_castle_side"))?.str()?;
+            for s in side.iter() {
+                match s {
+                    Some("a") => side_games[k][0] += 1,
+                    Some("h") => side_games[k][1] += 1,
+                    None => side_games[k][2] += 1,
+                    Some(_) => {}
+                }
+            }
+            let ply = games.column(&format!("{colour}_castle_ply"))?.u32()?;
+            for ply in ply.iter().flatten() {
+                let m = ply.div_ceil(2);
+                if let Some(bin) = bins.iter().position(|(f, l, _)| *f <= m && m <= *l) {
+                    bin_games[k][bin] += 1;
+                }
+            }
+        }
     }
+    let total = count(rows.max(1));
+    let percent = |n: &usize| 100.0 * count(*n) / total;
+    let sides: Vec<Vec<f64>> = side_games
+        .iter()
+        .map(|c| c.iter().map(percent).collect())
+        .collect();
+    let timing: Vec<Vec<f64>> = bin_games
+        .iter()
+        .map(|c| c.iter().map(percent).collect())
+        .collect();
     let series = |values: Vec<Vec<f64>>| {
         ["White".to_owned(), "Black".to_owned()]
             .into_iter()
