@@ -69,6 +69,32 @@ function makeFairFilters(table) {
   for (const control of controls) control.addEventListener("input", apply);
 }
 
+// fair.html: the organizer's reference of balance. Every row carries its
+// rank and distance for each reference; choosing one re-sorts the rows
+// (equal distances in SP order) and says what rank 1 now means.
+function makeReferenceChoice(table) {
+  const select = document.getElementById("reference");
+  if (!select) return;
+  const words = document.getElementById("reference-words");
+  select.addEventListener("change", () => {
+    const key = select.value;
+    const body = table.tBodies[0];
+    const rows = Array.from(body.rows);
+    const distance = (row) => {
+      const d = parseFloat(row.dataset[key + "Distance"]);
+      return Number.isNaN(d) ? Infinity : d;
+    };
+    rows.sort((a, b) => distance(a) - distance(b) || parseInt(a.dataset.sp, 10) - parseInt(b.dataset.sp, 10));
+    for (const row of rows) {
+      row.querySelector("td.rank").textContent = row.dataset[key + "Rank"] || "";
+      row.querySelector("td.distance").textContent = row.dataset[key + "Shown"] || "";
+      body.appendChild(row);
+    }
+    for (const header of table.tHead.rows[0].cells) delete header.dataset.sorted;
+    words.textContent = select.selectedOptions[0].dataset.words;
+  });
+}
+
 // A link such as index.html#sort=8-desc opens the table sorted by column 8,
 // descending.
 function sortFromHash(table) {
@@ -81,21 +107,33 @@ function sortFromHash(table) {
 }
 
 // A position page's diagram as PNG: the inline SVG drawn on a canvas at
-// twice its size, offered as a download (no network, no extra file).
+// twice its size (its proportions from its viewBox, legend included),
+// offered as a download (no network, no extra file). data-png="clean"
+// draws it without the marks and their legend, for print.
 function makePngDownload(link) {
-  const svg = document.querySelector("svg.board");
-  if (!svg) return;
+  const board = document.querySelector("svg.board");
+  if (!board) return;
+  const svg = board.cloneNode(true);
+  const box = board.viewBox.baseVal;
+  let height = box.height;
+  if (link.dataset.png === "clean") {
+    for (const mark of svg.querySelectorAll(".weak, .castle-target, .legend")) mark.remove();
+    height = 360;
+    svg.setAttribute("viewBox", "0 0 340 360");
+  }
   const width = 680;
-  const height = 720;
+  const pixels = Math.round((width * height) / box.width);
+  svg.setAttribute("width", width);
+  svg.setAttribute("height", pixels);
   const image = new Image();
   image.onload = () => {
     const canvas = document.createElement("canvas");
     canvas.width = width;
-    canvas.height = height;
+    canvas.height = pixels;
     const context = canvas.getContext("2d");
     context.fillStyle = "#ffffff";
-    context.fillRect(0, 0, width, height);
-    context.drawImage(image, 0, 0, width, height);
+    context.fillRect(0, 0, width, pixels);
+    context.drawImage(image, 0, 0, width, pixels);
     link.href = canvas.toDataURL("image/png");
     link.dataset.ready = "true";
   };
@@ -112,5 +150,8 @@ document.addEventListener("DOMContentLoaded", () => {
   const index = document.getElementById("positions");
   if (index) makeFilter(index);
   const fair = document.getElementById("fair");
-  if (fair) makeFairFilters(fair);
+  if (fair) {
+    makeFairFilters(fair);
+    makeReferenceChoice(fair);
+  }
 });

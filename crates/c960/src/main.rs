@@ -50,6 +50,8 @@ fn main() -> ExitCode {
         Command::Merge(args) => cmd::merge::run(&args),
         Command::Restore(args) => cmd::restore::run(&args),
         Command::Slurm(args) => cmd::slurm::run(&args),
+        Command::Completions(args) => cmd::reference::completions(&args),
+        Command::Man(args) => cmd::reference::man(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,7 +3,7 @@
 
 use crate::util;
 
-use std::fs;
+use std::{fmt::Write as _, fs};
 
 use util::Dir;
 
@@ -449,6 +449,86 @@ fn the_research_profile_takes_the_strongest_engines_installed() {
             .iter()
             .all(|r| r["engine"] == "builtin")
     );
+}
+
+/// `4000000` as `4,000,000`, as the help writes numbers.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[test]
+fn the_help_states_each_profile_as_dry_run_resolves_it() {
+    let dir = Dir::new();
+    let help = dir.ok(&["run", "--help"]);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let line = |name: &str| -> String {
+        let start = help
+            .find(&format!("- {name}: "))
+            .unwrap_or_else(|| panic!("no {name} profile in the help: {help}"));
+        let rest = &help[start + 3..];
+        rest[..rest.find(" - ").or_else(|| rest.find(" --")).unwrap()].to_owned()
+    };
+    let quick = plan(&dir, &[]);
+    let described = line("quick");
+    for figure in [
+        format!(
+            "sweep at {} nodes",
+            grouped(quick["sweep"]["nodes"].as_u64().unwrap())
+        ),
+        format!(
+            "{} self-play games per position at {} nodes a move",
+            quick["selfplay"]["games"],
+            grouped(quick["selfplay"]["nodes"].as_u64().unwrap())
+        ),
+    ] {
+        assert!(
+            described.contains(&figure),
+            "{figure:?} not in {described:?}"
+        );
+    }
+    let research = plan(&dir, &["--profile", "research"]);
+    let described = line("research");
+    let raters = research["raters"].as_array().unwrap();
+    assert!(described.contains(&format!("{} raters", raters.len())) || raters.len() < 4);
+    for r in raters {
+        let mut figure = format!("at {} nodes", grouped(r["nodes"].as_u64().unwrap()));
+        if r["multipv"] != 1 {
+            write!(figure, " with MultiPV {}", r["multipv"]).unwrap();
+        }
+        if r["hash"] != 16 {
+            write!(figure, " with Hash {}", r["hash"]).unwrap();
+        }
+        assert!(
+            described.contains(&figure),
+            "{figure:?} not in {described:?}"
+        );
+    }
+    let selfplay = &research["selfplay"];
+    for figure in [
+        format!(
+            "{} self-play games per position at {} nodes a move",
+            selfplay["games"],
+            grouped(selfplay["nodes"].as_u64().unwrap())
+        ),
+        format!("target ±{}", selfplay["target_halfwidth"]),
+        format!(
+            "up to {} games",
+            grouped(selfplay["budget"].as_u64().unwrap())
+        ),
+    ] {
+        assert!(
+            described.contains(&figure),
+            "{figure:?} not in {described:?}"
+        );
+    }
 }
 
 #[test]

@@ -19,6 +19,7 @@ mod import_defects;
 mod integrity;
 mod lying_engines;
 mod owned_outputs;
+mod reference;
 mod regenerate;
 mod report;
 mod researchers;

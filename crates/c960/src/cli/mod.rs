@@ -81,6 +81,32 @@ pub(crate) enum Command {
     Restore(RestoreArgs),
     /// Write (and submit) a Slurm array job of shards and the merge after it.
     Slurm(SlurmArgs),
+    /// Shell completions, generated from the same definitions as --help.
+    Completions(CompletionsArgs),
+    /// The man pages, generated from the same definitions as --help.
+    Man(ManArgs),
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+                        c960 completions bash > ~/.local/share/bash-completion/completions/c960\n  \
+                        c960 completions zsh > ~/.zfunc/_c960\n  \
+                        c960 completions fish > ~/.config/fish/completions/c960.fish")]
+pub(crate) struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub(crate) shell: clap_complete::Shell,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+                        c960 man | man -l -                  # read it\n  \
+                        c960 man --out man                   # c960.1 and c960-run.1, ...")]
+pub(crate) struct ManArgs {
+    /// Write c960.1 and one page per subcommand (c960-run.1, ...) into this
+    /// directory instead of printing c960.1.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<std::path::PathBuf>,
 }
 
 /// Table formats.

@@ -13,16 +13,25 @@ const SHARD_HELP: &str = "Play only shard I of N (0-based, e.g. 0/4 .. 3/4): a f
                           the work units, (SP + game) mod N = I; merge the N shard \
                           directories with c960 merge";
 
-/// Run profiles.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
+/// Run profiles. Their help (`c960 run --help`) is written from the very
+/// settings `--dry-run` shows ([`Profile::describe`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Profile {
-    /// All 960 positions in about ten minutes on two cores: sweep at
-    /// 100,000 nodes, 2 self-play games per position at 2,000 nodes a move.
+    /// All 960 positions in minutes.
     Quick,
-    /// Research grade, hours, resumable: sweep at 1,000,000 nodes with
-    /// `MultiPV` 3, 100 games per position at 5,000 nodes a move.
+    /// Research grade: raters, adaptive self-play; hours, resumable.
     Research,
+}
+
+impl ValueEnum for Profile {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Profile::Quick, Profile::Research]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.describe()))
+    }
 }
 
 #[derive(Debug, Args)]
@@ -35,7 +44,7 @@ pub(crate) enum Profile {
                         A config file sets any of (all optional):\n  \
                         profile = \"research\"\n  \
                         out = \"runs/mine\"\n  \
-                        engine = \"auto\"            # auto, builtin, stockfish or a path\n  \
+                        engine = \"auto\"            # auto, builtin, stockfish, ethereal, stockfish-npm, a command\n  \
                         options = [\"Hash=64\"]     # UCI options, NAME=VALUE\n  \
                         hash = 16\n  \
                         jobs = 2\n  \
@@ -57,6 +66,18 @@ pub(crate) enum Profile {
                         draw_cp = 10\n  \
                         draw_plies = 12\n  \
                         draw_after = 80\n\n\
+                        Instead of [sweep], raters (the research profile's are its own): each an \
+                        engine with its own search, into raters/NAME/, combined into one consensus:\n  \
+                        [[raters]]\n  \
+                        name = \"sf19-4m\"\n  \
+                        engine = \"stockfish-npm\"\n  \
+                        nodes = 4000000\n  \
+                        multipv = 1               # optional, as hash and repeats\n  \
+                        [[raters]]\n  \
+                        name = \"sf-1m-hash64\"\n  \
+                        engine = \"stockfish\"\n  \
+                        nodes = 1000000\n  \
+                        hash = 64\n\n\
                         Examples:\n  \
                         c960 run                                   # quick profile\n  \
                         c960 run --profile research                # hours; resumable\n  \

@@ -9,6 +9,7 @@ pub(crate) mod import;
 pub(crate) mod merge;
 pub(crate) mod openings;
 pub(crate) mod positions;
+pub(crate) mod reference;
 pub(crate) mod report;
 pub(crate) mod restore;
 pub(crate) mod run;

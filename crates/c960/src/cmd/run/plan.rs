@@ -2,6 +2,7 @@
 //! sweep and self-play configurations.
 
 use std::{
+    fmt::Write as _,
     fs,
     path::{Path, PathBuf},
 };
@@ -221,6 +222,50 @@ impl Profile {
                 draw_after: rules.draw_after_ply,
             },
             shard: None,
+        }
+    }
+
+    /// The profile in words for `c960 run --help`, written from the same
+    /// settings that `--dry-run` prints.
+    pub(crate) fn describe(self) -> String {
+        let plan = self.plan();
+        let selfplay = &plan.selfplay;
+        let games = format!(
+            "{} self-play games per position at {} nodes a move",
+            grouped(u64::from(selfplay.games)),
+            grouped(selfplay.nodes)
+        );
+        match self {
+            Profile::Quick => format!(
+                "All 960 positions in about ten minutes on two cores: sweep at {} nodes, {games}",
+                grouped(plan.sweep.nodes)
+            ),
+            Profile::Research => {
+                let raters: Vec<String> = super::raters::RESEARCH_DESIGN
+                    .iter()
+                    .map(|&(engine, nodes, multipv, hash)| {
+                        let mut rater =
+                            format!("{} at {} nodes", engine.describe(), grouped(nodes));
+                        if multipv > 1 {
+                            let _ = write!(rater, " with MultiPV {multipv}");
+                        }
+                        if hash != 16 {
+                            let _ = write!(rater, " with Hash {hash}");
+                        }
+                        rater
+                    })
+                    .collect();
+                format!(
+                    "Research grade, hours, resumable: {} raters sweep every position ({}; a \
+                     rater whose engine is missing uses the strongest one installed), then \
+                     {games}, then adaptive rounds for open positions (target ±{}) up to {} \
+                     games in all",
+                    raters.len(),
+                    raters.join("; "),
+                    selfplay.target_halfwidth,
+                    grouped(selfplay.budget)
+                )
+            }
         }
     }
 
@@ -444,4 +489,17 @@ impl Plan {
     pub(crate) fn adaptive_selfplay(&self) -> bool {
         self.selfplay.target_halfwidth > 0.0 || self.selfplay.budget > 0
     }
+}
+
+/// `4000000` as `4,000,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -95,6 +95,14 @@ impl Installed {
         }
     }
 
+    /// The engine in words.
+    pub(super) fn describe(self) -> &'static str {
+        match self {
+            Installed::StockfishNpm => "Stockfish 19 (npm `stockfish`)",
+            Installed::Stockfish => "Stockfish (Debian)",
+        }
+    }
+
     fn present(self) -> bool {
         match self {
             Installed::StockfishNpm => {
