@@ -71,6 +71,6 @@ bench-resolve positions="48" nodes="250000" k="4" games="24" game_nodes="1000" t
 bench-slurm positions="0-15" games="48" nodes="2000" runs="3" merge_games="100000":
     bash crates/c960/bench/bench-slurm.sh {{positions}} {{games}} {{nodes}} {{runs}} {{merge_games}}
 
-# Validity per engine core-hour: sweep designs (raters alone and combined) on a fixed stratified subset of 96 positions, judged by their agreement with the independent analyses in $C960_VALIDATION (README "Validity").
+# Validity per engine core-hour: sweep designs (raters alone and combined) on a fixed stratified subset of 96 positions, judged by their agreement with the independent analyses in $C960_VALIDATION (docs/validity.md).
 bench-validity jobs="2":
     bash crates/c960/bench/bench-validity.sh {{jobs}}

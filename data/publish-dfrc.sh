@@ -17,7 +17,7 @@
 #    features, the symmetric setups against the rest, and the most and
 #    least balanced setups with verdicts.
 #
-# All 921,600 setups are a cluster's job (README "Double Fischer Random"):
+# All 921,600 setups are a cluster's job (docs/researcher.md, "Double Fischer Random"):
 #   c960 slurm sweep --variant dfrc --positions all --engine stockfish \
 #       --nodes 100000 --repeats 2 --seed 0 --shards 200 --out runs/dfrc-all --submit
 # about 164 core-hours at the 0.32 core-seconds per search measured here.

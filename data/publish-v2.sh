@@ -17,13 +17,13 @@
 #    position, then rounds of 10 for the open positions), stopped at 24,000
 #    games, what this 2-core machine plays in about 4 hours (1.04
 #    core-seconds a game; the profile's own budget, 96,000, and the 566,000
-#    games a reliability of 0.9 takes are a cluster's: README "Research
+#    games a reliability of 0.9 takes are a cluster's: docs/datasets.md "Research
 #    dataset v2"); 5,000 nodes a move, one process per side.
 # 4. `c960 report` over every run: the per-position table with the consensus
 #    estimate, verdicts and q-values, the agreement between engines, and the
 #    site; copied with all manifests into the repository.
 #
-# On a cluster the same stages run sharded: see README "On a cluster".
+# On a cluster the same stages run sharded: see docs/cluster.md.
 set -euo pipefail
 what=${1:?usage: publish-v2.sh sweeps|all}
 case "$what" in sweeps|all) ;; *) echo "usage: publish-v2.sh sweeps|all" >&2; exit 2 ;; esac

@@ -57,7 +57,7 @@ SlurmctldLogFile=$state/log/slurmctld.log
 SlurmdLogFile=$state/log/slurmd.log
 ProctrackType=proctrack/linuxproc
 # Each task bound to its CPUs, as clusters run Slurm: unbound, two tasks'
-# engines ran 10-22% slower than one process's (README "On a cluster").
+# engines ran 10-22% slower than one process's (docs/cluster.md).
 TaskPlugin=task/affinity
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none

@@ -29,7 +29,7 @@
 # Needs: Stockfish (apt-get install stockfish), Stockfish from npm (npm
 # install stockfish@19.0.0, in ./node_modules or $C960_NODE_MODULES),
 # Ethereal (apt-get install ethereal-chess) and the validation tables
-# ($C960_VALIDATION, default ../shared/validation; README "Validity" says
+# ($C960_VALIDATION, default ../shared/validation; docs/validity.md says
 # where each comes from). Runs go to $C960_BENCH_DIR (default
 # target/bench-validity) and resume when interrupted.
 set -euo pipefail
@@ -43,7 +43,7 @@ work=${C960_BENCH_DIR:-$target/bench-validity}
 shopt -s nullglob
 tables=("$validation"/*.csv)
 if [ ${#tables[@]} -lt 2 ]; then
-  echo "bench-validity needs the independent per-position tables in $validation (set C960_VALIDATION; README \"Validity\" names their sources)" >&2
+  echo "bench-validity needs the independent per-position tables in $validation (set C960_VALIDATION; docs/validity.md names their sources)" >&2
   exit 1
 fi
 if [ -n "${C960_BIN:-}" ]; then

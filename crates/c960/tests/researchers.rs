@@ -170,7 +170,7 @@ fn a_resumed_run_keeps_its_stage_times_and_refuses_other_settings() {
     assert_eq!(json(&dir.file("r/run.json")), again);
 }
 
-/// The draw adjudication as help and README say it, and as it behaves:
+/// The draw adjudication as help and the researcher's guide say it, and as it behaves:
 /// with the defaults a game is drawn at ply 80 when plies 69 to 80 were
 /// within the bound (the plies counted begin before ply 80). The sentence
 /// is made from the defaults, so changing the rule or the defaults without
@@ -187,9 +187,15 @@ fn draw_adjudication_behaves_as_help_and_readme_say() {
     let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     let help = Dir::new().ok(&["selfplay", "--help"]);
     assert!(words(&help).contains(&sentence), "{help}");
-    let readme =
-        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
-    assert!(words(&readme).contains(&sentence), "README: {sentence}");
+    let readme = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/researcher.md"
+    ))
+    .unwrap();
+    assert!(
+        words(&readme).contains(&sentence),
+        "docs/researcher.md: {sentence}"
+    );
     // The behaviour the sentence states.
     let level = |n: u32| vec![Score::Cp(0); n as usize];
     let draw = Some((Outcome::Draw, Termination::DrawAdjudication));

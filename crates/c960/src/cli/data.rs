@@ -277,7 +277,7 @@ pub(crate) struct UciArgs {}
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Columns are described in the README (\"The position table\").\n\n\
+    after_help = "Columns are described in docs/researcher.md (\"The position table\").\n\n\
                         Examples:\n  \
                         c960 positions                       # CSV on standard output\n  \
                         c960 positions --out positions.csv   # written atomically\n  \

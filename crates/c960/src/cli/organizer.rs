@@ -35,7 +35,7 @@ impl VerdictArg {
 #[derive(Debug, Args)]
 #[command(
     group = clap::ArgGroup::new("method").required(true).args(["seed", "phrase", "verify"]),
-    after_help = "Algorithms (see the README to verify a draw by hand):\n  \
+    after_help = "Algorithms (see docs/organizer.md to verify a draw by hand):\n  \
                   --seed:   ChaCha20 keystream keyed with the seed (crate rand_chacha)\n  \
                   --phrase: SHA-256 chain started from the phrase; without filters,\n            \
                   round 1 is int(sha256(phrase)[:8 bytes], big-endian) mod 960\n\n\

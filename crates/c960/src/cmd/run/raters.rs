@@ -70,7 +70,7 @@ pub(super) fn raters(
 /// Each uses its engine where `auto` finds it installed, else the
 /// strongest engine that is (raters that would then search alike are
 /// kept once); with an engine named, every rater uses it. Chosen with
-/// `just bench-validity` (README "Validity").
+/// `just bench-validity` (docs/validity.md).
 pub(crate) const RESEARCH_DESIGN: [(Installed, u64, u32, u32); 4] = [
     (Installed::StockfishNpm, 4_000_000, 1, 16),
     (Installed::Stockfish, 4_000_000, 1, 16),
