@@ -17,6 +17,15 @@ use c960_store::{GameSlices, SLICE_ROWS};
 use polars::prelude::*;
 use thiserror::Error;
 
+mod counts;
+mod first_moves;
+
+use counts::Tally;
+pub use counts::{Counts, IntervalKind};
+pub use first_moves::{
+    FirstMove, first_moves, first_moves_frame, first_moves_of, first_moves_with,
+};
+
 /// Why a tree cannot be built.
 #[derive(Debug, Error)]
 pub enum TreeError {
@@ -35,142 +44,6 @@ pub enum TreeError {
         /// The move as stored.
         uci: String,
     },
-}
-
-/// Which interval a tree gives White's score: the kind the run's position
-/// table gives the same games, so that the line of all of a position's
-/// games shows the interval its page shows, under the same name.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
-pub enum IntervalKind {
-    /// Each game an independent win, draw or loss, in Wilson's form (the
-    /// `trinomial` interval of self-play and imports): for games whose
-    /// number was fixed in advance.
-    #[default]
-    Trinomial,
-    /// The anytime-valid confidence sequence over the games in game order
-    /// at level `1 − alpha` (the `anytime` interval of adaptive self-play,
-    /// whose positions stop when their data say so).
-    Anytime {
-        /// One minus the level.
-        alpha: f64,
-    },
-}
-
-impl IntervalKind {
-    /// The kind a run's position table uses, from its manifest: anytime
-    /// for adaptive self-play (at the level of its rule), else trinomial.
-    #[must_use]
-    pub fn of_run(manifest: &c960_store::RunManifest) -> IntervalKind {
-        match manifest.as_written().get("adaptive") {
-            Some(adaptive) if !adaptive.is_null() => IntervalKind::Anytime {
-                alpha: adaptive["settings"]["alpha"]
-                    .as_f64()
-                    .filter(|a| *a > 0.0 && *a < 1.0)
-                    .unwrap_or(0.05),
-            },
-            _ => IntervalKind::Trinomial,
-        }
-    }
-
-    /// The interval's name where it is shown, e.g. `95% trinomial
-    /// interval` or `95% anytime-valid interval`.
-    #[must_use]
-    pub fn name(self) -> String {
-        match self {
-            IntervalKind::Trinomial => "95% trinomial interval".to_owned(),
-            IntervalKind::Anytime { alpha } => {
-                format!("{:.0}% anytime-valid interval", (1.0 - alpha) * 100.0)
-            }
-        }
-    }
-}
-
-/// Results of the games through a line.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
-pub struct Counts {
-    /// Games.
-    pub games: u64,
-    /// White wins.
-    pub white_wins: u64,
-    /// Draws.
-    pub draws: u64,
-    /// Black wins.
-    pub black_wins: u64,
-    /// The anytime-valid interval over these games in game order, when the
-    /// tree's [`IntervalKind`] is anytime.
-    pub anytime: Option<(f64, f64)>,
-}
-
-/// Counts being made, with the confidence sequence an anytime interval
-/// needs (it depends on the order of the games, so it is kept as they
-/// come).
-#[derive(Clone, Debug)]
-struct Tally {
-    counts: Counts,
-    sequence: Option<ConfidenceState>,
-}
-
-impl Tally {
-    fn new(kind: IntervalKind) -> Tally {
-        Tally {
-            counts: Counts::default(),
-            sequence: match kind {
-                IntervalKind::Trinomial => None,
-                IntervalKind::Anytime { alpha } => Some(ConfidenceState::new(alpha)),
-            },
-        }
-    }
-
-    fn add(&mut self, white_score: f64) {
-        self.counts.add(white_score);
-        if let Some(sequence) = &mut self.sequence {
-            sequence.push(white_score.clamp(0.0, 1.0));
-            let s = sequence.sequence();
-            self.counts.anytime = Some((s.low, s.high));
-        }
-    }
-}
-
-impl Counts {
-    /// Counts one game by White's score (1, ½ or 0).
-    pub fn add(&mut self, white_score: f64) {
-        self.games += 1;
-        if white_score > 0.75 {
-            self.white_wins += 1;
-        } else if white_score < 0.25 {
-            self.black_wins += 1;
-        } else {
-            self.draws += 1;
-        }
-    }
-
-    /// White's score, `(W + D/2) / games`.
-    #[must_use]
-    #[allow(clippy::cast_precision_loss)]
-    pub fn white_score(&self) -> f64 {
-        if self.games == 0 {
-            return 0.0;
-        }
-        (self.white_wins as f64 + self.draws as f64 / 2.0) / self.games as f64
-    }
-
-    /// White's score with its interval, `(mean, low, high)`: the anytime
-    /// one when the tree keeps it, else the 95% trinomial one (Wilson's
-    /// form, as self-play reports it).
-    #[must_use]
-    pub fn interval(&self) -> (f64, f64, f64) {
-        if let Some((low, high)) = self.anytime {
-            return (self.white_score(), low, high);
-        }
-        match c960_balance::interval::trinomial_interval(
-            self.white_wins,
-            self.draws,
-            self.black_wins,
-        ) {
-            Some(i) => (i.mean, i.low, i.high),
-            None => (0.0, 0.0, 1.0),
-        }
-    }
 }
 
 /// One line of the tree.
@@ -449,21 +322,6 @@ pub fn trees_by_position(games: &Path, plies: usize) -> Result<BTreeMap<u16, Tre
     Ok(trees)
 }
 
-/// One row of the first-move table: a first move played from a position.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FirstMove {
-    /// Scharnagl number.
-    pub sp: u16,
-    /// The move in UCI (Chess960 castling).
-    pub uci: String,
-    /// The move in SAN.
-    pub san: String,
-    /// Games that began with it.
-    pub counts: Counts,
-    /// All games of the position.
-    pub position_games: u64,
-}
-
 /// The columns a tree is built from.
 const COLUMNS: [&str; 3] = ["sp", "moves", "white_score"];
 
@@ -478,76 +336,6 @@ fn for_each_slice(
         each(slice?.1)?;
     }
     Ok(())
-}
-
-/// The first-move table of every position in a game table: for each
-/// position, every first move played with its games and results. The table
-/// is read in slices of 65,536 games, so memory stays bounded (by a slice
-/// and one counter per position and first move) however many games there
-/// are.
-pub fn first_moves(games: &Path) -> Result<Vec<FirstMove>, TreeError> {
-    first_moves_with(games, IntervalKind::Trinomial)
-}
-
-/// [`first_moves`] with intervals of `kind`.
-pub fn first_moves_with(games: &Path, kind: IntervalKind) -> Result<Vec<FirstMove>, TreeError> {
-    // Trees one ply deep hold exactly every first move with its games.
-    Ok(first_moves_of(&frequent_trees_with(games, 1, 1.0, kind)?))
-}
-
-/// The first-move table of trees already built: by SP, most played first.
-#[must_use]
-pub fn first_moves_of(trees: &BTreeMap<u16, Tree>) -> Vec<FirstMove> {
-    trees
-        .iter()
-        .flat_map(|(sp, tree)| {
-            tree.next_moves("").into_iter().map(|line| FirstMove {
-                sp: *sp,
-                uci: line.uci[0].clone(),
-                san: line.san[0].clone(),
-                counts: line.counts,
-                position_games: tree.root.games,
-            })
-        })
-        .collect()
-}
-
-/// The first-move table as a frame: `sp`, `placement`, `move_uci`,
-/// `move_san`, `games`, `share` (of the position's games), `white_wins`,
-/// `draws`, `black_wins`, `white_score`, `white_score_low`,
-/// `white_score_high`, `interval` (its kind: `trinomial` or `anytime`).
-pub fn first_moves_frame(rows: &[FirstMove]) -> PolarsResult<DataFrame> {
-    macro_rules! column {
-        ($name:literal, $f:expr) => {
-            Column::new($name.into(), rows.iter().map($f).collect::<Vec<_>>())
-        };
-    }
-    #[allow(clippy::cast_precision_loss)]
-    let share = |r: &FirstMove| r.counts.games as f64 / r.position_games.max(1) as f64;
-    DataFrame::new(
-        rows.len(),
-        vec![
-            column!("sp", |r: &FirstMove| u32::from(r.sp)),
-            column!("placement", |r: &FirstMove| StartPosition::new(r.sp)
-                .map(StartPosition::placement)
-                .unwrap_or_default()),
-            column!("move_uci", |r: &FirstMove| r.uci.clone()),
-            column!("move_san", |r: &FirstMove| r.san.clone()),
-            column!("games", |r: &FirstMove| r.counts.games),
-            column!("share", share),
-            column!("white_wins", |r: &FirstMove| r.counts.white_wins),
-            column!("draws", |r: &FirstMove| r.counts.draws),
-            column!("black_wins", |r: &FirstMove| r.counts.black_wins),
-            column!("white_score", |r: &FirstMove| r.counts.interval().0),
-            column!("white_score_low", |r: &FirstMove| r.counts.interval().1),
-            column!("white_score_high", |r: &FirstMove| r.counts.interval().2),
-            column!("interval", |r: &FirstMove| if r.counts.anytime.is_some() {
-                "anytime"
-            } else {
-                "trinomial"
-            }),
-        ],
-    )
 }
 
 /// The trees of every position with only the lines that matter: every

@@ -70,7 +70,7 @@ pub(super) fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>, log: Opt
             }
             // Endless text without a newline goes to the log in pieces
             // rather than into memory.
-            if pending.len() > super::driver::MAX_LINE {
+            if pending.len() > super::output::MAX_LINE {
                 log.write('!', &pending);
                 pending.clear();
             }

@@ -10,13 +10,15 @@ mod driver;
 mod identity;
 mod iolog;
 mod npm;
+mod output;
 mod parse;
 pub mod sanity;
 mod server;
 
 pub use config::{CONTEMPT_OPTIONS, UciConfig, find_ethereal, find_stockfish};
-pub use driver::{MAX_LINE, UciEngine};
+pub use driver::UciEngine;
 pub use identity::{package_of, runtime_of};
 pub use npm::{NODE_MODULES_VAR, NPM_HANDSHAKE, NpmBuild, NpmStockfish, find_stockfish_npm};
+pub use output::MAX_LINE;
 pub use parse::{EngineLine, Info, OptionDecl, ParseError, parse_line};
 pub use server::serve;

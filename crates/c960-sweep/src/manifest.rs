@@ -1,0 +1,83 @@
+//! The sweep's manifest: how its table was made, and which part of a
+//! sharded run it is.
+
+use c960_core::{Shard, Variant};
+use c960_engine::EngineInfo;
+use c960_store::DroppedLine;
+use serde::{Deserialize, Serialize};
+
+use crate::{FailedPosition, Repeatability};
+
+/// The manifest: how the table was made.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always `sweep`.
+    pub kind: String,
+    /// The setups' variant: absent for Chess960, `dfrc` for Double Fischer
+    /// Random (whose tables name setups in a `setup` column).
+    #[serde(default, skip_serializing_if = "Variant::is_chess960")]
+    pub variant: Variant,
+    /// The c960 version that wrote it.
+    pub c960_version: String,
+    /// The engine: name, author, path, options.
+    pub engine: EngineInfo,
+    /// The search limit per position.
+    pub limit: String,
+    /// Principal variations per position.
+    pub multipv: u32,
+    /// Searches per position.
+    #[serde(default = "one")]
+    pub repeats: u32,
+    /// How the repeats differ (seed and node-budget rule), with repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat_rule: Option<String>,
+    /// The seed that draws the repeats' budgets, with repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The repeatability of the per-position means, with repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeatability: Option<Repeatability>,
+    /// The positions asked for, as a set (`all`, `0-99,518`).
+    pub positions: String,
+    /// Rows in the table: positions (the searches are in `repeats.parquet`
+    /// with repeats).
+    pub rows: usize,
+    /// Searches that failed.
+    pub failed: Vec<FailedPosition>,
+    /// Rows taken from an earlier, interrupted run's journal.
+    pub resumed: usize,
+    /// Engine processes used.
+    pub jobs: usize,
+    /// When this run started (RFC 3339, UTC).
+    pub started: String,
+    /// When it finished.
+    pub finished: String,
+    /// Notes on reading the table.
+    pub notes: String,
+    /// Journal lines dropped by `--repair`, if any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repaired: Vec<DroppedLine>,
+    /// Which part of the run this is: a shard, or a merge of shards.
+    #[serde(flatten)]
+    pub sharding: Sharding,
+}
+
+/// A manifest's shard fields, each left out when empty (a whole run of
+/// its own has none).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sharding {
+    /// The shard this run played (`I/N`), when it played one part only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// The shards a merged table was made from (`c960 merge`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shards: Vec<Shard>,
+    /// Searches (SP or DFRC index, repeat) of the run that a merge found
+    /// in no input (`--allow-missing`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<(u32, u32)>,
+}
+
+fn one() -> u32 {
+    1
+}
