@@ -28,6 +28,7 @@ mod seed;
 mod setup;
 mod shard;
 mod tally;
+mod unit;
 
 pub use castling::{CastlingRule, CastlingText, Lang, castling_rules, castling_texts};
 pub use dfrc::{
@@ -46,3 +47,4 @@ pub use setup::{Setup, SetupError, Variant};
 pub use shakmaty;
 pub use shard::{Shard, ShardError};
 pub use tally::{CastlingTally, histogram_median};
+pub use unit::{GameKey, SearchKey};

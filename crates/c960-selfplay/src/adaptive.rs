@@ -33,7 +33,7 @@ use c960_balance::{
 use std::path::Path;
 
 use c960_balance::interval::Interval;
-use c960_core::Setup;
+use c960_core::{GameKey, Setup};
 use c960_store::Journal;
 use serde::{Deserialize, Serialize};
 
@@ -394,7 +394,7 @@ impl Prepared {
             record: None,
         };
         // Games that failed in this run wait for the next run.
-        let mut failed_keys: HashSet<(u32, u32)> = HashSet::new();
+        let mut failed_keys: HashSet<GameKey> = HashSet::new();
         loop {
             let jobs = round_jobs(config, &targets, &self.done, &failed_keys);
             if !jobs.is_empty() {
@@ -409,13 +409,14 @@ impl Prepared {
                         resumed,
                     });
                 })?;
-                failed_keys.extend(failed.iter().map(|f| (f.sp, f.game)));
+                failed_keys.extend(failed.iter().map(|f| GameKey::new(f.sp, f.game)));
                 played.failed.extend(failed);
                 played.timing.games += timing.games;
                 played.timing.moves += timing.moves;
                 played.timing.search_seconds += timing.search_seconds;
                 let finished = jobs.iter().all(|(p, g)| {
-                    self.done.contains(&(p.id(), *g)) || failed_keys.contains(&(p.id(), *g))
+                    self.done.contains(&GameKey::new(p.id(), *g))
+                        || failed_keys.contains(&GameKey::new(p.id(), *g))
                 });
                 if !finished || stop.load(Ordering::SeqCst) {
                     return Ok(played);
@@ -424,7 +425,7 @@ impl Prepared {
             match next_round(rule, &config.positions, &self.scores, &targets, round + 1) {
                 Next::Stop(reason) => {
                     played.record = Some(self.record(config, rule, round, reason));
-                    played.failed.sort_by_key(|f| (f.sp, f.game));
+                    played.failed.sort_by_key(|f| GameKey::new(f.sp, f.game));
                     return Ok(played);
                 }
                 Next::Play(next) => {
@@ -486,8 +487,8 @@ impl Prepared {
 pub(crate) fn round_jobs(
     config: &SelfplayConfig,
     targets: &BTreeMap<u32, u32>,
-    done: &HashSet<(u32, u32)>,
-    failed: &HashSet<(u32, u32)>,
+    done: &HashSet<GameKey>,
+    failed: &HashSet<GameKey>,
 ) -> Vec<(Setup, u32)> {
     let most = targets.values().copied().max().unwrap_or(0);
     (0..most)
@@ -500,8 +501,8 @@ pub(crate) fn round_jobs(
         })
         .filter(|(p, g)| {
             config.shard.contains(p.id(), *g)
-                && !done.contains(&(p.id(), *g))
-                && !failed.contains(&(p.id(), *g))
+                && !done.contains(&GameKey::new(p.id(), *g))
+                && !failed.contains(&GameKey::new(p.id(), *g))
         })
         .collect()
 }

@@ -21,7 +21,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_core::{Setup, Shard, Variant};
+use c960_core::{GameKey, Setup, Shard, Variant};
 use c960_engine::EngineInfo;
 use c960_store::{
     DirLock, Journal, JournalError,
@@ -168,9 +168,12 @@ pub fn merge(
     }
     let missing: Vec<MissingGame> = positions
         .iter()
-        .flat_map(|p| (0..plan.games_per_position).map(move |game| (p.id(), game)))
+        .flat_map(|p| (0..plan.games_per_position).map(move |game| GameKey::new(p.id(), game)))
         .filter(|unit| !places.units.contains_key(unit))
-        .map(|(sp, game)| MissingGame { sp, game })
+        .map(|key| MissingGame {
+            sp: key.setup,
+            game: key.game,
+        })
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -254,7 +257,7 @@ fn refuse_adaptive(read: &[Input]) -> Result<(), SelfplayError> {
 fn keeps_output(
     out: &Path,
     settings: &serde_json::Value,
-    units: &BTreeMap<(u32, u32), Place>,
+    units: &BTreeMap<GameKey, Place>,
 ) -> Result<(), SelfplayError> {
     let mut lost = 0;
     let mut first = None;
@@ -263,16 +266,16 @@ fn keeps_output(
         settings,
         &|_| Ok(()),
         |game, _, _| {
-            if !units.contains_key(&(game.sp, game.game)) {
+            if !units.contains_key(&GameKey::new(game.sp, game.game)) {
                 lost += 1;
-                first.get_or_insert((game.sp, game.game));
+                first.get_or_insert(GameKey::new(game.sp, game.game));
             }
             Ok(())
         },
     )?;
     match first {
-        Some((sp, game)) => {
-            Err(output_would_lose(out, lost, "game(s)", &format!("SP {sp} game {game}")).into())
+        Some(GameKey { setup, game }) => {
+            Err(output_would_lose(out, lost, "game(s)", &format!("SP {setup} game {game}")).into())
         }
         None => Ok(()),
     }
@@ -281,7 +284,7 @@ fn keeps_output(
 /// Where each game of the run is, over all inputs.
 struct Places {
     /// By (SP, game): the first input that has it.
-    units: BTreeMap<(u32, u32), Place>,
+    units: BTreeMap<GameKey, Place>,
     /// Games found again in a later input (or line) and counted once.
     duplicates: u64,
 }
@@ -306,7 +309,7 @@ fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
     for (k, input) in read.iter().enumerate() {
         let path = input.dir.join(JOURNAL_FILE);
         let mut refused = None;
-        let mut outside: (usize, Option<(u32, u32)>) = (0, None);
+        let mut outside: (usize, Option<GameKey>) = (0, None);
         let result = Journal::<GameRecord>::read_records(
             &path,
             &first.settings,
@@ -314,13 +317,15 @@ fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
             |game, at, line| {
                 if !sps.contains(&game.sp) || game.game >= plan.games_per_position {
                     outside.0 += 1;
-                    outside.1.get_or_insert((game.sp, game.game));
+                    outside.1.get_or_insert(GameKey::new(game.sp, game.game));
                     return Ok(());
                 }
                 let hash = line_hash(line);
-                match places.units.get(&(game.sp, game.game)) {
+                match places.units.get(&GameKey::new(game.sp, game.game)) {
                     None => {
-                        places.units.insert((game.sp, game.game), (k, at, hash));
+                        places
+                            .units
+                            .insert(GameKey::new(game.sp, game.game), (k, at, hash));
                     }
                     Some(&(from, _, seen)) => {
                         if plan.replays_exactly && seen != hash {
@@ -347,7 +352,7 @@ fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
             return Err(SelfplayError::Invalid(message));
         }
         result.map_err(|e| refuse_mixed(first, input, e))?;
-        if let (count, Some((sp, game))) = outside {
+        if let (count, Some(GameKey { setup: sp, game })) = outside {
             return Err(outside_the_run(
                 &input.dir,
                 count,
@@ -369,7 +374,7 @@ fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
 /// statistics, aggregated as they pass.
 fn write_journal(
     read: &[Input],
-    units: &BTreeMap<(u32, u32), Place>,
+    units: &BTreeMap<GameKey, Place>,
     journal: &Path,
     paired: bool,
 ) -> Result<(BTreeMap<u32, PositionStats>, PairTally), SelfplayError> {
@@ -427,7 +432,7 @@ fn merged_manifest(
                 })
                 .is_ok()
         })
-        .map(|f| ((f.sp, f.game), f.clone()))
+        .map(|f| (GameKey::new(f.sp, f.game), f.clone()))
         .collect::<BTreeMap<_, _>>()
         .into_values()
         .collect();

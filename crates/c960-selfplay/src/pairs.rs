@@ -10,7 +10,7 @@ use crate::{GameRecord, Outcome};
 /// Pairs of games between A and B, gathered one game at a time.
 #[derive(Clone, Debug, Default)]
 pub struct PairTally {
-    /// A's first game of a pair, waiting for the second: by (SP, pair).
+    /// The first game of each unfinished pair, by (SP, pair index).
     pending: HashMap<(u32, u32), f64>,
     /// Pairs by A's pair score: LL, LD, DD/WL, WD, WW.
     pentanomial: [u64; 5],

@@ -8,7 +8,7 @@ use std::{
     sync::atomic::AtomicBool,
 };
 
-use c960_core::{Setup, Variant};
+use c960_core::{GameKey, Setup, Variant, shakmaty::ByColor};
 use c960_engine::{AnyEngine, Engine, EngineError, EngineInfo, pool::PoolOptions};
 use c960_runner::{Flow, Spare, create_run_dir, run_journaled};
 use c960_store::Journal;
@@ -244,7 +244,7 @@ fn slots(config: &SelfplayConfig) -> Vec<(Setup, u32)> {
 /// The games still to play, round by round (a round is one game, or one
 /// colour-reversed pair, from every position or opening), so an interrupted
 /// run covers all of them evenly.
-fn jobs(config: &SelfplayConfig, done: &HashSet<(u32, u32)>) -> Vec<(Setup, u32)> {
+fn jobs(config: &SelfplayConfig, done: &HashSet<GameKey>) -> Vec<(Setup, u32)> {
     let round: u32 = if config.engine_b.is_some() { 2 } else { 1 };
     let slots = slots(config);
     (0..config.games_per_position)
@@ -254,7 +254,7 @@ fn jobs(config: &SelfplayConfig, done: &HashSet<(u32, u32)>) -> Vec<(Setup, u32)
                 (first..(first + round).min(config.games_per_position)).map(move |g| (*p, base + g))
             })
         })
-        .filter(|(p, g)| in_shard(config, p.id(), *g) && !done.contains(&(p.id(), *g)))
+        .filter(|(p, g)| in_shard(config, p.id(), *g) && !done.contains(&GameKey::new(p.id(), *g)))
         .collect()
 }
 
@@ -294,7 +294,7 @@ pub(crate) struct Prepared {
     pub(crate) spare: Identifying,
     pub(crate) journal: Journal<GameRecord>,
     pub(crate) stats: BTreeMap<u32, PositionStats>,
-    pub(crate) done: HashSet<(u32, u32)>,
+    pub(crate) done: HashSet<GameKey>,
     /// White's score of every finished game (adaptive runs only).
     pub(crate) scores: adaptive::Scores,
     /// Engine A's colour-reversed pairs against B.
@@ -361,7 +361,9 @@ impl Prepared {
             &settings,
             &checks::validation(config),
             |game| {
-                if wanted(config, game.sp, game.game) && done.insert((game.sp, game.game)) {
+                if wanted(config, game.sp, game.game)
+                    && done.insert(GameKey::new(game.sp, game.game))
+                {
                     stats.entry(game.sp).or_default().add(&game, paired);
                     if keep_scores {
                         scores
@@ -434,7 +436,7 @@ impl Prepared {
         mut on_finished: impl FnMut(u64, u64),
     ) -> Result<(Vec<FailedGame>, RunTiming), SelfplayError> {
         let paired = self.engine_b.is_some();
-        let failed_logs: std::sync::Mutex<HashMap<(u32, u32), Vec<String>>> =
+        let failed_logs: std::sync::Mutex<HashMap<GameKey, Vec<String>>> =
             std::sync::Mutex::default();
         let spare = &self.spare;
         let start = || Prepared::players(spare, config);
@@ -451,7 +453,7 @@ impl Prepared {
                 if !logs.is_empty()
                     && let Ok(mut map) = failed_logs.lock()
                 {
-                    map.insert((position.id(), index), logs);
+                    map.insert(GameKey::new(position.id(), index), logs);
                 }
             }
             result
@@ -481,7 +483,7 @@ impl Prepared {
                             return Flow::Halt;
                         }
                         stats.entry(game.sp).or_default().add(&game, paired);
-                        done.insert((game.sp, game.game));
+                        done.insert(GameKey::new(game.sp, game.game));
                         if keep_scores {
                             scores
                                 .entry(game.sp)
@@ -507,7 +509,7 @@ impl Prepared {
                         logs: failed_logs
                             .lock()
                             .ok()
-                            .and_then(|mut m| m.remove(&(position.id(), index)))
+                            .and_then(|mut m| m.remove(&GameKey::new(position.id(), index)))
                             .unwrap_or_default(),
                     }),
                 }
@@ -515,7 +517,7 @@ impl Prepared {
                 flow
             },
         )?;
-        failed.sort_by_key(|f| (f.sp, f.game));
+        failed.sort_by_key(|f| GameKey::new(f.sp, f.game));
         Ok((failed, timing))
     }
 }
@@ -531,13 +533,14 @@ fn game_spec(config: &SelfplayConfig, paired: bool, position: Setup, index: u32)
     let seed_index = if paired { index / 2 } else { index };
     let seed = game_seed(config.seed, position.id(), seed_index);
     let (a, b) = (config.control_a(), config.control_b());
-    let controls = if paired && index % 2 == 1 {
-        [b, a]
+    let (white, black) = if paired && index % 2 == 1 {
+        (b, a)
     } else if paired {
-        [a, b]
+        (a, b)
     } else {
-        [a, a]
+        (a, a)
     };
+    let controls = ByColor { white, black };
     GameSpec {
         jitter: config.jitter,
         rules: config.rules,

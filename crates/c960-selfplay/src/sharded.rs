@@ -19,7 +19,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_core::Shard;
+use c960_core::{GameKey, Shard};
 use c960_store::{DirLock, Journal, write_atomically};
 use serde::Deserialize;
 
@@ -120,13 +120,13 @@ pub fn merge_round(
     let (header, units) = locate(shards, &targets)?;
     // A shard that played the round has each of its games or lists it as
     // failed (as an unsharded run goes on without its failed games).
-    let failed: BTreeSet<(u32, u32)> = heads
+    let failed: BTreeSet<GameKey> = heads
         .iter()
-        .flat_map(|h| h.failed.iter().map(|f| (f.sp, f.game)))
+        .flat_map(|h| h.failed.iter().map(|f| GameKey::new(f.sp, f.game)))
         .collect();
-    if let Some((sp, game)) = targets
+    if let Some(GameKey { setup: sp, game }) = targets
         .iter()
-        .flat_map(|(&sp, &t)| (0..t).map(move |g| (sp, g)))
+        .flat_map(|(&sp, &t)| (0..t).map(move |g| GameKey::new(sp, g)))
         .find(|unit| !units.contains_key(unit) && !failed.contains(unit))
     {
         return Err(SelfplayError::Invalid(format!(
@@ -167,8 +167,8 @@ fn finish(
     let failed: Vec<FailedGame> = heads
         .iter()
         .flat_map(|h| h.failed.iter())
-        .filter(|f| !state.done.contains(&(f.sp, f.game)))
-        .map(|f| ((f.sp, f.game), f.clone()))
+        .filter(|f| !state.done.contains(&GameKey::new(f.sp, f.game)))
+        .map(|f| (GameKey::new(f.sp, f.game), f.clone()))
         .collect::<BTreeMap<_, _>>()
         .into_values()
         .collect();
@@ -252,12 +252,14 @@ fn shard_head(dir: &Path) -> Result<Option<ShardHead>, SelfplayError> {
 /// offsets are held in memory.
 fn locate(shards: &[PathBuf], targets: &BTreeMap<u32, u32>) -> Result<Located, SelfplayError> {
     let (header, settings) = Journal::<GameRecord>::read_header(&shards[0].join(JOURNAL_FILE))?;
-    let mut units: BTreeMap<(u32, u32), (usize, u64)> = BTreeMap::new();
+    let mut units: BTreeMap<GameKey, (usize, u64)> = BTreeMap::new();
     for (k, dir) in shards.iter().enumerate() {
         let path = dir.join(JOURNAL_FILE);
         Journal::<GameRecord>::read_records(&path, &settings, &|_| Ok(()), |game, at, _| {
             if targets.get(&game.sp).is_some_and(|&t| game.game < t) {
-                units.entry((game.sp, game.game)).or_insert((k, at));
+                units
+                    .entry(GameKey::new(game.sp, game.game))
+                    .or_insert((k, at));
             }
             Ok(())
         })?;
@@ -266,14 +268,14 @@ fn locate(shards: &[PathBuf], targets: &BTreeMap<u32, u32>) -> Result<Located, S
 }
 
 /// The header line of the shards' journals and where each game is.
-type Located = (Vec<u8>, BTreeMap<(u32, u32), (usize, u64)>);
+type Located = (Vec<u8>, BTreeMap<GameKey, (usize, u64)>);
 
 /// Writes `journal`: `header`, then each game's line copied from its
 /// shard, in (SP, game) order.
 fn unite(
     shards: &[PathBuf],
     header: &[u8],
-    units: &BTreeMap<(u32, u32), (usize, u64)>,
+    units: &BTreeMap<GameKey, (usize, u64)>,
     journal: &Path,
 ) -> Result<(), SelfplayError> {
     let mut readers = shards

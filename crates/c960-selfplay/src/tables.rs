@@ -11,7 +11,7 @@ use std::{
 };
 
 use c960_core::{
-    Setup, Variant,
+    GameKey, Setup, Variant,
     shakmaty::{CastlingSide, Color},
 };
 use c960_engine::EngineInfo;
@@ -166,7 +166,7 @@ fn manifest_pairs(json: &str) -> Vec<(String, String)> {
 fn journal_offsets(
     path: &Path,
     wanted: &dyn Fn(u32, u32) -> bool,
-) -> io::Result<BTreeMap<(u32, u32), u64>> {
+) -> io::Result<BTreeMap<GameKey, u64>> {
     #[derive(Deserialize)]
     struct Key {
         sp: u32,
@@ -186,7 +186,9 @@ fn journal_offsets(
         if !first && line.ends_with('\n') {
             let key: Key = serde_json::from_str(&line).map_err(io::Error::other)?;
             if wanted(key.sp, key.game) {
-                offsets.entry((key.sp, key.game)).or_insert(offset);
+                offsets
+                    .entry(GameKey::new(key.sp, key.game))
+                    .or_insert(offset);
             }
         }
         first = false;
@@ -197,7 +199,7 @@ fn journal_offsets(
 
 fn for_each_game(
     journal: &mut BufReader<File>,
-    offsets: &BTreeMap<(u32, u32), u64>,
+    offsets: &BTreeMap<GameKey, u64>,
     mut each: impl FnMut(&GameRecord) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut line = String::new();

@@ -3,7 +3,7 @@
 
 use std::{thread, time::Duration};
 
-use c960_core::shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+use c960_core::shakmaty::{ByColor, CastlingMode, Chess, Position, fen::Fen};
 use c960_engine::{
     Bound, Engine, EngineError, EngineInfo, GamePosition, Limit, Line, Score, Search, SearchResult,
 };
@@ -77,7 +77,7 @@ fn from_fen(fen: &str) -> Chess {
         .unwrap()
 }
 
-fn spec(start: Chess, controls: [Control; 2], max_plies: u32) -> GameSpec {
+fn spec(start: Chess, controls: ByColor<Control>, max_plies: u32) -> GameSpec {
     GameSpec {
         start,
         controls,
@@ -128,7 +128,11 @@ fn a_period_refills_the_clock_and_counts_moves_to_go() {
     };
     let mut engine = Sleeper::new(1);
     let game = play(
-        &spec(Chess::default(), [Control::Clock(tc); 2], 6),
+        &spec(
+            Chess::default(),
+            ByColor::new_with(|_| Control::Clock(tc)),
+            6,
+        ),
         &mut engine,
         None,
     )
@@ -164,7 +168,11 @@ fn a_loss_on_time_is_a_draw_when_the_other_side_cannot_mate() {
     // White (king and rook) oversteps: Black, a bare king, cannot mate.
     let mut engine = Sleeper::new(60);
     let game = play(
-        &spec(from_fen("k7/8/8/8/8/8/8/KR6 w - - 0 1"), [slow; 2], 10),
+        &spec(
+            from_fen("k7/8/8/8/8/8/8/KR6 w - - 0 1"),
+            ByColor::new_with(|_| slow),
+            10,
+        ),
         &mut engine,
         None,
     )
@@ -175,7 +183,11 @@ fn a_loss_on_time_is_a_draw_when_the_other_side_cannot_mate() {
     );
     // Black oversteps against the rook: White wins on time.
     let game = play(
-        &spec(from_fen("k7/8/8/8/8/8/8/KR6 b - - 0 1"), [slow; 2], 10),
+        &spec(
+            from_fen("k7/8/8/8/8/8/8/KR6 b - - 0 1"),
+            ByColor::new_with(|_| slow),
+            10,
+        ),
         &mut engine,
         None,
     )
@@ -188,7 +200,7 @@ fn a_loss_on_time_is_a_draw_when_the_other_side_cannot_mate() {
     let game = play(
         &spec(
             from_fen("k7/8/8/8/8/8/8/KR6 b - - 0 1"),
-            [Control::Fixed(Limit::Nodes(1)); 2],
+            ByColor::new_with(|_| Control::Fixed(Limit::Nodes(1))),
             2,
         ),
         &mut engine,

@@ -31,7 +31,7 @@ use std::{
     time::SystemTime,
 };
 
-use c960_core::{Setup, Shard, Variant};
+use c960_core::{SearchKey, Setup, Shard, Variant};
 use c960_engine::{
     AnyEngine, Engine, EngineInfo, EngineSpec, GamePosition, Limit, Search, pool::PoolOptions,
 };
@@ -103,6 +103,14 @@ pub struct FailedPosition {
     pub reason: String,
     /// Attempts made.
     pub attempts: u32,
+}
+
+impl FailedPosition {
+    /// The search that failed: its setup and repeat.
+    #[must_use]
+    pub fn key(&self) -> SearchKey {
+        SearchKey::new(self.sp, self.repeat)
+    }
 }
 
 /// One journal line.
@@ -220,11 +228,14 @@ fn run_locked(
     let started = now();
     let mut state = Prepared::new(config, engine)?;
     let units = units(config);
-    let wanted: BTreeSet<(u32, u32)> = units.iter().map(|(p, r)| (p.id(), *r)).collect();
+    let wanted: BTreeSet<SearchKey> = units
+        .iter()
+        .map(|(p, r)| SearchKey::new(p.id(), *r))
+        .collect();
     let todo: Vec<(Setup, u32)> = units
         .iter()
         .copied()
-        .filter(|(p, r)| !state.done.contains_key(&(p.id(), *r)))
+        .filter(|(p, r)| !state.done.contains_key(&SearchKey::new(p.id(), *r)))
         .collect();
     let resumed = wanted.len() - todo.len();
     let mut progress = Progress {
@@ -342,7 +353,7 @@ struct Prepared {
     spare: Spare<AnyEngine>,
     engine_config: EngineSpec,
     journal: Journal<Entry>,
-    done: BTreeMap<(u32, u32), SweepRow>,
+    done: BTreeMap<SearchKey, SweepRow>,
     repaired: Vec<DroppedLine>,
 }
 
@@ -423,7 +434,7 @@ impl Prepared {
         let done = entries
             .into_iter()
             .filter_map(|entry| match entry {
-                Entry::Done(row) => Some(((row.sp, row.repeat), *row)),
+                Entry::Done(row) => Some((row.key(), *row)),
                 Entry::Failed(_) => None,
             })
             .collect();
@@ -467,7 +478,7 @@ impl Prepared {
             Ok(SweepRow::new(*sp, engine.info(), limit, &result)
                 .for_repeat(*repeat, plan.budget(limit, sp.id(), *repeat)))
         };
-        let mut failed: BTreeMap<(u32, u32), FailedPosition> = BTreeMap::new();
+        let mut failed: BTreeMap<SearchKey, FailedPosition> = BTreeMap::new();
         let mut evaluated = 0;
         let done = &mut self.done;
         run_journaled(
@@ -482,7 +493,7 @@ impl Prepared {
             stop,
             |finished, journal| {
                 let (position, repeat) = todo[finished.index];
-                let key = (position.id(), repeat);
+                let key = SearchKey::new(position.id(), repeat);
                 // A failed search is journaled too: the run's outputs list
                 // it until a later run retries it.
                 let entry = match finished.outcome {

@@ -1,7 +1,7 @@
 //! The sweep's manifest: how its table was made, and which part of a
 //! sharded run it is.
 
-use c960_core::{Shard, Variant};
+use c960_core::{SearchKey, Shard, Variant};
 use c960_engine::EngineInfo;
 use c960_store::DroppedLine;
 use serde::{Deserialize, Serialize};
@@ -75,7 +75,7 @@ pub struct Sharding {
     /// Searches (SP or DFRC index, repeat) of the run that a merge found
     /// in no input (`--allow-missing`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub missing: Vec<(u32, u32)>,
+    pub missing: Vec<SearchKey>,
 }
 
 fn one() -> u32 {

@@ -18,7 +18,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_core::{Setup, Shard, Variant};
+use c960_core::{SearchKey, Setup, Shard, Variant};
 use c960_engine::Limit;
 use c960_store::{
     DirLock, Journal, JournalError,
@@ -43,7 +43,7 @@ pub struct MergeOutcome {
     /// Rows found in more than one input and counted once.
     pub duplicates: usize,
     /// Searches (SP, repeat) of the run that no input has.
-    pub missing: Vec<(u32, u32)>,
+    pub missing: Vec<SearchKey>,
     /// The shards merged (inputs that played one part).
     pub shards: Vec<Shard>,
     /// Inputs without a manifest: runs that have not finished.
@@ -85,9 +85,9 @@ pub fn merge(
         .parse()
         .map_err(|e| invalid(format!("manifest limit: {e}")))?;
     let repeat_plan = repeat_plan(&first.settings)?;
-    let wanted: BTreeSet<(u32, u32)> = positions
+    let wanted: BTreeSet<SearchKey> = positions
         .iter()
-        .flat_map(|p| (0..repeat_plan.repeats).map(move |r| (p.id(), r)))
+        .flat_map(|p| (0..repeat_plan.repeats).map(move |r| SearchKey::new(p.id(), r)))
         .collect();
     let exact = matches!(limit, Limit::Nodes(_) | Limit::Depth(_));
     let existing = existing_output(
@@ -107,7 +107,7 @@ pub fn merge(
     if existing == ExistingOutput::SameRun {
         keeps_output(out, &first.settings, variant, &rows)?;
     }
-    let missing: Vec<(u32, u32)> = wanted
+    let missing: Vec<SearchKey> = wanted
         .iter()
         .copied()
         .filter(|key| !rows.contains_key(key))
@@ -144,7 +144,7 @@ pub fn merge(
 fn unite(
     read: &[MergeInput<Manifest>],
     plan: &Manifest,
-    wanted: &BTreeSet<(u32, u32)>,
+    wanted: &BTreeSet<SearchKey>,
     limit: Limit,
     repeat_plan: &RepeatPlan,
     exact: bool,
@@ -152,19 +152,19 @@ fn unite(
     let first = &read[0];
     let variant = plan.variant;
     let repeat_plan = *repeat_plan;
-    let mut rows: BTreeMap<(u32, u32), (SweepRow, Vec<u8>, usize)> = BTreeMap::new();
+    let mut rows: Rows = BTreeMap::new();
     let mut duplicates = 0;
     for (k, input) in read.iter().enumerate() {
         let path = input.dir.join(JOURNAL_FILE);
         let check = move |entry: &Entry| validate::check_entry(entry, limit, &repeat_plan, variant);
         let mut refused = None;
-        let mut outside: (usize, Option<(u32, u32)>) = (0, None);
+        let mut outside: (usize, Option<SearchKey>) = (0, None);
         let result =
             Journal::<Entry>::read_records(&path, &first.settings, &check, |entry, _, line| {
                 let Entry::Done(row) = entry else {
                     return Ok(());
                 };
-                let key = (row.sp, row.repeat);
+                let key = row.key();
                 if !wanted.contains(&key) {
                     outside.0 += 1;
                     outside.1.get_or_insert(key);
@@ -209,7 +209,7 @@ fn unite(
 }
 
 /// Each search's row, journal line and input.
-type Rows = BTreeMap<(u32, u32), (SweepRow, Vec<u8>, usize)>;
+type Rows = BTreeMap<SearchKey, (SweepRow, Vec<u8>, usize)>;
 
 /// The merged sweep's manifest: the run's settings from `plan`, the
 /// merged counts (and repeatability) and the span of the inputs' clocks.
@@ -218,7 +218,7 @@ fn merged_manifest(
     plan: &Manifest,
     rows: &[SweepRow],
     repeat_plan: &RepeatPlan,
-    missing: Vec<(u32, u32)>,
+    missing: Vec<SearchKey>,
 ) -> Manifest {
     let manifests: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
     // A merged input brings the shards it was made from.
@@ -231,9 +231,9 @@ fn merged_manifest(
     let failed: Vec<FailedPosition> = manifests
         .iter()
         .flat_map(|m| m.failed.iter())
-        .filter(|f| missing.contains(&(f.sp, f.repeat)))
-        .map(|f| ((f.sp, f.repeat), f.clone()))
-        .collect::<BTreeMap<(u32, u32), FailedPosition>>()
+        .filter(|f| missing.contains(&f.key()))
+        .map(|f| (f.key(), f.clone()))
+        .collect::<BTreeMap<SearchKey, FailedPosition>>()
         .into_values()
         .collect();
     Manifest {
@@ -302,8 +302,8 @@ fn fields(
     ]
 }
 
-fn conflict(a: &Path, b: &Path, variant: Variant, (sp, repeat): (u32, u32)) -> String {
-    let sp = variant.label(sp);
+fn conflict(a: &Path, b: &Path, variant: Variant, key: SearchKey) -> String {
+    let (sp, repeat) = (variant.label(key.setup), key.repeat);
     format!(
         "cannot merge {} with {}: {sp} repeat {repeat} has two different rows in a run \
          that replays exactly (a conflicting duplicate)",
@@ -332,11 +332,11 @@ fn repeat_plan(settings: &serde_json::Value) -> Result<RepeatPlan, MergeError> {
 }
 
 /// `SP 5`, or `SP 5 repeat 2` for a later repeat.
-fn search_name(variant: Variant, (sp, repeat): (u32, u32)) -> String {
-    if repeat == 0 {
-        variant.label(sp)
+fn search_name(variant: Variant, key: SearchKey) -> String {
+    if key.repeat == 0 {
+        variant.label(key.setup)
     } else {
-        format!("{} repeat {repeat}", variant.label(sp))
+        format!("{} repeat {}", variant.label(key.setup), key.repeat)
     }
 }
 
@@ -346,7 +346,7 @@ fn keeps_output<T>(
     out: &Path,
     settings: &serde_json::Value,
     variant: Variant,
-    rows: &BTreeMap<(u32, u32), T>,
+    rows: &BTreeMap<SearchKey, T>,
 ) -> Result<(), MergeError> {
     let mut lost = 0;
     let mut first = None;
@@ -356,10 +356,10 @@ fn keeps_output<T>(
         &|_| Ok(()),
         |entry, _, _| {
             if let Entry::Done(row) = entry
-                && !rows.contains_key(&(row.sp, row.repeat))
+                && !rows.contains_key(&row.key())
             {
                 lost += 1;
-                first.get_or_insert((row.sp, row.repeat));
+                first.get_or_insert(row.key());
             }
             Ok(())
         },
@@ -373,7 +373,7 @@ fn keeps_output<T>(
 }
 
 /// The refusal for missing searches, the first few named.
-fn missing_searches(variant: Variant, missing: &[(u32, u32)], unfinished: &[PathBuf]) -> String {
+fn missing_searches(variant: Variant, missing: &[SearchKey], unfinished: &[PathBuf]) -> String {
     let shown: Vec<String> = missing
         .iter()
         .take(8)

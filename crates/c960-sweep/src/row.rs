@@ -80,6 +80,12 @@ pub struct TopMove {
 }
 
 impl SweepRow {
+    /// The search this row is: its setup and repeat.
+    #[must_use]
+    pub fn key(&self) -> c960_core::SearchKey {
+        c960_core::SearchKey::new(self.sp, self.repeat)
+    }
+
     /// Builds the row for `position` from a search of its start.
     #[must_use]
     pub fn new(

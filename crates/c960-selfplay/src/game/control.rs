@@ -4,7 +4,7 @@
 
 use std::{fmt, str::FromStr};
 
-use c960_core::shakmaty::Color;
+use c960_core::shakmaty::{ByColor, Color};
 use c960_engine::{Clock, Limit};
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
@@ -199,13 +199,13 @@ impl SideClock {
 /// The limit for the side to move: its fixed limit (jittered), its clock
 /// with the other side's, or its time per move.
 pub(super) fn move_limit(
-    clocks: &[SideClock; 2],
+    clocks: &ByColor<SideClock>,
     turn: Color,
     jitter: f64,
     rng: &mut ChaCha8Rng,
 ) -> Limit {
-    let (white, black) = (&clocks[0], &clocks[1]);
-    let mine = &clocks[usize::from(turn == Color::Black)];
+    let (white, black) = (&clocks.white, &clocks.black);
+    let mine = clocks.get(turn);
     match mine.control {
         Control::Fixed(limit) => jittered(limit, jitter, rng),
         Control::PerMove(ms) => Limit::MoveTime(ms),

@@ -7,8 +7,8 @@ use std::{collections::HashMap, time::Instant};
 use c960_core::{
     Setup,
     shakmaty::{
-        CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, uci::UciMove,
-        zobrist::Zobrist64,
+        ByColor, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position,
+        uci::UciMove, zobrist::Zobrist64,
     },
 };
 use c960_engine::{Engine, EngineError, GamePosition, Limit, Score, Search};
@@ -71,7 +71,7 @@ pub struct GameSpec {
     /// The seed for the node jitter.
     pub seed: u64,
     /// How long White and Black may think.
-    pub controls: [Control; 2],
+    pub controls: ByColor<Control>,
     /// How far past its time a side may answer before it loses on time,
     /// in milliseconds (clock and time-per-move controls).
     pub time_margin_ms: u64,
@@ -164,7 +164,7 @@ pub fn play(
         search_time += answer.elapsed;
         #[allow(clippy::cast_possible_truncation)]
         let took_ms = took.as_millis() as u64;
-        if !clocks[usize::from(turn == Color::Black)].charge(took_ms, spec.time_margin_ms) {
+        if !clocks.get_mut(turn).charge(took_ms, spec.time_margin_ms) {
             break time_forfeit(position, turn);
         }
         let m = answer.best_move;
@@ -300,7 +300,7 @@ impl GameSpec {
             start: position.to_position(),
             game,
             seed,
-            controls: [Control::Fixed(limit); 2],
+            controls: ByColor::new_with(|_| Control::Fixed(limit)),
             time_margin_ms: 0,
             jitter: 0.0,
             rules: Rules::default(),
@@ -314,7 +314,7 @@ impl GameSpec {
     /// `white: ...; black: ...` when the sides differ.
     #[must_use]
     pub fn limit_label(&self) -> String {
-        let [white, black] = self.controls;
+        let ByColor { white, black } = self.controls;
         if white == black {
             white.to_string()
         } else {
@@ -325,7 +325,7 @@ impl GameSpec {
     /// White's and Black's PGN time controls, when a side plays on time.
     #[must_use]
     pub fn time_controls(&self) -> Option<[String; 2]> {
-        let [white, black] = self.controls.map(Control::pgn);
+        let ByColor { white, black } = self.controls.map(Control::pgn);
         match (white, black) {
             (None, None) => None,
             (w, b) => Some([
