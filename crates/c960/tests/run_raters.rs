@@ -1,0 +1,217 @@
+//! `c960 run`'s raters and profiles: the research profile takes the
+//! strongest engines installed, raters come from a config file each into
+//! its own directory, settings that cannot be are refused, and the help
+//! states each profile as `--dry-run` resolves it.
+
+use crate::util;
+
+use std::{fmt::Write as _, fs};
+
+use util::Dir;
+
+use crate::run::plan;
+
+#[test]
+fn the_research_profile_takes_the_strongest_engines_installed() {
+    let dir = Dir::new();
+    // With Stockfish 19 from npm beside Debian's Stockfish 15.1, each
+    // rater of the design runs on its own engine.
+    let out =
+        util::run_command(dir.command_with_npm(&["run", "--profile", "research", "--dry-run"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let research: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let raters: Vec<(String, String, u64)> = research["raters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap().to_owned(),
+                r["engine"].as_str().unwrap().to_owned(),
+                r["nodes"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        raters,
+        [
+            ("stockfish-npm-4m".into(), "stockfish-npm".into(), 4_000_000),
+            ("stockfish-4m".into(), "stockfish".into(), 4_000_000),
+            (
+                "stockfish-npm-1m-multipv3".into(),
+                "stockfish-npm".into(),
+                1_000_000
+            ),
+            ("stockfish-1m-hash64".into(), "stockfish".into(), 1_000_000),
+        ]
+    );
+    // A named engine rates alone, with the design's settings.
+    let builtin = plan(&dir, &["--profile", "research", "--engine", "builtin"]);
+    assert_eq!(builtin["raters"].as_array().unwrap().len(), 3);
+    assert!(
+        builtin["raters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["engine"] == "builtin")
+    );
+}
+
+/// `4000000` as `4,000,000`, as the help writes numbers.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[test]
+fn the_help_states_each_profile_as_dry_run_resolves_it() {
+    let dir = Dir::new();
+    let help = dir.ok(&["run", "--help"]);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let line = |name: &str| -> String {
+        let start = help
+            .find(&format!("- {name}: "))
+            .unwrap_or_else(|| panic!("no {name} profile in the help: {help}"));
+        let rest = &help[start + 3..];
+        rest[..rest.find(" - ").or_else(|| rest.find(" --")).unwrap()].to_owned()
+    };
+    let quick = plan(&dir, &[]);
+    let described = line("quick");
+    for figure in [
+        format!(
+            "sweep at {} nodes",
+            grouped(quick["sweep"]["nodes"].as_u64().unwrap())
+        ),
+        format!(
+            "{} self-play games per position at {} nodes a move",
+            quick["selfplay"]["games"],
+            grouped(quick["selfplay"]["nodes"].as_u64().unwrap())
+        ),
+    ] {
+        assert!(
+            described.contains(&figure),
+            "{figure:?} not in {described:?}"
+        );
+    }
+    let research = plan(&dir, &["--profile", "research"]);
+    let described = line("research");
+    let raters = research["raters"].as_array().unwrap();
+    assert!(described.contains(&format!("{} raters", raters.len())) || raters.len() < 4);
+    for r in raters {
+        let mut figure = format!("at {} nodes", grouped(r["nodes"].as_u64().unwrap()));
+        if r["multipv"] != 1 {
+            write!(figure, " with MultiPV {}", r["multipv"]).unwrap();
+        }
+        if r["hash"] != 16 {
+            write!(figure, " with Hash {}", r["hash"]).unwrap();
+        }
+        assert!(
+            described.contains(&figure),
+            "{figure:?} not in {described:?}"
+        );
+    }
+    let selfplay = &research["selfplay"];
+    for figure in [
+        format!(
+            "{} self-play games per position at {} nodes a move",
+            selfplay["games"],
+            grouped(selfplay["nodes"].as_u64().unwrap())
+        ),
+        format!("target ±{}", selfplay["target_halfwidth"]),
+        format!(
+            "up to {} games",
+            grouped(selfplay["budget"].as_u64().unwrap())
+        ),
+    ] {
+        assert!(
+            described.contains(&figure),
+            "{figure:?} not in {described:?}"
+        );
+    }
+}
+
+#[test]
+fn raters_from_a_config_file_each_sweep_into_their_own_directory() {
+    let dir = Dir::new();
+    fs::write(
+        dir.file("raters.toml"),
+        "positions = \"0-11\"\n[selfplay]\ngames = 0\n\
+         [[raters]]\nname = \"small\"\nengine = \"builtin\"\nnodes = 2000\n\
+         [[raters]]\nname = \"large\"\nengine = \"builtin\"\nnodes = 8000\nhash = 4\n\
+         [[raters]]\nname = \"wide\"\nengine = \"builtin\"\nnodes = 4000\nmultipv = 2\n",
+    )
+    .unwrap();
+    dir.ok(&["run", "--config", "raters.toml", "--out", "r", "--quiet"]);
+    for name in ["small", "large", "wide"] {
+        assert!(
+            dir.file("r/raters")
+                .join(name)
+                .join("sweep.parquet")
+                .is_file(),
+            "{name}"
+        );
+    }
+    assert!(!dir.file("r/sweep").exists());
+    let record: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("r/run.json")).unwrap()).unwrap();
+    assert_eq!(record["raters"].as_array().unwrap().len(), 3);
+    assert_eq!(record["plan"]["raters"][1]["hash"], 4);
+    // The report combines the three raters into one consensus.
+    let balance: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("r/report/balance.json")).unwrap())
+            .unwrap();
+    assert_eq!(balance["engines"].as_array().unwrap().len(), 3, "{balance}");
+    // A second run reuses every rater's searches.
+    let again = dir.run(&["run", "--config", "raters.toml", "--out", "r"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(
+        again.stderr.contains("sweep by 3 raters"),
+        "{}",
+        again.stderr
+    );
+    assert!(
+        again
+            .stdout
+            .contains("12 positions at nodes 8000 by c960 builtin"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(again.stdout.matches("(12 from the journal)").count(), 3);
+}
+
+#[test]
+fn rater_settings_that_cannot_be_are_refused_in_one_line() {
+    let dir = Dir::new();
+    let rater = |name: &str, nodes: u32| {
+        format!("[[raters]]\nname = \"{name}\"\nengine = \"builtin\"\nnodes = {nodes}\n")
+    };
+    for (file, flags, wanted) in [
+        (rater("a", 1000) + &rater("a", 2000), &[][..], "used twice"),
+        (rater("a", 1000) + &rater("b", 1000), &[], "search alike"),
+        (rater("../x", 1000), &[], "rater name"),
+        (rater("a", 0), &[], "at least 1"),
+        (
+            rater("a", 1000),
+            &["--engine", "builtin"][..],
+            "give one or the other",
+        ),
+        (
+            rater("a", 1000),
+            &["--sweep-nodes", "5000"],
+            "give one or the other",
+        ),
+    ] {
+        fs::write(dir.file("bad.toml"), file).unwrap();
+        let mut args = vec!["run", "--config", "bad.toml", "--dry-run"];
+        args.extend(flags);
+        let line = dir.bad_input(&args);
+        assert!(line.contains(wanted), "{wanted}: {line}");
+    }
+}
