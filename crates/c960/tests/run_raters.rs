@@ -83,6 +83,34 @@ fn the_help_states_each_profile_as_dry_run_resolves_it() {
         rest[..rest.find(" - ").or_else(|| rest.find(" --")).unwrap()].to_owned()
     };
     let quick = plan(&dir, &[]);
+    // The config file's keys, shown with the quick profile's values.
+    let raw = dir.ok(&["run", "--help"]);
+    let config = raw
+        .split("the values shown are the quick profile's):")
+        .nth(1)
+        .and_then(|rest| rest.split("Instead of [sweep]").next())
+        .expect("the config keys in c960 run --help");
+    let mut section = String::new();
+    let mut shown = 0;
+    for entry in config.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(name) = entry.strip_prefix('[').and_then(|e| e.strip_suffix(']')) {
+            section = name.to_owned();
+            continue;
+        }
+        let (key, value) = entry.split_once(" = ").unwrap();
+        let value = value.split("    #").next().unwrap().trim();
+        let resolved = if section.is_empty() {
+            &quick[key]
+        } else {
+            &quick[section.as_str()][key]
+        };
+        if key == "jobs" || key == "out" {
+            continue; // machine- and directory-dependent
+        }
+        assert_eq!(value, resolved.to_string(), "{section}.{key} in the help");
+        shown += 1;
+    }
+    assert!(shown >= 20, "only {shown} keys shown");
     let described = line("quick");
     for figure in [
         format!(

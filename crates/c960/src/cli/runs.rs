@@ -35,55 +35,7 @@ impl ValueEnum for Profile {
 }
 
 #[derive(Debug, Args)]
-#[command(
-    after_help = "Settings come from the profile, then the --config file, then flags. \
-                        The run directory (default runs/PROFILE) gets positions.csv, sweep/, \
-                        selfplay/, report/ (index.html, positions.parquet, charts) and run.json \
-                        (the resolved settings, engine and time per stage). Stop it at any \
-                        time: the same command resumes, and finished stages are reused.\n\n\
-                        A config file sets any of (all optional):\n  \
-                        profile = \"research\"\n  \
-                        out = \"runs/mine\"\n  \
-                        engine = \"auto\"            # auto, builtin, stockfish, ethereal, stockfish-npm, a command\n  \
-                        options = [\"Hash=64\"]     # UCI options, NAME=VALUE\n  \
-                        hash = 16\n  \
-                        jobs = 2\n  \
-                        positions = \"all\"        # or e.g. \"0-99,518\"\n  \
-                        seed = 0\n  \
-                        [sweep]\n  \
-                        nodes = 1000000\n  \
-                        multipv = 3\n  \
-                        repeats = 1               # searches per position\n  \
-                        [selfplay]\n  \
-                        games = 100               # per position; 0 = no self-play\n  \
-                        target_halfwidth = 0.0    # adaptive rounds until every interval is this narrow\n  \
-                        budget = 0                # adaptive: total games (0 = no cap)\n  \
-                        nodes = 5000\n  \
-                        jitter = 0.1\n  \
-                        max_plies = 400\n  \
-                        resign_cp = 1000\n  \
-                        resign_plies = 6\n  \
-                        draw_cp = 10\n  \
-                        draw_plies = 12\n  \
-                        draw_after = 80\n\n\
-                        Instead of [sweep], raters (the research profile's are its own): each an \
-                        engine with its own search, into raters/NAME/, combined into one consensus:\n  \
-                        [[raters]]\n  \
-                        name = \"sf19-4m\"\n  \
-                        engine = \"stockfish-npm\"\n  \
-                        nodes = 4000000\n  \
-                        multipv = 1               # optional, as hash and repeats\n  \
-                        [[raters]]\n  \
-                        name = \"sf-1m-hash64\"\n  \
-                        engine = \"stockfish\"\n  \
-                        nodes = 1000000\n  \
-                        hash = 64\n\n\
-                        Examples:\n  \
-                        c960 run                                   # quick profile\n  \
-                        c960 run --profile research                # hours; resumable\n  \
-                        c960 run --config run.toml --games 0       # no self-play\n  \
-                        c960 run --positions 0-99,518 --sweep-nodes 300000 --out runs/first100"
-)]
+#[command(after_help = crate::cmd::run::run_after_help())]
 pub(crate) struct RunArgs {
     /// Profile [default: quick].
     #[arg(long, value_enum)]

@@ -20,6 +20,7 @@
 //!    and the time per stage; `summary.rs` prints what was made.
 
 mod plan;
+pub(crate) use plan::run_after_help;
 mod raters;
 mod record;
 mod stages;
