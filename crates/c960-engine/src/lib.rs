@@ -6,6 +6,7 @@
 pub mod builtin;
 mod choice;
 mod error;
+mod option;
 pub mod pool;
 mod spec;
 mod types;
@@ -13,6 +14,7 @@ pub mod uci;
 
 pub use choice::{EngineName, EngineNameError, Resolved};
 pub use error::EngineError;
+pub use option::{UciOption, UciOptionError};
 pub use spec::{AnyEngine, EngineSpec};
 pub use types::{
     Bound, Clock, EngineInfo, GamePosition, Limit, Line, Score, SearchResult, Wdl, shredder_fen,

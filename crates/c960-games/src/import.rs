@@ -272,15 +272,15 @@ fn count(summary: &mut ImportSummary, reason: SkipReason, path: &Path, index: u6
 
 /// Opens a PGN file, decompressing `.zst` files on the fly. A directory,
 /// or a `.zst` file that does not start with a zstd frame, is an
-/// [`io::ErrorKind::InvalidInput`] error naming the file.
+/// error naming the file that [`c960_store::is_bad_input`] tells apart.
 fn open(path: &Path) -> io::Result<Box<dyn Read>> {
     let cannot =
         |e: io::Error| io::Error::new(e.kind(), format!("cannot open {}: {e}", path.display()));
     if path.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{} is a directory, not a PGN file", path.display()),
-        ));
+        return Err(c960_store::bad_input(format!(
+            "{} is a directory, not a PGN file",
+            path.display()
+        )));
     }
     let mut file = File::open(path).map_err(cannot)?;
     if path
@@ -292,13 +292,10 @@ fn open(path: &Path) -> io::Result<Box<dyn Read>> {
         let mut head = Vec::with_capacity(4);
         (&mut file).take(4).read_to_end(&mut head).map_err(cannot)?;
         if !is_zstd_magic(&head) {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "{} is not zstd data (it does not start with a zstd frame);                      give plain PGN a name without .zst",
-                    path.display()
-                ),
-            ));
+            return Err(c960_store::bad_input(format!(
+                "{} is not zstd data (it does not start with a zstd frame);                      give plain PGN a name without .zst",
+                path.display()
+            )));
         }
         Ok(Box::new(zstd::stream::read::Decoder::new(
             Cursor::new(head).chain(file),
@@ -319,7 +316,7 @@ fn is_zstd_magic(head: &[u8]) -> bool {
 
 /// Checks that `path` can be read as PGN before an import starts: it
 /// opens, is not a directory, and a `.zst` file starts with a zstd frame.
-/// An [`io::ErrorKind::InvalidInput`] error means the file is not PGN.
+/// Bad input ([`c960_store::is_bad_input`]) means the file is not PGN.
 pub fn check_file(path: &Path) -> io::Result<()> {
     open(path).map(drop)
 }

@@ -102,7 +102,7 @@ impl ReportError {
                 | ReportError::Duplicate { .. }
                 | ReportError::Corrupt(_)
                 | ReportError::Unreadable(_)
-        ) || matches!(self, ReportError::Io(e) if e.kind() == io::ErrorKind::InvalidInput)
+        ) || matches!(self, ReportError::Io(e) if c960_store::is_bad_input(e))
     }
 }
 

@@ -72,7 +72,7 @@ impl RunError {
                 JournalError::SettingsDiffer { .. } | JournalError::Corrupt { .. }
             ),
             RunError::Invalid(_) | RunError::Corrupt(_) => true,
-            RunError::Io(e) => e.kind() == io::ErrorKind::InvalidInput,
+            RunError::Io(e) => c960_store::is_bad_input(e),
             RunError::Lock(_) => false,
         }
     }

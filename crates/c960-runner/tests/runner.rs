@@ -183,7 +183,9 @@ fn an_engine_that_cannot_be_set_up_ends_the_run_as_bad_input() {
 #[test]
 fn bad_input_and_failures_are_told_apart() {
     assert!(RunError::Invalid("no positions".into()).is_bad_input());
-    assert!(RunError::Io(io::Error::new(io::ErrorKind::InvalidInput, "not a file")).is_bad_input());
+    assert!(RunError::Io(c960_store::bad_input("not a file")).is_bad_input());
+    // The error kind alone is not bad input: only the type says so.
+    assert!(!RunError::Io(io::Error::new(io::ErrorKind::InvalidInput, "x")).is_bad_input());
     assert!(!RunError::Io(io::Error::other("disk full")).is_bad_input());
     let settings = JournalError::SettingsDiffer {
         path: "journal.jsonl".into(),

@@ -73,18 +73,15 @@ pub fn check_output(paths: &[&Path]) -> io::Result<()> {
         if let Some(what) = not_regular(path) {
             // A directory is refused as before (status 1); a link, FIFO or
             // device in its place is bad input.
-            let kind = if what == "a directory" {
-                io::ErrorKind::Other
+            let message = format!(
+                "cannot write {}: it is {what}; c960 only replaces regular files",
+                path.display()
+            );
+            return Err(if what == "a directory" {
+                io::Error::other(message)
             } else {
-                io::ErrorKind::InvalidInput
-            };
-            return Err(io::Error::new(
-                kind,
-                format!(
-                    "cannot write {}: it is {what}; c960 only replaces regular files",
-                    path.display()
-                ),
-            ));
+                crate::bad_input(message)
+            });
         }
     }
     Ok(())
@@ -102,18 +99,14 @@ pub fn create_dir(dir: &Path) -> io::Result<()> {
         .filter(|a| !a.as_os_str().is_empty())
         .find(|a| fs::metadata(a).is_ok_and(|m| !m.is_dir()));
     Err(match file {
-        Some(file) if file == dir => io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{} is a file, not a directory", dir.display()),
-        ),
-        Some(file) => io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "cannot create {}: {} is a file, not a directory",
-                dir.display(),
-                file.display()
-            ),
-        ),
+        Some(file) if file == dir => {
+            crate::bad_input(format!("{} is a file, not a directory", dir.display()))
+        }
+        Some(file) => crate::bad_input(format!(
+            "cannot create {}: {} is a file, not a directory",
+            dir.display(),
+            file.display()
+        )),
         None => io::Error::new(e.kind(), format!("cannot create {}: {e}", dir.display())),
     })
 }

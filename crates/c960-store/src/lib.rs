@@ -10,6 +10,7 @@
 //! [`read_position_column`] one number per position from any such table.
 
 mod atomic;
+mod bad_input;
 pub mod columns;
 mod game_slices;
 mod journal;
@@ -25,6 +26,7 @@ pub use atomic::{
     OutputFile, check_output, create_dir, describe_write_error, remove_stale_temporaries,
     write_atomically,
 };
+pub use bad_input::{BadInput, bad_input, is_bad_input};
 pub use game_slices::{GameSlices, SLICE_ROWS};
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};

@@ -174,10 +174,7 @@ fn open_lock_file(path: &Path, create: bool) -> io::Result<File> {
     }
     let fd = rustix::fs::open(path, flags, Mode::from_raw_mode(0o644)).map_err(|e| {
         if e == rustix::io::Errno::LOOP {
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "it is a symbolic link; c960 locks only regular files",
-            )
+            crate::bad_input("it is a symbolic link; c960 locks only regular files")
         } else {
             io::Error::from(e)
         }
@@ -199,10 +196,7 @@ fn not_a_lock_file(kind: fs::FileType) -> io::Error {
     } else {
         "not a regular file"
     };
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!("it is {what}; c960 locks only regular files"),
-    )
+    crate::bad_input(format!("it is {what}; c960 locks only regular files"))
 }
 
 /// The holder named in a lock file, if it is still running.

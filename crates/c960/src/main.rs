@@ -147,7 +147,7 @@ fn is_corrupt_input(cause: &(dyn std::error::Error + 'static)) -> bool {
             .is_some_and(|e| matches!(e, c960_store::JournalError::Corrupt { .. }))
         || cause
             .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::InvalidInput)
+            .is_some_and(c960_store::is_bad_input)
 }
 
 /// A reader that closes the pipe early (`c960 positions | head`) is not an

@@ -121,9 +121,7 @@ impl Swap {
     /// Locks `out`, cleans what killed reports left beside it, checks that
     /// it may be replaced, and makes the directory to build in.
     pub(crate) fn begin(out: &Path) -> Result<Swap, crate::ReportError> {
-        let bad = |reason: String| {
-            crate::ReportError::Io(io::Error::new(io::ErrorKind::InvalidInput, reason))
-        };
+        let bad = |reason: String| crate::ReportError::Io(c960_store::bad_input(reason));
         let name = out
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

@@ -53,7 +53,7 @@ pub(crate) struct RunArgs {
     pub(crate) engine: Option<EngineName>,
     /// A UCI engine option, as NAME=VALUE (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
-    pub(crate) options: Vec<String>,
+    pub(crate) options: Vec<c960_engine::UciOption>,
     /// Engine hash table in MiB [default: 16].
     #[arg(long, value_name = "MB")]
     pub(crate) hash: Option<u32>,
@@ -128,7 +128,7 @@ pub(crate) struct EngineArgs {
     pub(crate) hash: u32,
     /// Any other UCI engine option, as NAME=VALUE (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
-    pub(crate) options: Vec<String>,
+    pub(crate) options: Vec<c960_engine::UciOption>,
     /// Engine processes (or games) at once [default: the number of cores].
     #[arg(long, value_name = "J")]
     pub(crate) jobs: Option<usize>,
@@ -245,7 +245,7 @@ pub(crate) struct SelfplayArgs {
     pub(crate) engine_b: Option<EngineName>,
     /// A UCI option for the second engine only, as NAME=VALUE (repeatable).
     #[arg(long = "option-b", value_name = "NAME=VALUE")]
-    pub(crate) options_b: Vec<String>,
+    pub(crate) options_b: Vec<c960_engine::UciOption>,
     /// The second engine's hash table in MiB [default: --hash].
     #[arg(long, value_name = "MB", requires = "engine_b")]
     pub(crate) hash_b: Option<u32>,

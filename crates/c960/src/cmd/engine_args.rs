@@ -4,7 +4,7 @@
 use std::{fs, num::NonZero, path::PathBuf, thread, time::Duration};
 
 use anyhow::{Result, bail};
-use c960_engine::{EngineName, EngineSpec, Limit, Resolved, uci::UciConfig};
+use c960_engine::{EngineName, EngineSpec, Limit, Resolved, UciOption, uci::UciConfig};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{EngineArgs, InputError, LimitArgs};
@@ -42,7 +42,7 @@ impl EngineArgs {
     pub(crate) fn engine_spec(
         &self,
         engine: &EngineName,
-        options: &[String],
+        options: &[UciOption],
     ) -> Result<EngineSpec> {
         self.choice().engine_spec(engine, options)
     }
@@ -59,16 +59,9 @@ impl EngineChoice {
     pub(crate) fn engine_spec(
         &self,
         engine: &EngineName,
-        options: &[String],
+        options: &[UciOption],
     ) -> Result<EngineSpec> {
         // Check every flag before saying which engine `auto` chose.
-        let mut pairs = Vec::with_capacity(options.len());
-        for option in options {
-            let Some((name, value)) = option.split_once('=') else {
-                bail!(InputError(format!("option {option:?} is not NAME=VALUE")));
-            };
-            pairs.push((name.trim().to_owned(), value.trim().to_owned()));
-        }
         let watchdog = match self.watchdog {
             Some(secs) if !(secs > 0.0 && secs.is_finite()) => bail!(InputError(format!(
                 "--watchdog {secs} must be a positive number of seconds"
@@ -99,7 +92,10 @@ impl EngineChoice {
         }
         config.threads = self.threads;
         config.hash_mb = self.hash;
-        config.options = pairs;
+        config.options = options
+            .iter()
+            .map(|o| (o.name.clone(), o.value.clone()))
+            .collect();
         config.watchdog = watchdog;
         // A missing engine is reported before any run directory is made.
         config.executable().map_err(|e| InputError(e.to_string()))?;
@@ -130,10 +126,10 @@ impl EngineChoice {
         Ok(())
     }
 
-    fn builtin(&self, options: &[String], watchdog: Option<Duration>) -> Result<EngineSpec> {
+    fn builtin(&self, options: &[UciOption], watchdog: Option<Duration>) -> Result<EngineSpec> {
         if let Some(option) = options.first() {
             bail!(InputError(format!(
-                "the built-in engine takes no UCI options (got {option:?}); --hash sets its hash"
+                "the built-in engine takes no UCI options (got \"{option}\"); --hash sets its hash"
             )));
         }
         if self.threads != 1 {

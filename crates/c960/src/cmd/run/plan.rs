@@ -9,7 +9,7 @@ use std::{
 
 use anyhow::{Result, bail};
 use c960_core::parse_position_set;
-use c960_engine::{EngineName, EngineSpec, Limit};
+use c960_engine::{EngineName, EngineSpec, Limit, UciOption};
 use c960_selfplay::{Adaptive, Rules, SelfplayConfig};
 use c960_sweep::{RepeatPlan, SweepConfig};
 use serde::{Deserialize, Serialize};
@@ -31,7 +31,7 @@ pub(crate) struct Plan {
     pub(super) profile: Profile,
     pub(super) out: PathBuf,
     pub(super) engine: EngineName,
-    pub(super) options: Vec<String>,
+    pub(super) options: Vec<UciOption>,
     pub(super) hash: u32,
     pub(super) jobs: Option<usize>,
     pub(super) positions: String,
@@ -53,7 +53,7 @@ pub(crate) struct PlanRecord {
     profile: Profile,
     out: PathBuf,
     engine: EngineName,
-    options: Vec<String>,
+    options: Vec<UciOption>,
     hash: u32,
     jobs: Option<usize>,
     positions: String,
@@ -132,7 +132,7 @@ struct FilePlan {
     profile: Option<Profile>,
     out: Option<PathBuf>,
     engine: Option<EngineName>,
-    options: Option<Vec<String>>,
+    options: Option<Vec<UciOption>>,
     hash: Option<u32>,
     jobs: Option<usize>,
     positions: Option<String>,
