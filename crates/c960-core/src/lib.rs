@@ -1,5 +1,8 @@
 //! c960-core: the 960 Chess960 start positions, their static features and
 //! reproducible organizer draws. Pure computation on top of shakmaty; no I/O.
+//! Also the keys of the runs' units of work ([`SearchKey`] for a sweep's
+//! (setup, repeat), [`GameKey`] for self-play's (setup, game)), so every
+//! crate names them alike.
 //!
 //! # Examples
 //!

@@ -2,6 +2,9 @@
 //! a UCI driver behind it. Engine faults (missing engine, crash, hang,
 //! illegal move) are values of [`EngineError`], never panics or hangs; a
 //! [`pool`] runs jobs over several engines and restarts dead ones.
+//! [`EngineName`] is an engine as the user names it (a name or a command
+//! line) and [`UciOption`] a UCI option as the user gives it (`NAME=VALUE`),
+//! each parsed once where it enters.
 
 pub mod builtin;
 mod choice;

@@ -6,7 +6,9 @@
 //! (`import.rs`), the PGN visitor, the writer of an import's directory and
 //! the per-position tally. [`Tree`] is the opening tree of one position
 //! from such a table: every line up to N plies with its games, share,
-//! results and White's score with an interval, in SAN.
+//! results and White's score with an interval, in SAN (its counts and
+//! intervals in `tree/counts.rs`, the first-move table in
+//! `tree/first_moves.rs`).
 
 pub mod import;
 pub mod tree;

@@ -7,7 +7,10 @@
 //! names, the Parquet metadata keys and the typed [`RunManifest`];
 //! [`merge`] what every `c960 merge` shares; [`columns`] the column names
 //! of the per-position tables that writers and the report share;
-//! [`read_position_column`] one number per position from any such table.
+//! [`read_position_column`] one number per position from any such table;
+//! [`bad_input`] the error every layer raises for a path or file the user
+//! gave that cannot be used, told from a failure by its type
+//! ([`is_bad_input`]).
 
 mod atomic;
 mod bad_input;

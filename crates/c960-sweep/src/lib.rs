@@ -2,8 +2,9 @@
 //! process per job (on `c960-runner`'s job runner), and writes one row per
 //! position. Modules: `row` (one search's row), `validate` (what a
 //! journaled row must satisfy), [`repeats`] (node-perturbed repeats and
-//! their repeatability), `table` (Parquet and CSV) and `merge` (shards into
-//! one run).
+//! their repeatability), `table` (Parquet and CSV), `manifest` (how the
+//! table was made) and `merge` (shards into one run). A search is keyed by
+//! its [`c960_core::SearchKey`] (setup, repeat).
 //!
 //! A run directory holds `journal.jsonl` (every finished search, appended
 //! and synced as it finishes), and once all positions are done,
