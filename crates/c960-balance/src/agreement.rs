@@ -14,7 +14,7 @@ use crate::{
 };
 
 /// Agreement of `ours` with `theirs` over the positions both have.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Comparison {
     /// Positions compared.
     pub positions: usize,
@@ -101,17 +101,37 @@ pub fn compare(ours: &[f64], theirs: &[f64], bootstrap: Bootstrap) -> Option<Com
         .map(|(a, b)| (a - mx) * (b - my))
         .sum();
     let syy: f64 = theirs.iter().map(|b| (b - my).powi(2)).sum();
+    let rounded = |e: Estimate| Estimate {
+        value: significant(e.value),
+        low: significant(e.low),
+        high: significant(e.high),
+    };
     Some(Comparison {
         positions: count,
-        pearson: interval(r, rs),
-        spearman: interval(rho, rhos),
-        top_decile: decile_overlap(ours, theirs, true),
-        bottom_decile: decile_overlap(ours, theirs, false),
-        offset: mx - my,
-        scale: sxy / syy,
+        pearson: rounded(interval(r, rs)),
+        spearman: rounded(interval(rho, rhos)),
+        top_decile: significant(decile_overlap(ours, theirs, true)),
+        bottom_decile: significant(decile_overlap(ours, theirs, false)),
+        offset: significant(mx - my),
+        scale: significant(sxy / syy),
         level: bootstrap.level,
         resamples: bootstrap.resamples,
     })
+}
+
+/// `x` to 12 significant digits, and 0 below 1e-9 in size: far beyond
+/// what any figure here means, and short enough that its JSON text reads
+/// back as exactly this number (a recorded comparison is the one it was
+/// written from).
+#[must_use]
+pub fn significant(x: f64) -> f64 {
+    if x.abs() < 1e-9 {
+        return 0.0;
+    }
+    if !x.is_finite() {
+        return x;
+    }
+    format!("{x:.11e}").parse().unwrap_or(x)
 }
 
 /// The `(1 − level)/2` and `(1 + level)/2` percentiles of `draws`.
@@ -199,6 +219,21 @@ pub fn standardized_mean(tables: &[Vec<Option<f64>>]) -> Vec<Option<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn significant_numbers_read_back_as_written() {
+        let mut rng = Rng::new(3);
+        for _ in 0..20_000 {
+            let x = significant(rng.normal() * 10f64.powf(rng.normal() * 3.0));
+            let text = serde_json::to_string(&x).unwrap();
+            let back: f64 = serde_json::from_str(&text).unwrap();
+            assert_eq!(back.to_bits(), x.to_bits(), "{text}");
+        }
+        assert_eq!(
+            significant(0.123_456_789_012_345_67).to_bits(),
+            0.123_456_789_012f64.to_bits()
+        );
+    }
 
     fn correlated(n: usize, noise: f64, seed: u64) -> (Vec<f64>, Vec<f64>) {
         let mut rng = Rng::new(seed);

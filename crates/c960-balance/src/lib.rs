@@ -49,7 +49,7 @@ pub mod verdict;
 pub const LEVEL: f64 = 0.95;
 
 /// A statistic with its interval at [`LEVEL`].
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Estimate {
     /// The estimate.
     pub value: f64,

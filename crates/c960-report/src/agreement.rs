@@ -5,6 +5,11 @@
 //! them. The tables are read for comparison only: nothing of them enters an
 //! estimate, and the site records each one's file name and SHA-256 so a
 //! reader can fetch the same files and check every figure.
+//!
+//! `agreement.json` also records each position's point of the chart, so a
+//! site can be rebuilt from it ([`from_record`]) without the tables: a
+//! published dataset regenerates where its independent analyses are not
+//! at hand, and the record is refused if the estimate has changed.
 
 use std::{
     collections::BTreeMap,
@@ -13,9 +18,9 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_balance::agreement::{Bootstrap, Comparison, compare, standardized_mean};
+use c960_balance::agreement::{Bootstrap, Comparison, compare, significant, standardized_mean};
 use c960_store::read_position_column;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::{ReportError, balance::Balance, charts, html::escape, site::Shown};
@@ -28,7 +33,7 @@ pub const AGREEMENT_CSV: &str = "agreement.csv";
 const CHART: &str = "agreement";
 
 /// One independent table against the estimate.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Reference {
     /// Its file name (the mean of all of them: `mean of N`).
     pub name: String,
@@ -41,7 +46,8 @@ pub struct Reference {
 }
 
 /// The whole comparison.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Agreement {
     /// What was compared: the consensus of the sweeps, or the games, with
     /// its column in `balance.csv`.
@@ -50,6 +56,9 @@ pub struct Agreement {
     pub references: Vec<Reference>,
     /// The bootstrap's seed.
     pub seed: u64,
+    /// Each position's point of the chart: `[sp, the analyses' standardized
+    /// mean, the estimate]`.
+    pub points: Vec<(u32, f64, f64)>,
 }
 
 impl Agreement {
@@ -72,25 +81,7 @@ pub fn compute_and_write(
     if tables.is_empty() {
         return Ok(None);
     }
-    let (estimate, ours): (&str, BTreeMap<u32, f64>) = if balance.sweep_rows.is_empty() {
-        (
-            "White's score in games (games_score in balance.csv)",
-            balance
-                .games_rows
-                .iter()
-                .map(|(sp, r)| (u32::from(*sp), r.score))
-                .collect(),
-        )
-    } else {
-        (
-            "the consensus of the sweeps (sweep_cp in balance.csv, centipawns)",
-            balance
-                .sweep_rows
-                .iter()
-                .map(|(sp, r)| (u32::from(*sp), r.estimate))
-                .collect(),
-        )
-    };
+    let (estimate, ours) = estimate_of(balance);
     let mut columns = Vec::new();
     let mut digests = Vec::new();
     for table in tables {
@@ -150,22 +141,89 @@ pub fn compute_and_write(
         estimate: estimate.to_owned(),
         references,
         seed: bootstrap.seed,
+        points: ours
+            .iter()
+            .filter_map(|(sp, v)| {
+                mean.get(sp)
+                    .map(|m| (*sp, significant(*m), significant(*v)))
+            })
+            .collect(),
     };
-    let points = ours
-        .iter()
-        .filter_map(|(sp, v)| mean.get(sp).map(|m| (*sp, *m, *v)))
-        .collect();
-    write(&agreement, points, columns.len(), out).map(Some)
+    write(&agreement, out).map(Some)
 }
 
-/// Writes `agreement.json`, `agreement.csv` and the chart of `points`
-/// (`(sp, the analyses' mean, the estimate)`).
-fn write(
-    agreement: &Agreement,
-    points: Vec<(u32, f64, f64)>,
-    tables: usize,
+/// The estimate the analyses are compared with: the sweep consensus when
+/// the report has sweeps, else White's score in games; its description and
+/// its value per SP.
+fn estimate_of(balance: &Balance) -> (&'static str, BTreeMap<u32, f64>) {
+    if balance.sweep_rows.is_empty() {
+        (
+            "White's score in games (games_score in balance.csv)",
+            balance
+                .games_rows
+                .iter()
+                .map(|(sp, r)| (u32::from(*sp), r.score))
+                .collect(),
+        )
+    } else {
+        (
+            "the consensus of the sweeps (sweep_cp in balance.csv, centipawns)",
+            balance
+                .sweep_rows
+                .iter()
+                .map(|(sp, r)| (u32::from(*sp), r.estimate))
+                .collect(),
+        )
+    }
+}
+
+/// Shows again an agreement recorded in `record` (an `agreement.json` of
+/// an earlier report), refused unless every recorded estimate is the one
+/// this report gives the same position: the tables it was computed from
+/// need not be at hand.
+pub fn from_record(
+    balance: &Balance,
+    record: &Path,
     out: &Path,
 ) -> Result<(Agreement, Shown), ReportError> {
+    let bad = |reason: String| ReportError::BadRun {
+        dir: record.to_path_buf(),
+        reason,
+    };
+    let text = fs::read_to_string(record).map_err(|e| bad(format!("cannot be read: {e}")))?;
+    // Every number was written to 12 significant digits, so it reads back
+    // as exactly the number it was written from.
+    let agreement: Agreement = serde_json::from_str(&text)
+        .map_err(|e| bad(format!("is not an agreement.json of c960 report: {e}")))?;
+    let (estimate, ours) = estimate_of(balance);
+    if agreement.estimate != estimate {
+        return Err(bad(format!(
+            "compares {}, this report's estimate is {estimate}",
+            agreement.estimate
+        )));
+    }
+    for &(sp, _, recorded) in &agreement.points {
+        let now = ours.get(&sp).copied().map(significant);
+        if now.map(f64::to_bits) != Some(recorded.to_bits()) {
+            return Err(bad(format!(
+                "was made for another estimate: SP {sp} is {recorded} there, {} now",
+                now.map_or_else(|| "absent".to_owned(), |v| v.to_string())
+            )));
+        }
+    }
+    if agreement.points.is_empty() || agreement.references.is_empty() {
+        return Err(bad("records no comparison".to_owned()));
+    }
+    write(&agreement, out)
+}
+
+/// Writes `agreement.json`, `agreement.csv` and the chart of its points.
+fn write(agreement: &Agreement, out: &Path) -> Result<(Agreement, Shown), ReportError> {
+    let tables = agreement
+        .references
+        .iter()
+        .filter(|r| !r.sha256.is_empty())
+        .count();
     let json = serde_json::to_string_pretty(agreement).map_err(io::Error::other)?;
     c960_store::write_atomically(&out.join(AGREEMENT_JSON), |w| {
         io::Write::write_all(w, format!("{json}\n").as_bytes())
@@ -179,7 +237,7 @@ fn write(
             "x: the standardized mean of {tables} independent analyses; y: {}",
             agreement.estimate
         ),
-        points,
+        points: agreement.points.clone(),
         x_desc: "independent analyses, standard deviations".to_owned(),
         y_desc: "c960's balance estimate".to_owned(),
     };

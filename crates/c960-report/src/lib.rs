@@ -154,14 +154,23 @@ pub struct Options {
     /// Independent per-position tables to measure the balance estimate
     /// against (see [`agreement`]).
     pub validation: Vec<PathBuf>,
+    /// An agreement recorded by an earlier report (its `agreement.json`),
+    /// shown again instead of comparing with tables (see
+    /// [`agreement::from_record`]).
+    pub agreement: Option<PathBuf>,
 }
 
 /// [`build`] with `options`.
 pub fn build_with(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, ReportError> {
     let dfrc = is_dfrc(runs)?;
-    if dfrc && !options.validation.is_empty() {
+    let compared = options
+        .validation
+        .first()
+        .or(options.agreement.as_ref())
+        .cloned();
+    if let (true, Some(dir)) = (dfrc, &compared) {
         return Err(ReportError::BadRun {
-            dir: options.validation[0].clone(),
+            dir: dir.clone(),
             reason: "independent analyses are per Chess960 position; a DFRC report takes none"
                 .to_owned(),
         });
@@ -283,10 +292,18 @@ fn build_into(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, 
     }
     let mut shelf = chart_data::write_charts(out, &frame, &sources)?;
     let agreement = match &verdicts {
-        Some(b) => agreement::compute_and_write(b, &options.validation, out)?,
-        None if !options.validation.is_empty() => {
+        Some(b) => match &options.agreement {
+            Some(record) => Some(agreement::from_record(b, record, out)?),
+            None => agreement::compute_and_write(b, &options.validation, out)?,
+        },
+        None if !options.validation.is_empty() || options.agreement.is_some() => {
             return Err(ReportError::BadRun {
-                dir: options.validation[0].clone(),
+                dir: options
+                    .validation
+                    .first()
+                    .or(options.agreement.as_ref())
+                    .cloned()
+                    .unwrap_or_default(),
                 reason: "the runs give no balance estimate to compare with (no sweep, no games)"
                     .to_owned(),
             });

@@ -102,9 +102,10 @@ fn compare_refuses_tables_that_cannot_be_compared_in_one_line() {
     assert!(line.contains("--resamples"), "{line}");
 }
 
-#[test]
-fn the_report_measures_its_estimate_against_independent_analyses() {
-    let dir = Dir::new();
+/// Two builtin sweeps of SP 0-47 (`s1`, `s2`) and two "independent"
+/// tables (`x.csv`, `y.csv`: the second sweep's scores with noise), and a
+/// report of the sweeps measured against the tables into `site`.
+fn site_with_agreement(dir: &Dir) {
     for (out, nodes) in [("s1", "3000"), ("s2", "9000")] {
         dir.ok(&[
             "sweep",
@@ -152,6 +153,12 @@ fn the_report_measures_its_estimate_against_independent_analyses() {
         "site",
         "--quiet",
     ]);
+}
+
+#[test]
+fn the_report_measures_its_estimate_against_independent_analyses() {
+    let dir = Dir::new();
+    site_with_agreement(&dir);
     let agreement: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(dir.file("site/agreement.json")).unwrap())
             .unwrap();
@@ -182,4 +189,52 @@ fn the_report_measures_its_estimate_against_independent_analyses() {
         assert_eq!(ours["comparison"]["pearson"], theirs["pearson"]);
         assert_eq!(ours["comparison"]["spearman"], theirs["spearman"]);
     }
+}
+
+#[test]
+fn a_recorded_agreement_rebuilds_the_site_without_the_tables() {
+    let dir = Dir::new();
+    site_with_agreement(&dir);
+    // Without the tables, the recorded agreement rebuilds the same site
+    // byte for byte (as a published dataset regenerates).
+    fs::copy(dir.file("site/agreement.json"), dir.file("record.json")).unwrap();
+    fs::remove_file(dir.file("x.csv")).unwrap();
+    dir.ok(&[
+        "report",
+        "--sweep",
+        "s1",
+        "--sweep",
+        "s2",
+        "--agreement",
+        "record.json",
+        "--out",
+        "again",
+        "--quiet",
+    ]);
+    for file in [
+        "index.html",
+        "fair.html",
+        "agreement.json",
+        "agreement.csv",
+        "charts/agreement.svg",
+    ] {
+        assert!(
+            fs::read(dir.file("site").join(file)).unwrap()
+                == fs::read(dir.file("again").join(file)).unwrap(),
+            "{file} differs when rebuilt from the record"
+        );
+    }
+    // A record made for other estimates is refused in one line.
+    let line = dir.bad_input(&[
+        "report",
+        "--sweep",
+        "s1",
+        "--agreement",
+        "record.json",
+        "--out",
+        "other",
+        "--quiet",
+    ]);
+    assert!(line.contains("record.json"), "{line}");
+    assert!(!dir.file("other").exists(), "a refused report wrote {line}");
 }

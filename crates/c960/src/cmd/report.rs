@@ -53,6 +53,7 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         .collect();
     let options = c960_report::Options {
         validation: args.validation.clone(),
+        agreement: args.agreement.clone(),
     };
     let built = build_with(&runs, &args.out, &options)
         .with_context(|| format!("report into {}", args.out.display()))?;
