@@ -10,6 +10,7 @@ use c960_core::{
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use crate::cmd::draw_record::{BalanceRecord, DrawRecord, MethodName};
 use crate::{
     cli::{DrawArgs, DrawFilterArgs, InputError, ReportFormat},
     output::Text,
@@ -49,13 +50,13 @@ pub(crate) struct BalanceSource {
 
 impl BalanceSource {
     /// As a draw record gives it.
-    pub(crate) fn to_json(&self) -> serde_json::Value {
-        json!({
-            "verdict": self.verdict.name(),
-            "file": self.file,
-            "sha256": self.sha256,
-            "positions": self.positions,
-        })
+    pub(crate) fn to_record(&self) -> BalanceRecord {
+        BalanceRecord {
+            verdict: self.verdict.name().to_owned(),
+            file: self.file.clone(),
+            sha256: self.sha256.clone(),
+            positions: self.positions,
+        }
     }
 }
 
@@ -227,41 +228,19 @@ pub(crate) fn run(args: &DrawArgs) -> Result<()> {
     Ok(())
 }
 
-/// A field of a draw record, or a one-line error naming it.
-fn field<'a>(
-    record: &'a serde_json::Value,
-    name: &str,
-    file: &Path,
-) -> Result<&'a serde_json::Value> {
-    record.get(name).filter(|v| !v.is_null()).ok_or_else(|| {
-        InputError(format!(
-            "{} is not a draw record of c960 tournament: it has no {name:?}",
-            file.display()
-        ))
-        .into()
-    })
-}
-
-/// A list of SP numbers in a draw record.
-fn sps(value: &serde_json::Value, what: &str, file: &Path) -> Result<Vec<StartPosition>> {
-    let bad = || {
-        InputError(format!(
-            "{}: {what} is not a list of SP numbers",
-            file.display()
-        ))
-    };
-    value
-        .as_array()
-        .ok_or_else(bad)?
+/// SP numbers of a draw record as positions, or a one-line error.
+fn sps(numbers: &[u16], what: &str, file: &Path) -> Result<Vec<StartPosition>> {
+    numbers
         .iter()
-        .map(|v| {
-            v.as_u64()
-                .and_then(|n| u16::try_from(n).ok())
-                .and_then(|n| StartPosition::new(n).ok())
-                .ok_or_else(bad)
-        })
+        .map(|&n| StartPosition::new(n))
         .collect::<Result<_, _>>()
-        .map_err(Into::into)
+        .map_err(|_| {
+            InputError(format!(
+                "{}: {what} is not a list of SP numbers",
+                file.display()
+            ))
+            .into()
+        })
 }
 
 /// What a draw record says, read and checked for its form.
@@ -278,62 +257,42 @@ impl Record {
     fn read(file: &Path) -> Result<Record> {
         let text = std::fs::read_to_string(file)
             .with_context(|| format!("cannot read {}", file.display()))?;
-        let record: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| InputError(format!("{} is not JSON: {e}", file.display())))?;
-        let method = match field(&record, "method", file)?.as_str() {
-            Some("phrase") => DrawMethod::Phrase(
-                field(&record, "phrase", file)?
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_owned(),
-            ),
-            Some("seed") => {
-                DrawMethod::Seed(field(&record, "seed", file)?.as_u64().ok_or_else(|| {
-                    InputError(format!(
-                        "{}: the seed is not a whole number",
-                        file.display()
-                    ))
-                })?)
-            }
-            _ => {
+        let record: DrawRecord = serde_json::from_str(&text).map_err(|e| {
+            InputError(format!(
+                "{} is not a draw record of c960 tournament: {e}",
+                file.display()
+            ))
+        })?;
+        let method = match (record.method, &record.seed, &record.phrase) {
+            (MethodName::Phrase, _, Some(phrase)) => DrawMethod::Phrase(phrase.clone()),
+            (MethodName::Seed, Some(seed), _) => DrawMethod::Seed(*seed),
+            (MethodName::Phrase, _, None) => {
                 return Err(InputError(format!(
-                    "{}: the method is neither \"phrase\" nor \"seed\"",
+                    "{} is not a draw record of c960 tournament: it has no \"phrase\"",
+                    file.display()
+                ))
+                .into());
+            }
+            (MethodName::Seed, None, _) => {
+                return Err(InputError(format!(
+                    "{} is not a draw record of c960 tournament: it has no \"seed\"",
                     file.display()
                 ))
                 .into());
             }
         };
-        let candidates = sps(
-            field(&record, "candidate_sps", file)?,
-            "candidate_sps",
-            file,
-        )?;
+        let candidates = sps(&record.candidate_sps, "candidate_sps", file)?;
         check_candidates(&record, &candidates, file)?;
-        let published: Vec<StartPosition> = sps(
-            &serde_json::Value::Array(
-                field(&record, "rounds", file)?
-                    .as_array()
-                    .map(|rounds| rounds.iter().map(|r| r["sp"].clone()).collect())
-                    .unwrap_or_default(),
-            ),
-            "rounds",
-            file,
-        )?;
-        let total = record["total_rounds"]
-            .as_u64()
-            .map_or(published.len(), |n| {
-                usize::try_from(n).unwrap_or(usize::MAX)
-            });
-        let sealed = match record.get("sealed").filter(|s| !s.is_null()) {
+        let numbers: Vec<u16> = record.rounds.iter().map(|r| r.sp).collect();
+        let published = sps(&numbers, "rounds", file)?;
+        let total = record.total_rounds.unwrap_or(published.len());
+        let sealed = match &record.sealed {
             Some(sealed) => Some((
-                sealed["commitment"]
-                    .as_str()
-                    .unwrap_or_default()
+                sealed
+                    .commitment
                     .parse::<Key>()
                     .map_err(|e| InputError(format!("{}: the commitment: {e}", file.display())))?,
-                sealed["rounds"]
-                    .as_u64()
-                    .map_or(0, |n| usize::try_from(n).unwrap_or(0)),
+                sealed.rounds,
             )),
             None => None,
         };
@@ -441,37 +400,23 @@ fn verify(file: &Path, key: Option<&str>) -> Result<()> {
 
 /// The record's candidates are the positions its feature filters let
 /// through (all of them, or with a balance table's verdict some of them).
-fn check_candidates(
-    record: &serde_json::Value,
-    candidates: &[StartPosition],
-    file: &Path,
-) -> Result<()> {
-    let f = &record["filter_settings"];
-    let limit = |name: &str| {
-        f[name]
-            .as_u64()
-            .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-    };
+fn check_candidates(record: &DrawRecord, candidates: &[StartPosition], file: &Path) -> Result<()> {
+    let f = &record.filter_settings;
     let filter = DrawFilter {
-        exclude: f["exclude"]
-            .as_array()
-            .map(|list| {
-                list.iter()
-                    .filter_map(|v| v.as_u64().and_then(|n| u16::try_from(n).ok()))
-                    .filter_map(|n| StartPosition::new(n).ok())
-                    .collect()
-            })
-            .unwrap_or_default(),
-        max_undefended: limit("max_undefended"),
-        max_king_only: limit("max_king_only"),
-        max_weak: limit("max_weak"),
-        no_first_move_attack: f["no_first_move_attack"].as_bool().unwrap_or(false),
-        no_first_move_castling: f["no_first_move_castling"].as_bool().unwrap_or(false),
+        exclude: f
+            .exclude
+            .iter()
+            .filter_map(|&n| StartPosition::new(n).ok())
+            .collect(),
+        max_undefended: f.max_undefended,
+        max_king_only: f.max_king_only,
+        max_weak: f.max_weak,
+        no_first_move_attack: f.no_first_move_attack,
+        no_first_move_castling: f.no_first_move_castling,
         only: None,
     };
     let passing = filter.candidates(&Features::all());
-    let restricted = !f["only"].is_null();
-    let fits = if restricted {
+    let fits = if f.only.is_some() {
         candidates.iter().all(|p| passing.contains(p))
     } else {
         let mut sorted = candidates.to_vec();
@@ -481,10 +426,15 @@ fn check_candidates(
     if fits {
         Ok(())
     } else {
+        let filters = if record.filters.is_empty() {
+            "none"
+        } else {
+            record.filters.as_str()
+        };
         Err(InputError(format!(
-            "{} does not verify: its candidates are not the positions its filters ({}) let through",
-            file.display(),
-            record["filters"].as_str().unwrap_or("none")
+            "{} does not verify: its candidates are not the positions its filters ({filters}) let \
+             through",
+            file.display()
         ))
         .into())
     }

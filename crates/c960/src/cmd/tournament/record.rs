@@ -7,58 +7,65 @@
 use std::fmt::Write as _;
 
 use c960_core::{DrawFilter, DrawMethod, Key, SEAL_LABEL, SEAL_SCHEME, StartPosition};
-use serde_json::json;
 
 use super::{Plan, pages::Kit};
+use crate::cmd::draw_record::{DrawRecord, FilterSettings, MethodName, RoundRecord, SealRecord};
 
 /// The public draw record: method, filters and candidates, the published
 /// rounds, and for sealed rounds the scheme and its commitment (never a
 /// sealed round's position or key).
-pub(super) fn draw_json(kit: &Kit<'_>, candidates: &[StartPosition]) -> serde_json::Value {
+pub(super) fn draw_json(kit: &Kit<'_>, candidates: &[StartPosition]) -> DrawRecord {
     let plan = kit.plan;
-    let (seed, phrase) = match &plan.method {
-        DrawMethod::Seed(seed) => (Some(*seed), None),
-        DrawMethod::Phrase(phrase) => (None, Some(phrase.clone())),
+    let (method, seed, phrase) = match &plan.method {
+        DrawMethod::Seed(seed) => (MethodName::Seed, Some(*seed), None),
+        DrawMethod::Phrase(phrase) => (MethodName::Phrase, None, Some(phrase.clone())),
     };
     let f = &plan.filter;
-    json!({
-        "kind": "tournament-draw",
-        "method": match plan.method { DrawMethod::Seed(_) => "seed", DrawMethod::Phrase(_) => "phrase" },
-        "algorithm": plan.method.to_string(),
-        "seed": seed,
-        "phrase": phrase,
-        "filters": plan.filter.to_string(),
-        "filter_settings": {
-            "exclude": f.exclude.iter().map(|p| p.sp()).collect::<Vec<_>>(),
-            "max_undefended": f.max_undefended,
-            "max_king_only": f.max_king_only,
-            "max_weak": f.max_weak,
-            "no_first_move_attack": f.no_first_move_attack,
-            "no_first_move_castling": f.no_first_move_castling,
-            "only": f.only.as_ref().map(|o| o.label.clone()),
+    DrawRecord {
+        kind: "tournament-draw".to_owned(),
+        method,
+        algorithm: plan.method.to_string(),
+        seed,
+        phrase,
+        filters: plan.filter.to_string(),
+        filter_settings: FilterSettings {
+            exclude: f.exclude.iter().map(|p| p.sp()).collect(),
+            max_undefended: f.max_undefended,
+            max_king_only: f.max_king_only,
+            max_weak: f.max_weak,
+            no_first_move_attack: f.no_first_move_attack,
+            no_first_move_castling: f.no_first_move_castling,
+            only: f.only.as_ref().map(|o| o.label.clone()),
         },
-        "balance": plan.balance.as_ref().map(super::super::draw::BalanceSource::to_json),
-        "candidates": kit.candidates,
-        "candidate_sps": candidates.iter().map(|p| p.sp()).collect::<Vec<_>>(),
-        "rounds": kit.positions[..plan.publish].iter().enumerate().map(|(i, p)| json!({
-            "round": i + 1,
-            "sp": p.sp(),
-            "placement": p.placement(),
-            "xfen": p.to_xfen(),
-            "shredder_fen": p.to_shredder_fen(),
-        })).collect::<Vec<_>>(),
-        "published_rounds": plan.publish,
-        "total_rounds": plan.rounds,
-        "sealed": plan.seal.as_ref().map(|seal| json!({
-            "scheme": SEAL_SCHEME,
-            "first_round": seal.first_round,
-            "rounds": seal.keys.len(),
-            "commitment": seal.commitment.to_string(),
-            "stream": format!("SHA-256 chain from SHA-256(\"{SEAL_LABEL}\" + key)"),
-        })),
-        "lang": plan.lang.code(),
-        "c960_version": env!("CARGO_PKG_VERSION"),
-    })
+        balance: plan
+            .balance
+            .as_ref()
+            .map(super::super::draw::BalanceSource::to_record),
+        candidates: kit.candidates,
+        candidate_sps: candidates.iter().map(|p| p.sp()).collect(),
+        rounds: kit.positions[..plan.publish]
+            .iter()
+            .enumerate()
+            .map(|(i, p)| RoundRecord {
+                round: i + 1,
+                sp: p.sp(),
+                placement: p.placement(),
+                xfen: p.to_xfen(),
+                shredder_fen: p.to_shredder_fen(),
+            })
+            .collect(),
+        published_rounds: plan.publish,
+        total_rounds: Some(plan.rounds),
+        sealed: plan.seal.as_ref().map(|seal| SealRecord {
+            scheme: SEAL_SCHEME.to_owned(),
+            first_round: seal.first_round,
+            rounds: seal.keys.len(),
+            commitment: seal.commitment.to_string(),
+            stream: format!("SHA-256 chain from SHA-256(\"{SEAL_LABEL}\" + key)"),
+        }),
+        lang: plan.lang.code().to_owned(),
+        c960_version: env!("CARGO_PKG_VERSION").to_owned(),
+    }
 }
 
 /// Text in Markdown's running text: every ASCII punctuation character
