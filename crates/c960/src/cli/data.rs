@@ -292,7 +292,7 @@ pub(crate) struct UciArgs {}
 )]
 pub(crate) struct PositionsArgs {
     /// Chess960 (960 rows) or Double Fischer Random (921,600 setups).
-    #[arg(long, value_enum, default_value_t = Variant::Chess960)]
+    #[arg(long, value_parser = variant_parser(), default_value = "chess960")]
     pub(crate) variant: Variant,
     /// With --variant dfrc: which setups (all, symmetric, ranges of
     /// indices, white:SP, black:SP, sample:N:SEED, comma-separated).
@@ -321,7 +321,7 @@ pub(crate) struct ShowArgs {
     #[arg(value_name = "SP|PLACEMENT|FEN")]
     pub(crate) position: String,
     /// Chess960 position or Double Fischer Random setup.
-    #[arg(long, value_enum, default_value_t = Variant::Chess960)]
+    #[arg(long, value_parser = variant_parser(), default_value = "chess960")]
     pub(crate) variant: Variant,
     /// Language of the text, of the html sheet and of the diagrams'
     /// legend.

@@ -120,23 +120,24 @@ pub(crate) enum TableFormat {
     Parquet,
 }
 
-/// Which family of start positions.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Variant {
-    /// The 960 Chess960 positions (both sides alike).
-    Chess960,
-    /// Double Fischer Random: 921,600 setups, each side's rank drawn apart.
-    Dfrc,
-}
+/// Which family of start positions: c960-core's own type, parsed by clap.
+pub(crate) use c960_core::Variant;
 
-impl Variant {
-    /// The same variant as c960-core names it.
-    pub(crate) fn core(self) -> c960_core::Variant {
-        match self {
-            Variant::Chess960 => c960_core::Variant::Chess960,
-            Variant::Dfrc => c960_core::Variant::Dfrc,
+/// `--variant`'s parser: its two names, with help, as c960-core's type.
+pub(crate) fn variant_parser() -> impl clap::builder::TypedValueParser<Value = Variant> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
+    PossibleValuesParser::new([
+        PossibleValue::new("chess960").help("The 960 Chess960 positions (both sides alike)"),
+        PossibleValue::new("dfrc")
+            .help("Double Fischer Random: 921,600 setups, each side's rank drawn apart"),
+    ])
+    .map(|name| {
+        if name == "dfrc" {
+            Variant::Dfrc
+        } else {
+            Variant::Chess960
         }
-    }
+    })
 }
 
 /// Formats for a report about a few positions.

@@ -200,7 +200,7 @@ pub(crate) struct SweepArgs {
     pub(crate) positions: String,
     /// Chess960 positions or Double Fischer Random setups (tables then name
     /// each setup by its DFRC index in a `setup` column).
-    #[arg(long, value_enum, default_value_t = Variant::Chess960)]
+    #[arg(long, value_parser = variant_parser(), default_value = "chess960")]
     pub(crate) variant: Variant,
     /// Searches per position (needs a node limit); their node budgets
     /// differ, drawn from --seed per (position, repeat).
@@ -340,7 +340,7 @@ pub(crate) struct SelfplayArgs {
     pub(crate) positions: String,
     /// Chess960 positions or Double Fischer Random setups (tables then name
     /// each setup by its DFRC index in a `setup` column).
-    #[arg(long, value_enum, default_value_t = Variant::Chess960)]
+    #[arg(long, value_parser = variant_parser(), default_value = "chess960")]
     pub(crate) variant: Variant,
     /// Run seed; every game's seed derives from it.
     #[arg(long, value_name = "S", default_value_t = 0)]

@@ -159,10 +159,7 @@ fn run_dir(
 /// positions are then the positions).
 fn positions_and_book(args: &SelfplayArgs) -> Result<(Vec<Setup>, Option<Book>)> {
     let Some(path) = &args.openings else {
-        return Ok((
-            Setup::parse_set(args.variant.core(), &args.positions)?,
-            None,
-        ));
+        return Ok((Setup::parse_set(args.variant, &args.positions)?, None));
     };
     if args.variant == Variant::Dfrc {
         bail!(InputError(

@@ -24,7 +24,7 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
     if args.multipv == 0 {
         bail!(InputError("--multipv must be at least 1".to_owned()));
     }
-    let variant = args.variant.core();
+    let variant = args.variant;
     let positions = Setup::parse_set(variant, &args.positions)?;
     let engine = args
         .engine
