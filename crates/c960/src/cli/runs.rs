@@ -349,24 +349,24 @@ pub(crate) struct SelfplayArgs {
     #[arg(long, value_name = "F", default_value_t = 0.1)]
     pub(crate) jitter: f64,
     /// A game reaching this many plies is drawn.
-    #[arg(long, value_name = "N", default_value_t = 400)]
+    #[arg(long, value_name = "N", default_value_t = c960_selfplay::Rules::default().max_plies)]
     pub(crate) max_plies: u32,
     /// Resign when both engines see at least this many centipawns ...
-    #[arg(long, value_name = "CP", default_value_t = 1000)]
+    #[arg(long, value_name = "CP", default_value_t = c960_selfplay::Rules::default().resign_cp)]
     pub(crate) resign_cp: i32,
     /// ... for this many consecutive plies (0 = never resign).
-    #[arg(long, value_name = "K", default_value_t = 6)]
+    #[arg(long, value_name = "K", default_value_t = c960_selfplay::Rules::default().resign_plies)]
     pub(crate) resign_plies: u32,
     /// Draw when both engines see at most this many centipawns ...
-    #[arg(long, value_name = "CP", default_value_t = 10)]
+    #[arg(long, value_name = "CP", default_value_t = c960_selfplay::Rules::default().draw_cp)]
     pub(crate) draw_cp: i32,
     /// ... in each of the last K plies (0 = never adjudicate draws) ...
-    #[arg(long, value_name = "K", default_value_t = 12)]
+    #[arg(long, value_name = "K", default_value_t = c960_selfplay::Rules::default().draw_plies)]
     pub(crate) draw_plies: u32,
     /// ... at ply PLY or later. The K plies may begin before PLY: by
     /// default a game is drawn at ply 80 if plies 69 to 80 were all within
     /// 10 cp.
-    #[arg(long, value_name = "PLY", default_value_t = 80)]
+    #[arg(long, value_name = "PLY", default_value_t = c960_selfplay::Rules::default().draw_after_ply)]
     pub(crate) draw_after: u32,
     /// Keep each move's score (game table and PGN comments).
     #[arg(long)]
