@@ -409,7 +409,7 @@ impl Prepared {
                         resumed,
                     });
                 })?;
-                failed_keys.extend(failed.iter().map(|f| GameKey::new(f.sp, f.game)));
+                failed_keys.extend(failed.iter().map(crate::FailedGame::key));
                 played.failed.extend(failed);
                 played.timing.games += timing.games;
                 played.timing.moves += timing.moves;
@@ -425,7 +425,7 @@ impl Prepared {
             match next_round(rule, &config.positions, &self.scores, &targets, round + 1) {
                 Next::Stop(reason) => {
                     played.record = Some(self.record(config, rule, round, reason));
-                    played.failed.sort_by_key(|f| GameKey::new(f.sp, f.game));
+                    played.failed.sort_by_key(crate::FailedGame::key);
                     return Ok(played);
                 }
                 Next::Play(next) => {

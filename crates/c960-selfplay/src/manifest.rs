@@ -27,6 +27,14 @@ pub struct FailedGame {
     pub logs: Vec<String>,
 }
 
+impl FailedGame {
+    /// The game that failed: its setup and index.
+    #[must_use]
+    pub fn key(&self) -> c960_core::GameKey {
+        c960_core::GameKey::new(self.sp, self.game)
+    }
+}
+
 /// What a run produced.
 #[derive(Clone, Debug)]
 pub struct SelfplayOutcome {

@@ -266,9 +266,9 @@ fn keeps_output(
         settings,
         &|_| Ok(()),
         |game, _, _| {
-            if !units.contains_key(&GameKey::new(game.sp, game.game)) {
+            if !units.contains_key(&game.key()) {
                 lost += 1;
-                first.get_or_insert(GameKey::new(game.sp, game.game));
+                first.get_or_insert(game.key());
             }
             Ok(())
         },
@@ -317,15 +317,13 @@ fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
             |game, at, line| {
                 if !sps.contains(&game.sp) || game.game >= plan.games_per_position {
                     outside.0 += 1;
-                    outside.1.get_or_insert(GameKey::new(game.sp, game.game));
+                    outside.1.get_or_insert(game.key());
                     return Ok(());
                 }
                 let hash = line_hash(line);
-                match places.units.get(&GameKey::new(game.sp, game.game)) {
+                match places.units.get(&game.key()) {
                     None => {
-                        places
-                            .units
-                            .insert(GameKey::new(game.sp, game.game), (k, at, hash));
+                        places.units.insert(game.key(), (k, at, hash));
                     }
                     Some(&(from, _, seen)) => {
                         if plan.replays_exactly && seen != hash {
@@ -432,7 +430,7 @@ fn merged_manifest(
                 })
                 .is_ok()
         })
-        .map(|f| (GameKey::new(f.sp, f.game), f.clone()))
+        .map(|f| (f.key(), f.clone()))
         .collect::<BTreeMap<_, _>>()
         .into_values()
         .collect();

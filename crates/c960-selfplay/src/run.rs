@@ -361,9 +361,7 @@ impl Prepared {
             &settings,
             &checks::validation(config),
             |game| {
-                if wanted(config, game.sp, game.game)
-                    && done.insert(GameKey::new(game.sp, game.game))
-                {
+                if wanted(config, game.sp, game.game) && done.insert(game.key()) {
                     stats.entry(game.sp).or_default().add(&game, paired);
                     if keep_scores {
                         scores
@@ -483,7 +481,7 @@ impl Prepared {
                             return Flow::Halt;
                         }
                         stats.entry(game.sp).or_default().add(&game, paired);
-                        done.insert(GameKey::new(game.sp, game.game));
+                        done.insert(game.key());
                         if keep_scores {
                             scores
                                 .entry(game.sp)
@@ -517,7 +515,7 @@ impl Prepared {
                 flow
             },
         )?;
-        failed.sort_by_key(|f| GameKey::new(f.sp, f.game));
+        failed.sort_by_key(crate::FailedGame::key);
         Ok((failed, timing))
     }
 }

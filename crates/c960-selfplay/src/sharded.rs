@@ -122,7 +122,7 @@ pub fn merge_round(
     // failed (as an unsharded run goes on without its failed games).
     let failed: BTreeSet<GameKey> = heads
         .iter()
-        .flat_map(|h| h.failed.iter().map(|f| GameKey::new(f.sp, f.game)))
+        .flat_map(|h| h.failed.iter().map(crate::FailedGame::key))
         .collect();
     if let Some(GameKey { setup: sp, game }) = targets
         .iter()
@@ -167,8 +167,8 @@ fn finish(
     let failed: Vec<FailedGame> = heads
         .iter()
         .flat_map(|h| h.failed.iter())
-        .filter(|f| !state.done.contains(&GameKey::new(f.sp, f.game)))
-        .map(|f| (GameKey::new(f.sp, f.game), f.clone()))
+        .filter(|f| !state.done.contains(&f.key()))
+        .map(|f| (f.key(), f.clone()))
         .collect::<BTreeMap<_, _>>()
         .into_values()
         .collect();
@@ -257,9 +257,7 @@ fn locate(shards: &[PathBuf], targets: &BTreeMap<u32, u32>) -> Result<Located, S
         let path = dir.join(JOURNAL_FILE);
         Journal::<GameRecord>::read_records(&path, &settings, &|_| Ok(()), |game, at, _| {
             if targets.get(&game.sp).is_some_and(|&t| game.game < t) {
-                units
-                    .entry(GameKey::new(game.sp, game.game))
-                    .or_insert((k, at));
+                units.entry(game.key()).or_insert((k, at));
             }
             Ok(())
         })?;

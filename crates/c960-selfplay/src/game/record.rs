@@ -175,6 +175,14 @@ pub struct GameRecord {
     pub search_time: std::time::Duration,
 }
 
+impl GameRecord {
+    /// This game's key: its setup and index.
+    #[must_use]
+    pub fn key(&self) -> c960_core::GameKey {
+        c960_core::GameKey::new(self.sp, self.game)
+    }
+}
+
 #[allow(clippy::trivially_copy_pass_by_ref)]
 fn is_zero(n: &u32) -> bool {
     *n == 0

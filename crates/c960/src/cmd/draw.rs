@@ -10,7 +10,7 @@ use c960_core::{
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::cmd::draw_record::{BalanceRecord, DrawRecord, MethodName};
+use crate::cmd::draw_record::{BalanceRecord, DrawRecord, MethodName, RoundRecord};
 use crate::{
     cli::{DrawArgs, DrawFilterArgs, InputError, ReportFormat},
     output::Text,
@@ -177,23 +177,12 @@ pub(crate) fn run(args: &DrawArgs) -> Result<()> {
     let mut text = Text::default();
     match args.format {
         ReportFormat::Json => {
-            let (seed, phrase) = match &plan.method {
-                DrawMethod::Seed(seed) => (Some(*seed), None),
-                DrawMethod::Phrase(phrase) => (None, Some(phrase.clone())),
-            };
-            let rounds: Vec<_> = result
+            let (_, seed, phrase) = MethodName::of(&plan.method);
+            let rounds: Vec<RoundRecord> = result
                 .positions
                 .iter()
                 .enumerate()
-                .map(|(i, p)| {
-                    json!({
-                        "round": i + 1,
-                        "sp": p.sp(),
-                        "placement": p.placement(),
-                        "xfen": p.to_xfen(),
-                        "shredder_fen": p.to_shredder_fen(),
-                    })
-                })
+                .map(|(i, p)| RoundRecord::new(i + 1, *p))
                 .collect();
             let doc = json!({
                 "method": plan.method.to_string(),

@@ -2,6 +2,7 @@
 //! `c960 tournament` writes it and `c960 draw --verify` reads it back, so
 //! the two cannot disagree about a field.
 
+use c960_core::{DrawMethod, StartPosition};
 use serde::{Deserialize, Serialize};
 
 /// How the draw was made.
@@ -12,6 +13,16 @@ pub(crate) enum MethodName {
     Seed,
     /// From a published phrase (a SHA-256 chain).
     Phrase,
+}
+
+impl MethodName {
+    /// A draw method as a record gives it: its name, and its seed or phrase.
+    pub(crate) fn of(method: &DrawMethod) -> (MethodName, Option<u64>, Option<String>) {
+        match method {
+            DrawMethod::Seed(seed) => (MethodName::Seed, Some(*seed), None),
+            DrawMethod::Phrase(phrase) => (MethodName::Phrase, None, Some(phrase.clone())),
+        }
+    }
 }
 
 /// The record (field order is the file's).
@@ -89,6 +100,19 @@ pub(crate) struct RoundRecord {
     pub(crate) xfen: String,
     #[serde(default)]
     pub(crate) shredder_fen: String,
+}
+
+impl RoundRecord {
+    /// Round `round` (1-based), drawn as `position`.
+    pub(crate) fn new(round: usize, position: StartPosition) -> RoundRecord {
+        RoundRecord {
+            round,
+            sp: position.sp(),
+            placement: position.placement(),
+            xfen: position.to_xfen(),
+            shredder_fen: position.to_shredder_fen(),
+        }
+    }
 }
 
 /// Sealed rounds: the scheme and the commitment to their keys.

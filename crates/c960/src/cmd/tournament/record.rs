@@ -16,10 +16,7 @@ use crate::cmd::draw_record::{DrawRecord, FilterSettings, MethodName, RoundRecor
 /// sealed round's position or key).
 pub(super) fn draw_json(kit: &Kit<'_>, candidates: &[StartPosition]) -> DrawRecord {
     let plan = kit.plan;
-    let (method, seed, phrase) = match &plan.method {
-        DrawMethod::Seed(seed) => (MethodName::Seed, Some(*seed), None),
-        DrawMethod::Phrase(phrase) => (MethodName::Phrase, None, Some(phrase.clone())),
-    };
+    let (method, seed, phrase) = MethodName::of(&plan.method);
     let f = &plan.filter;
     DrawRecord {
         kind: "tournament-draw".to_owned(),
@@ -46,13 +43,7 @@ pub(super) fn draw_json(kit: &Kit<'_>, candidates: &[StartPosition]) -> DrawReco
         rounds: kit.positions[..plan.publish]
             .iter()
             .enumerate()
-            .map(|(i, p)| RoundRecord {
-                round: i + 1,
-                sp: p.sp(),
-                placement: p.placement(),
-                xfen: p.to_xfen(),
-                shredder_fen: p.to_shredder_fen(),
-            })
+            .map(|(i, p)| RoundRecord::new(i + 1, *p))
             .collect(),
         published_rounds: plan.publish,
         total_rounds: Some(plan.rounds),
