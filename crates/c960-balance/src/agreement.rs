@@ -5,6 +5,8 @@
 //! mean of several independent tables, the yardstick that is steadier than
 //! any one of them.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 pub use crate::Estimate;
@@ -173,6 +175,36 @@ pub fn decile_overlap(x: &[f64], y: &[f64], top: bool) -> f64 {
     };
     let (a, b) = (pick(x), pick(y));
     a.iter().filter(|i| b.contains(i)).count() as f64 / k as f64
+}
+
+/// `ours` against `theirs` (values by SP) over the SPs both have:
+/// [`compare`] of the paired values, and how many pairs there were.
+#[must_use]
+pub fn compare_by_sp(
+    ours: &BTreeMap<u32, f64>,
+    theirs: &BTreeMap<u32, f64>,
+    bootstrap: Bootstrap,
+) -> (usize, Option<Comparison>) {
+    let (x, y): (Vec<f64>, Vec<f64>) = ours
+        .iter()
+        .filter_map(|(sp, v)| theirs.get(sp).map(|t| (*v, *t)))
+        .unzip();
+    (x.len(), compare(&x, &y, bootstrap))
+}
+
+/// [`standardized_mean`] of tables given as values by SP (0..960), as
+/// values by SP.
+#[must_use]
+pub fn standardized_mean_by_sp(tables: &[&BTreeMap<u32, f64>]) -> BTreeMap<u32, f64> {
+    let columns: Vec<Vec<Option<f64>>> = tables
+        .iter()
+        .map(|t| (0..960).map(|sp| t.get(&sp).copied()).collect())
+        .collect();
+    standardized_mean(&columns)
+        .into_iter()
+        .zip(0u32..)
+        .filter_map(|(v, sp)| v.map(|v| (sp, v)))
+        .collect()
 }
 
 /// The standardized mean of several tables: each table's values become

@@ -18,7 +18,9 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_balance::agreement::{Bootstrap, Comparison, compare, significant, standardized_mean};
+use c960_balance::agreement::{
+    Bootstrap, Comparison, compare_by_sp, significant, standardized_mean_by_sp,
+};
 use c960_store::read_position_column;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -97,16 +99,14 @@ pub fn compute_and_write(
     let bootstrap = Bootstrap::default();
     let mut references = Vec::new();
     let row = |name: String, sha256: String, theirs: &BTreeMap<u32, f64>| {
-        let (x, y): (Vec<f64>, Vec<f64>) = ours
-            .iter()
-            .filter_map(|(sp, v)| theirs.get(sp).map(|t| (*v, *t)))
-            .unzip();
-        compare(&x, &y, bootstrap).map(|comparison| Reference {
-            name,
-            sha256,
-            positions: theirs.len(),
-            comparison,
-        })
+        compare_by_sp(&ours, theirs, bootstrap)
+            .1
+            .map(|comparison| Reference {
+                name,
+                sha256,
+                positions: theirs.len(),
+                comparison,
+            })
     };
     for (column, sha256) in columns.iter().zip(&digests) {
         let name = column
@@ -115,15 +115,8 @@ pub fn compute_and_write(
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         references.extend(row(name, sha256.clone(), &column.values));
     }
-    let all: Vec<Vec<Option<f64>>> = columns
-        .iter()
-        .map(|c| (0..960).map(|sp| c.values.get(&sp).copied()).collect())
-        .collect();
-    let mean: BTreeMap<u32, f64> = standardized_mean(&all)
-        .into_iter()
-        .zip(0u32..)
-        .filter_map(|(v, sp)| v.map(|v| (sp, v)))
-        .collect();
+    let tables_by_sp: Vec<&BTreeMap<u32, f64>> = columns.iter().map(|c| &c.values).collect();
+    let mean = standardized_mean_by_sp(&tables_by_sp);
     if columns.len() > 1 {
         references.extend(row(
             format!("mean of the {} (standardized)", columns.len()),

@@ -4,7 +4,7 @@
 use std::{collections::BTreeMap, fmt::Write as _};
 
 use anyhow::Result;
-use c960_balance::agreement::{Bootstrap, Comparison, compare, standardized_mean};
+use c960_balance::agreement::{Bootstrap, Comparison, compare_by_sp, standardized_mean_by_sp};
 use c960_store::{PositionColumn, read_position_column};
 use serde::Serialize;
 
@@ -70,15 +70,8 @@ pub(crate) fn run(args: &CompareArgs) -> Result<()> {
         )?);
     }
     if references.len() > 1 {
-        let columns: Vec<Vec<Option<f64>>> = references
-            .iter()
-            .map(|r| (0..960).map(|sp| r.values.get(&sp).copied()).collect())
-            .collect();
-        let mean: BTreeMap<u32, f64> = standardized_mean(&columns)
-            .into_iter()
-            .zip(0u32..)
-            .filter_map(|(v, sp)| v.map(|v| (sp, v)))
-            .collect();
+        let tables: Vec<&BTreeMap<u32, f64>> = references.iter().map(|r| &r.values).collect();
+        let mean = standardized_mean_by_sp(&tables);
         let label = format!("mean of the {} (standardized)", references.len());
         rows.push(row(&ours, label, String::new(), &mean, bootstrap)?);
     }
@@ -120,16 +113,11 @@ fn row(
     theirs: &BTreeMap<u32, f64>,
     bootstrap: Bootstrap,
 ) -> Result<Row> {
-    let (x, y): (Vec<f64>, Vec<f64>) = ours
-        .values
-        .iter()
-        .filter_map(|(sp, v)| theirs.get(sp).map(|t| (*v, *t)))
-        .unzip();
-    let comparison = compare(&x, &y, bootstrap).ok_or_else(|| {
+    let (shared, comparison) = compare_by_sp(&ours.values, theirs, bootstrap);
+    let comparison = comparison.ok_or_else(|| {
         InputError(format!(
-            "{ours} and {reference} share {} positions with spread in both; at least 10 are \
-             needed",
-            x.len()
+            "{ours} and {reference} share {shared} positions with spread in both; at least 10 \
+             are needed"
         ))
     })?;
     Ok(Row {
