@@ -34,7 +34,7 @@ use serde::Serialize;
 use crate::{
     agreement::decile_overlap,
     normal,
-    reliability::{self, SplitHalf, pearson, spearman, spearman_brown},
+    reliability::{self, SplitHalf, pearson, spearman},
     rng::Rng,
 };
 
@@ -199,25 +199,12 @@ impl Consensus {
                 rs.push(r);
             }
         }
-        if rs.is_empty() {
-            return None;
-        }
-        rs.sort_by(f64::total_cmp);
-        let half = if rs.len() % 2 == 1 {
-            rs[rs.len() / 2]
-        } else {
-            f64::midpoint(rs[rs.len() / 2 - 1], rs[rs.len() / 2])
-        };
-        Some(SplitHalf {
-            half,
-            whole: spearman_brown(half, 2.0),
-            splits: rs.len(),
-            positions: self
-                .common
-                .iter()
-                .filter(|p| p.iter().flatten().count() >= 2)
-                .count(),
-        })
+        let positions = self
+            .common
+            .iter()
+            .filter(|p| p.iter().flatten().count() >= 2)
+            .count();
+        SplitHalf::from_splits(rs, positions)
     }
 }
 

@@ -117,21 +117,30 @@ pub fn split_half(groups: &[Vec<f64>], splits: usize, seed: u64) -> Option<Split
             rs.push(r);
         }
     }
-    if rs.is_empty() {
-        return None;
+    SplitHalf::from_splits(rs, usable.len())
+}
+
+impl SplitHalf {
+    /// The split-half reliability from the halves' correlations `rs` (one
+    /// a split) over `positions` positions: their median, projected to the
+    /// whole. `None` without a split.
+    pub(crate) fn from_splits(mut rs: Vec<f64>, positions: usize) -> Option<SplitHalf> {
+        if rs.is_empty() {
+            return None;
+        }
+        rs.sort_by(f64::total_cmp);
+        let half = if rs.len() % 2 == 1 {
+            rs[rs.len() / 2]
+        } else {
+            f64::midpoint(rs[rs.len() / 2 - 1], rs[rs.len() / 2])
+        };
+        Some(SplitHalf {
+            half,
+            whole: spearman_brown(half, 2.0),
+            splits: rs.len(),
+            positions,
+        })
     }
-    rs.sort_by(f64::total_cmp);
-    let half = if rs.len() % 2 == 1 {
-        rs[rs.len() / 2]
-    } else {
-        f64::midpoint(rs[rs.len() / 2 - 1], rs[rs.len() / 2])
-    };
-    Some(SplitHalf {
-        half,
-        whole: spearman_brown(half, 2.0),
-        splits: rs.len(),
-        positions: usable.len(),
-    })
 }
 
 /// Variance components of per-position means with known standard errors:

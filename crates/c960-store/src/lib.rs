@@ -8,6 +8,7 @@
 //! [`merge`] what every `c960 merge` shares; [`columns`] the column names
 //! of the per-position tables that writers and the report share;
 //! [`read_position_column`] one number per position from any such table;
+//! [`DirSwap`] an output directory replaced as a whole;
 //! [`bad_input`] the error every layer raises for a path or file the user
 //! gave that cannot be used, told from a failure by its type
 //! ([`is_bad_input`]).
@@ -23,6 +24,7 @@ pub mod merge;
 mod parquet;
 mod position_column;
 mod setup_columns;
+mod swap;
 mod untouched;
 
 pub use atomic::{
@@ -45,4 +47,5 @@ pub use parquet::{
 };
 pub use position_column::{ColumnError, DEFAULT_COLUMNS, PositionColumn, read_position_column};
 pub use setup_columns::label_variant;
+pub use swap::{DirSwap, SwapError};
 pub use untouched::Untouched;

@@ -11,7 +11,7 @@
 
 use plotters::{coord::Shift, prelude::*};
 
-use super::{Chart, PALETTE, caption, category_label, hotspot, legend, range, range_by};
+use super::{Chart, PALETTE, caption, category_axes, hotspot, legend, range, range_by};
 
 /// Bars for categories, one colour per series (e.g. positions with an
 /// undefended or a king-only pawn, by file).
@@ -93,23 +93,13 @@ impl Chart for Bars {
             .fold(1.0f64, f64::max)
             * 1.15;
         let groups = self.categories.len() as f64;
-        let mut chart = ChartBuilder::on(&area)
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0f64..groups, 0f64..top)
-            .map_err(|e| e.to_string())?;
-        let categories = self.categories.clone();
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc(self.x_desc.as_str())
-            .y_desc(self.y_desc.as_str())
-            .x_labels(self.categories.len() * 2 + 1)
-            .x_label_formatter(&move |x| category_label(&categories, *x))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let mut chart = category_axes(
+            &area,
+            self.categories.clone(),
+            groups,
+            (0.0, top),
+            (&self.x_desc, &self.y_desc),
+        )?;
         let width = 0.8 / self.series.len().max(1) as f64;
         for (k, (name, values)) in self.series.iter().enumerate() {
             let color = PALETTE[k % PALETTE.len()];
@@ -138,22 +128,14 @@ impl Chart for GroupMeans {
             .iter()
             .map(|(label, values)| format!("{label} (n={})", values.len()))
             .collect();
-        let mut chart = ChartBuilder::on(&area)
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0f64..labels.len() as f64, low..high)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc(self.x_desc.as_str())
-            .y_desc(self.y_desc.as_str())
-            .x_labels(labels.len() * 2 + 1)
-            .x_label_formatter(&move |x| category_label(&labels, *x))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let width = labels.len() as f64;
+        let mut chart = category_axes(
+            &area,
+            labels,
+            width,
+            (low, high),
+            (&self.x_desc, &self.y_desc),
+        )?;
         let color = PALETTE[0];
         chart
             .draw_series(stats.iter().enumerate().map(|(i, (mean, half))| {

@@ -222,6 +222,36 @@ pub(crate) fn legend<'a, DB: DrawingBackend + 'a>(
         .map_err(|e| e.to_string())
 }
 
+/// Axes for categories along x, one unit each (`0..width`) and labelled
+/// at their centres, against values `low..high` labelled in whole units,
+/// with their descriptions; no vertical grid lines.
+pub(crate) fn category_axes<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    labels: Vec<String>,
+    width: f64,
+    (low, high): (f64, f64),
+    (x_desc, y_desc): (&str, &str),
+) -> Result<ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>, String> {
+    let mut chart = ChartBuilder::on(area)
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0f64..width, low..high)
+        .map_err(|e| e.to_string())?;
+    let ticks = labels.len() * 2 + 1;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_labels(ticks)
+        .x_label_formatter(&move |x| category_label(&labels, *x))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    Ok(chart)
+}
+
 /// The label of the category whose column is centred on `x` (categories
 /// sit at 0.5, 1.5, ...), or nothing between them.
 pub(crate) fn category_label(categories: &[String], x: f64) -> String {

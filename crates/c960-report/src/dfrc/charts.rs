@@ -12,7 +12,7 @@ use plotters::{coord::Shift, prelude::*};
 use std::{io, path::Path};
 
 use crate::charts::{
-    Chart, PALETTE, caption, category_label, legend, range_by, write as write_chart,
+    Chart, PALETTE, caption, category_axes, legend, range_by, write as write_chart,
 };
 
 use c960_balance::means::MeanInterval;
@@ -74,22 +74,13 @@ impl Chart for Estimates {
             })
             .collect();
         let width = labels.len().max(1) as f64;
-        let mut chart = ChartBuilder::on(&area)
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0f64..width, low..high)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc(self.x_desc.as_str())
-            .y_desc(self.y_desc.as_str())
-            .x_labels(labels.len() * 2 + 1)
-            .x_label_formatter(&move |x| category_label(&labels, *x))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let mut chart = category_axes(
+            &area,
+            labels,
+            width,
+            (low, high),
+            (&self.x_desc, &self.y_desc),
+        )?;
         if let Some((label, value)) = &self.reference {
             chart
                 .draw_series(LineSeries::new(

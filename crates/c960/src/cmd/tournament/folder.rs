@@ -5,10 +5,7 @@
 //! kill, Chromium refusing to print) leaves the previous kit as it was. A
 //! folder holding anything the kit does not write is never replaced.
 
-use std::{
-    fs, io,
-    path::{Path, PathBuf},
-};
+use std::{fs, io, path::Path};
 
 use anyhow::{Context, Result};
 
@@ -67,15 +64,8 @@ pub(super) fn check_replaceable(out: &Path) -> Result<Option<String>> {
     Ok(None)
 }
 
-/// A kit being built beside its target.
-pub(super) struct KitFolder {
-    out: PathBuf,
-    temp: PathBuf,
-    parent: PathBuf,
-    name: String,
-    finished: bool,
-    _lock: c960_store::DirLock,
-}
+/// A kit being built beside its target ([`c960_store::DirSwap`]).
+pub(super) struct KitFolder(c960_store::DirSwap);
 
 impl KitFolder {
     /// Locks `out`, cleans what killed runs left beside it, checks again
@@ -83,118 +73,29 @@ impl KitFolder {
     /// directory to build in. Returns the text of the secret file the
     /// folder holds, if any.
     pub(super) fn begin(out: &Path) -> Result<(KitFolder, Option<String>)> {
-        let name = out
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .ok_or_else(|| InputError(format!("cannot write a kit to {}", out.display())))?;
-        let parent = match out.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        fs::create_dir_all(&parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-        let lock = c960_store::DirLock::exclusive_file(&parent.join(format!(".{name}.lock")), out)?;
-        let folder = KitFolder {
-            out: out.to_owned(),
-            temp: parent.join(format!(".{name}.build.{}", std::process::id())),
-            parent,
-            name,
-            finished: false,
-            _lock: lock,
-        };
-        folder.clean_up();
+        let swap = c960_store::DirSwap::begin(out, "the kit")?;
         let secret = check_replaceable(out)?;
-        let _ = fs::remove_dir_all(&folder.temp);
-        fs::create_dir(&folder.temp)
-            .map_err(|e| c960_store::describe_write_error(&folder.out, &e))?;
-        Ok((folder, secret))
-    }
-
-    /// Removes what killed runs left (their process is gone); a kit whose
-    /// run was killed between its two renames is put back first.
-    fn clean_up(&self) {
-        let Ok(entries) = fs::read_dir(&self.parent) else {
-            return;
-        };
-        let prefix = format!(".{}.", self.name);
-        for entry in entries.flatten() {
-            let file = entry.file_name().to_string_lossy().into_owned();
-            let Some((stage, pid)) = file
-                .strip_prefix(&prefix)
-                .and_then(|rest| rest.split_once('.'))
-            else {
-                continue;
-            };
-            let Ok(pid) = pid.parse::<u32>() else {
-                continue;
-            };
-            if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
-                continue;
-            }
-            match stage {
-                "old" if !self.out.exists() => {
-                    let _ = fs::rename(entry.path(), &self.out);
-                }
-                "old" | "build" => {
-                    let _ = fs::remove_dir_all(entry.path());
-                }
-                _ => {}
-            }
-        }
+        Ok((KitFolder(swap), secret))
     }
 
     /// The directory the kit is built in.
     pub(super) fn building(&self) -> &Path {
-        &self.temp
+        self.0.building()
     }
 
     /// Writes `name` into the kit being built; errors name the kit's own
     /// path, not the build directory's.
     pub(super) fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
-        c960_store::write_atomically(&self.temp.join(name), |out| {
+        c960_store::write_atomically(&self.building().join(name), |out| {
             io::Write::write_all(out, bytes)
         })
-        .map_err(|e| c960_store::describe_write_error(&self.out.join(name), &e))?;
+        .map_err(|e| c960_store::describe_write_error(&self.0.target().join(name), &e))?;
         Ok(())
     }
 
     /// Puts the built kit in place of the old one.
-    pub(super) fn finish(mut self) -> Result<()> {
-        let old = self
-            .parent
-            .join(format!(".{}.old.{}", self.name, std::process::id()));
-        let had_old = self.out.exists();
-        let moved = (|| {
-            if had_old {
-                fs::rename(&self.out, &old)?;
-            }
-            fs::rename(&self.temp, &self.out)
-        })();
-        if let Err(e) = moved {
-            if had_old && !self.out.exists() {
-                let _ = fs::rename(&old, &self.out);
-            }
-            return Err(e)
-                .with_context(|| format!("cannot put the kit in place at {}", self.out.display()));
-        }
-        self.finished = true;
-        if let Ok(dir) = fs::File::open(&self.parent) {
-            let _ = dir.sync_all();
-        }
-        if had_old {
-            let _ = fs::remove_dir_all(&old);
-        }
-        Ok(())
-    }
-}
-
-impl Drop for KitFolder {
-    /// A kit that was not finished leaves nothing: the target stays as it
-    /// was.
-    fn drop(&mut self) {
-        if !self.finished {
-            let _ = fs::remove_dir_all(&self.temp);
-        }
+    pub(super) fn finish(self) -> Result<()> {
+        Ok(self.0.finish()?)
     }
 }
 
