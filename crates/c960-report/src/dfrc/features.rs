@@ -39,98 +39,104 @@ const fn castles(a: bool, h: bool) -> i32 {
     a as i32 + h as i32
 }
 
+/// One side's own feature.
+const fn per_side(
+    name: &'static str,
+    words: &'static str,
+    value: fn(&DfrcRecord) -> i32,
+) -> Feature {
+    Feature {
+        name,
+        words,
+        kind: FeatureKind::PerSide,
+        value,
+    }
+}
+
+/// White's feature minus Black's.
+const fn asymmetry(
+    name: &'static str,
+    words: &'static str,
+    value: fn(&DfrcRecord) -> i32,
+) -> Feature {
+    Feature {
+        name,
+        words,
+        kind: FeatureKind::Asymmetry,
+        value,
+    }
+}
+
 /// The features, per side first (the regression's), then the asymmetries.
 pub const FEATURES: [Feature; 14] = [
-    Feature {
-        name: "white_weak",
-        words: "White's weak pawns (undefended or defended only by the king)",
-        kind: FeatureKind::PerSide,
-        value: |r| count(r.white_weak),
-    },
-    Feature {
-        name: "black_weak",
-        words: "Black's weak pawns",
-        kind: FeatureKind::PerSide,
-        value: |r| count(r.black_weak),
-    },
-    Feature {
-        name: "white_attackable",
-        words: "Black's pawns White can attack with its first move",
-        kind: FeatureKind::PerSide,
-        value: |r| count(r.white_attackable),
-    },
-    Feature {
-        name: "black_attackable",
-        words: "White's pawns Black can attack with its first move",
-        kind: FeatureKind::PerSide,
-        value: |r| count(r.black_attackable),
-    },
-    Feature {
-        name: "white_castle_first_move",
-        words: "White's castlings legal on move 1",
-        kind: FeatureKind::PerSide,
-        value: |r| castles(r.white_castle_a_first_move, r.white_castle_h_first_move),
-    },
-    Feature {
-        name: "black_castle_first_move",
-        words: "Black's castlings legal on its first move",
-        kind: FeatureKind::PerSide,
-        value: |r| castles(r.black_castle_a_first_move, r.black_castle_h_first_move),
-    },
-    Feature {
-        name: "white_corner_bishops",
-        words: "White's bishops in a corner (on a long diagonal)",
-        kind: FeatureKind::PerSide,
-        value: |r| count(r.white_corner_bishops),
-    },
-    Feature {
-        name: "black_corner_bishops",
-        words: "Black's bishops in a corner",
-        kind: FeatureKind::PerSide,
-        value: |r| count(r.black_corner_bishops),
-    },
-    Feature {
-        name: "weak_diff",
-        words: "weak pawns, White's minus Black's",
-        kind: FeatureKind::Asymmetry,
-        value: |r| r.weak_diff,
-    },
-    Feature {
-        name: "attackable_diff",
-        words: "pawns attackable on the first move, by White minus by Black",
-        kind: FeatureKind::Asymmetry,
-        value: |r| r.attackable_diff,
-    },
-    Feature {
-        name: "castle_first_move_diff",
-        words: "castlings legal on the first move, White's minus Black's",
-        kind: FeatureKind::Asymmetry,
-        value: |r| r.castle_first_move_diff,
-    },
-    Feature {
-        name: "castle_a_first_move_diff",
-        words: "a-side castling legal on the first move, White's minus Black's",
-        kind: FeatureKind::Asymmetry,
-        value: |r| {
+    per_side(
+        "white_weak",
+        "White's weak pawns (undefended or defended only by the king)",
+        |r| count(r.white_weak),
+    ),
+    per_side("black_weak", "Black's weak pawns", |r| count(r.black_weak)),
+    per_side(
+        "white_attackable",
+        "Black's pawns White can attack with its first move",
+        |r| count(r.white_attackable),
+    ),
+    per_side(
+        "black_attackable",
+        "White's pawns Black can attack with its first move",
+        |r| count(r.black_attackable),
+    ),
+    per_side(
+        "white_castle_first_move",
+        "White's castlings legal on move 1",
+        |r| castles(r.white_castle_a_first_move, r.white_castle_h_first_move),
+    ),
+    per_side(
+        "black_castle_first_move",
+        "Black's castlings legal on its first move",
+        |r| castles(r.black_castle_a_first_move, r.black_castle_h_first_move),
+    ),
+    per_side(
+        "white_corner_bishops",
+        "White's bishops in a corner (on a long diagonal)",
+        |r| count(r.white_corner_bishops),
+    ),
+    per_side("black_corner_bishops", "Black's bishops in a corner", |r| {
+        count(r.black_corner_bishops)
+    }),
+    asymmetry("weak_diff", "weak pawns, White's minus Black's", |r| {
+        r.weak_diff
+    }),
+    asymmetry(
+        "attackable_diff",
+        "pawns attackable on the first move, by White minus by Black",
+        |r| r.attackable_diff,
+    ),
+    asymmetry(
+        "castle_first_move_diff",
+        "castlings legal on the first move, White's minus Black's",
+        |r| r.castle_first_move_diff,
+    ),
+    asymmetry(
+        "castle_a_first_move_diff",
+        "a-side castling legal on the first move, White's minus Black's",
+        |r| {
             castles(r.white_castle_a_first_move, false)
                 - castles(r.black_castle_a_first_move, false)
         },
-    },
-    Feature {
-        name: "castle_h_first_move_diff",
-        words: "h-side castling legal on the first move, White's minus Black's",
-        kind: FeatureKind::Asymmetry,
-        value: |r| {
+    ),
+    asymmetry(
+        "castle_h_first_move_diff",
+        "h-side castling legal on the first move, White's minus Black's",
+        |r| {
             castles(false, r.white_castle_h_first_move)
                 - castles(false, r.black_castle_h_first_move)
         },
-    },
-    Feature {
-        name: "corner_bishops_diff",
-        words: "corner bishops, White's minus Black's",
-        kind: FeatureKind::Asymmetry,
-        value: |r| r.corner_bishops_diff,
-    },
+    ),
+    asymmetry(
+        "corner_bishops_diff",
+        "corner bishops, White's minus Black's",
+        |r| r.corner_bishops_diff,
+    ),
 ];
 
 /// The per-side features, the regression's.

@@ -103,24 +103,15 @@ fn merge_sweeps(
 ) -> Result<()> {
     let merged = c960_sweep::merge(inputs, out, allow_missing)
         .with_context(|| format!("merge into {}", out.display()))?;
-    writeln!(
-        text,
-        "merged {} sweep row(s) from {} input(s){} into {}{}{}",
-        merged.rows,
-        inputs.len(),
-        shard_list(&merged.shards),
-        out.display(),
-        duplicates(merged.duplicates as u64),
-        if merged.missing.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; {} search(es) missing, listed in the manifest",
-                merged.missing.len()
-            )
-        }
-    )?;
-    Ok(())
+    let summary = Merged {
+        count: merged.rows as u64,
+        unit: ("sweep row(s)", "search(es)"),
+        inputs: inputs.len(),
+        shards: &merged.shards,
+        duplicates: merged.duplicates as u64,
+        missing: merged.missing.len(),
+    };
+    summary.say(out, text)
 }
 
 fn merge_selfplay(
@@ -131,24 +122,53 @@ fn merge_selfplay(
 ) -> Result<()> {
     let merged = c960_selfplay::merge(inputs, out, allow_missing)
         .with_context(|| format!("merge into {}", out.display()))?;
-    writeln!(
-        text,
-        "merged {} game(s) from {} input(s){} into {}{}{}",
-        merged.games,
-        inputs.len(),
-        shard_list(&merged.shards),
-        out.display(),
-        duplicates(merged.duplicates),
-        if merged.missing.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; {} game(s) missing, listed in the manifest",
-                merged.missing.len()
-            )
-        }
-    )?;
-    Ok(())
+    let summary = Merged {
+        count: merged.games,
+        unit: ("game(s)", "game(s)"),
+        inputs: inputs.len(),
+        shards: &merged.shards,
+        duplicates: merged.duplicates,
+        missing: merged.missing.len(),
+    };
+    summary.say(out, text)
+}
+
+/// What a merge of sweeps or self-play did, for its summary line.
+struct Merged<'a> {
+    count: u64,
+    /// What was merged and what can be missing: (`sweep row(s)`,
+    /// `search(es)`).
+    unit: (&'static str, &'static str),
+    inputs: usize,
+    shards: &'a [Shard],
+    duplicates: u64,
+    missing: usize,
+}
+
+impl Merged<'_> {
+    /// `merged 960 sweep row(s) from 2 input(s) (shards …) into OUT`, with
+    /// the duplicates and missing units where there are any.
+    fn say(&self, out: &Path, text: &mut Text) -> Result<()> {
+        let (unit, missing_unit) = self.unit;
+        writeln!(
+            text,
+            "merged {} {unit} from {} input(s){} into {}{}{}",
+            self.count,
+            self.inputs,
+            shard_list(self.shards),
+            out.display(),
+            duplicates(self.duplicates),
+            if self.missing == 0 {
+                String::new()
+            } else {
+                format!(
+                    "; {} {missing_unit} missing, listed in the manifest",
+                    self.missing
+                )
+            }
+        )?;
+        Ok(())
+    }
 }
 
 /// Shards of `c960 run`: their sweeps and self-play merged into
