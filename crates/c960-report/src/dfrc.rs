@@ -107,10 +107,7 @@ pub fn build_into(runs: &[PathBuf], out: &Path) -> Result<DfrcBuilt, ReportError
     };
     write("style.css", crate::site::STYLE)?;
     write("table.js", crate::site::SCRIPT)?;
-    let banner = page::failures_banner(&read);
-    let index =
-        page::index(&read, &analyses, &shown).replacen("<body>\n", &format!("<body>\n{banner}"), 1);
-    write("index.html", &index)?;
+    write("index.html", &page::index(&read, &analyses, &shown))?;
     Ok(DfrcBuilt {
         runs: read,
         analyses,

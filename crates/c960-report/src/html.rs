@@ -1,4 +1,42 @@
-//! Small HTML helpers shared by the report site and printed material.
+//! The frame of every HTML page c960 writes ([`Page`]) and small helpers
+//! shared by the report site and printed material.
+
+/// One HTML page: the report's site, the printed position sheets and the
+/// tournament kit all render through this one layout, whose slots are the
+/// language, the title, what the head holds (stylesheets, scripts), a
+/// banner shown above everything else (warnings) and the body.
+#[derive(Clone, Copy, Debug)]
+pub struct Page<'a> {
+    /// The page's language (`en`, `de`).
+    pub lang: &'a str,
+    /// The title, as text (escaped here).
+    pub title: &'a str,
+    /// The head after the title (HTML): stylesheets and scripts, each
+    /// ending in a newline.
+    pub head: &'a str,
+    /// Shown first in the body (HTML): warnings about the page's inputs;
+    /// empty for none.
+    pub banner: &'a str,
+    /// The body (HTML), ending in a newline.
+    pub body: &'a str,
+}
+
+impl Page<'_> {
+    /// The whole page.
+    #[must_use]
+    pub fn render(&self) -> String {
+        format!(
+            "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <title>{title}</title>\n{head}</head>\n<body>\n{banner}{body}</body>\n</html>\n",
+            lang = self.lang,
+            title = escape(self.title),
+            head = self.head,
+            banner = self.banner,
+            body = self.body,
+        )
+    }
+}
 
 /// Escapes text for HTML content and attribute values.
 #[must_use]

@@ -321,14 +321,14 @@ pub fn sheet_html(
         "<p class=\"note\">{}</p>",
         escape(&text(lang, "made_with").replace("{version}", env!("CARGO_PKG_VERSION")))
     );
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>SP {} {}</title>\n<style>\n{SHEET_CSS}{NOWRAP_CSS}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
-        lang.code(),
-        position.sp(),
-        position.placement()
-    )
+    crate::html::Page {
+        lang: lang.code(),
+        title: &format!("SP {} {}", position.sp(), position.placement()),
+        head: &format!("<style>\n{SHEET_CSS}{NOWRAP_CSS}</style>\n"),
+        banner: "",
+        body: &body,
+    }
+    .render()
 }
 
 const SHEET_CSS: &str = "body { font-family: 'DejaVu Sans', sans-serif; max-width: 44rem; margin: 0 auto; padding: 1rem; line-height: 1.4; }

@@ -44,10 +44,10 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
         agreement,
     } = *site;
     fs::create_dir_all(dir.join("positions"))?;
+    // Every page opens with the inputs' failures, if any (a position's
+    // page with its own).
     let banner = failures_banner(sources, None);
     let write = |name: &Path, text: &str| {
-        // Every page opens with the inputs' failures, if any.
-        let text = text.replacen("<body>\n", &format!("<body>\n{banner}"), 1);
         c960_store::write_atomically(name, |out| io::Write::write_all(out, text.as_bytes()))
     };
     write(&dir.join("style.css"), STYLE)?;
@@ -60,21 +60,17 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
             crate::agreement::sentence(a),
         )
     });
+    let lead = format!("{reliability}{section}");
+    let body = index(frame, sources, &columns, charts, &lead);
     write(
         &dir.join("index.html"),
-        &index(frame, sources, &columns, charts).replacen(
-            "</h1>\n",
-            &format!("</h1>\n{reliability}{section}"),
-            1,
-        ),
+        &page("c960 report", 0, &banner, &body),
     )?;
+    let lead = format!("{reliability}{sentence}");
+    let body = fair::fair(frame, sources, &lead);
     write(
         &dir.join("fair.html"),
-        &fair::fair(frame, sources).replacen(
-            "</h1>\n",
-            &format!("</h1>\n{reliability}{sentence}"),
-            1,
-        ),
+        &page("Fair positions", 0, &banner, &body),
     )?;
     let inputs = position::PageInputs {
         frame,
@@ -99,12 +95,10 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
             write(&crate::downloads::pgn_path(dir, sp.sp()), &pgn)?;
         }
         let files = position::position_page(&inputs, row, sp, !pgn.is_empty());
-        let page = files.html.replacen(
-            "<body>\n",
-            &format!("<body>\n{}", failures_banner(sources, Some(sp.sp()))),
-            1,
-        );
-        write(&dir.join(format!("positions/{}.html", sp.sp())), &page)?;
+        write(
+            &dir.join(format!("positions/{}.html", sp.sp())),
+            &files.html,
+        )?;
         write(&dir.join(format!("positions/{}.svg", sp.sp())), &files.svg)?;
         write(
             &dir.join(format!("positions/{}.json", sp.sp())),
@@ -148,15 +142,21 @@ pub struct Shown {
 /// The games sampled for each position's PGN download, by run label.
 pub type Samples = std::collections::BTreeMap<u16, Vec<crate::downloads::SampleGame>>;
 
-pub(crate) fn page(title: &str, depth: usize, body: &str) -> String {
+/// A page of the site, `depth` directories below its top (where
+/// `style.css` and `table.js` are), with `banner` above `body`.
+pub(crate) fn page(title: &str, depth: usize, banner: &str, body: &str) -> String {
     let up = "../".repeat(depth);
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title}</title>\n<link rel=\"stylesheet\" href=\"{up}style.css\">\n\
-         <script src=\"{up}table.js\" defer></script>\n</head>\n<body>\n{body}\n</body>\n</html>\n",
-        title = escape(title)
-    )
+    crate::html::Page {
+        lang: "en",
+        title,
+        head: &format!(
+            "<link rel=\"stylesheet\" href=\"{up}style.css\">\n\
+             <script src=\"{up}table.js\" defer></script>\n"
+        ),
+        banner,
+        body: &format!("{body}\n"),
+    }
+    .render()
 }
 
 /// A cell of `frame` as text ("" when null).
@@ -278,8 +278,16 @@ fn reliability_note(verdicts: Option<&crate::balance::Balance>) -> String {
     )
 }
 
-fn index(frame: &DataFrame, sources: &[Source], columns: &[RunColumn], charts: &[Shown]) -> String {
+/// The index's body; `lead` (HTML) follows its heading.
+fn index(
+    frame: &DataFrame,
+    sources: &[Source],
+    columns: &[RunColumn],
+    charts: &[Shown],
+    lead: &str,
+) -> String {
     let mut body = String::from("<h1>Chess960: how balanced is each start position?</h1>\n");
+    body.push_str(lead);
     body.push_str(&provenance(sources));
     body.push_str(
         "<p><a href=\"fair.html\">Fair positions for organizers</a></p>\n<div class=\"charts\">\n",
@@ -334,7 +342,7 @@ fn index(frame: &DataFrame, sources: &[Source], columns: &[RunColumn], charts: &
         body.push_str("</tr>\n");
     }
     body.push_str("</tbody>\n</table>\n");
-    page("c960 report", 0, &body)
+    body
 }
 
 /// One column of a run in the tables: header, column name, number format.

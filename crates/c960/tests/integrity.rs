@@ -185,8 +185,16 @@ fn a_failed_sweep_is_flagged_by_the_report() {
     assert!(index.contains("4 failed positions (SP 0, SP 1, SP 2, SP 3)"));
     let page = fs::read_to_string(dir.file("site/positions/2.html")).unwrap();
     assert!(page.contains("SP 2 failed in this run"), "no note on SP 2");
+    // One warning a page: a position's own banner replaces the index's.
+    assert_eq!(page.matches("Incomplete input").count(), 1, "{page}");
+    assert_eq!(page.matches("role=\"alert\"").count(), 1);
     let fine = fs::read_to_string(dir.file("site/positions/500.html")).unwrap();
     assert!(fine.contains("Incomplete input") && !fine.contains("SP 500 failed"));
+    assert_eq!(fine.matches("Incomplete input").count(), 1);
+    for name in ["index.html", "fair.html"] {
+        let text = fs::read_to_string(dir.file(&format!("site/{name}"))).unwrap();
+        assert_eq!(text.matches("role=\"alert\"").count(), 1, "{name}");
+    }
 }
 
 /// Every name in `dir`, sorted.

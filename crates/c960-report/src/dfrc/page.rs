@@ -40,7 +40,7 @@ pub(super) fn index(
     for ((run, a), shown) in runs.iter().zip(analyses).zip(charts) {
         section(&mut body, run, a, shown);
     }
-    site::page("c960 DFRC report", 0, &body)
+    site::page("c960 DFRC report", 0, &failures_banner(runs), &body)
 }
 
 fn section(body: &mut String, run: &DfrcRun, a: &Analysis, shown: &[(String, String)]) {
@@ -326,7 +326,7 @@ fn setup_table(body: &mut String, rows: &[SetupRow]) {
 }
 
 /// A warning naming the sweeps with failed setups (empty if none).
-pub(super) fn failures_banner(runs: &[DfrcRun]) -> String {
+fn failures_banner(runs: &[DfrcRun]) -> String {
     let lines: Vec<String> = runs
         .iter()
         .filter(|r| !r.failed.is_empty())

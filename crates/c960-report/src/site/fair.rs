@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use polars::prelude::*;
 
-use super::{cell, page, provenance};
+use super::{cell, provenance};
 use crate::{RunKind, Source, html::escape};
 
 /// What "balanced" is measured against.
@@ -218,15 +218,17 @@ pub(super) struct Ranked {
 
 /// The page: the positions ranked by [`Balances::ranked`] against the
 /// default reference, with each reference's ranks in the rows for the
-/// page's choice, each position's numbers and features.
-pub(super) fn fair(frame: &DataFrame, sources: &[Source]) -> String {
+/// page's choice, each position's numbers and features: the page's body,
+/// with `lead` (HTML) after its heading.
+pub(super) fn fair(frame: &DataFrame, sources: &[Source], lead: &str) -> String {
     let mut body = String::from("<h1>Fair positions for organizers</h1>\n");
+    body.push_str(lead);
     body.push_str(&provenance(sources));
     let sweep = sources.iter().find(|s| s.kind == RunKind::Sweep);
     let selfplay = sources.iter().find(|s| s.kind.has_games());
     if sweep.is_none() && selfplay.is_none() {
         body.push_str("<p>Ranking by balance needs an engine sweep or self-play games: run <code>c960 run</code>, or <code>c960 sweep</code> and give it to <code>c960 report --sweep DIR</code>.</p>");
-        return page("Fair positions", 0, &body);
+        return body;
     }
     let balances = Balances::of(frame, sweep, selfplay);
     let rankings: Vec<(Reference, Vec<Ranked>)> = Reference::ALL
@@ -310,7 +312,7 @@ pub(super) fn fair(frame: &DataFrame, sources: &[Source]) -> String {
         );
     }
     body.push_str("</tbody>\n</table>\n");
-    page("Fair positions", 0, &body)
+    body
 }
 
 /// A row's cells of the runs: engine score, self-play score with its

@@ -108,7 +108,12 @@ pub(super) fn position_page(
         }
     }
     PositionFiles {
-        html: page(&format!("SP {} {}", sp.sp(), sp.placement()), 1, &body),
+        html: page(
+            &format!("SP {} {}", sp.sp(), sp.placement()),
+            1,
+            &super::failures_banner(sources, Some(sp.sp())),
+            &body,
+        ),
         svg: format!("{board}\n"),
         json: row_json(frame, row),
     }

@@ -101,14 +101,16 @@ impl Kit<'_> {
             Paper::A4 => "A4",
             Paper::Letter => "letter",
         };
-        format!(
-            "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-             <title>{title}</title>\n<style>\n@page {{ size: {size}; margin: 12mm; }}\n{CSS}{NOWRAP_CSS}</style>\n\
-             </head>\n<body>\n{body}</body>\n</html>\n",
-            lang = self.plan.lang.code(),
-            title = escape(title),
-        )
+        c960_report::html::Page {
+            lang: self.plan.lang.code(),
+            title,
+            head: &format!(
+                "<style>\n@page {{ size: {size}; margin: 12mm; }}\n{CSS}{NOWRAP_CSS}</style>\n"
+            ),
+            banner: "",
+            body,
+        }
+        .render()
     }
 
     /// The sealed round `round`'s key, if it is sealed.
