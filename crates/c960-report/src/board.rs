@@ -152,15 +152,207 @@ pub fn diagram_svg_of(features: &Features, marks: Marks, width: Option<u32>, lan
     )
 }
 
-fn svg(
+/// A colour of the drawing, as the SVG writes it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Rgb(u8, u8, u8);
+
+const LIGHT: Rgb = Rgb(0xf0, 0xd9, 0xb5);
+const DARK: Rgb = Rgb(0xb5, 0x88, 0x63);
+const RED: Rgb = Rgb(0xd6, 0x27, 0x28);
+const GREEN: Rgb = Rgb(0x2a, 0x9d, 0x3a);
+const PAPER: Rgb = Rgb(0xff, 0xff, 0xff);
+
+impl Rgb {
+    fn hex(self) -> String {
+        format!("#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+
+    fn plotters(self) -> RGBColor {
+        RGBColor(self.0, self.1, self.2)
+    }
+}
+
+/// One element of the drawing, in the diagram's units (340 wide).
+#[derive(Clone, Debug)]
+enum Shape {
+    /// A filled square of the board.
+    Square { x: u32, y: u32, fill: Rgb },
+    /// An outlined rectangle (a castling target, the legend's sample).
+    Outline {
+        class: &'static str,
+        x: u32,
+        y: u32,
+        size: u32,
+        colour: Rgb,
+        width: u32,
+    },
+    /// An outlined circle (a weak pawn, the legend's sample).
+    Ring {
+        class: &'static str,
+        cx: u32,
+        cy: u32,
+        r: u32,
+        colour: Rgb,
+        width: u32,
+    },
+    /// Text: a piece, a file or rank label, a legend line. `baseline` is
+    /// where the SVG sets it, `middle` the height of its visual centre
+    /// (where the PNG centres it).
+    Text {
+        class: Option<&'static str>,
+        x: u32,
+        baseline: u32,
+        middle: u32,
+        size: u32,
+        centred: bool,
+        fill: Option<Rgb>,
+        text: String,
+    },
+    /// The legend's group begins (the SVG groups it; the PNG does not
+    /// need to).
+    Legend,
+    /// The legend's group ends.
+    LegendEnd,
+}
+
+/// The one drawing of a diagram, which both the SVG and the PNG render:
+/// the squares with their marks and pieces, the file and rank labels, and
+/// the legend of the marks shown.
+fn drawing(
     position: StartPosition,
     (weak, targets): (Bitboard, Bitboard),
+    lang: Lang,
+) -> Vec<Shape> {
+    let board = position.board();
+    let mut shapes = Vec::new();
+    let piece = |x: u32, y: u32, class, fill, glyph: char| Shape::Text {
+        class,
+        x: x + 20,
+        baseline: y + 31,
+        middle: y + 21,
+        size: 32,
+        centred: true,
+        fill,
+        text: glyph.to_string(),
+    };
+    for rank in Rank::ALL {
+        for file in File::ALL {
+            let sq = Square::from_coords(file, rank);
+            let x = 20 + 40 * u32::from(file);
+            let y = 20 + 40 * (7 - u32::from(rank));
+            let light = (u32::from(file) + u32::from(rank)) % 2 == 1;
+            shapes.push(Shape::Square {
+                x,
+                y,
+                fill: if light { LIGHT } else { DARK },
+            });
+            if targets.contains(sq) {
+                shapes.push(Shape::Outline {
+                    class: "castle-target",
+                    x: x + 2,
+                    y: y + 2,
+                    size: 36,
+                    colour: GREEN,
+                    width: 3,
+                });
+            }
+            let Some(p) = board.piece_at(sq) else {
+                continue;
+            };
+            if weak.contains(sq) {
+                shapes.push(Shape::Ring {
+                    class: "weak",
+                    cx: x + 20,
+                    cy: y + 20,
+                    r: 17,
+                    colour: RED,
+                    width: 3,
+                });
+            }
+            if p.color == Color::White {
+                // The solid glyph in white under the hollow one fills the
+                // piece's inside.
+                shapes.push(piece(
+                    x,
+                    y,
+                    Some("fill"),
+                    Some(PAPER),
+                    glyph(Color::Black, p.role),
+                ));
+            }
+            shapes.push(piece(x, y, None, None, glyph(p.color, p.role)));
+        }
+    }
+    let label = |x: u32, baseline: u32, text: char| Shape::Text {
+        class: None,
+        x,
+        baseline,
+        middle: baseline - 4,
+        size: 12,
+        centred: true,
+        fill: None,
+        text: text.to_string(),
+    };
+    for (i, file) in (0u32..).zip(File::ALL) {
+        shapes.push(label(40 + 40 * i, 354, file.char()));
+    }
+    for (i, rank) in (0u32..).zip(Rank::ALL) {
+        shapes.push(label(8, 44 + 40 * (7 - i), rank.char()));
+    }
+    legend_shapes(&mut shapes, legend(weak, targets, lang));
+    shapes
+}
+
+/// The legend under the board: a sample of each mark and its meaning.
+fn legend_shapes(shapes: &mut Vec<Shape>, legend: Vec<(Mark, Vec<String>)>) {
+    if legend.is_empty() {
+        return;
+    }
+    shapes.push(Shape::Legend);
+    let mut y = BOARD_HEIGHT + 6;
+    for (mark, lines) in legend {
+        shapes.push(match mark {
+            Mark::Ring => Shape::Ring {
+                class: "legend-ring",
+                cx: 27,
+                cy: y + 6,
+                r: 5,
+                colour: RED,
+                width: 2,
+            },
+            Mark::Square => Shape::Outline {
+                class: "legend-square",
+                x: 22,
+                y: y + 1,
+                size: 10,
+                colour: GREEN,
+                width: 2,
+            },
+        });
+        for line in lines {
+            shapes.push(Shape::Text {
+                class: None,
+                x: 40,
+                baseline: y + 10,
+                middle: y + 6,
+                size: 10,
+                centred: false,
+                fill: None,
+                text: line,
+            });
+            y += LEGEND_LINE;
+        }
+    }
+    shapes.push(Shape::LegendEnd);
+}
+
+fn svg(
+    position: StartPosition,
+    marked: (Bitboard, Bitboard),
     width: Option<u32>,
     lang: Lang,
 ) -> String {
-    let board = position.board();
-    let legend = legend(weak, targets, lang);
-    let full = height(&legend);
+    let full = height(&legend(marked.0, marked.1, lang));
     let size = width.map_or_else(String::new, |w| {
         format!(" width=\"{w}\" height=\"{}\"", w * full / 340)
     });
@@ -169,107 +361,65 @@ fn svg(
         position.sp(),
         position.placement()
     );
-    for rank in Rank::ALL {
-        for file in File::ALL {
-            let sq = Square::from_coords(file, rank);
-            let x = 20 + 40 * u32::from(file);
-            let y = 20 + 40 * (7 - u32::from(rank));
-            let light = (u32::from(file) + u32::from(rank)) % 2 == 1;
-            let _ = write!(
+    for shape in drawing(position, marked, lang) {
+        let _ = match shape {
+            Shape::Square { x, y, fill } => write!(
                 svg,
                 "<rect x=\"{x}\" y=\"{y}\" width=\"40\" height=\"40\" fill=\"{}\"/>",
-                if light { "#f0d9b5" } else { "#b58863" }
-            );
-            if targets.contains(sq) {
-                let _ = write!(
-                    svg,
-                    "<rect class=\"castle-target\" x=\"{}\" y=\"{}\" width=\"36\" height=\"36\" fill=\"none\" stroke=\"#2a9d3a\" stroke-width=\"3\"/>",
-                    x + 2,
-                    y + 2
-                );
-            }
-            if let Some(piece) = board.piece_at(sq) {
-                if weak.contains(sq) {
-                    let _ = write!(
-                        svg,
-                        "<circle class=\"weak\" cx=\"{}\" cy=\"{}\" r=\"17\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"3\"/>",
-                        x + 20,
-                        y + 20
-                    );
-                }
-                if piece.color == Color::White {
-                    // The solid glyph in white under the hollow one fills
-                    // the piece's inside.
-                    let _ = write!(
-                        svg,
-                        "<text class=\"fill\" x=\"{}\" y=\"{}\" font-size=\"32\" text-anchor=\"middle\" fill=\"#ffffff\">{}</text>",
-                        x + 20,
-                        y + 31,
-                        glyph(Color::Black, piece.role)
-                    );
-                }
-                let _ = write!(
-                    svg,
-                    "<text x=\"{}\" y=\"{}\" font-size=\"32\" text-anchor=\"middle\">{}</text>",
-                    x + 20,
-                    y + 31,
-                    glyph(piece.color, piece.role)
-                );
-            }
-        }
+                fill.hex()
+            ),
+            Shape::Outline {
+                class,
+                x,
+                y,
+                size,
+                colour,
+                width,
+            } => write!(
+                svg,
+                "<rect class=\"{class}\" x=\"{x}\" y=\"{y}\" width=\"{size}\" height=\"{size}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{width}\"/>",
+                colour.hex()
+            ),
+            Shape::Ring {
+                class,
+                cx,
+                cy,
+                r,
+                colour,
+                width,
+            } => write!(
+                svg,
+                "<circle class=\"{class}\" cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{width}\"/>",
+                colour.hex()
+            ),
+            Shape::Text {
+                class,
+                x,
+                baseline,
+                size,
+                centred,
+                fill,
+                text,
+                ..
+            } => write!(
+                svg,
+                "<text{} x=\"{x}\" y=\"{baseline}\" font-size=\"{size}\"{}{}>{}</text>",
+                class.map_or_else(String::new, |c| format!(" class=\"{c}\"")),
+                if centred {
+                    " text-anchor=\"middle\""
+                } else {
+                    ""
+                },
+                fill.map_or_else(String::new, |f| format!(" fill=\"{}\"", f.hex())),
+                escape(&text)
+            ),
+            Shape::Legend => write!(svg, "<g class=\"legend\">"),
+            Shape::LegendEnd => write!(svg, "</g>"),
+        };
     }
-    for (i, file) in File::ALL.iter().enumerate() {
-        let _ = write!(
-            svg,
-            "<text x=\"{}\" y=\"354\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
-            40 + 40 * i,
-            file.char()
-        );
-    }
-    for (i, rank) in Rank::ALL.iter().enumerate() {
-        let _ = write!(
-            svg,
-            "<text x=\"8\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
-            44 + 40 * (7 - i),
-            rank.char()
-        );
-    }
-    legend_svg(&mut svg, &legend);
     svg.push_str("</svg>");
     // One element a line: a page that holds the board keeps short lines.
     svg.replace("><", ">\n<")
-}
-
-/// The legend under the board: a sample of each mark and its meaning.
-fn legend_svg(svg: &mut String, legend: &[(Mark, Vec<String>)]) {
-    if !legend.is_empty() {
-        svg.push_str("<g class=\"legend\">");
-        let mut y = BOARD_HEIGHT + 6;
-        for (mark, lines) in legend {
-            let _ = match mark {
-                Mark::Ring => write!(
-                    svg,
-                    "<circle class=\"legend-ring\" cx=\"27\" cy=\"{}\" r=\"5\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>",
-                    y + 6
-                ),
-                Mark::Square => write!(
-                    svg,
-                    "<rect class=\"legend-square\" x=\"22\" y=\"{}\" width=\"10\" height=\"10\" fill=\"none\" stroke=\"#2a9d3a\" stroke-width=\"2\"/>",
-                    y + 1
-                ),
-            };
-            for line in lines {
-                let _ = write!(
-                    svg,
-                    "<text x=\"40\" y=\"{}\" font-size=\"10\">{}</text>",
-                    y + 10,
-                    escape(line)
-                );
-                y += LEGEND_LINE;
-            }
-        }
-        svg.push_str("</g>");
-    }
 }
 
 /// The Unicode chess symbol of a piece.
@@ -308,7 +458,7 @@ pub fn write_diagram_png(
     write_png(&diagram, path, (pixels, diagram.pixel_height(pixels)))
 }
 
-/// A diagram drawn through plotters, on the SVG's grid scaled.
+/// A diagram drawn through plotters: [`drawing`] scaled to the bitmap.
 struct Diagram {
     position: StartPosition,
     marks: Marks,
@@ -327,8 +477,7 @@ impl Chart for Diagram {
     #[allow(
         clippy::cast_possible_truncation,
         clippy::cast_possible_wrap,
-        clippy::cast_sign_loss,
-        clippy::too_many_lines
+        clippy::cast_sign_loss
     )]
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let (w, _) = area.dim_in_pixel();
@@ -339,107 +488,59 @@ impl Chart for Diagram {
                 (f64::from(y) * k).round() as i32,
             )
         };
+        let scaled = |n: u32| (f64::from(n) * k).round().max(1.0) as u32;
         let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
         area.fill(&WHITE).map_err(err)?;
-        let (weak, targets) = marked(self.position, None, self.marks);
-        let board = self.position.board();
-        let light = RGBColor(0xf0, 0xd9, 0xb5);
-        let dark = RGBColor(0xb5, 0x88, 0x63);
-        let red = RGBColor(0xd6, 0x27, 0x28);
-        let green = RGBColor(0x2a, 0x9d, 0x3a);
-        let piece_font = ("sans-serif", 32.0 * k).into_font();
-        for rank in Rank::ALL {
-            for file in File::ALL {
-                let sq = Square::from_coords(file, rank);
-                let x = 20 + 40 * u32::from(file);
-                let y = 20 + 40 * (7 - u32::from(rank));
-                let colour = if (u32::from(file) + u32::from(rank)) % 2 == 1 {
-                    light
-                } else {
-                    dark
-                };
-                area.draw(&Rectangle::new(
+        let marked = marked(self.position, None, self.marks);
+        for shape in drawing(self.position, marked, self.lang) {
+            match shape {
+                Shape::Square { x, y, fill } => area.draw(&Rectangle::new(
                     [at(x, y), at(x + 40, y + 40)],
-                    colour.filled(),
-                ))
-                .map_err(err)?;
-                if targets.contains(sq) {
-                    area.draw(&Rectangle::new(
-                        [at(x + 2, y + 2), at(x + 38, y + 38)],
-                        green.stroke_width((3.0 * k).round() as u32),
-                    ))
-                    .map_err(err)?;
-                }
-                if let Some(piece) = board.piece_at(sq) {
-                    if weak.contains(sq) {
-                        area.draw(&Circle::new(
-                            at(x + 20, y + 20),
-                            (17.0 * k).round() as i32,
-                            red.stroke_width((3.0 * k).round() as u32),
-                        ))
-                        .map_err(err)?;
-                    }
-                    let centre = Pos::new(HPos::Center, VPos::Center);
-                    if piece.color == Color::White {
-                        area.draw(&Text::new(
-                            glyph(Color::Black, piece.role).to_string(),
-                            at(x + 20, y + 21),
-                            piece_font.clone().color(&WHITE).pos(centre),
-                        ))
-                        .map_err(err)?;
-                    }
-                    area.draw(&Text::new(
-                        glyph(piece.color, piece.role).to_string(),
-                        at(x + 20, y + 21),
-                        piece_font.clone().color(&BLACK).pos(centre),
-                    ))
-                    .map_err(err)?;
-                }
-            }
-        }
-        let label = ("sans-serif", 12.0 * k)
-            .into_font()
-            .color(&BLACK)
-            .pos(Pos::new(HPos::Center, VPos::Center));
-        for (i, file) in File::ALL.iter().enumerate() {
-            area.draw(&Text::new(
-                file.char().to_string(),
-                at(40 + 40 * i as u32, 350),
-                label.clone(),
-            ))
-            .map_err(err)?;
-        }
-        for (i, rank) in Rank::ALL.iter().enumerate() {
-            area.draw(&Text::new(
-                rank.char().to_string(),
-                at(8, 40 + 40 * (7 - i as u32)),
-                label.clone(),
-            ))
-            .map_err(err)?;
-        }
-        let small = ("sans-serif", 10.0 * k)
-            .into_font()
-            .color(&BLACK)
-            .pos(Pos::new(HPos::Left, VPos::Center));
-        let mut y = BOARD_HEIGHT + 6;
-        for (mark, lines) in legend(weak, targets, self.lang) {
-            match mark {
-                Mark::Ring => area.draw(&Circle::new(
-                    at(27, y + 6),
-                    (5.0 * k).round() as i32,
-                    red.stroke_width((2.0 * k).round().max(1.0) as u32),
+                    fill.plotters().filled(),
                 )),
-                Mark::Square => area.draw(&Rectangle::new(
-                    [at(22, y + 1), at(32, y + 11)],
-                    green.stroke_width((2.0 * k).round().max(1.0) as u32),
+                Shape::Outline {
+                    x,
+                    y,
+                    size,
+                    colour,
+                    width,
+                    ..
+                } => area.draw(&Rectangle::new(
+                    [at(x, y), at(x + size, y + size)],
+                    colour.plotters().stroke_width(scaled(width)),
                 )),
+                Shape::Ring {
+                    cx,
+                    cy,
+                    r,
+                    colour,
+                    width,
+                    ..
+                } => area.draw(&Circle::new(
+                    at(cx, cy),
+                    (f64::from(r) * k).round() as i32,
+                    colour.plotters().stroke_width(scaled(width)),
+                )),
+                Shape::Text {
+                    x,
+                    middle,
+                    size,
+                    centred,
+                    fill,
+                    text,
+                    ..
+                } => {
+                    let anchor = if centred { HPos::Center } else { HPos::Left };
+                    let colour = fill.map_or(BLACK, Rgb::plotters);
+                    let font = ("sans-serif", f64::from(size) * k)
+                        .into_font()
+                        .color(&colour)
+                        .pos(Pos::new(anchor, VPos::Center));
+                    area.draw(&Text::new(text, at(x, middle), font))
+                }
+                Shape::Legend | Shape::LegendEnd => Ok(()),
             }
             .map_err(err)?;
-            for line in lines {
-                area.draw(&Text::new(line, at(40, y + 6), small.clone()))
-                    .map_err(err)?;
-                y += LEGEND_LINE;
-            }
         }
         Ok(())
     }
