@@ -46,7 +46,7 @@ use thiserror::Error;
 
 pub use c960_store::RunKind;
 pub use chart_data::castling_opportunities;
-pub use features::features_frame;
+pub use features::{chess960_frame, dfrc_frame, features_frame};
 pub use join::{IMPORT_TERMINATIONS, TERMINATIONS, per_position, write_table};
 pub use source::{Source, labels, source};
 

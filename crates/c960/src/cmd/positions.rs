@@ -34,7 +34,7 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
             output::write_to(args.out.as_deref(), |out| match args.format {
                 TableFormat::Csv => write_csv(out, &records),
                 TableFormat::Json => write_json(out, records.len(), records.iter()),
-                TableFormat::Parquet => write_parquet(out, &records, chess960_frame),
+                TableFormat::Parquet => write_parquet(out, &records, c960_report::chess960_frame),
             })?;
         }
         Variant::Dfrc => {
@@ -52,7 +52,9 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
             output::write_to(args.out.as_deref(), |out| match args.format {
                 TableFormat::Csv => write_csv(out, records().flatten()),
                 TableFormat::Json => write_json(out, setups.len(), records().flatten()),
-                TableFormat::Parquet => write_parquet_slices(out, records(), dfrc_frame),
+                TableFormat::Parquet => {
+                    write_parquet_slices(out, records(), c960_report::dfrc_frame)
+                }
             })
             .with_context(|| {
                 args.out.as_ref().map_or_else(
@@ -126,102 +128,4 @@ fn write_parquet_slices<T>(
             .map_err(io::Error::other)?;
     }
     writer.finish().map(|_| ()).map_err(io::Error::other)
-}
-
-/// A column of one field of every row.
-macro_rules! column {
-    ($rows:expr, $name:ident, $map:expr) => {
-        Column::new(
-            stringify!($name).into(),
-            $rows.iter().map(|r| $map(&r.$name)).collect::<Vec<_>>(),
-        )
-    };
-}
-
-fn chess960_frame(rows: &[PositionRecord]) -> PolarsResult<DataFrame> {
-    let text = String::as_str;
-    let count = |n: &usize| *n as u64;
-    let sp = |n: &u16| u32::from(*n);
-    let file = |c: &char| c.to_string();
-    let flag = |b: &bool| *b;
-    let columns = vec![
-        column!(rows, sp, sp),
-        column!(rows, placement, text),
-        column!(rows, xfen, text),
-        column!(rows, shredder_fen, text),
-        column!(rows, mirror_sp, sp),
-        column!(rows, mirror_placement, text),
-        column!(rows, king_file, file),
-        column!(rows, rook_a_file, file),
-        column!(rows, rook_h_file, file),
-        column!(rows, queen_file, file),
-        column!(rows, bishop_files, text),
-        column!(rows, knight_files, text),
-        column!(rows, legal_first_moves, count),
-        column!(rows, undefended_pawns, count),
-        column!(rows, undefended_files, text),
-        column!(rows, king_only_pawns, count),
-        column!(rows, king_only_files, text),
-        column!(rows, weak_pawns, count),
-        column!(rows, weak_files, text),
-        column!(rows, first_move_attackable, count),
-        column!(rows, first_move_attacks, text),
-        column!(rows, castle_a_first_move, flag),
-        column!(rows, castle_a_kind, text),
-        column!(rows, castle_a_blockers, count),
-        column!(rows, castle_a_blocker_squares, text),
-        column!(rows, castle_h_first_move, flag),
-        column!(rows, castle_h_kind, text),
-        column!(rows, castle_h_blockers, count),
-        column!(rows, castle_h_blocker_squares, text),
-        column!(rows, corner_bishops, count),
-        column!(rows, corner_bishop_squares, text),
-        column!(rows, queen_in_corner, flag),
-    ];
-    DataFrame::new(rows.len(), columns)
-}
-
-fn dfrc_frame(rows: &[DfrcRecord]) -> PolarsResult<DataFrame> {
-    let text = String::as_str;
-    let count = |n: &usize| *n as u64;
-    let sp = |n: &u16| u32::from(*n);
-    let index = |n: &u32| *n;
-    let flag = |b: &bool| *b;
-    let diff = |d: &i32| *d;
-    let columns = vec![
-        column!(rows, index, index),
-        column!(rows, white_sp, sp),
-        column!(rows, black_sp, sp),
-        column!(rows, symmetric, flag),
-        column!(rows, placement, text),
-        column!(rows, shredder_fen, text),
-        column!(rows, xfen, text),
-        column!(rows, white_undefended, count),
-        column!(rows, black_undefended, count),
-        column!(rows, white_king_only, count),
-        column!(rows, black_king_only, count),
-        column!(rows, white_weak, count),
-        column!(rows, black_weak, count),
-        column!(rows, white_attackable, count),
-        column!(rows, white_attacks, text),
-        column!(rows, black_attackable, count),
-        column!(rows, black_attacks, text),
-        column!(rows, white_castle_a_first_move, flag),
-        column!(rows, white_castle_h_first_move, flag),
-        column!(rows, black_castle_a_first_move, flag),
-        column!(rows, black_castle_h_first_move, flag),
-        column!(rows, white_castle_a_kind, text),
-        column!(rows, white_castle_h_kind, text),
-        column!(rows, black_castle_a_kind, text),
-        column!(rows, black_castle_h_kind, text),
-        column!(rows, white_castle_blockers, count),
-        column!(rows, black_castle_blockers, count),
-        column!(rows, white_corner_bishops, count),
-        column!(rows, black_corner_bishops, count),
-        column!(rows, weak_diff, diff),
-        column!(rows, attackable_diff, diff),
-        column!(rows, castle_first_move_diff, diff),
-        column!(rows, corner_bishops_diff, diff),
-    ];
-    DataFrame::new(rows.len(), columns)
 }
