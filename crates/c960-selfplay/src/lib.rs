@@ -72,7 +72,7 @@ pub use stats::{Interval, PositionStats, PositionSummary, trinomial_interval};
 pub(crate) use tables::write_run_outputs;
 
 /// The journal of finished games.
-pub const JOURNAL_FILE: &str = "journal.jsonl";
+pub use c960_store::JOURNAL_FILE;
 /// All games as PGN.
 pub const PGN_FILE: &str = "games.pgn";
 /// One row per game.

@@ -392,3 +392,24 @@ fn positions_frame(rows: &[PositionSummary], variant: Variant) -> PolarsResult<D
     }
     DataFrame::new(rows.len(), columns)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_game_table_has_the_shared_columns_then_self_plays_own() {
+        let frame = games_frame(&[], Variant::Chess960).unwrap();
+        let names: Vec<&str> = frame
+            .get_column_names()
+            .iter()
+            .map(|n| n.as_str())
+            .collect();
+        let wanted: Vec<&str> = c960_store::columns::GAMES
+            .iter()
+            .chain(&c960_store::columns::SELFPLAY_GAMES_EXTRA)
+            .copied()
+            .collect();
+        assert_eq!(names, wanted);
+    }
+}

@@ -82,6 +82,37 @@ pub const GAME_SUMMARY: [&str; 17] = [
     "insufficient_material",
 ];
 
+/// The game table (`games.parquet`) of self-play and imports alike: one
+/// row per game, these columns first and in this order (an import leaves
+/// what it does not know empty), then [`SELFPLAY_GAMES_EXTRA`] or
+/// [`IMPORT_GAMES_EXTRA`]; both writers are tested to write exactly these.
+pub const GAMES: [&str; 16] = [
+    "sp",
+    "game",
+    "seed",
+    "white",
+    "black",
+    "limit",
+    "result",
+    "white_score",
+    "termination",
+    "plies",
+    "moves",
+    "white_castle_side",
+    "white_castle_ply",
+    "black_castle_side",
+    "black_castle_ply",
+    "scores",
+];
+
+/// The column a self-play game table adds after [`GAMES`]: plies played
+/// from the opening book.
+pub const SELFPLAY_GAMES_EXTRA: [&str; 1] = ["book_plies"];
+
+/// The columns an import's game table adds after [`GAMES`]: what the PGN
+/// headers say of the players and the game.
+pub const IMPORT_GAMES_EXTRA: [&str; 4] = ["white_elo", "black_elo", "time_control", "date"];
+
 /// The termination columns of a self-play position table, in table order,
 /// with their names in words (the first three end [`GAME_SUMMARY`]).
 pub const SELFPLAY_TERMINATIONS: [(&str, &str); 8] = [

@@ -314,7 +314,7 @@ mod tests {
     type Read = Result<(Vec<MergeInput<Value>>, Vec<DirLock>), MergeRefusal>;
 
     fn read(inputs: &[PathBuf], out: &Path) -> Read {
-        read_inputs::<Value, Value>(inputs, out, "journal.jsonl", "sweep", "sweep")
+        read_inputs::<Value, Value>(inputs, out, crate::JOURNAL_FILE, "sweep", "sweep")
     }
 
     #[test]

@@ -48,8 +48,8 @@ pub use row::{MATE_CP, SweepRow, TopMove};
 pub use table::{PARQUET_MANIFEST_KEY, frame, positions_frame, repeats_frame};
 pub use validate::check_row;
 
-/// File names inside a run directory.
-pub const JOURNAL_FILE: &str = "journal.jsonl";
+/// File names inside a run directory: the journal of finished searches.
+pub use c960_store::JOURNAL_FILE;
 /// The table as Parquet.
 pub const PARQUET_FILE: &str = c960_store::SWEEP_TABLE;
 /// The table as CSV.

@@ -192,6 +192,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_game_table_has_the_shared_columns_then_the_imports_own() {
+        let frame = games_frame(Vec::new()).unwrap();
+        let names: Vec<&str> = frame
+            .get_column_names()
+            .iter()
+            .map(|n| n.as_str())
+            .collect();
+        let wanted: Vec<&str> = c960_store::columns::GAMES
+            .iter()
+            .chain(&c960_store::columns::IMPORT_GAMES_EXTRA)
+            .copied()
+            .collect();
+        assert_eq!(names, wanted);
+    }
+
+    #[test]
     fn an_import_writes_a_manifest_the_typed_reader_reads() {
         let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tree.pgn");
         let out = tempfile::tempdir().unwrap();

@@ -26,6 +26,9 @@ use fields::{Fields, engine, engine_list, failed};
 
 /// A run's provenance, in every run directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
+/// A sweep's or self-play run's journal: one line a finished search or
+/// game, what a resume and a merge read.
+pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// Key of the run's manifest in the key-value metadata of its Parquet
 /// tables (sweeps and self-play write it; imports do not).
 pub const PARQUET_MANIFEST_KEY: &str = "c960.manifest";

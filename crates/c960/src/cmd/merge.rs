@@ -54,7 +54,7 @@ pub(crate) fn kind_of(dir: &Path) -> Result<Kind> {
             RunKind::Import => {}
         }
     }
-    let journal = dir.join("journal.jsonl");
+    let journal = dir.join(c960_store::JOURNAL_FILE);
     if !journal.is_file() {
         return Err(not_a_run().into());
     }

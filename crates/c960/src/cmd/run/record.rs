@@ -193,7 +193,7 @@ impl Drop for FirstRun {
         // stage has removed its own journal.
         let worked = ["sweep", "selfplay"]
             .iter()
-            .any(|stage| self.out.join(stage).join("journal.jsonl").exists());
+            .any(|stage| self.out.join(stage).join(c960_store::JOURNAL_FILE).exists());
         if finished || worked {
             return;
         }
