@@ -47,9 +47,10 @@ impl EngineSpec {
         match self {
             EngineSpec::Uci(config) if multipv > 1 => {
                 let mut config = config.clone();
-                config
-                    .options
-                    .push(("MultiPV".to_owned(), multipv.to_string()));
+                config.options.push(crate::UciOption {
+                    name: "MultiPV".to_owned(),
+                    value: multipv.to_string(),
+                });
                 EngineSpec::Uci(config)
             }
             other => other.clone(),

@@ -180,7 +180,7 @@ fn options_out_of_range_or_unknown_are_refused() {
         "{err}"
     );
     let mut config = fake(&[]);
-    config.options.push(("Contempt".into(), "10".into()));
+    config.options.push("Contempt=10".parse().unwrap());
     let err = UciEngine::start(&config).unwrap_err();
     assert!(err.to_string().contains("no option \"Contempt\""), "{err}");
 }

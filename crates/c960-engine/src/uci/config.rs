@@ -29,7 +29,7 @@ pub struct UciConfig {
     /// `Hash` in MiB (default 16).
     pub hash_mb: u32,
     /// Further options, set after the standard ones, in order.
-    pub options: Vec<(String, String)>,
+    pub options: Vec<crate::UciOption>,
     /// How long the `uci` handshake and `isready` may take.
     pub handshake_timeout: Duration,
     /// Overrides the search watchdog derived from the limit.

@@ -211,12 +211,12 @@ impl UciEngine {
             self.set_option("UCI_ShowWDL", "true")?;
         }
         for name in CONTEMPT_OPTIONS {
-            let configured = self.config.options.iter().any(|(n, _)| n == name);
+            let configured = self.config.options.iter().any(|o| o.name == name);
             if !configured && self.offered.contains_key(name) {
                 self.set_option(name, "0")?;
             }
         }
-        for (name, value) in self.config.options.clone() {
+        for crate::UciOption { name, value } in self.config.options.clone() {
             if !self.offered.contains_key(&name) {
                 return Err(self.option_error(&format!("it offers no option {name:?}")));
             }

@@ -92,10 +92,7 @@ impl EngineChoice {
         }
         config.threads = self.threads;
         config.hash_mb = self.hash;
-        config.options = options
-            .iter()
-            .map(|o| (o.name.clone(), o.value.clone()))
-            .collect();
+        config.options = options.to_vec();
         config.watchdog = watchdog;
         // A missing engine is reported before any run directory is made.
         config.executable().map_err(|e| InputError(e.to_string()))?;
