@@ -19,6 +19,12 @@
 //! Sweeps of Double Fischer Random Chess setups (manifest `"variant":
 //! "dfrc"`) get their own report instead, [`dfrc`]; a report is of one
 //! variant, so DFRC and Chess960 runs are not mixed.
+//!
+//! Shared with the command line: the position table's layout
+//! ([`chess960_frame`], [`dfrc_frame`], which `c960 positions` writes), the
+//! frame of every HTML page ([`html::Page`]: the site, the writers' sheets
+//! and the tournament kit) and the board drawing ([`board`], one list of
+//! shapes rendered as SVG and PNG).
 
 pub mod agreement;
 pub mod balance;
