@@ -143,27 +143,7 @@ fn import_writes_the_game_table_atomically() {
         .iter()
         .map(|n| n.as_str())
         .collect();
-    assert_eq!(
-        &names[..16],
-        [
-            "sp",
-            "game",
-            "seed",
-            "white",
-            "black",
-            "limit",
-            "result",
-            "white_score",
-            "termination",
-            "plies",
-            "moves",
-            "white_castle_side",
-            "white_castle_ply",
-            "black_castle_side",
-            "black_castle_ply",
-            "scores"
-        ]
-    );
+    assert_eq!(&names[..16], c960_store::columns::GAMES);
     let game = frame.column("game").unwrap().u32().unwrap();
     // Two games from SP 518 (numbered 0 and 1) and one from SP 91.
     assert_eq!(
