@@ -7,9 +7,9 @@
 #   bash data/v3-progress.sh restore   # data/research-v3-progress -> runs/research-v3
 #
 # `save` copies the run's plan and every rater's journal (finished raters
-# with their tables and manifests) but no lock file; a journal copied while
-# a search is being appended ends in at most one torn line, which the
-# resume drops and searches again. `restore` puts them back only where
+# with their tables and manifests) but no lock file; of a journal copied
+# while a search is being appended it keeps the whole lines only, and the
+# resume searches that position again. `restore` puts them back only where
 # runs/research-v3 does not exist yet, so the next `bash data/publish-v3.sh`
 # continues where the saved run stopped. The journals record the engine's
 # command (for Stockfish 19 the path of its node_modules), and a resume
@@ -32,6 +32,13 @@ case "${1:-}" in
           mkdir -p "$progress.tmp/$(dirname "$file")"
           cp "$run/$file" "$progress.tmp/$file"
         done
+    for journal in "$progress.tmp"/raters/*/journal.jsonl; do
+      # Only whole lines: a search being appended is left to the resume.
+      if [ -s "$journal" ] && [ "$(tail -c 1 "$journal" | od -An -c | tr -d ' ')" != '\n' ]; then
+        partial=$(tail -n 1 "$journal" | wc -c)
+        truncate -s $(($(wc -c < "$journal") - partial)) "$journal"
+      fi
+    done
     rm -rf "$progress"
     mv "$progress.tmp" "$progress"
     for journal in "$progress"/raters/*/journal.jsonl; do
