@@ -243,7 +243,7 @@ mod tests {
         assert!(
             error
                 .to_string()
-                .ends_with("manifest.json: rows must be a whole number"),
+                .ends_with("manifest.json: rows: invalid value: integer `-1`, expected u64"),
             "{error}"
         );
     }

@@ -167,7 +167,7 @@ impl Adaptive {
     /// were recorded.
     pub(crate) fn settings(&self, config: &SelfplayConfig, path: &Path) -> RoundSettings {
         let legacy = Journal::<Round>::read_header(path)
-            .is_ok_and(|(_, settings)| settings.get("positions").is_none());
+            .is_ok_and(|(_, settings)| !settings.has("positions"));
         RoundSettings {
             target_half_width: self.target_half_width,
             band_half_width: self.band_half_width,
@@ -247,7 +247,7 @@ pub(crate) fn read_rounds(
             path.display()
         )));
     }
-    let settings = serde_json::to_value(rule.settings(config, &path))
+    let settings = c960_store::Settings::of(&rule.settings(config, &path))
         .map_err(|e| SelfplayError::Io(std::io::Error::other(e)))?;
     let mut rounds = Vec::new();
     Journal::<Round>::read_records(&path, &settings, &|_| Ok(()), |round, _, _| {

@@ -24,7 +24,7 @@ use std::{
 use c960_core::{GameKey, Setup, Shard, Variant};
 use c960_engine::EngineInfo;
 use c960_store::{
-    DirLock, Journal, JournalError,
+    DirLock, Journal, JournalError, Settings,
     merge::{
         ExistingOutput, MergeInput, agree, existing_output, missing_message, output_would_lose,
         outside_the_run, read_inputs, refuse_mixed, unfinished,
@@ -139,7 +139,7 @@ pub fn merge(
     refuse_adaptive(&read)?;
     let first = &read[0];
     for other in &read[1..] {
-        agree::<GameRecord, Head>(first, other, JOURNAL_FILE, &fields(first, other))?;
+        agree(first, other, &fields(first, other))?;
     }
     let Some(plan) = read.iter().find_map(|i| i.manifest.as_ref()) else {
         return Err(invalid(format!(
@@ -202,8 +202,8 @@ pub fn merge(
     let extras = PgnExtras {
         scores: first
             .settings
-            .get("keep_scores")
-            .and_then(serde_json::Value::as_bool)
+            .field::<bool>("keep_scores")
+            .and_then(Result::ok)
             .unwrap_or(false),
         processes: processes_label(plan.processes == SHARED_PROCESS),
         variant,
@@ -256,7 +256,7 @@ fn refuse_adaptive(read: &[Input]) -> Result<(), SelfplayError> {
 /// holds a game that no input has.
 fn keeps_output(
     out: &Path,
-    settings: &serde_json::Value,
+    settings: &Settings,
     units: &BTreeMap<GameKey, Place>,
 ) -> Result<(), SelfplayError> {
     let mut lost = 0;

@@ -60,7 +60,7 @@ fn bytes(path: &Path) -> Vec<u8> {
 }
 
 /// The journal's settings line and its games in (SP, game) order.
-fn journal(dir: &Path) -> (Value, Vec<GameRecord>) {
+fn journal(dir: &Path) -> (c960_store::Settings, Vec<GameRecord>) {
     let path = dir.join("journal.jsonl");
     let (_, settings) = Journal::<Value>::read_header(&path).unwrap();
     let mut games: Vec<GameRecord> = fs::read_to_string(&path)

@@ -22,12 +22,11 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use serde::{Serialize, de::DeserializeOwned};
-use serde_json::Value;
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
-use crate::write_atomically;
+use crate::{Settings, write_atomically};
 
 /// Why a journal cannot be used.
 #[derive(Debug, Error)]
@@ -266,17 +265,19 @@ impl<R: Serialize + DeserializeOwned> Journal<R> {
         mut on_record: impl FnMut(R),
     ) -> Result<Journal<R>, JournalError> {
         let io_error = |source| JournalError::io(path, source);
-        let settings = serde_json::to_value(settings).map_err(|e| io_error(io::Error::other(e)))?;
-        let header = serde_json::json!({ "c960_journal": FORMAT, "settings": settings });
-
+        let header = Header {
+            c960_journal: FORMAT,
+            settings,
+        };
         let mut lines = Lines::open(path).map_err(io_error)?;
         let mut line = Vec::new();
         if lines.next(&mut line).map_err(io_error)? {
             let theirs = read_header(path, &line)?;
-            if theirs != settings {
+            let ours = Settings::of(settings).map_err(|e| io_error(io::Error::other(e)))?;
+            if theirs != ours {
                 return Err(JournalError::SettingsDiffer {
                     path: path.to_owned(),
-                    differences: differences(&theirs, &settings),
+                    differences: theirs.differences(&ours),
                 });
             }
             // First pass: every line is checked before any is used.
@@ -344,8 +345,10 @@ impl<R: Serialize + DeserializeOwned> Journal<R> {
         fill: impl FnOnce(&mut dyn FnMut(&R) -> io::Result<()>) -> io::Result<()>,
     ) -> Result<(), JournalError> {
         let io_error = |source| JournalError::io(path, source);
-        let settings = serde_json::to_value(settings).map_err(|e| io_error(io::Error::other(e)))?;
-        let header = serde_json::json!({ "c960_journal": FORMAT, "settings": settings });
+        let header = Header {
+            c960_journal: FORMAT,
+            settings,
+        };
         write_atomically(path, |out| {
             out.write_all(&seal(
                 serde_json::to_vec(&header).map_err(io::Error::other)?,
@@ -411,7 +414,7 @@ impl<R: Serialize + DeserializeOwned> Journal<R> {
 impl<R: DeserializeOwned> Journal<R> {
     /// The header line of the journal at `path` (with its newline) and the
     /// settings in it.
-    pub fn read_header(path: &Path) -> Result<(Vec<u8>, Value), JournalError> {
+    pub fn read_header(path: &Path) -> Result<(Vec<u8>, Settings), JournalError> {
         let io_error = |source| JournalError::io(path, source);
         let mut lines = Lines::open(path).map_err(io_error)?;
         let mut line = Vec::new();
@@ -441,7 +444,7 @@ impl<R: DeserializeOwned> Journal<R> {
     /// unterminated last line (a write in progress) is left out.
     pub fn read_records(
         path: &Path,
-        settings: &Value,
+        settings: &Settings,
         check: &dyn Fn(&R) -> Result<(), String>,
         mut on_record: impl FnMut(R, u64, &[u8]) -> Result<(), JournalError>,
     ) -> Result<(), JournalError> {
@@ -451,7 +454,7 @@ impl<R: DeserializeOwned> Journal<R> {
         if &theirs != settings {
             return Err(JournalError::SettingsDiffer {
                 path: path.to_owned(),
-                differences: differences(&theirs, settings),
+                differences: theirs.differences(settings),
             });
         }
         let mut lines = Lines::open(path).map_err(io_error)?;
@@ -485,20 +488,28 @@ impl JournalError {
     }
 }
 
+/// A journal's header line: its format and the run's settings.
+#[derive(Serialize, Deserialize)]
+struct Header<S> {
+    c960_journal: u64,
+    #[serde(default)]
+    settings: S,
+}
+
 /// The settings in a journal's header line.
-fn read_header(path: &Path, line: &[u8]) -> Result<Value, JournalError> {
+fn read_header(path: &Path, line: &[u8]) -> Result<Settings, JournalError> {
     let corrupt = |reason: String| JournalError::Corrupt {
         path: path.to_owned(),
         line: 1,
         reason,
     };
     unseal(trim_newline(line)).map_err(corrupt)?;
-    let found: Value =
+    let found: Header<Settings> =
         serde_json::from_slice(line).map_err(|e| corrupt(format!("not a journal header: {e}")))?;
-    if found.get("c960_journal") != Some(&Value::from(FORMAT)) {
+    if found.c960_journal != FORMAT {
         return Err(corrupt("not a c960 journal header".to_owned()));
     }
-    Ok(found.get("settings").cloned().unwrap_or(Value::Null))
+    Ok(found.settings)
 }
 
 fn trim_newline(line: &[u8]) -> &[u8] {
@@ -572,27 +583,4 @@ fn content(line: &[u8]) -> &[u8] {
     } else {
         line.strip_suffix(b"}").unwrap_or(line)
     }
-}
-
-/// The top-level fields that differ, readably.
-fn differences(theirs: &Value, ours: &Value) -> String {
-    let (Value::Object(a), Value::Object(b)) = (theirs, ours) else {
-        return format!("{theirs} there, {ours} now");
-    };
-    let mut out = String::new();
-    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    for key in keys {
-        let (x, y) = (a.get(key), b.get(key));
-        if x != y {
-            if !out.is_empty() {
-                out.push_str("; ");
-            }
-            let show =
-                |v: Option<&Value>| v.map_or_else(|| "nothing".to_owned(), ToString::to_string);
-            let _ = write!(out, "{key}: {} there, {} now", show(x), show(y));
-        }
-    }
-    out
 }

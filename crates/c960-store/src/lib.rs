@@ -8,7 +8,8 @@
 //! [`merge`] what every `c960 merge` shares; [`columns`] the column names
 //! of the per-position tables that writers and the report share;
 //! [`read_position_column`] one number per position from any such table;
-//! [`DirSwap`] an output directory replaced as a whole;
+//! [`DirSwap`] an output directory replaced as a whole; [`Settings`] a
+//! journal's settings for readers that do not know their type;
 //! [`bad_input`] the error every layer raises for a path or file the user
 //! gave that cannot be used, told from a failure by its type
 //! ([`is_bad_input`]).
@@ -23,6 +24,7 @@ pub mod manifest;
 pub mod merge;
 mod parquet;
 mod position_column;
+mod settings;
 mod setup_columns;
 mod swap;
 mod untouched;
@@ -36,16 +38,17 @@ pub use game_slices::{GameSlices, SLICE_ROWS};
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};
 pub use manifest::{
-    BALANCE_CSV, EngineRecord, FailedUnit, GAMES_TABLE, IMPORT_SUMMARY_FILE, JOURNAL_FILE,
-    MANIFEST_FILE, ManifestError, PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE,
-    REPEATS_CSV, REPEATS_TABLE, Repeatability, RunKind, RunManifest, SOURCES_KEY, SWEEP_CSV,
-    SWEEP_TABLE, Variant,
+    AdaptiveRule, BALANCE_CSV, EngineRecord, FailedUnit, GAMES_TABLE, IMPORT_SUMMARY_FILE,
+    JOURNAL_FILE, MANIFEST_FILE, ManifestError, PARQUET_MANIFEST_KEY, POSITIONS_CSV,
+    POSITIONS_TABLE, REPEATS_CSV, REPEATS_TABLE, Repeatability, RunKind, RunManifest, SOURCES_KEY,
+    SWEEP_CSV, SWEEP_TABLE, Variant,
 };
 pub use parquet::{
     CorruptFile, HASH_KEY, ParquetInfo, ROWS_KEY, SealedWriter, check_parquet, polars_reason,
     quietly, write_sealed,
 };
 pub use position_column::{ColumnError, DEFAULT_COLUMNS, PositionColumn, read_position_column};
+pub use settings::Settings;
 pub use setup_columns::label_variant;
 pub use swap::{DirSwap, SwapError};
 pub use untouched::Untouched;

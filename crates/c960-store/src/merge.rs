@@ -13,10 +13,9 @@ use std::{
 };
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 use thiserror::Error;
 
-use crate::{DirLock, Journal, JournalError, LockError, MANIFEST_FILE};
+use crate::{DirLock, Journal, JournalError, LockError, MANIFEST_FILE, Settings};
 
 /// One input of a merge: its directory, its manifest if it finished, and
 /// its journal's header line (as written) and settings.
@@ -29,7 +28,7 @@ pub struct MergeInput<M> {
     /// The journal's header line, newline included.
     pub header: Vec<u8>,
     /// The settings in that header.
-    pub settings: Value,
+    pub settings: Settings,
 }
 
 /// Why a merge cannot go on.
@@ -135,23 +134,13 @@ fn read_input<R: DeserializeOwned, M: DeserializeOwned>(
 /// Checks that input `b` was made with `a`'s settings: the same journal
 /// settings line (what differs is named) and the same manifest `fields`
 /// (name, `a`'s value, `b`'s value) where both finished.
-pub fn agree<R: DeserializeOwned, M>(
+pub fn agree<M>(
     a: &MergeInput<M>,
     b: &MergeInput<M>,
-    journal: &str,
     fields: &[(&str, String, String)],
 ) -> Result<(), MergeRefusal> {
     if a.settings != b.settings {
-        let differences = match Journal::<R>::read_records(
-            &b.dir.join(journal),
-            &a.settings,
-            &|_| Ok(()),
-            |_, _, _| Ok(()),
-        ) {
-            Err(JournalError::SettingsDiffer { differences, .. }) => differences,
-            _ => "settings lines differ".to_owned(),
-        };
-        return Err(differ(a, b, &differences));
+        return Err(differ(a, b, &b.settings.differences(&a.settings)));
     }
     for (name, there, here) in fields {
         if there != here {
@@ -204,22 +193,14 @@ pub enum ExistingOutput {
 pub fn existing_output(
     out: &Path,
     journal: &str,
-    settings: &Value,
+    settings: &Settings,
     run_files: &[&str],
 ) -> Result<ExistingOutput, MergeRefusal> {
     let path = out.join(journal);
     if path.is_file() {
-        let (_, theirs) = Journal::<Value>::read_header(&path)?;
+        let (_, theirs) = Journal::<serde::de::IgnoredAny>::read_header(&path)?;
         if &theirs != settings {
-            let differences = match Journal::<Value>::read_records(
-                &path,
-                settings,
-                &|_| Ok(()),
-                |_, _, _| Ok(()),
-            ) {
-                Err(JournalError::SettingsDiffer { differences, .. }) => differences,
-                _ => "settings lines differ".to_owned(),
-            };
+            let differences = theirs.differences(settings);
             return Err(MergeRefusal::Invalid(format!(
                 "{} already holds a run of other settings ({differences}); merging would replace it: \
                  merge into a new directory",
@@ -311,10 +292,12 @@ pub fn missing_message(
 mod tests {
     use super::*;
 
-    type Read = Result<(Vec<MergeInput<Value>>, Vec<DirLock>), MergeRefusal>;
+    use serde::de::IgnoredAny;
+
+    type Read = Result<(Vec<MergeInput<IgnoredAny>>, Vec<DirLock>), MergeRefusal>;
 
     fn read(inputs: &[PathBuf], out: &Path) -> Read {
-        read_inputs::<Value, Value>(inputs, out, crate::JOURNAL_FILE, "sweep", "sweep")
+        read_inputs::<IgnoredAny, IgnoredAny>(inputs, out, crate::JOURNAL_FILE, "sweep", "sweep")
     }
 
     #[test]

@@ -172,7 +172,7 @@ fn a_journal_line_without_its_checksum_is_refused_in_a_checksummed_journal() {
     let text = fs::read_to_string(&path).unwrap();
     let sealed: Vec<&str> = text.lines().collect();
     let cut = sealed[2].find(",\"c960_sum\"").unwrap();
-    let settings = serde_json::Value::from("settings");
+    let settings = c960_store::Settings::of(&"settings").unwrap();
     for edited in [
         format!("{}}}", &sealed[2][..cut]).replace("\"score\":7", "\"score\":250"),
         sealed[2]

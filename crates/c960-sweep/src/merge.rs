@@ -21,7 +21,7 @@ use std::{
 use c960_core::{SearchKey, Setup, Shard, Variant};
 use c960_engine::Limit;
 use c960_store::{
-    DirLock, Journal, JournalError,
+    DirLock, Journal, JournalError, Settings,
     merge::{
         ExistingOutput, MergeInput, agree, existing_output, missing_message, output_would_lose,
         outside_the_run, read_inputs, refuse_mixed, unfinished,
@@ -68,7 +68,7 @@ pub fn merge(
         read_inputs::<Entry, Manifest>(inputs, out, JOURNAL_FILE, "sweep", "sweep")?;
     let first = &read[0];
     for other in &read[1..] {
-        agree::<Entry, Manifest>(first, other, JOURNAL_FILE, &fields(first, other))?;
+        agree(first, other, &fields(first, other))?;
     }
     let Some(plan) = read.iter().find_map(|i| i.manifest.as_ref()) else {
         return Err(invalid(format!(
@@ -323,10 +323,11 @@ fn same_apart_from_time(a: &SweepRow, b: &SweepRow) -> bool {
 }
 
 /// The repeat rule of a journal's settings line (absent: one search).
-fn repeat_plan(settings: &serde_json::Value) -> Result<RepeatPlan, MergeError> {
-    match settings.get("repeats") {
-        Some(value) => serde_json::from_value(value.clone())
-            .map_err(|e| SweepError::Invalid(format!("journal settings: repeats: {e}"))),
+fn repeat_plan(settings: &Settings) -> Result<RepeatPlan, MergeError> {
+    match settings.field("repeats") {
+        Some(plan) => {
+            plan.map_err(|e| SweepError::Invalid(format!("journal settings: repeats: {e}")))
+        }
         None => Ok(RepeatPlan::single()),
     }
 }
@@ -344,7 +345,7 @@ fn search_name(variant: Variant, key: SearchKey) -> String {
 /// holds a search that no input has.
 fn keeps_output<T>(
     out: &Path,
-    settings: &serde_json::Value,
+    settings: &Settings,
     variant: Variant,
     rows: &BTreeMap<SearchKey, T>,
 ) -> Result<(), MergeError> {

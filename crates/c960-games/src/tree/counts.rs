@@ -28,14 +28,11 @@ impl IntervalKind {
     /// for adaptive self-play (at the level of its rule), else trinomial.
     #[must_use]
     pub fn of_run(manifest: &c960_store::RunManifest) -> IntervalKind {
-        match manifest.as_written().get("adaptive") {
-            Some(adaptive) if !adaptive.is_null() => IntervalKind::Anytime {
-                alpha: adaptive["settings"]["alpha"]
-                    .as_f64()
-                    .filter(|a| *a > 0.0 && *a < 1.0)
-                    .unwrap_or(0.05),
+        match manifest.adaptive {
+            Some(rule) => IntervalKind::Anytime {
+                alpha: rule.alpha.filter(|a| *a > 0.0 && *a < 1.0).unwrap_or(0.05),
             },
-            _ => IntervalKind::Trinomial,
+            None => IntervalKind::Trinomial,
         }
     }
 

@@ -305,7 +305,7 @@ fn noise(run: &DfrcRun) -> Noise {
         searches: run.scores.iter().map(|s| s.searches).max().unwrap_or(0),
         repeated,
         search_sd: (df > 0.0).then(|| (sum / df).sqrt()),
-        repeatability: run.typed.repeatability,
+        repeatability: run.manifest.repeatability,
         reliability: None,
         words: String::new(),
     }

@@ -112,8 +112,8 @@ pub(super) fn write_charts(
 ) -> io::Result<Vec<(String, String)>> {
     let provenance = format!(
         "{}, {}, {} setups, {}",
-        run.typed.engine_names().join(" vs "),
-        run.typed.limit.as_deref().unwrap_or_default(),
+        run.manifest.engine_names().join(" vs "),
+        run.manifest.limit.as_deref().unwrap_or_default(),
         analysis.rows.len(),
         searches_words(analysis.noise.searches)
     );

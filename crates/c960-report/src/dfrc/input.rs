@@ -11,7 +11,6 @@ use c960_store::{
 };
 use polars::prelude::*;
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::ReportError;
 
@@ -58,11 +57,8 @@ pub struct DfrcRun {
     pub label: String,
     /// The run directory.
     pub dir: PathBuf,
-    /// Its manifest as written.
-    pub manifest: Map<String, Value>,
-    /// The typed fields of the manifest.
-    #[serde(skip)]
-    pub typed: RunManifest,
+    /// Its manifest (serialized as written).
+    pub manifest: RunManifest,
     /// Setups (DFRC indices) whose searches failed, with the reason.
     pub failed: Vec<(u32, String)>,
     /// One score per setup, by index.
@@ -77,20 +73,19 @@ impl DfrcRun {
             dir: dir.to_owned(),
             reason,
         };
-        let typed = RunManifest::read(dir).map_err(|e| bad(e.to_string()))?;
-        if typed.variant != Variant::Dfrc {
+        let manifest = RunManifest::read(dir).map_err(|e| bad(e.to_string()))?;
+        if manifest.variant != Variant::Dfrc {
             return Err(bad(format!(
                 "not a DFRC run: {MANIFEST_FILE} names no variant dfrc"
             )));
         }
-        if typed.kind != c960_store::RunKind::Sweep {
+        if manifest.kind != c960_store::RunKind::Sweep {
             return Err(bad(format!(
                 "a DFRC {} run: the DFRC report reads sweeps only",
-                typed.kind.name()
+                manifest.kind.name()
             )));
         }
-        let manifest = typed.as_written().clone();
-        let failed = typed
+        let failed = manifest
             .failed
             .iter()
             .map(|f| {
@@ -100,37 +95,29 @@ impl DfrcRun {
             .collect();
         let label = crate::source::slug(&format!(
             "dfrc sweep {} {}",
-            typed.engine_names().join(" vs "),
-            typed.limit.as_deref().unwrap_or_default()
+            manifest.engine_names().join(" vs "),
+            manifest.limit.as_deref().unwrap_or_default()
         ));
-        let scores = read_scores(dir, &manifest, typed.rows)?;
+        let scores = read_scores(dir, &manifest)?;
         Ok(DfrcRun {
             label,
             dir: dir.to_owned(),
             manifest,
-            typed,
             failed,
             scores,
         })
     }
+}
 
-    /// A manifest field as text (`"not recorded"` when absent).
-    #[must_use]
-    pub fn field(&self, name: &str) -> String {
-        match self.manifest.get(name) {
-            None | Some(Value::Null) => "not recorded".to_owned(),
-            Some(Value::String(s)) => s.clone(),
-            Some(v) => v.to_string(),
-        }
-    }
+/// A manifest field as text on the report's pages: `not recorded` when
+/// absent.
+#[must_use]
+pub fn recorded<T: ToString>(field: Option<T>) -> String {
+    field.map_or_else(|| "not recorded".to_owned(), |v| v.to_string())
 }
 
 /// The scores of the sweep table in `dir`, checked against the manifest.
-fn read_scores(
-    dir: &Path,
-    manifest: &Map<String, Value>,
-    rows: Option<u64>,
-) -> Result<Vec<SetupScore>, ReportError> {
+fn read_scores(dir: &Path, manifest: &RunManifest) -> Result<Vec<SetupScore>, ReportError> {
     let path = dir.join(c960_store::SWEEP_TABLE);
     let info = check_parquet(&path)?;
     let corrupt = |reason: String| CorruptFile {
@@ -138,9 +125,9 @@ fn read_scores(
         reason,
     };
     if let Some(inside) = info.get(PARQUET_MANIFEST_KEY) {
-        let inside: Value = serde_json::from_str(inside)
+        let inside = RunManifest::parse(inside)
             .map_err(|e| corrupt(format!("the manifest inside it cannot be read ({e})")))?;
-        if inside != Value::Object(manifest.clone()) {
+        if inside != *manifest {
             return Err(ReportError::BadRun {
                 dir: dir.to_owned(),
                 reason: format!(
@@ -150,7 +137,7 @@ fn read_scores(
             });
         }
     }
-    if let Some(rows) = rows
+    if let Some(rows) = manifest.rows
         && usize::try_from(rows).ok() != Some(info.rows)
     {
         return Err(corrupt(format!(

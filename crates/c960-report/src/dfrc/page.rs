@@ -11,6 +11,7 @@ use super::{
     Analysis, DfrcRun, FEATURES,
     analysis::{FeatureKind, Group, SetupRow},
     charts::searches_words,
+    input::recorded,
 };
 
 /// The index page.
@@ -52,17 +53,17 @@ fn section(body: &mut String, run: &DfrcRun, a: &Analysis, shown: &[(String, Str
          <li>seed {seed}, repeat rule {rule}</li>\
          <li>c960 {version}, finished {finished}</li><li>run directory <code>{dir}</code></li></ul>\n",
         label = escape(&a.label),
-        engine = escape(&run.typed.engine_names().join(" vs ")),
-        limit = escape(run.typed.limit.as_deref().unwrap_or_default()),
+        engine = escape(&run.manifest.engine_names().join(" vs ")),
+        limit = escape(run.manifest.limit.as_deref().unwrap_or_default()),
         searches = searches_words(a.noise.searches),
-        positions = escape(&run.field("positions")),
+        positions = escape(&recorded(run.manifest.positions.as_ref())),
         n = a.rows.len(),
         sym = a.symmetric.symmetric.n,
         failed = run.failed.len(),
-        seed = escape(&run.field("seed")),
-        rule = escape(&run.field("repeat_rule")),
-        version = escape(&run.field("c960_version")),
-        finished = escape(&run.field("finished")),
+        seed = escape(&recorded(run.manifest.seed)),
+        rule = escape(&recorded(run.manifest.repeat_rule.as_ref())),
+        version = escape(&recorded(run.manifest.c960_version.as_ref())),
+        finished = escape(&recorded(run.manifest.finished.as_ref())),
         dir = escape(&run.dir.display().to_string()),
     );
     if let Some(m) = &a.overall {

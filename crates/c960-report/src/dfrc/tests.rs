@@ -20,14 +20,10 @@ fn run(scores: Vec<SetupScore>, repeats: u32) -> DfrcRun {
     let text = format!(
         r#"{{"kind":"sweep","variant":"dfrc","engine":{{"name":"Synthetic"}},"limit":"nodes 1","repeats":{repeats},"positions":"test"}}"#
     );
-    let serde_json::Value::Object(manifest) = serde_json::from_str(&text).unwrap() else {
-        unreachable!("the manifest is an object")
-    };
     DfrcRun {
         label: "dfrc_sweep_synthetic_nodes_1".to_owned(),
         dir: "synthetic".into(),
-        typed: c960_store::RunManifest::parse(&text).unwrap(),
-        manifest,
+        manifest: c960_store::RunManifest::parse(&text).unwrap(),
         failed: Vec::new(),
         scores,
     }
@@ -397,11 +393,13 @@ fn a_dfrc_sweep_directory_builds_its_site() {
         assert!(out.join(chart).exists(), "{}", chart.display());
     }
     assert!(index.contains("charts/dfrc_sweep_synthetic_1_nodes_100-weak_diff.svg"));
-    let json: serde_json::Value =
+    let json: Written =
         serde_json::from_str(&std::fs::read_to_string(out.join(super::DFRC_JSON)).unwrap())
             .unwrap();
-    let regression = &json["analyses"][0]["regression"]["coefficients"];
-    assert_eq!(regression[1]["name"], "white_weak");
+    assert_eq!(
+        json.analyses[0].regression.coefficients[1].name,
+        "white_weak"
+    );
     let csv = std::fs::read_to_string(out.join(super::DFRC_SETUPS_CSV)).unwrap();
     assert_eq!(csv.lines().count(), 601);
     assert!(
@@ -485,4 +483,22 @@ fn a_mate_without_a_centipawn_score_counts_as_a_thousand() {
         (run.scores[1].expected.unwrap() - 0.55).abs() < 1e-12,
         "from WDL"
     );
+}
+
+/// What a test reads back of `dfrc.json`.
+#[derive(serde::Deserialize)]
+struct Written {
+    analyses: Vec<WrittenAnalysis>,
+}
+#[derive(serde::Deserialize)]
+struct WrittenAnalysis {
+    regression: WrittenRegression,
+}
+#[derive(serde::Deserialize)]
+struct WrittenRegression {
+    coefficients: Vec<WrittenCoefficient>,
+}
+#[derive(serde::Deserialize)]
+struct WrittenCoefficient {
+    name: String,
 }

@@ -4,25 +4,22 @@
 //!
 //! Sweeps, self-play runs and imports each write a `manifest.json` (its
 //! provenance: what ran, with what, when). A reader parses it once with
-//! [`RunManifest::read`] and then uses named fields; a field of the wrong
-//! type, or a field a run's kind needs that is missing, is a one-line
-//! [`ManifestError`] naming the field. Fields that older versions did not
-//! write are `None` (or empty), and fields this model does not name are
-//! kept: the manifest as written travels on verbatim (see
-//! [`RunManifest::as_written`]) when a report records its inputs.
+//! [`RunManifest::read`] (serde, over the fields this model names) and then
+//! uses named fields; a field of the wrong type is a one-line
+//! [`ManifestError`] giving the field's path (`engine.options[0]`), and a
+//! field a run's kind needs that is missing names that field. Fields that
+//! older versions did not write are `None` (or empty), and fields this
+//! model does not name are kept: the manifest's text travels on verbatim
+//! (see [`RunManifest::written`]) when a report records its inputs.
 
 pub use c960_core::Variant;
-use std::{fs, io, path::Path};
+use std::{fs, io, num::NonZeroU32, path::Path};
 
 use serde::{Deserialize, Serialize, Serializer};
-use serde_json::{Map, Value};
 use thiserror::Error;
 
-mod fields;
 #[cfg(test)]
 mod tests;
-
-use fields::{Fields, engine, engine_list, failed};
 
 /// A run's provenance, in every run directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
@@ -55,7 +52,7 @@ pub const BALANCE_CSV: &str = "balance.csv";
 pub const IMPORT_SUMMARY_FILE: &str = "import.json";
 
 /// What kind of run a directory holds (the manifest's `kind`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RunKind {
     /// `c960 sweep`: one engine evaluation per position.
@@ -107,7 +104,7 @@ pub struct EngineRecord {
 }
 
 /// A position (sweeps) or game (self-play) that failed in a run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct FailedUnit {
     /// The setup's number: Scharnagl number, or DFRC index in a DFRC run.
     pub sp: u32,
@@ -135,6 +132,15 @@ pub struct Repeatability {
     pub repeats: u32,
 }
 
+/// What a self-play run's manifest says of its adaptive stopping rule
+/// (`adaptive`), as far as readers of its intervals need it.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct AdaptiveRule {
+    /// One minus the level of the rule's anytime-valid intervals, when
+    /// recorded.
+    pub alpha: Option<f64>,
+}
+
 /// The typed read model of a run's `manifest.json`, for all three kinds.
 ///
 /// Fields that a kind does not have, or that the version that wrote the
@@ -158,19 +164,23 @@ pub struct RunManifest {
     /// Engine B's limit, when it differs from A's (self-play).
     pub limit_b: Option<String>,
     /// Principal variations per position (sweeps).
-    pub multipv: Option<u32>,
+    pub multipv: Option<NonZeroU32>,
     /// Searches per position (sweeps; absent before repeats: one).
-    pub repeats: Option<u32>,
+    pub repeats: Option<NonZeroU32>,
+    /// How a sweep's repeats differ (seed and node-budget rule).
+    pub repeat_rule: Option<String>,
     /// How well a sweep's per-position means repeat (sweeps with repeats).
     pub repeatability: Option<Repeatability>,
     /// The positions asked for, as a set (`all`, `0-99,518`).
     pub positions: Option<String>,
-    /// The run's seed (self-play).
+    /// The run's seed (self-play; sweeps with repeats).
     pub seed: Option<u64>,
     /// Games asked for per position (self-play).
     pub games_per_position: Option<u32>,
     /// Games in the outputs (self-play and imports).
     pub games: Option<u64>,
+    /// The adaptive stopping rule, for adaptive self-play.
+    pub adaptive: Option<AdaptiveRule>,
     /// Rows in the table (sweeps).
     pub rows: Option<u64>,
     /// Games read, kept or not (imports).
@@ -183,8 +193,9 @@ pub struct RunManifest {
     pub started: Option<String>,
     /// When it finished (RFC 3339).
     pub finished: Option<String>,
-    /// The manifest as written: every field, in the order written.
-    written: Map<String, Value>,
+    /// The manifest as written, as compact JSON: every field, in the order
+    /// written.
+    written: String,
 }
 
 /// Why a manifest cannot be read, in one line.
@@ -194,12 +205,20 @@ pub enum ManifestError {
     #[error("no {MANIFEST_FILE} ({0}); is this a finished sweep, self-play or import run?")]
     Missing(io::Error),
     /// The text is not a JSON object.
-    #[error("{MANIFEST_FILE} is not JSON: {0}")]
+    #[error("{MANIFEST_FILE} is not a JSON object: {0}")]
     NotJson(String),
-    /// A kind this version does not read.
-    #[error("unknown run kind {0} in {MANIFEST_FILE}")]
-    UnknownKind(String),
-    /// A field of the wrong type, or one the kind needs that is missing.
+    /// The manifest names no kind.
+    #[error("{MANIFEST_FILE} names no run kind (sweep, selfplay or import)")]
+    NoKind,
+    /// A field of the wrong type or value, by its path.
+    #[error("{MANIFEST_FILE}: {path}: {reason}")]
+    Invalid {
+        /// The field, as a path (`engine.options[0]`, `failed[2].sp`).
+        path: String,
+        /// What serde found wrong with it.
+        reason: String,
+    },
+    /// A field the kind needs that is missing, or out of range.
     #[error("{MANIFEST_FILE}: {field} must be {expected}")]
     Field {
         /// The field, as a path (`engine.name`, `failed[2].sp`).
@@ -207,6 +226,76 @@ pub enum ManifestError {
         /// What it must be.
         expected: &'static str,
     },
+}
+
+/// The fields of a manifest this model names, as serde reads them; every
+/// one may be absent or null.
+#[derive(Deserialize)]
+struct Wire {
+    kind: Option<RunKind>,
+    variant: Option<Variant>,
+    c960_version: Option<String>,
+    engine: Option<EngineWire>,
+    engines: Option<Vec<EngineWire>>,
+    limit: Option<String>,
+    limit_b: Option<String>,
+    multipv: Option<NonZeroU32>,
+    repeats: Option<NonZeroU32>,
+    repeat_rule: Option<String>,
+    repeatability: Option<Repeatability>,
+    positions: Option<String>,
+    seed: Option<u64>,
+    games_per_position: Option<u32>,
+    games: Option<u64>,
+    adaptive: Option<AdaptiveWire>,
+    rows: Option<u64>,
+    read: Option<u64>,
+    files: Option<Vec<String>>,
+    failed: Option<Vec<FailedUnit>>,
+    started: Option<String>,
+    finished: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct EngineWire {
+    name: Option<String>,
+    author: Option<String>,
+    path: Option<String>,
+    options: Option<Vec<(String, String)>>,
+}
+
+/// `adaptive`: the rule's settings sit beside its outcome.
+#[derive(Deserialize)]
+struct AdaptiveWire {
+    alpha: Option<f64>,
+}
+
+impl EngineWire {
+    /// The engine, named `field` in errors (`engine`, `engines[1]`).
+    fn record(self, field: &str) -> Result<EngineRecord, ManifestError> {
+        Ok(EngineRecord {
+            name: self
+                .name
+                .filter(|n| !n.is_empty())
+                .ok_or_else(|| wrong(format!("{field}.name"), "a non-empty string"))?,
+            author: self.author,
+            path: self.path,
+            options: self.options.unwrap_or_default(),
+        })
+    }
+}
+
+fn wrong(field: String, expected: &'static str) -> ManifestError {
+    ManifestError::Field { field, expected }
+}
+
+/// `text` as compact JSON, its fields in their order.
+fn compact(text: &str) -> Result<String, serde_json::Error> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut input = serde_json::Deserializer::from_str(text);
+    serde_transcode::transcode(&mut input, &mut serde_json::Serializer::new(&mut out))?;
+    input.end()?;
+    Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
 }
 
 impl RunManifest {
@@ -218,77 +307,72 @@ impl RunManifest {
 
     /// Parses a manifest's text.
     pub fn parse(text: &str) -> Result<RunManifest, ManifestError> {
-        let written: Map<String, Value> =
-            serde_json::from_str(text).map_err(|e| ManifestError::NotJson(e.to_string()))?;
-        let fields = Fields {
-            map: &written,
-            prefix: String::new(),
-        };
-        let kind = match written.get("kind") {
-            Some(Value::String(kind)) => match kind.as_str() {
-                "sweep" => RunKind::Sweep,
-                "selfplay" => RunKind::Selfplay,
-                "import" => RunKind::Import,
-                other => return Err(ManifestError::UnknownKind(format!("{other:?}"))),
-            },
-            None | Some(Value::Null) => {
-                return Err(ManifestError::UnknownKind("(none given)".to_owned()));
-            }
-            Some(_) => return Err(fields.wrong("kind", "a string")),
-        };
+        if !text.trim_start().starts_with('{') {
+            return Err(ManifestError::NotJson(
+                "it does not begin with {".to_owned(),
+            ));
+        }
+        let written = compact(text).map_err(|e| ManifestError::NotJson(e.to_string()))?;
+        let wire: Wire =
+            serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&written))
+                .map_err(|e| ManifestError::Invalid {
+                    path: e.path().to_string(),
+                    reason: without_position(&e.inner().to_string()),
+                })?;
+        let kind = wire.kind.ok_or(ManifestError::NoKind)?;
+        let variant = wire.variant.unwrap_or_default();
         let engines = match kind {
-            RunKind::Sweep => vec![engine(&written, "engine")?],
-            RunKind::Selfplay => engine_list(&written)?,
+            RunKind::Sweep => vec![
+                wire.engine
+                    .ok_or_else(|| wrong("engine.name".to_owned(), "a non-empty string"))?
+                    .record("engine")?,
+            ],
+            RunKind::Selfplay => {
+                let list = wire
+                    .engines
+                    .filter(|l| !l.is_empty())
+                    .ok_or_else(|| wrong("engines".to_owned(), "a list of one or two engines"))?;
+                list.into_iter()
+                    .enumerate()
+                    .map(|(k, e)| e.record(&format!("engines[{k}]")))
+                    .collect::<Result<_, _>>()?
+            }
             RunKind::Import => Vec::new(),
         };
-        let limit = match kind {
-            RunKind::Sweep | RunKind::Selfplay => Some(fields.required_text("limit")?),
-            RunKind::Import => fields.text("limit")?,
-        };
-        let variant = match fields.text("variant")?.as_deref() {
-            None | Some("chess960") => Variant::Chess960,
-            Some("dfrc") => Variant::Dfrc,
-            Some(_) => return Err(fields.wrong("variant", "chess960 or dfrc")),
-        };
-        let multipv = fields.number::<u32>("multipv")?;
-        if multipv == Some(0) {
-            return Err(fields.wrong("multipv", "at least 1"));
+        let limit = wire.limit.filter(|l| !l.is_empty());
+        if kind != RunKind::Import && limit.is_none() {
+            return Err(wrong("limit".to_owned(), "a non-empty string"));
         }
-        let repeats = fields.number::<u32>("repeats")?;
-        if repeats == Some(0) {
-            return Err(fields.wrong("repeats", "at least 1"));
+        let failed = wire.failed.unwrap_or_default();
+        let (count, range) = match variant {
+            Variant::Chess960 => (960, "a start position number (0 to 959)"),
+            Variant::Dfrc => (c960_core::DFRC_COUNT, "a DFRC setup index (0 to 921599)"),
+        };
+        if let Some(k) = failed.iter().position(|f| f.sp >= count) {
+            return Err(wrong(format!("failed[{k}].sp"), range));
         }
-        let repeatability = fields
-            .present("repeatability")
-            .map(|v| {
-                serde_json::from_value::<Repeatability>(v.clone()).map_err(|_| {
-                    fields.wrong(
-                        "repeatability",
-                        "an object of split_half, all_repeats, splits, positions and repeats",
-                    )
-                })
-            })
-            .transpose()?;
         Ok(RunManifest {
             kind,
             variant,
-            c960_version: fields.text("c960_version")?,
+            c960_version: wire.c960_version,
             engines,
             limit,
-            limit_b: fields.text("limit_b")?,
-            multipv,
-            repeats,
-            repeatability,
-            positions: fields.text("positions")?,
-            seed: fields.number("seed")?,
-            games_per_position: fields.number("games_per_position")?,
-            games: fields.number("games")?,
-            rows: fields.number("rows")?,
-            read: fields.number("read")?,
-            files: fields.texts("files")?,
-            failed: failed(&written, variant)?,
-            started: fields.text("started")?,
-            finished: fields.text("finished")?,
+            limit_b: wire.limit_b,
+            multipv: wire.multipv,
+            repeats: wire.repeats,
+            repeat_rule: wire.repeat_rule,
+            repeatability: wire.repeatability,
+            positions: wire.positions,
+            seed: wire.seed,
+            games_per_position: wire.games_per_position,
+            games: wire.games,
+            adaptive: wire.adaptive.map(|a| AdaptiveRule { alpha: a.alpha }),
+            rows: wire.rows,
+            read: wire.read,
+            files: wire.files.unwrap_or_default(),
+            failed,
+            started: wire.started,
+            finished: wire.finished,
             written,
         })
     }
@@ -303,35 +387,47 @@ impl RunManifest {
     /// (sweeps before `MultiPV` searched one line).
     #[must_use]
     pub fn lines(&self) -> u32 {
-        self.multipv.unwrap_or(1)
+        self.multipv.map_or(1, NonZeroU32::get)
     }
 
     /// Searches per position: 1 when the manifest does not say.
     #[must_use]
     pub fn searches(&self) -> u32 {
-        self.repeats.unwrap_or(1)
+        self.repeats.map_or(1, NonZeroU32::get)
     }
 
-    /// The manifest as written, every field (those this model does not name
-    /// too) in its order: what records of provenance carry forward.
+    /// The manifest as written, as compact JSON: every field (those this
+    /// model does not name too) in its order; what records of provenance
+    /// carry forward.
     #[must_use]
-    pub fn as_written(&self) -> &Map<String, Value> {
+    pub fn written(&self) -> &str {
         &self.written
     }
 }
 
+/// A serde error's message without the JSON parser's `at line L column C` (the
+/// position in the compacted text, which is not the file's).
+fn without_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(at) => message[..at].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
 /// Two manifests are the same when they hold the same fields with the same
-/// values, whatever their order.
+/// values in the same order (the layout of the text aside): a run writes
+/// its `manifest.json` and the copy inside its tables from one value.
 impl PartialEq for RunManifest {
     fn eq(&self, other: &Self) -> bool {
         self.written == other.written
     }
 }
 
-/// A manifest serializes as it was written.
+/// A manifest serializes as it was written, field for field.
 impl Serialize for RunManifest {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.written.serialize(serializer)
+        let mut text = serde_json::Deserializer::from_str(&self.written);
+        serde_transcode::Transcoder::new(&mut text).serialize(serializer)
     }
 }
 
@@ -342,19 +438,18 @@ impl Serialize for RunManifest {
 /// that rerunning a finished run does not rewrite when it was made.
 #[must_use]
 pub fn kept_times(dir: &Path, started: String, finished: String, worked: bool) -> (String, String) {
-    let earlier = std::fs::read_to_string(dir.join(MANIFEST_FILE))
+    #[derive(Deserialize)]
+    struct Times {
+        started: Option<String>,
+        finished: Option<String>,
+    }
+    let earlier = fs::read_to_string(dir.join(MANIFEST_FILE))
         .ok()
-        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
-    let field = |name: &str| {
-        earlier
-            .as_ref()
-            .and_then(|m| m.get(name))
-            .and_then(serde_json::Value::as_str)
-            .filter(|t| !t.is_empty())
-            .map(str::to_owned)
-    };
-    let started = field("started").map_or(started, |then| then);
-    let finished = match field("finished") {
+        .and_then(|text| serde_json::from_str::<Times>(&text).ok());
+    let (then_started, then_finished) = earlier.map_or((None, None), |t| (t.started, t.finished));
+    let present = |t: Option<String>| t.filter(|t| !t.is_empty());
+    let started = present(then_started).unwrap_or(started);
+    let finished = match present(then_finished) {
         Some(then) if !worked => then,
         _ => finished,
     };

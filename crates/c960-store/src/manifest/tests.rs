@@ -18,14 +18,18 @@ fn the_published_sweep_manifest_reads_with_its_fields() {
             .contains(&("MultiPV".into(), "3".into()))
     );
     assert_eq!(m.limit.as_deref(), Some("nodes 1000000"));
-    assert_eq!((m.multipv, m.lines(), m.rows), (Some(3), 3, Some(960)));
+    assert_eq!(
+        (m.multipv, m.lines(), m.rows),
+        (NonZeroU32::new(3), 3, Some(960))
+    );
     assert_eq!(m.positions.as_deref(), Some("all"));
     assert!(m.failed.is_empty());
     assert_eq!(m.finished.as_deref(), Some("2026-11-22T05:26:49Z"));
     // Fields the model does not name are kept, in order.
-    let keys: Vec<&str> = m.as_written().keys().map(String::as_str).collect();
-    assert_eq!(keys[..3], ["kind", "c960_version", "engine"]);
-    assert!(keys.contains(&"notes") && keys.contains(&"resumed"));
+    let written = m.written();
+    assert!(written.starts_with(r#"{"kind":"sweep","c960_version":"#));
+    assert!(written.contains(r#","engine":{"name":"Stockfish 15.1""#));
+    assert!(written.contains(r#""notes":"#) && written.contains(r#""resumed":0"#));
 }
 
 #[test]
@@ -35,11 +39,28 @@ fn a_manifest_serializes_as_written() {
     assert_eq!(serde_json::to_string(&m).unwrap(), text);
     assert_eq!(m.engine_names(), ["A", "B"]);
     assert_eq!((m.games, m.c960_version.as_deref()), (None, None));
-    // The same fields in another order are the same manifest.
-    let reordered = r#"{"limit":"nodes 5","alpha":[2],"kind":"selfplay","zeta":1,"engines":[{"name":"A"},{"name":"B"}]}"#;
-    assert_eq!(RunManifest::parse(reordered).unwrap(), m);
+    // Laid out otherwise, it is the same manifest; another value is not.
+    let pretty = serde_json::to_string_pretty(&m).unwrap();
+    assert!(pretty.contains("\n  \"zeta\": 1,\n"));
+    assert_eq!(RunManifest::parse(&pretty).unwrap(), m);
     let other = text.replace("nodes 5", "nodes 6");
     assert_ne!(RunManifest::parse(&other).unwrap(), m);
+}
+
+#[test]
+fn an_adaptive_rule_is_read_with_its_level() {
+    let run = |adaptive: &str| {
+        let text = format!(
+            r#"{{"kind":"selfplay","engines":[{{"name":"A"}}],"limit":"nodes 5","adaptive":{adaptive}}}"#
+        );
+        RunManifest::parse(&text).unwrap().adaptive
+    };
+    assert_eq!(run("null"), None);
+    assert_eq!(
+        run(r#"{"rule":"r","alpha":0.01,"rounds":3}"#),
+        Some(AdaptiveRule { alpha: Some(0.01) })
+    );
+    assert_eq!(run(r#"{"rule":"r"}"#), Some(AdaptiveRule { alpha: None }));
 }
 
 #[test]
@@ -87,11 +108,11 @@ fn a_wrong_or_missing_field_is_named() {
     for (text, said) in [
         (
             r#"{"kind":"sweep","engine":{"name":"E"},"limit":7}"#.to_owned(),
-            "manifest.json: limit must be a non-empty string",
+            "manifest.json: limit: invalid type: integer `7`, expected a string",
         ),
         (
             r#"{"kind":"sweep","engine":{"name":"E"}}"#.to_owned(),
-            "limit must be a non-empty string",
+            "manifest.json: limit must be a non-empty string",
         ),
         (
             r#"{"kind":"sweep","limit":"nodes 1"}"#.to_owned(),
@@ -99,29 +120,61 @@ fn a_wrong_or_missing_field_is_named() {
         ),
         (
             r#"{"kind":"selfplay","engines":[],"limit":"nodes 1"}"#.to_owned(),
-            "engines must be a list of engines",
+            "engines must be a list of one or two engines",
         ),
         (
-            r#"{"kind":"selfplay","engines":[{"name":""}],"limit":"nodes 1"}"#.to_owned(),
-            "engines[].name must be a non-empty string",
+            r#"{"kind":"selfplay","engines":[{"name":"A"},{"name":""}],"limit":"nodes 1"}"#
+                .to_owned(),
+            "engines[1].name must be a non-empty string",
         ),
-        (sweep(r#","multipv":0"#), "multipv must be at least 1"),
-        (sweep(r#","rows":"many""#), "rows must be a whole number"),
-        (sweep(r#","failed":{}"#), "failed must be a list"),
+        (
+            sweep(r#","multipv":0"#),
+            "multipv: invalid value: integer `0`",
+        ),
+        (
+            sweep(r#","rows":"many""#),
+            "rows: invalid type: string \"many\"",
+        ),
+        (
+            sweep(r#","failed":{}"#),
+            "failed: invalid type: map, expected a sequence",
+        ),
         (
             sweep(r#","failed":[{"reason":"x"}]"#),
-            "failed[0].sp must be a start position number (0 to 959)",
+            "failed[0]: missing field `sp`",
         ),
-        (sweep(r#","finished":5"#), "finished must be a string"),
         (
-            sweep(r#","engine":{"name":"E","options":[["a"]]}"#),
-            "engine.options must be a list of [name, value] pairs",
+            sweep(r#","failed":[{"sp":3},{"sp":960}]"#),
+            "failed[1].sp must be a start position number (0 to 959)",
+        ),
+        (
+            sweep(r#","finished":5"#),
+            "finished: invalid type: integer `5`",
+        ),
+        (
+            sweep(r#","variant":"chess""#),
+            "variant: unknown variant `chess`, expected `chess960` or `dfrc`",
+        ),
+        (
+            r#"{"kind":"sweep","engine":{"name":"E","options":[["a"]]},"limit":"nodes 1"}"#
+                .to_owned(),
+            "engine.options[0]: invalid length 1, expected a tuple of size 2",
         ),
         (
             r#"{"kind":"tournament"}"#.to_owned(),
-            "unknown run kind \"tournament\" in manifest.json",
+            "manifest.json: kind: unknown variant `tournament`, expected one of `sweep`, `selfplay`, `import`",
         ),
-        ("[1]".to_owned(), "manifest.json is not JSON"),
+        (
+            r#"{"limit":"nodes 1"}"#.to_owned(),
+            "manifest.json names no run kind",
+        ),
+        (sweep(r#","limit":"nodes 2""#), "duplicate field `limit`"),
+        ("[1]".to_owned(), "manifest.json is not a JSON object"),
+        (
+            r#"{"kind":"sweep""#.to_owned(),
+            "manifest.json is not a JSON object",
+        ),
+        (sweep(" trailing"), "manifest.json is not a JSON object"),
     ] {
         let found = error(&text);
         assert!(found.contains(said), "{text}: {found}");

@@ -58,10 +58,10 @@ pub(crate) fn kind_of(dir: &Path) -> Result<Kind> {
     if !journal.is_file() {
         return Err(not_a_run().into());
     }
-    let (_, settings) = c960_store::Journal::<serde_json::Value>::read_header(&journal)?;
-    if settings.get("seed").is_some() {
+    let (_, settings) = c960_store::Journal::<serde::de::IgnoredAny>::read_header(&journal)?;
+    if settings.has("seed") {
         Ok(Kind::Selfplay)
-    } else if settings.get("multipv").is_some() {
+    } else if settings.has("multipv") {
         Ok(Kind::Sweep)
     } else {
         Err(not_a_run().into())

@@ -1,0 +1,189 @@
+//! A journal's settings as its header line holds them, for the readers
+//! that do not know the run's own settings type: the resume check of a
+//! journal, `c960 merge` comparing its inputs, and the words that name
+//! what differs between two runs.
+//!
+//! Each top-level field is kept as its value's compact JSON text, by name;
+//! two settings are the same when every field's text is. A reader that
+//! needs a field's meaning reads it as its own type with
+//! [`Settings::field`].
+
+use std::{collections::BTreeMap, fmt};
+
+use serde::{
+    Deserialize, Deserializer, Serialize, Serializer,
+    de::{DeserializeOwned, DeserializeSeed, MapAccess, Visitor},
+    ser::SerializeMap,
+};
+
+/// A run's settings, field by field: each field's value as compact JSON.
+/// Settings that are not an object (a test's plain string, say) are one
+/// field without a name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    fields: BTreeMap<String, String>,
+}
+
+/// The name under which settings that are not an object are kept whole.
+const WHOLE: &str = "";
+
+impl Settings {
+    /// The settings `settings` serializes to (an object of fields).
+    pub fn of<S: Serialize>(settings: &S) -> Result<Settings, serde_json::Error> {
+        serde_json::from_str(&serde_json::to_string(settings)?)
+    }
+
+    /// Whether the settings have the field `name`.
+    #[must_use]
+    pub fn has(&self, name: &str) -> bool {
+        self.fields.contains_key(name)
+    }
+
+    /// The field `name` read as a `T`, or `None` when absent.
+    pub fn field<T: DeserializeOwned>(&self, name: &str) -> Option<Result<T, serde_json::Error>> {
+        self.fields.get(name).map(|text| serde_json::from_str(text))
+    }
+
+    /// The fields that differ from `ours`, readably: `nodes: 5 there, 6
+    /// now; hash: nothing there, 16 now`.
+    #[must_use]
+    pub fn differences(&self, ours: &Settings) -> String {
+        let mut keys: Vec<&String> = self.fields.keys().chain(ours.fields.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        let show = |v: Option<&String>| v.map_or("nothing", String::as_str).to_owned();
+        keys.into_iter()
+            .filter_map(|key| {
+                let (x, y) = (self.fields.get(key), ours.fields.get(key));
+                (x != y).then(|| match key.as_str() {
+                    WHOLE => format!("{} there, {} now", show(x), show(y)),
+                    _ => format!("{key}: {} there, {} now", show(x), show(y)),
+                })
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// Settings serialize as an object of their fields, by name.
+impl Serialize for Settings {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let Some(whole) = self.fields.get(WHOLE) {
+            let mut value = serde_json::Deserializer::from_str(whole);
+            return serde_transcode::Transcoder::new(&mut value).serialize(serializer);
+        }
+        let mut map = serializer.serialize_map(Some(self.fields.len()))?;
+        for (name, text) in &self.fields {
+            let mut value = serde_json::Deserializer::from_str(text);
+            map.serialize_entry(name, &serde_transcode::Transcoder::new(&mut value))?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Settings {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Settings, D::Error> {
+        let text = CompactText.deserialize(deserializer)?;
+        if text.starts_with('{') {
+            let mut fields = serde_json::Deserializer::from_str(&text);
+            fields
+                .deserialize_map(FieldsVisitor)
+                .map_err(serde::de::Error::custom)
+        } else if text == "null" {
+            Ok(Settings::default())
+        } else {
+            Ok(Settings {
+                fields: BTreeMap::from([(WHOLE.to_owned(), text)]),
+            })
+        }
+    }
+}
+
+struct FieldsVisitor;
+
+impl<'de> Visitor<'de> for FieldsVisitor {
+    type Value = Settings;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object of settings")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Settings, A::Error> {
+        let mut fields = BTreeMap::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let text = map.next_value_seed(CompactText)?;
+            fields.insert(key, text);
+        }
+        Ok(Settings { fields })
+    }
+}
+
+/// One value, written out as compact JSON as it is read.
+struct CompactText;
+
+impl<'de> DeserializeSeed<'de> for CompactText {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        let mut out = Vec::new();
+        serde_transcode::transcode(deserializer, &mut serde_json::Serializer::new(&mut out))
+            .map_err(serde::de::Error::custom)?;
+        String::from_utf8(out).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Run {
+        nodes: u64,
+        engine: &'static str,
+        hash: Option<u32>,
+        nested: [f64; 2],
+    }
+
+    #[test]
+    fn settings_read_back_field_by_field_and_name_what_differs() {
+        let ours = Settings::of(&Run {
+            nodes: 6,
+            engine: "sf",
+            hash: Some(16),
+            nested: [0.1, 2.0],
+        })
+        .unwrap();
+        let theirs: Settings = serde_json::from_str(
+            r#"{ "engine": "sf", "nested": [0.1, 2.0], "nodes": 5, "extra": {"a": 1} }"#,
+        )
+        .unwrap();
+        assert_eq!(
+            theirs.differences(&ours),
+            "extra: {\"a\":1} there, nothing now; hash: nothing there, 16 now; \
+             nodes: 5 there, 6 now"
+        );
+        assert_ne!(theirs, ours);
+        // Layout and field order aside, the same values are the same settings.
+        let same: Settings =
+            serde_json::from_str(r#"{"nested":[0.1,2.0],"hash":16,"engine":"sf","nodes":6}"#)
+                .unwrap();
+        assert_eq!(same, ours);
+        assert_eq!(same.differences(&ours), "");
+        assert_eq!(ours.field::<u64>("nodes").unwrap().unwrap(), 6);
+        assert!(ours.field::<u64>("engine").unwrap().is_err());
+        assert!(ours.field::<u64>("seed").is_none() && !ours.has("seed"));
+        let again: Settings =
+            serde_json::from_str(&serde_json::to_string(&theirs).unwrap()).unwrap();
+        assert_eq!(again, theirs);
+        let none: Settings = serde_json::from_str("null").unwrap();
+        assert_eq!(none, Settings::default());
+        // Settings that are not an object are one value.
+        let plain = |text: &str| serde_json::from_str::<Settings>(text).unwrap();
+        assert_eq!(
+            plain("[1, 2]").differences(&plain("\"s\"")),
+            "[1,2] there, \"s\" now"
+        );
+        assert_eq!(serde_json::to_string(&plain("[1, 2]")).unwrap(), "[1,2]");
+        assert_eq!(Settings::of(&"s").unwrap(), plain(" \"s\""));
+    }
+}
