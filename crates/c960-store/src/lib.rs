@@ -48,7 +48,7 @@ pub use parquet::{
     quietly, write_sealed,
 };
 pub use position_column::{ColumnError, DEFAULT_COLUMNS, PositionColumn, read_position_column};
-pub use settings::Settings;
+pub use settings::{Settings, Verbatim};
 pub use setup_columns::label_variant;
 pub use swap::{DirSwap, SwapError};
 pub use untouched::Untouched;

@@ -6,7 +6,8 @@
 //! Each top-level field is kept as its value's compact JSON text, by name;
 //! two settings are the same when every field's text is. A reader that
 //! needs a field's meaning reads it as its own type with
-//! [`Settings::field`].
+//! [`Settings::field`]. [`Verbatim`] keeps any JSON value as its text, for
+//! records that carry a part they do not read forward unchanged.
 
 use std::{collections::BTreeMap, fmt};
 
@@ -44,24 +45,84 @@ impl Settings {
         self.fields.get(name).map(|text| serde_json::from_str(text))
     }
 
-    /// The fields that differ from `ours`, readably: `nodes: 5 there, 6
-    /// now; hash: nothing there, 16 now`.
+    /// These settings without the top-level fields `names`.
+    #[must_use]
+    pub fn without(mut self, names: &[&str]) -> Settings {
+        self.fields
+            .retain(|name, _| !names.contains(&name.as_str()));
+        self
+    }
+
+    /// The fields that differ from `ours`, readably, a field inside an
+    /// object by its path: `nodes: 5 there, 6 now; sweep.hash: nothing
+    /// there, 16 now`.
     #[must_use]
     pub fn differences(&self, ours: &Settings) -> String {
+        let mut out = Vec::new();
+        self.differing("", ours, &mut out);
+        out.join("; ")
+    }
+
+    fn differing(&self, prefix: &str, ours: &Settings, out: &mut Vec<String>) {
         let mut keys: Vec<&String> = self.fields.keys().chain(ours.fields.keys()).collect();
         keys.sort();
         keys.dedup();
-        let show = |v: Option<&String>| v.map_or("nothing", String::as_str).to_owned();
-        keys.into_iter()
-            .filter_map(|key| {
-                let (x, y) = (self.fields.get(key), ours.fields.get(key));
-                (x != y).then(|| match key.as_str() {
-                    WHOLE => format!("{} there, {} now", show(x), show(y)),
-                    _ => format!("{key}: {} there, {} now", show(x), show(y)),
-                })
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
+        for key in keys {
+            let (x, y) = (self.fields.get(key), ours.fields.get(key));
+            if x == y {
+                continue;
+            }
+            let objects = |t: &String| {
+                serde_json::from_str::<Settings>(t)
+                    .ok()
+                    .filter(|_| t.starts_with('{'))
+            };
+            if let (Some(a), Some(b)) = (x.and_then(objects), y.and_then(objects)) {
+                a.differing(&format!("{prefix}{key}."), &b, out);
+                continue;
+            }
+            let show = |v: Option<&String>| v.map_or("nothing", String::as_str).to_owned();
+            out.push(match key.as_str() {
+                WHOLE => format!("{} there, {} now", show(x), show(y)),
+                _ => format!("{prefix}{key}: {} there, {} now", show(x), show(y)),
+            });
+        }
+    }
+}
+
+/// A JSON value kept as its compact text, its fields in their order: what
+/// a record carries forward without reading it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verbatim(String);
+
+impl Verbatim {
+    /// The value `value` serializes to.
+    pub fn of<T: Serialize>(value: &T) -> Result<Verbatim, serde_json::Error> {
+        serde_json::from_str(&serde_json::to_string(value)?)
+    }
+
+    /// The value read as a `T`.
+    pub fn read<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(&self.0)
+    }
+
+    /// The compact text.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Serialize for Verbatim {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut value = serde_json::Deserializer::from_str(&self.0);
+        serde_transcode::Transcoder::new(&mut value).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Verbatim {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Verbatim, D::Error> {
+        CompactText.deserialize(deserializer).map(Verbatim)
     }
 }
 
@@ -69,8 +130,7 @@ impl Settings {
 impl Serialize for Settings {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         if let Some(whole) = self.fields.get(WHOLE) {
-            let mut value = serde_json::Deserializer::from_str(whole);
-            return serde_transcode::Transcoder::new(&mut value).serialize(serializer);
+            return Verbatim(whole.clone()).serialize(serializer);
         }
         let mut map = serializer.serialize_map(Some(self.fields.len()))?;
         for (name, text) in &self.fields {
@@ -172,6 +232,28 @@ mod tests {
         assert_eq!(ours.field::<u64>("nodes").unwrap().unwrap(), 6);
         assert!(ours.field::<u64>("engine").unwrap().is_err());
         assert!(ours.field::<u64>("seed").is_none() && !ours.has("seed"));
+        let nested = |text: &str| serde_json::from_str::<Settings>(text).unwrap();
+        assert_eq!(
+            nested(r#"{"sweep":{"nodes":1,"hash":16},"jobs":2}"#)
+                .without(&["jobs"])
+                .differences(
+                    &nested(r#"{"sweep":{"nodes":2,"hash":16},"jobs":3}"#).without(&["jobs"])
+                ),
+            "sweep.nodes: 1 there, 2 now"
+        );
+        let kept: Verbatim = serde_json::from_str(r#"{ "z": 1, "a": [0.5, null] }"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&kept).unwrap(),
+            r#"{"z":1,"a":[0.5,null]}"#
+        );
+        assert_eq!(
+            kept.read::<Settings>()
+                .unwrap()
+                .field::<u8>("z")
+                .unwrap()
+                .unwrap(),
+            1
+        );
         let again: Settings =
             serde_json::from_str(&serde_json::to_string(&theirs).unwrap()).unwrap();
         assert_eq!(again, theirs);

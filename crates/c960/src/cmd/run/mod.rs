@@ -133,7 +133,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     };
     let before = record::earlier_seconds(earlier.as_ref());
-    record::write(&plan.out, serde_json::to_value(&record)?, earlier)?;
+    record::write(&plan.out, record::RunFile::of(&record)?, earlier)?;
     if !args.quiet {
         summary(
             &plan,
@@ -220,7 +220,7 @@ fn finish_shard(
     (engine, jobs): (&str, usize),
     times: &[StageTime],
     quiet: bool,
-    earlier: Option<serde_json::Value>,
+    earlier: Option<record::RunFile>,
 ) -> Result<()> {
     let record = RunRecord {
         kind: "run",
@@ -233,7 +233,7 @@ fn finish_shard(
         report: None,
         finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     };
-    record::write(&plan.out, serde_json::to_value(&record)?, earlier)?;
+    record::write(&plan.out, record::RunFile::of(&record)?, earlier)?;
     if !quiet {
         let mut text = Text::default();
         writeln!(
@@ -256,7 +256,7 @@ fn claim(
     plan: &Plan,
     selfplay: Option<&SelfplayConfig>,
     repair: bool,
-) -> Result<(Claimed, Option<serde_json::Value>)> {
+) -> Result<(Claimed, Option<record::RunFile>)> {
     let noted = record::Noted::note(&plan.out);
     let lock = c960_store::DirLock::exclusive(&plan.out).inspect_err(|_| noted.abandon())?;
     // Other settings in this directory are refused before anything is
@@ -267,11 +267,7 @@ fn claim(
         record::check_plan(&plan.out, earlier, plan)?;
         None
     } else {
-        record::write(
-            &plan.out,
-            serde_json::json!({"kind": "run", "plan": plan}),
-            None,
-        )?;
+        record::write(&plan.out, record::RunFile::first(plan)?, None)?;
         Some(noted.arm())
     };
     let lock = Claimed {

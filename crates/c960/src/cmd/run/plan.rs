@@ -167,7 +167,7 @@ struct FileSelfplay {
 }
 
 impl Profile {
-    fn plan(self) -> Plan {
+    pub(super) fn plan(self) -> Plan {
         let rules = Rules::default();
         let (sweep, games, nodes, adaptive) = match self {
             // About ten minutes on two cores for all 960 positions.
@@ -510,7 +510,8 @@ fn grouped(n: u64) -> String {
 /// raters and examples.
 pub(crate) fn run_after_help() -> String {
     let plan = Profile::Quick.plan();
-    let toml = as_toml(&serde_json::to_value(PlanRecord::from(plan)).unwrap_or_default());
+    let toml = toml::Table::try_from(PlanRecord::from(plan))
+        .map_or_else(|_| String::new(), |t| as_toml(&t));
     let comments = [
         ("profile", "quick or research"),
         ("out", "default runs/PROFILE"),
@@ -570,23 +571,42 @@ pub(crate) fn run_after_help() -> String {
     )
 }
 
-/// A plan's JSON as TOML: scalars and arrays (JSON's literals are TOML's
-/// for these), then each object as a `[table]`; nulls are left out.
-fn as_toml(value: &serde_json::Value) -> String {
+/// A plan as a TOML config file: scalars and arrays, then each table as a
+/// `[table]`.
+fn as_toml(table: &toml::Table) -> String {
     let mut scalars = String::new();
     let mut tables = String::new();
-    if let Some(fields) = value.as_object() {
-        for (key, value) in fields {
-            match value {
-                serde_json::Value::Null => {}
-                serde_json::Value::Object(_) => {
-                    let _ = write!(tables, "[{key}]\n{}", as_toml(value));
-                }
-                other => {
-                    let _ = writeln!(scalars, "{key} = {other}");
-                }
+    for (key, value) in table {
+        match value {
+            toml::Value::Table(inner) => {
+                let _ = write!(tables, "[{key}]\n{}", as_toml(inner));
+            }
+            other => {
+                let _ = writeln!(scalars, "{key} = {}", toml_value(other));
             }
         }
     }
     scalars + &tables
+}
+
+/// One value as TOML writes it.
+fn toml_value(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => format!("{s:?}"),
+        toml::Value::Integer(n) => n.to_string(),
+        toml::Value::Float(x) => format!("{x:?}"),
+        toml::Value::Boolean(b) => b.to_string(),
+        toml::Value::Datetime(d) => d.to_string(),
+        toml::Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(toml_value).collect();
+            format!("[{}]", items.join(", "))
+        }
+        toml::Value::Table(inner) => {
+            let fields: Vec<String> = inner
+                .iter()
+                .map(|(k, v)| format!("{k} = {}", toml_value(v)))
+                .collect();
+            format!("{{ {} }}", fields.join(", "))
+        }
+    }
 }

@@ -4,13 +4,13 @@
 //! own as a resumption.
 
 use std::{
-    fmt::Write as _,
     fs,
     path::{Path, PathBuf},
 };
 
 use anyhow::{Context, Result, bail};
-use serde_json::Value;
+use c960_store::{Settings, Verbatim};
+use serde::{Deserialize, Serialize};
 
 use super::plan::Plan;
 use crate::cli::InputError;
@@ -22,38 +22,98 @@ pub(super) const RUN_RECORD: &str = "run.json";
 /// jobs a machine runs, and how the directory was spelled.
 const FREE: [&str; 2] = ["jobs", "out"];
 
+/// `run.json` as written and read back. A first run writes its kind and
+/// plan at once; a finished run adds the rest. The parts a later run does
+/// not read (the plan, the stages) travel on verbatim.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(super) struct RunFile {
+    kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    c960_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    plan: Option<Verbatim>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    engine: Option<String>,
+    /// Each rater's engine, when the sweep has several raters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    raters: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    jobs: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stages: Option<Verbatim>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    report: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    finished: Option<String>,
+    /// Later runs of the directory after it finished, each with its own
+    /// stage times.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    resumptions: Vec<Resumption>,
+}
+
+/// A later run of a finished directory.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Resumption {
+    jobs: Option<usize>,
+    stages: Option<Verbatim>,
+    finished: Option<String>,
+}
+
+/// What the summary reads of a stage's time.
+#[derive(Deserialize)]
+struct StageSeconds {
+    seconds: Option<f64>,
+}
+
+impl RunFile {
+    /// What a first run records at once: its plan.
+    pub(super) fn first(plan: &Plan) -> Result<RunFile> {
+        Ok(RunFile {
+            kind: "run".to_owned(),
+            plan: Some(Verbatim::of(plan)?),
+            ..RunFile::default()
+        })
+    }
+
+    /// A run's whole record, from the typed record it writes.
+    pub(super) fn of<T: Serialize>(record: &T) -> Result<RunFile> {
+        Ok(serde_json::from_str(&serde_json::to_string(record)?)?)
+    }
+}
+
 /// The `run.json` an earlier run left in `dir`, if any.
-pub(super) fn earlier(dir: &Path) -> Result<Option<Value>> {
+pub(super) fn earlier(dir: &Path) -> Result<Option<RunFile>> {
     let path = dir.join(RUN_RECORD);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
-    let value: Value = serde_json::from_str(&text)
+    let record: RunFile = serde_json::from_str(&text)
         .map_err(|e| InputError(format!("{} is not a c960 run record: {e}", path.display())))?;
-    Ok(Some(value))
+    Ok(Some(record))
 }
 
 /// Refuses `plan` when the run recorded in `earlier` was made with other
 /// settings, naming what differs.
-pub(super) fn check_plan(dir: &Path, earlier: &Value, plan: &Plan) -> Result<()> {
-    let Some(theirs) = earlier.get("plan") else {
+pub(super) fn check_plan(dir: &Path, earlier: &RunFile, plan: &Plan) -> Result<()> {
+    let Some(theirs) = &earlier.plan else {
         return Ok(());
     };
-    let ours = serde_json::to_value(plan)?;
-    let mut differences = Vec::new();
-    compare("", theirs, &ours, &mut differences);
-    differences.retain(|(key, _)| !FREE.contains(&key.as_str()));
-    if differences.is_empty() {
+    let not_a_plan = |e: serde_json::Error| {
+        InputError(format!(
+            "{} is not a c960 run record: its plan: {e}",
+            dir.join(RUN_RECORD).display()
+        ))
+    };
+    let theirs = theirs
+        .read::<Settings>()
+        .map_err(not_a_plan)?
+        .without(&FREE);
+    let ours = Settings::of(plan)?.without(&FREE);
+    let said = theirs.differences(&ours);
+    if said.is_empty() {
         return Ok(());
-    }
-    let mut said = String::new();
-    for (key, text) in &differences {
-        if !said.is_empty() {
-            said.push_str("; ");
-        }
-        let _ = write!(said, "{key}: {text}");
     }
     bail!(InputError(format!(
         "{} holds a c960 run made with other settings ({said}); give the same settings to \
@@ -62,65 +122,30 @@ pub(super) fn check_plan(dir: &Path, earlier: &Value, plan: &Plan) -> Result<()>
     )))
 }
 
-/// Each leaf where `a` (there) and `b` (now) differ, with both values.
-fn compare(path: &str, a: &Value, b: &Value, out: &mut Vec<(String, String)>) {
-    if let (Value::Object(x), Value::Object(y)) = (a, b) {
-        let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
-        keys.sort();
-        keys.dedup();
-        for key in keys {
-            let name = if path.is_empty() {
-                key.clone()
-            } else {
-                format!("{path}.{key}")
-            };
-            let (p, q) = (x.get(key), y.get(key));
-            match (p, q) {
-                (Some(p), Some(q)) => compare(&name, p, q, out),
-                _ => compare(
-                    &name,
-                    p.unwrap_or(&Value::Null),
-                    q.unwrap_or(&Value::Null),
-                    out,
-                ),
-            }
-        }
-    } else if a != b {
-        out.push((path.to_owned(), format!("{a} there, {b} now")));
-    }
-}
-
 /// `record` (this run's `run.json`) as it is written over `earlier`: an
 /// earlier run that finished keeps its stages, times and finish, and this
 /// run is added to its `resumptions` with its own stage times.
-pub(super) fn merged(record: Value, earlier: Option<Value>) -> Value {
-    let Some(mut kept) = earlier.filter(|e| e.get("finished").is_some_and(Value::is_string)) else {
+pub(super) fn merged(record: RunFile, earlier: Option<RunFile>) -> RunFile {
+    let Some(mut kept) = earlier.filter(|e| e.finished.is_some()) else {
         return record;
     };
-    let resumption = serde_json::json!({
-        "jobs": record.get("jobs").cloned().unwrap_or(Value::Null),
-        "stages": record.get("stages").cloned().unwrap_or(Value::Null),
-        "finished": record.get("finished").cloned().unwrap_or(Value::Null),
+    kept.resumptions.push(Resumption {
+        jobs: record.jobs,
+        stages: record.stages,
+        finished: record.finished,
     });
-    if let Value::Object(map) = &mut kept {
-        match map.get_mut("resumptions") {
-            Some(Value::Array(list)) => list.push(resumption),
-            _ => {
-                map.insert("resumptions".to_owned(), Value::Array(vec![resumption]));
-            }
-        }
-        // What this run built is what the directory holds now.
-        for key in ["report", "c960_version"] {
-            if let Some(value) = record.get(key) {
-                map.insert(key.to_owned(), value.clone());
-            }
-        }
+    // What this run built is what the directory holds now.
+    if record.report.is_some() {
+        kept.report = record.report;
+    }
+    if record.c960_version.is_some() {
+        kept.c960_version = record.c960_version;
     }
     kept
 }
 
 /// Writes `record` over the earlier run's (see [`merged`]) atomically.
-pub(super) fn write(dir: &Path, record: Value, earlier: Option<Value>) -> Result<()> {
+pub(super) fn write(dir: &Path, record: RunFile, earlier: Option<RunFile>) -> Result<()> {
     let json = serde_json::to_string_pretty(&merged(record, earlier))?;
     c960_store::write_atomically(&dir.join(RUN_RECORD), |out| {
         std::io::Write::write_all(out, json.as_bytes())
@@ -129,14 +154,9 @@ pub(super) fn write(dir: &Path, record: Value, earlier: Option<Value>) -> Result
 }
 
 /// The stage times of the earlier run, summed, for the summary.
-pub(super) fn earlier_seconds(earlier: Option<&Value>) -> Option<f64> {
-    let stages = earlier?.get("stages")?.as_array()?;
-    Some(
-        stages
-            .iter()
-            .filter_map(|s| s.get("seconds").and_then(Value::as_f64))
-            .sum(),
-    )
+pub(super) fn earlier_seconds(earlier: Option<&RunFile>) -> Option<f64> {
+    let stages: Vec<StageSeconds> = earlier?.stages.as_ref()?.read().ok()?;
+    Some(stages.iter().filter_map(|s| s.seconds).sum())
 }
 
 /// A run directory as a first run found it (no `run.json` there): if the
@@ -206,5 +226,68 @@ impl Drop for FirstRun {
             let _ = fs::remove_dir(self.out.join(stage));
         }
         self.untouched.put_back();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{RunRecord, stages::StageTime};
+    use super::*;
+    use crate::cli::Profile;
+
+    #[test]
+    fn a_run_record_reads_back_whole_and_keeps_it_when_resumed() {
+        let plan = Profile::Quick.plan();
+        let stages = [StageTime {
+            stage: "sweep",
+            seconds: 2.5,
+            what: "960 searches".to_owned(),
+            resumed: 0,
+        }];
+        let record = RunRecord {
+            kind: "run",
+            c960_version: "9.9.9",
+            plan: &plan,
+            engine: "E".to_owned(),
+            raters: vec!["A".to_owned(), "B".to_owned()],
+            jobs: 2,
+            stages: &stages,
+            report: Some(PathBuf::from("r/index.html")),
+            finished: "2026-01-01T00:00:00Z".to_owned(),
+        };
+        // Every field the run writes survives the typed record.
+        let file = RunFile::of(&record).unwrap();
+        let written = serde_json::to_string(&record).unwrap();
+        assert_eq!(serde_json::to_string(&file).unwrap(), written);
+        assert_eq!(earlier_seconds(Some(&file)), Some(2.5));
+        // A later run of the finished directory is a resumption; the
+        // first run's record stays.
+        let mut later = file.clone();
+        later.jobs = Some(1);
+        later.finished = Some("2026-01-02T00:00:00Z".to_owned());
+        let merged = serde_json::to_string(&merged(later, Some(file))).unwrap();
+        assert!(
+            merged.starts_with(&written[..written.len() - 1]),
+            "{merged}"
+        );
+        assert!(
+            merged.ends_with(
+                r#","resumptions":[{"jobs":1,"stages":[{"stage":"sweep","seconds":2.5,"what":"960 searches"}],"finished":"2026-01-02T00:00:00Z"}]}"#
+            ),
+            "{merged}"
+        );
+        // A plan changed in a nested field is refused, naming its path.
+        let mut other = plan.clone();
+        other.jobs = Some(7);
+        let first = RunFile::first(&plan).unwrap();
+        assert!(check_plan(Path::new("d"), &first, &other).is_ok());
+        let said = RunFile::first(&Profile::Research.plan())
+            .map(|research| check_plan(Path::new("d"), &research, &plan).unwrap_err())
+            .unwrap()
+            .to_string();
+        assert!(
+            said.contains("profile: \"research\" there, \"quick\" now"),
+            "{said}"
+        );
     }
 }
