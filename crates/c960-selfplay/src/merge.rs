@@ -24,7 +24,7 @@ use std::{
 use c960_core::{GameKey, Setup, Shard, Variant};
 use c960_engine::EngineInfo;
 use c960_store::{
-    DirLock, Journal, JournalError, Settings,
+    Journal, JournalError, RunDir, Settings,
     merge::{
         ExistingOutput, MergeInput, agree, existing_output, missing_message, output_would_lose,
         outside_the_run, read_inputs, refuse_mixed, unfinished,
@@ -132,8 +132,7 @@ pub fn merge(
 ) -> Result<MergeOutcome, SelfplayError> {
     let invalid = SelfplayError::Invalid;
     c960_store::create_dir(out)?;
-    let _lock = DirLock::exclusive(out).map_err(io::Error::other)?;
-    c960_store::remove_stale_temporaries(out);
+    let _dir = RunDir::lock(out).map_err(io::Error::other)?;
     let (read, _locks) =
         read_inputs::<GameRecord, Head>(inputs, out, JOURNAL_FILE, "selfplay", "self-play")?;
     refuse_adaptive(&read)?;

@@ -24,7 +24,7 @@ use std::{collections::BTreeMap, io, path::Path};
 use c960_core::{Setup, Variant};
 use c960_engine::EngineInfo;
 use c960_store::{
-    DirLock, GameSlices, Journal, PARQUET_MANIFEST_KEY, RunKind, RunManifest, check_parquet,
+    GameSlices, Journal, PARQUET_MANIFEST_KEY, RunDir, RunKind, RunManifest, check_parquet,
     polars_reason,
 };
 use polars::prelude::*;
@@ -122,7 +122,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
     } = read_table(table).map_err(invalid)?;
 
     c960_store::create_dir(out)?;
-    let _lock = DirLock::exclusive(out).map_err(io::Error::other)?;
+    let _dir = RunDir::lock(out).map_err(io::Error::other)?;
     for existing in [JOURNAL_FILE, MANIFEST_FILE] {
         if out.join(existing).exists() {
             return Err(SelfplayError::Invalid(format!(
@@ -131,7 +131,6 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
             )));
         }
     }
-    c960_store::remove_stale_temporaries(out);
 
     let paired = plan.engines.len() > 1;
     let shared = plan

@@ -10,7 +10,7 @@ use std::{
 
 use c960_core::{GameKey, Setup, Variant, shakmaty::ByColor};
 use c960_engine::{AnyEngine, Engine, EngineError, EngineInfo, pool::PoolOptions};
-use c960_runner::{Flow, Spare, create_run_dir, run_journaled};
+use c960_runner::{Flow, Spare, run_journaled};
 use c960_store::Journal;
 use serde::Serialize;
 
@@ -89,25 +89,22 @@ pub fn run(
     on_progress: impl FnMut(Progress),
 ) -> Result<SelfplayOutcome, SelfplayError> {
     validate(config)?;
-    let mut untouched =
-        c960_store::Untouched::note(&config.out, &[JOURNAL_FILE, crate::ROUNDS_FILE]);
-    let lock = match c960_store::DirLock::exclusive(&config.out) {
-        Ok(lock) => lock,
-        Err(e) => {
-            // Not ours to put back: another run may hold it.
-            untouched.remove_if_made_and_empty();
-            return Err(e.into());
-        }
-    };
-    untouched.holding_lock();
-    let result = run_locked(config, stop, on_progress);
-    if result.is_err() {
-        // A refused run (an engine that does not start or ignores its
-        // limit) leaves the directory as it was.
-        untouched.put_back();
-    }
-    drop(lock);
-    result
+    let dir = c960_store::RunDir::hold(&config.out, &[JOURNAL_FILE, crate::ROUNDS_FILE])?;
+    // Outputs that cannot be replaced are refused before any work.
+    let result = dir
+        .check_outputs(&[
+            crate::GAMES_FILE,
+            crate::MANIFEST_FILE,
+            crate::PGN_FILE,
+            crate::POSITIONS_CSV,
+            crate::POSITIONS_PARQUET,
+            JOURNAL_FILE,
+        ])
+        .map_err(SelfplayError::from)
+        .and_then(|()| run_locked(config, stop, on_progress));
+    // A refused run (an engine that does not start or ignores its limit)
+    // leaves the directory as it was.
+    dir.release(result)
 }
 
 fn run_locked(
@@ -314,7 +311,6 @@ impl Prepared {
     }
 
     pub(crate) fn new(config: &SelfplayConfig) -> Result<Prepared, SelfplayError> {
-        create_run_dir(&config.out)?;
         // Start the engines once up front: a wrong engine is reported before
         // any work, their identities label the journal, and the first
         // worker plays with them.

@@ -20,7 +20,7 @@ use std::{
 };
 
 use c960_core::{GameKey, Shard};
-use c960_store::{DirLock, Journal, write_atomically};
+use c960_store::{Journal, RunDir, write_atomically};
 use serde::Deserialize;
 
 use crate::{
@@ -74,7 +74,7 @@ pub fn open_rounds(config: &SelfplayConfig) -> Result<u32, SelfplayError> {
             format!("cannot create {}: {e}", config.out.display()),
         )
     })?;
-    let _lock = DirLock::exclusive(&config.out).map_err(io::Error::other)?;
+    let _dir = RunDir::lock(&config.out).map_err(io::Error::other)?;
     let path = config.out.join(ROUNDS_FILE);
     let (_, rounds) = Journal::<Round>::open(&path, &rule.settings(config, &path))?;
     let (round, targets) = adaptive::targets_after(config, rounds);
@@ -94,8 +94,7 @@ pub fn merge_round(
     if shards.is_empty() {
         return Err(SelfplayError::Invalid("no shards to merge".to_owned()));
     }
-    let _lock = DirLock::exclusive(&config.out).map_err(io::Error::other)?;
-    c960_store::remove_stale_temporaries(&config.out);
+    let _dir = RunDir::lock(&config.out).map_err(io::Error::other)?;
     let path = config.out.join(ROUNDS_FILE);
     let (mut rounds, decided) = Journal::<Round>::open(&path, &rule.settings(config, &path))?;
     let (round, targets) = adaptive::targets_after(config, decided);

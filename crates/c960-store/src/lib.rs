@@ -8,6 +8,8 @@
 //! [`merge`] what every `c960 merge` shares; [`columns`] the column names
 //! of the per-position tables that writers and the report share;
 //! [`read_position_column`] one number per position from any such table;
+//! [`RunDir`] a run directory held for a run's life (locked, cleared,
+//! its outputs checked, put back if the run is refused);
 //! [`DirSwap`] an output directory replaced as a whole; [`Settings`] a
 //! journal's settings for readers that do not know their type;
 //! [`bad_input`] the error every layer raises for a path or file the user
@@ -24,6 +26,7 @@ pub mod manifest;
 pub mod merge;
 mod parquet;
 mod position_column;
+mod run_dir;
 mod settings;
 mod setup_columns;
 mod swap;
@@ -48,6 +51,7 @@ pub use parquet::{
     quietly, write_sealed,
 };
 pub use position_column::{ColumnError, DEFAULT_COLUMNS, PositionColumn, read_position_column};
+pub use run_dir::RunDir;
 pub use settings::{Settings, Verbatim};
 pub use setup_columns::label_variant;
 pub use swap::{DirSwap, SwapError};

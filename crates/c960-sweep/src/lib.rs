@@ -36,8 +36,8 @@ use c960_core::{SearchKey, Setup, Shard, Variant};
 use c960_engine::{
     AnyEngine, Engine, EngineInfo, EngineSpec, GamePosition, Limit, Search, pool::PoolOptions,
 };
-use c960_runner::{Flow, Spare, create_run_dir, run_journaled};
-use c960_store::{DirLock, DroppedLine, Journal, Validation, check_output, write_atomically};
+use c960_runner::{Flow, Spare, run_journaled};
+use c960_store::{DroppedLine, Journal, RunDir, Validation, write_atomically};
 use serde::{Deserialize, Serialize};
 
 pub use c960_runner::{Progress, RunError};
@@ -200,34 +200,22 @@ fn run_with(
     stop: &AtomicBool,
     on_progress: impl FnMut(Progress),
 ) -> Result<SweepOutcome, SweepError> {
-    let mut untouched = c960_store::Untouched::note(&config.out, &[JOURNAL_FILE]);
-    let lock = match DirLock::exclusive(&config.out) {
-        Ok(lock) => lock,
-        Err(e) => {
-            // Not ours to put back: another run may hold it.
-            untouched.remove_if_made_and_empty();
-            return Err(e.into());
-        }
-    };
-    untouched.holding_lock();
-    let result = run_locked(config, engine, stop, on_progress);
-    if result.is_err() {
-        // A refused sweep (an engine that does not start or ignores its
-        // limit) leaves the directory as it was.
-        untouched.put_back();
-    }
-    drop(lock);
-    result
+    let dir = RunDir::hold(&config.out, &[JOURNAL_FILE])?;
+    // A refused sweep (an engine that does not start or ignores its limit)
+    // leaves the directory as it was.
+    let result = run_locked(config, &dir, engine, stop, on_progress);
+    dir.release(result)
 }
 
 fn run_locked(
     config: &SweepConfig,
+    dir: &RunDir,
     engine: Option<AnyEngine>,
     stop: &AtomicBool,
     mut on_progress: impl FnMut(Progress),
 ) -> Result<SweepOutcome, SweepError> {
     let started = now();
-    let mut state = Prepared::new(config, engine)?;
+    let mut state = Prepared::new(config, dir, engine)?;
     let units = units(config);
     let wanted: BTreeSet<SearchKey> = units
         .iter()
@@ -359,7 +347,11 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(config: &SweepConfig, started: Option<AnyEngine>) -> Result<Prepared, SweepError> {
+    fn new(
+        config: &SweepConfig,
+        dir: &RunDir,
+        started: Option<AnyEngine>,
+    ) -> Result<Prepared, SweepError> {
         if config.positions.is_empty() {
             return Err(SweepError::Invalid("no positions to sweep".to_owned()));
         }
@@ -385,20 +377,15 @@ impl Prepared {
                 config.shard
             )));
         }
-        create_run_dir(&config.out)?;
-        // Temporary files of a run killed while writing go first.
-        c960_store::remove_stale_temporaries(&config.out);
         // Outputs that cannot be replaced are refused before any work.
-        let outputs = [
+        dir.check_outputs(&[
             JOURNAL_FILE,
             PARQUET_FILE,
             CSV_FILE,
             REPEATS_PARQUET,
             REPEATS_CSV,
             MANIFEST_FILE,
-        ]
-        .map(|f| config.out.join(f));
-        check_output(&outputs.each_ref().map(PathBuf::as_path))?;
+        ])?;
         let engine_config = config.engine.with_multipv(config.multipv);
         // Start one engine up front (or take the caller's): a wrong engine
         // is reported before any work, its identity and options label the

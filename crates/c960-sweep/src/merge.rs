@@ -21,7 +21,7 @@ use std::{
 use c960_core::{SearchKey, Setup, Shard, Variant};
 use c960_engine::Limit;
 use c960_store::{
-    DirLock, Journal, JournalError, Settings,
+    Journal, JournalError, RunDir, Settings,
     merge::{
         ExistingOutput, MergeInput, agree, existing_output, missing_message, output_would_lose,
         outside_the_run, read_inputs, refuse_mixed, unfinished,
@@ -62,8 +62,7 @@ pub fn merge(
 ) -> Result<MergeOutcome, MergeError> {
     let invalid = |m: String| SweepError::Invalid(m);
     c960_store::create_dir(out)?;
-    let _lock = DirLock::exclusive(out)?;
-    c960_store::remove_stale_temporaries(out);
+    let _dir = RunDir::lock(out)?;
     let (read, _locks) =
         read_inputs::<Entry, Manifest>(inputs, out, JOURNAL_FILE, "sweep", "sweep")?;
     let first = &read[0];

@@ -102,17 +102,14 @@ pub(crate) fn run(args: &ImportArgs) -> Result<()> {
         )));
     }
     // One import into a directory at a time; its outputs must be files.
-    let _lock = c960_store::DirLock::exclusive(&args.out)?;
-    let outputs = [
+    let dir = c960_store::RunDir::lock(&args.out)?;
+    dir.check_outputs(&[
         GAMES_TABLE,
         IMPORT_SUMMARY_FILE,
         POSITIONS_TABLE,
         POSITIONS_CSV,
         MANIFEST_FILE,
-    ]
-    .map(|f| args.out.join(f));
-    c960_store::check_output(&outputs.each_ref().map(std::path::PathBuf::as_path))?;
-    c960_store::remove_stale_temporaries(&args.out);
+    ])?;
     let started = Instant::now();
     let summary = import_to(&args.files, &filters, &args.out)
         .with_context(|| format!("import into {}", args.out.display()))?;

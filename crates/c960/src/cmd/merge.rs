@@ -176,7 +176,7 @@ impl Merged<'_> {
 /// built from the merged runs.
 fn merge_runs(args: &MergeArgs, text: &mut Text) -> Result<()> {
     let out = &args.out;
-    let _lock = c960_store::DirLock::exclusive(out)?;
+    let _dir = c960_store::RunDir::lock(out)?;
     let sweeps: Vec<PathBuf> = args.inputs.iter().map(|d| d.join("sweep")).collect();
     merge_sweeps(&sweeps, &out.join("sweep"), args.allow_missing, text)?;
     let mut runs = vec![out.join("sweep")];

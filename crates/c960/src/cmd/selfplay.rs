@@ -303,20 +303,8 @@ fn write_match(
     Ok(())
 }
 
-/// Checks the run directory's outputs before any work, cleans what killed
-/// runs left, and repairs the journal when asked.
+/// Repairs the journal when asked (the run checks its directory itself).
 fn prepare(config: &SelfplayConfig, repair: bool) -> Result<()> {
-    let outputs = [
-        GAMES_FILE,
-        MANIFEST_FILE,
-        PGN_FILE,
-        POSITIONS_CSV,
-        POSITIONS_PARQUET,
-        c960_selfplay::JOURNAL_FILE,
-    ]
-    .map(|f| config.out.join(f));
-    c960_store::check_output(&outputs.each_ref().map(std::path::PathBuf::as_path))?;
-    c960_store::remove_stale_temporaries(&config.out);
     if repair {
         let dropped = c960_selfplay::checks::repair(config)
             .with_context(|| format!("repair {}", config.out.display()))?;

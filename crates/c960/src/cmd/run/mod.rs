@@ -258,7 +258,7 @@ fn claim(
     repair: bool,
 ) -> Result<(Claimed, Option<record::RunFile>)> {
     let noted = record::Noted::note(&plan.out);
-    let lock = c960_store::DirLock::exclusive(&plan.out).inspect_err(|_| noted.abandon())?;
+    let dir = c960_store::RunDir::lock(&plan.out).inspect_err(|_| noted.abandon())?;
     // Other settings in this directory are refused before anything is
     // written; a first run records its plan at once, so that a run killed
     // before it finished refuses them too.
@@ -270,15 +270,9 @@ fn claim(
         record::write(&plan.out, record::RunFile::first(plan)?, None)?;
         Some(noted.arm())
     };
-    let lock = Claimed {
-        _first: first,
-        _lock: lock,
-    };
-    c960_store::remove_stale_temporaries(&plan.out);
-    if let Some(selfplay) = selfplay {
-        c960_store::remove_stale_temporaries(&selfplay.out);
-    }
-    c960_store::check_output(&[&plan.out.join("positions.csv"), &plan.out.join("run.json")])?;
+    let lock = Claimed { _first: first, dir };
+    lock.dir
+        .check_outputs(&["positions.csv", record::RUN_RECORD])?;
     if repair && let Some(selfplay) = selfplay {
         let dropped = c960_selfplay::checks::repair(selfplay)
             .with_context(|| format!("repair {}", selfplay.out.display()))?;
@@ -294,5 +288,5 @@ fn claim(
 /// puts back goes before the lock is released.
 struct Claimed {
     _first: Option<record::FirstRun>,
-    _lock: c960_store::DirLock,
+    dir: c960_store::RunDir,
 }
