@@ -111,8 +111,26 @@ impl fmt::Display for Sprt {
     }
 }
 
+/// A hypothesis of an SPRT.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Hypothesis {
+    /// The null hypothesis: Elo = elo0.
+    H0,
+    /// The alternative: Elo = elo1.
+    H1,
+}
+
+impl fmt::Display for Hypothesis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Hypothesis::H0 => "H0",
+            Hypothesis::H1 => "H1",
+        })
+    }
+}
+
 /// Where an SPRT stands.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtState {
     /// The test's settings.
     pub settings: Sprt,
@@ -123,11 +141,11 @@ pub struct SprtState {
     /// The bound above which H1 is accepted.
     pub upper: f64,
     /// `H0` or `H1` once accepted, else none (the test goes on).
-    pub accepted: Option<&'static str>,
+    pub accepted: Option<Hypothesis>,
 }
 
 /// Engine A's results against engine B over finished colour-reversed pairs.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchStats {
     /// Finished pairs.
     pub pairs: u64,
@@ -187,9 +205,9 @@ impl MatchStats {
                     lower,
                     upper,
                     accepted: if llr >= upper {
-                        Some("H1")
+                        Some(Hypothesis::H1)
                     } else if llr <= lower {
-                        Some("H0")
+                        Some(Hypothesis::H0)
                     } else {
                         None
                     },

@@ -127,9 +127,15 @@ fn sprt_bounds_and_decisions() {
     assert!((sprt.upper() - (0.9f64 / 0.05).ln()).abs() < 1e-12);
     // Every pair won: H1; every pair even: H0; a few pairs: no decision.
     let h1 = MatchStats::from_pentanomial([0, 0, 0, 0, 300], 0, [600, 0, 0], Some(sprt));
-    assert_eq!(h1.sprt.unwrap().accepted, Some("H1"));
+    assert_eq!(
+        h1.sprt.unwrap().accepted,
+        Some(c960_balance::elo::Hypothesis::H1)
+    );
     let h0 = MatchStats::from_pentanomial([0, 0, 2000, 0, 0], 0, [0, 4000, 0], Some(sprt));
-    assert_eq!(h0.sprt.unwrap().accepted, Some("H0"));
+    assert_eq!(
+        h0.sprt.unwrap().accepted,
+        Some(c960_balance::elo::Hypothesis::H0)
+    );
     let open = MatchStats::from_pentanomial([1, 2, 3, 2, 1], 0, [0; 3], Some(sprt));
     assert_eq!(open.sprt.unwrap().accepted, None);
     for bad in [

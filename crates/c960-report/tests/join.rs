@@ -41,7 +41,7 @@ fn sweep_row(sp: u16, cp: i32) -> SweepRow {
 fn write_sweep(dir: &std::path::Path, limit: &str, rows: &[SweepRow]) {
     fs::create_dir_all(dir).unwrap();
     let manifest = Manifest {
-        kind: "sweep".into(),
+        kind: c960_store::RunKind::Sweep,
         variant: c960_core::Variant::Chess960,
         c960_version: "0".into(),
         engine: EngineInfo {

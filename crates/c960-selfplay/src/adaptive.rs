@@ -97,7 +97,7 @@ pub struct Round {
 }
 
 /// How an adaptive run ended, for the manifest.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AdaptiveRecord {
     /// The rule in words.
     pub rule: String,

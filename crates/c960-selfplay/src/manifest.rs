@@ -5,6 +5,7 @@ use std::{path::PathBuf, time::SystemTime};
 
 use c960_core::{Setup, Shard, Variant};
 use c960_engine::EngineInfo;
+use c960_store::RunKind;
 use serde::{Deserialize, Serialize};
 
 use crate::{
@@ -65,11 +66,14 @@ pub struct SelfplayOutcome {
     pub round: Option<u32>,
 }
 
-/// Provenance of a run.
-#[derive(Clone, Debug, Serialize)]
+/// Provenance of a run: what the run writes, and what its readers (a
+/// restore from the published game table, the merge of a sharded
+/// adaptive run's rounds) read back. Fields that older versions did not
+/// write read as their defaults, named at each.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Manifest {
-    /// Always `selfplay`.
-    pub kind: String,
+    /// Always [`RunKind::Selfplay`].
+    pub kind: RunKind,
     /// The setups' variant: absent for Chess960, `dfrc` for Double Fischer
     /// Random (whose tables name setups in a `setup` column).
     #[serde(default, skip_serializing_if = "Variant::is_chess960")]
@@ -80,7 +84,9 @@ pub struct Manifest {
     pub engines: Vec<EngineInfo>,
     /// Engine processes per game: `one per side` (each side its own process
     /// and hash, `ucinewgame` to each before every game) or `one shared by
-    /// both sides`.
+    /// both sides`. Absent before the sides had their own processes: one
+    /// shared.
+    #[serde(default = "shared_process")]
     pub processes: String,
     /// Limit per move before jitter, or engine A's clock (`tc 40/60+0.6`)
     /// or time per move (`st 1.5`).
@@ -89,7 +95,9 @@ pub struct Manifest {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit_b: Option<String>,
     /// Whether the same command replays the same games: true for node and
-    /// depth limits with one thread, false on the clock.
+    /// depth limits with one thread, false on the clock. Absent before
+    /// clocks: true.
+    #[serde(default = "yes")]
     pub replays_exactly: bool,
     /// How far past its time a side may answer before losing on time, in
     /// milliseconds (runs on the clock).
@@ -107,19 +115,23 @@ pub struct Manifest {
     pub rules: Rules,
     /// Run seed.
     pub seed: u64,
-    /// Games per position.
+    /// Games per position (0 when absent, which no c960 run wrote).
+    #[serde(default)]
     pub games_per_position: u32,
     /// The positions.
     pub positions: String,
     /// Games in the outputs.
     pub games: u64,
     /// Games that failed.
+    #[serde(default)]
     pub failed: Vec<FailedGame>,
     /// Games played at once.
+    #[serde(default)]
     pub jobs: usize,
     /// What this run itself played (not games from the journal) and how
     /// long the engines searched: the harness cost per move is
     /// (wall − search) / moves for one job.
+    #[serde(default)]
     pub this_run: RunTiming,
     /// Engine A's results against B (two engines only).
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
@@ -129,10 +141,12 @@ pub struct Manifest {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub adaptive: Option<AdaptiveRecord>,
     /// When this run started.
+    #[serde(default)]
     pub started: String,
     /// When it finished.
     pub finished: String,
     /// How to read the tables.
+    #[serde(default)]
     pub notes: String,
     /// The shard this run played (`I/N`), when it played one part only.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -178,14 +192,22 @@ impl Manifest {
 }
 
 /// What a merged run's manifest says about its inputs.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Merged {
     /// The shards the tables were made from.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shards: Vec<Shard>,
     /// Games of the run that no input had (`--allow-missing`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<MissingGame>,
+}
+
+fn shared_process() -> String {
+    crate::SHARED_PROCESS.to_owned()
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Work done by one run.
@@ -209,7 +231,7 @@ pub(crate) fn manifest(
     started: String,
 ) -> Manifest {
     Manifest {
-        kind: "selfplay".to_owned(),
+        kind: RunKind::Selfplay,
         variant: config.variant(),
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         engines: outcome.engines.clone(),

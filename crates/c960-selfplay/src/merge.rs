@@ -24,7 +24,7 @@ use std::{
 use c960_core::{GameKey, Setup, Shard, Variant};
 use c960_engine::EngineInfo;
 use c960_store::{
-    Journal, JournalError, RunDir, Settings,
+    Journal, JournalError, RunDir, RunKind, Settings,
     merge::{
         ExistingOutput, MergeInput, agree, existing_output, missing_message, output_would_lose,
         outside_the_run, read_inputs, refuse_mixed, unfinished,
@@ -134,7 +134,7 @@ pub fn merge(
     c960_store::create_dir(out)?;
     let _dir = RunDir::lock(out).map_err(io::Error::other)?;
     let (read, _locks) =
-        read_inputs::<GameRecord, Head>(inputs, out, JOURNAL_FILE, "selfplay", "self-play")?;
+        read_inputs::<GameRecord, Head>(inputs, out, JOURNAL_FILE, RunKind::Selfplay, "self-play")?;
     refuse_adaptive(&read)?;
     let first = &read[0];
     for other in &read[1..] {
@@ -440,7 +440,7 @@ fn merged_manifest(
         search_seconds: sum.search_seconds + h.this_run.search_seconds,
     });
     Manifest {
-        kind: "selfplay".to_owned(),
+        kind: c960_store::RunKind::Selfplay,
         variant: plan.variant,
         c960_version: plan.c960_version.clone(),
         engines: plan.engines.clone(),

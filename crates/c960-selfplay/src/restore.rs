@@ -22,17 +22,15 @@
 use std::{collections::BTreeMap, io, path::Path};
 
 use c960_core::{Setup, Variant};
-use c960_engine::EngineInfo;
 use c960_store::{
     GameSlices, Journal, PARQUET_MANIFEST_KEY, RunDir, RunKind, RunManifest, check_parquet,
     polars_reason,
 };
 use polars::prelude::*;
-use serde::Deserialize;
 
 use crate::{
-    Castling, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Outcome, PROCESS_PER_SIDE, PairTally,
-    PgnExtras, PositionStats, PositionSummary, Rules, SHARED_PROCESS, SelfplayError, Sprt,
+    Castling, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Manifest, Outcome, PROCESS_PER_SIDE,
+    PairTally, PgnExtras, PositionStats, PositionSummary, SHARED_PROCESS, SelfplayError,
     Termination,
     checks::{check_game, game_limits},
     run::Settings,
@@ -49,58 +47,6 @@ pub struct RestoreOutcome {
     pub positions: usize,
     /// The engines, as the manifest names them.
     pub engines: Vec<String>,
-}
-
-/// The manifest fields a restore needs; the rest is kept as written.
-#[derive(Deserialize)]
-struct Published {
-    #[serde(default)]
-    variant: Variant,
-    engines: Vec<EngineInfo>,
-    /// Absent before the sides had their own processes: one shared.
-    #[serde(default)]
-    processes: Option<String>,
-    limit: String,
-    #[serde(default)]
-    limit_b: Option<String>,
-    #[serde(default)]
-    time_margin_ms: Option<u64>,
-    #[serde(default)]
-    openings: Option<String>,
-    #[serde(default)]
-    adaptive: Option<serde::de::IgnoredAny>,
-    #[serde(default)]
-    round: Option<u32>,
-    jitter: f64,
-    rules: Rules,
-    seed: u64,
-    positions: String,
-    games: u64,
-    /// Absent in no manifest c960 wrote; optional so that a table whose
-    /// manifest lacks it is refused by its games, not by serde.
-    #[serde(default)]
-    games_per_position: Option<u32>,
-    c960_version: String,
-    /// Absent before matches: such runs have no `match.json`.
-    #[serde(default)]
-    replays_exactly: Option<bool>,
-    finished: String,
-    /// Two engines: the match statistics, of which only the SPRT's
-    /// settings are read (the statistics are computed again from the
-    /// games).
-    #[serde(default, rename = "match")]
-    match_stats: Option<PublishedMatch>,
-}
-
-#[derive(Deserialize)]
-struct PublishedMatch {
-    #[serde(default)]
-    sprt: Option<PublishedSprt>,
-}
-
-#[derive(Deserialize)]
-struct PublishedSprt {
-    settings: Sprt,
 }
 
 /// Rebuilds the self-play run directory `out` from the game table at
@@ -133,10 +79,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
     }
 
     let paired = plan.engines.len() > 1;
-    let shared = plan
-        .processes
-        .as_deref()
-        .is_none_or(|p| p == SHARED_PROCESS);
+    let shared = plan.processes == SHARED_PROCESS;
     let settings = Settings {
         engine: &plan.engines[0],
         engine_b: plan.engines.get(1),
@@ -171,7 +114,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
             limit_b: plan.limit_b.as_deref(),
             positions: &plan.positions,
             seed: plan.seed,
-            replays_exactly: plan.replays_exactly.unwrap_or(true),
+            replays_exactly: plan.replays_exactly,
             finished: &plan.finished,
         };
         Some(run.render(&pairs.stats(sprt))?)
@@ -204,7 +147,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
 struct Table {
     /// Its manifest, as written.
     manifest_json: String,
-    plan: Published,
+    plan: Manifest,
     /// The run's positions.
     positions: Vec<Setup>,
     /// Per-position statistics of the games.
@@ -253,7 +196,7 @@ fn read_table(table: &Path) -> Result<Table, String> {
             kind.name()
         ));
     }
-    let plan: Published = serde_json::from_str(&manifest_json)
+    let plan: Manifest = serde_json::from_str(&manifest_json)
         .map_err(|e| format!("its manifest cannot be read: {e}"))?;
     refuse_unrestorable(&plan)?;
     // A table without the game columns is refused as such before its rows
@@ -273,8 +216,8 @@ fn read_table(table: &Path) -> Result<Table, String> {
     let positions = Setup::parse_set(plan.variant, &plan.positions)
         .map_err(|e| format!("manifest positions {:?}: {e}", plan.positions))?;
     let sps: std::collections::BTreeSet<u32> = positions.iter().map(|p| p.id()).collect();
-    let per_position = plan
-        .games_per_position
+    let per_position = Some(plan.games_per_position)
+        .filter(|n| *n > 0)
         .ok_or("its manifest says no games_per_position")?;
     let mut seen = std::collections::BTreeSet::new();
     let mut stats: BTreeMap<u32, PositionStats> = BTreeMap::new();
@@ -336,7 +279,7 @@ fn read_table(table: &Path) -> Result<Table, String> {
 }
 
 /// Why a run cannot be restored from its game table, if it cannot.
-fn refuse_unrestorable(plan: &Published) -> Result<(), String> {
+fn refuse_unrestorable(plan: &Manifest) -> Result<(), String> {
     if plan.engines.is_empty() || plan.engines.len() > 2 {
         return Err(format!(
             "its manifest names {} engines; a self-play run has one or two",

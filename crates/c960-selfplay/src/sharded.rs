@@ -21,11 +21,10 @@ use std::{
 
 use c960_core::{GameKey, Shard};
 use c960_store::{Journal, RunDir, write_atomically};
-use serde::Deserialize;
 
 use crate::{
-    FailedGame, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Merged, Prepared, ROUNDS_FILE, Round,
-    RunTiming, SelfplayConfig, SelfplayError, SelfplayOutcome,
+    FailedGame, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Manifest, Merged, Prepared, ROUNDS_FILE,
+    Round, RunTiming, SelfplayConfig, SelfplayError, SelfplayOutcome,
     adaptive::{self, Next},
     manifest, now, validate, write_outputs,
 };
@@ -46,20 +45,6 @@ pub enum RoundStep {
     Next(Round),
     /// The rule stopped the run: its outputs are written.
     Finished(Box<SelfplayOutcome>),
-}
-
-/// The part of a shard's manifest that says what it played.
-#[derive(Deserialize)]
-struct ShardHead {
-    #[serde(default)]
-    round: Option<u32>,
-    #[serde(default)]
-    shard: Option<Shard>,
-    #[serde(default)]
-    failed: Vec<FailedGame>,
-    jobs: usize,
-    this_run: RunTiming,
-    started: String,
 }
 
 /// The adaptive run `config` (whole, with a rule) as the run directory of
@@ -156,7 +141,7 @@ pub fn merge_round(
 fn finish(
     config: &SelfplayConfig,
     state: &Prepared,
-    heads: &[ShardHead],
+    heads: &[Manifest],
     record: crate::AdaptiveRecord,
     journal: PathBuf,
 ) -> Result<SelfplayOutcome, SelfplayError> {
@@ -227,8 +212,8 @@ fn whole_adaptive(config: &SelfplayConfig) -> Result<adaptive::Adaptive, Selfpla
     Ok(rule)
 }
 
-/// The manifest of the shard in `dir`, if it has one.
-fn shard_head(dir: &Path) -> Result<Option<ShardHead>, SelfplayError> {
+/// The manifest of the shard in `dir` (what it played), if it has one.
+fn shard_head(dir: &Path) -> Result<Option<Manifest>, SelfplayError> {
     let path = dir.join(MANIFEST_FILE);
     let text = match fs::read_to_string(&path) {
         Ok(text) => text,

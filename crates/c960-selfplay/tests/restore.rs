@@ -213,7 +213,16 @@ fn tables_that_cannot_be_trusted_or_rebuilt_are_refused() {
 
     // Runs whose game table does not hold all they were made from.
     let mut adaptive: Value = serde_json::from_str(&manifest).unwrap();
-    adaptive["adaptive"] = serde_json::json!({"alpha": 0.05});
+    // The adaptive record of a real run: v2's.
+    let v2: Value = serde_json::from_str(
+        &fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../data/research-v2/selfplay-manifest.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    adaptive["adaptive"] = v2["adaptive"].clone();
     let path = out("adaptive.parquet");
     write_table(&path, &frame, &adaptive.to_string());
     let message = refused(&path, &out("c"));

@@ -15,7 +15,7 @@ use std::{
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 
-use crate::{DirLock, Journal, JournalError, LockError, MANIFEST_FILE, Settings};
+use crate::{DirLock, Journal, JournalError, LockError, MANIFEST_FILE, RunKind, Settings};
 
 /// One input of a merge: its directory, its manifest if it finished, and
 /// its journal's header line (as written) and settings.
@@ -51,7 +51,7 @@ pub enum MergeRefusal {
 /// A manifest's kind, read before the rest.
 #[derive(serde::Deserialize)]
 struct KindOf {
-    kind: Option<String>,
+    kind: Option<RunKind>,
 }
 
 /// Reads the run directories `inputs` of kind `kind` (as manifests name
@@ -63,7 +63,7 @@ pub fn read_inputs<R: DeserializeOwned, M: DeserializeOwned>(
     inputs: &[PathBuf],
     out: &Path,
     journal: &str,
-    kind: &str,
+    kind: RunKind,
     what: &str,
 ) -> Result<(Vec<MergeInput<M>>, Vec<DirLock>), MergeRefusal> {
     if inputs.is_empty() {
@@ -90,7 +90,7 @@ pub fn read_inputs<R: DeserializeOwned, M: DeserializeOwned>(
 fn read_input<R: DeserializeOwned, M: DeserializeOwned>(
     dir: &Path,
     journal: &str,
-    kind: &str,
+    kind: RunKind,
     what: &str,
 ) -> Result<MergeInput<M>, MergeRefusal> {
     let path = dir.join(journal);
@@ -110,11 +110,11 @@ fn read_input<R: DeserializeOwned, M: DeserializeOwned>(
             };
             let written: KindOf =
                 serde_json::from_str(&text).map_err(|e| not_ours(e.to_string()))?;
-            let written = written.kind.as_deref().unwrap_or("?");
-            if written != kind {
+            if written.kind != Some(kind) {
                 return Err(MergeRefusal::Invalid(format!(
-                    "{} is a {written} run, not {what}",
-                    dir.display()
+                    "{} is a {} run, not {what}",
+                    dir.display(),
+                    written.kind.map_or("?", RunKind::name)
                 )));
             }
             Some(serde_json::from_str(&text).map_err(|e| not_ours(e.to_string()))?)
@@ -297,7 +297,13 @@ mod tests {
     type Read = Result<(Vec<MergeInput<IgnoredAny>>, Vec<DirLock>), MergeRefusal>;
 
     fn read(inputs: &[PathBuf], out: &Path) -> Read {
-        read_inputs::<IgnoredAny, IgnoredAny>(inputs, out, crate::JOURNAL_FILE, "sweep", "sweep")
+        read_inputs::<IgnoredAny, IgnoredAny>(
+            inputs,
+            out,
+            crate::JOURNAL_FILE,
+            RunKind::Sweep,
+            "sweep",
+        )
     }
 
     #[test]

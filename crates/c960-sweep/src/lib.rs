@@ -267,7 +267,7 @@ fn run_locked(
         let kept =
             c960_store::manifest::kept_times(&config.out, started, now(), resumed < wanted.len());
         let manifest = Manifest {
-            kind: "sweep".to_owned(),
+            kind: c960_store::RunKind::Sweep,
             variant: state.variant,
             c960_version: env!("CARGO_PKG_VERSION").to_owned(),
             engine: outcome.engine.clone(),

@@ -3,7 +3,7 @@
 
 use c960_core::{SearchKey, Shard, Variant};
 use c960_engine::EngineInfo;
-use c960_store::DroppedLine;
+use c960_store::{DroppedLine, RunKind};
 use serde::{Deserialize, Serialize};
 
 use crate::{FailedPosition, Repeatability};
@@ -11,8 +11,8 @@ use crate::{FailedPosition, Repeatability};
 /// The manifest: how the table was made.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Manifest {
-    /// Always `sweep`.
-    pub kind: String,
+    /// Always [`RunKind::Sweep`].
+    pub kind: RunKind,
     /// The setups' variant: absent for Chess960, `dfrc` for Double Fischer
     /// Random (whose tables name setups in a `setup` column).
     #[serde(default, skip_serializing_if = "Variant::is_chess960")]

@@ -21,7 +21,7 @@ use std::{
 use c960_core::{SearchKey, Setup, Shard, Variant};
 use c960_engine::Limit;
 use c960_store::{
-    Journal, JournalError, RunDir, Settings,
+    Journal, JournalError, RunDir, RunKind, Settings,
     merge::{
         ExistingOutput, MergeInput, agree, existing_output, missing_message, output_would_lose,
         outside_the_run, read_inputs, refuse_mixed, unfinished,
@@ -64,7 +64,7 @@ pub fn merge(
     c960_store::create_dir(out)?;
     let _dir = RunDir::lock(out)?;
     let (read, _locks) =
-        read_inputs::<Entry, Manifest>(inputs, out, JOURNAL_FILE, "sweep", "sweep")?;
+        read_inputs::<Entry, Manifest>(inputs, out, JOURNAL_FILE, RunKind::Sweep, "sweep")?;
     let first = &read[0];
     for other in &read[1..] {
         agree(first, other, &fields(first, other))?;
@@ -236,7 +236,7 @@ fn merged_manifest(
         .into_values()
         .collect();
     Manifest {
-        kind: "sweep".to_owned(),
+        kind: c960_store::RunKind::Sweep,
         variant: plan.variant,
         c960_version: plan.c960_version.clone(),
         engine: plan.engine.clone(),

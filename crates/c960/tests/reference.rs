@@ -1,6 +1,7 @@
 //! The command reference and the docs: completions and man pages come from
-//! the definitions `--help` uses, and every link in the README and `docs/`
-//! resolves.
+//! the definitions `--help` uses, every link in the README and `docs/`
+//! resolves, and the figures they print of dataset v3 are the published
+//! ones.
 
 use crate::util;
 
@@ -136,4 +137,41 @@ fn every_link_in_the_readme_and_docs_resolves() {
         }
     }
     assert!(checked >= 5, "only {checked} links checked");
+}
+
+/// A correlation with its interval as the docs print it: `0.912 [0.899, 0.924]`.
+fn figure(estimate: &serde_json::Value) -> String {
+    let at = |key: &str| estimate[key].as_f64().unwrap();
+    format!("{:.3} [{:.3}, {:.3}]", at("value"), at("low"), at("high"))
+}
+
+#[test]
+fn the_v3_agreement_figures_in_the_docs_are_the_published_ones() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let agreement = root.join("data/research-v3/agreement.json");
+    let text = fs::read_to_string(&agreement).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (publish v3 with data/publish-v3.sh)",
+            agreement.display()
+        )
+    });
+    let agreement: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let references = agreement["references"].as_array().unwrap();
+    assert_eq!(references.len(), 7, "six analyses and their mean");
+    let datasets = fs::read_to_string(root.join("docs/datasets.md")).unwrap();
+    for reference in references {
+        let name = reference["name"].as_str().unwrap();
+        let r = figure(&reference["comparison"]["pearson"]);
+        assert!(
+            datasets.contains(&r),
+            "docs/datasets.md does not give r = {r} against {name}"
+        );
+    }
+    // The headline, r with the analyses' mean, in the README too.
+    let headline = figure(&references[6]["comparison"]["pearson"]);
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains(&headline),
+        "the README does not give v3's r = {headline} with the public analyses' mean"
+    );
 }

@@ -112,7 +112,7 @@ pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result
     write_json(
         &out.join(IMPORT_SUMMARY_FILE),
         &SummaryFile {
-            kind: "import",
+            kind: c960_store::RunKind::Import,
             c960_version: env!("CARGO_PKG_VERSION"),
             summary: &summary,
         },
@@ -131,7 +131,7 @@ pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result
     write_json(
         &out.join(MANIFEST_FILE),
         &Manifest {
-            kind: "import",
+            kind: c960_store::RunKind::Import,
             c960_version: env!("CARGO_PKG_VERSION"),
             files: files
                 .iter()
@@ -152,8 +152,8 @@ pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result
 /// `import.json`: what the import read, kept and skipped.
 #[derive(Serialize)]
 struct SummaryFile<'a> {
-    /// Always `import`.
-    kind: &'static str,
+    /// Always [`c960_store::RunKind::Import`].
+    kind: c960_store::RunKind,
     /// The c960 version that wrote it.
     c960_version: &'static str,
     /// The counts.
@@ -163,8 +163,8 @@ struct SummaryFile<'a> {
 /// An import's `manifest.json`, read back as a [`c960_store::RunManifest`].
 #[derive(Serialize)]
 struct Manifest<'a> {
-    /// Always `import`.
-    kind: &'static str,
+    /// Always [`c960_store::RunKind::Import`].
+    kind: c960_store::RunKind,
     /// The c960 version that wrote it.
     c960_version: &'static str,
     /// The PGN files read, by name.
