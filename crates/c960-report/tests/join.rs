@@ -48,7 +48,7 @@ fn write_sweep(dir: &std::path::Path, limit: &str, rows: &[SweepRow]) {
             name: "Stockfish 15.1".into(),
             ..EngineInfo::default()
         },
-        limit: limit.into(),
+        limit: limit.parse().unwrap(),
         multipv: 1,
         repeats: 1,
         repeat_rule: None,

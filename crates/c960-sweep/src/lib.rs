@@ -135,7 +135,7 @@ struct Settings<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     engine_args: &'a [String],
     engine_options: &'a [(String, String)],
-    limit: String,
+    limit: Limit,
     multipv: u32,
     /// Absent for a plain sweep, so its journals stay what they were.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -271,7 +271,7 @@ fn run_locked(
             variant: state.variant,
             c960_version: env!("CARGO_PKG_VERSION").to_owned(),
             engine: outcome.engine.clone(),
-            limit: config.limit.to_string(),
+            limit: config.limit,
             multipv: config.multipv,
             repeats: config.repeats.repeats,
             repeat_rule: config
@@ -400,7 +400,7 @@ impl Prepared {
             engine_path: &engine.path,
             engine_args: &engine.args,
             engine_options: &engine.options,
-            limit: config.limit.to_string(),
+            limit: config.limit,
             multipv: config.multipv,
             repeats: config.repeats.is_repeated().then_some(config.repeats),
             variant,

@@ -2,7 +2,7 @@
 //! sharded run it is.
 
 use c960_core::{SearchKey, Shard, Variant};
-use c960_engine::EngineInfo;
+use c960_engine::{EngineInfo, Limit};
 use c960_store::{DroppedLine, RunKind};
 use serde::{Deserialize, Serialize};
 
@@ -22,7 +22,7 @@ pub struct Manifest {
     /// The engine: name, author, path, options.
     pub engine: EngineInfo,
     /// The search limit per position.
-    pub limit: String,
+    pub limit: Limit,
     /// Principal variations per position.
     pub multipv: u32,
     /// Searches per position.

