@@ -82,14 +82,20 @@ fn a_dry_run_refuses_what_the_run_refuses() {
     let dir = Dir::new();
     for (args, says) in [
         (vec!["--positions", "abc"], "abc"),
-        (vec!["--jobs", "0"], "--jobs must be at least 1"),
+        (
+            vec!["--jobs", "0"],
+            "'--jobs <J>': must be a whole number, at least 1",
+        ),
         (vec!["--engine", "/nonexistent/engine"], "not found"),
         (vec!["--option", "Hash"], "NAME=VALUE"),
         (
             vec!["--engine", "builtin", "--option", "Hash=1"],
             "takes no UCI options",
         ),
-        (vec!["--hash", "0"], "--hash must be at least 1"),
+        (
+            vec!["--hash", "0"],
+            "'--hash <MB>': must be a whole number, at least 1",
+        ),
     ] {
         let mut all = vec!["run", "--dry-run", "--out", "dry"];
         all.extend_from_slice(&args);

@@ -225,10 +225,16 @@ fn max_plies_0_is_bad_input() {
         "--positions",
         "0",
     ]);
-    assert!(error.contains("--max-plies must be at least 1"), "{error}");
+    assert!(
+        error.contains("'--max-plies <N>': must be a whole number, at least 1"),
+        "{error}"
+    );
     fs::write(dir.file("run.toml"), "[selfplay]\nmax_plies = 0\n").unwrap();
     let error = dir.bad_input(&["run", "--config", "run.toml", "--dry-run"]);
-    assert!(error.contains("max_plies must be at least 1"), "{error}");
+    assert!(
+        error.contains("expected a nonzero u32 (line 2: max_plies = 0)"),
+        "{error}"
+    );
     assert!(!dir.file("runs").exists());
 }
 
@@ -309,7 +315,10 @@ fn a_huge_hash_is_bad_input_not_an_abort() {
         );
     }
     let error = dir.bad_input(&["sweep", "--engine", "builtin", "--hash", "0"]);
-    assert!(error.contains("--hash must be at least 1 MiB"), "{error}");
+    assert!(
+        error.contains("'--hash <MB>': must be a whole number, at least 1"),
+        "{error}"
+    );
     let error = dir.bad_input(&[
         "run",
         "--engine",

@@ -2,7 +2,7 @@
 //! `show`, `balance`, `report`, `openings`, `import` and `uci`.
 
 use clap::{Args, ValueEnum};
-use std::path::PathBuf;
+use std::{num::NonZeroUsize, path::PathBuf};
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
@@ -223,8 +223,8 @@ pub(crate) struct OpeningsArgs {
     #[arg(long, value_name = "PATH")]
     pub(crate) games: PathBuf,
     /// How deep the tree goes, in plies.
-    #[arg(long, value_name = "N", default_value_t = 12)]
-    pub(crate) plies: usize,
+    #[arg(long, value_name = "N", default_value = "12", value_parser = at_least_one::<NonZeroUsize>)]
+    pub(crate) plies: NonZeroUsize,
     /// Lines reached by a smaller share of the games are left out.
     #[arg(long, value_name = "F", default_value_t = 0.02)]
     pub(crate) min_share: f64,

@@ -120,6 +120,14 @@ pub(crate) enum TableFormat {
     Parquet,
 }
 
+/// A count that must be at least 1 (`NonZeroU32`, `NonZeroUsize`): the
+/// parser of every such flag, so that zero is refused in one place, in
+/// words.
+pub(crate) fn at_least_one<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|_| "must be a whole number, at least 1".to_owned())
+}
+
 /// Which family of start positions: c960-core's own type, parsed by clap.
 pub(crate) use c960_core::Variant;
 

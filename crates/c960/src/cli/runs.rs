@@ -3,7 +3,10 @@
 
 use c960_engine::EngineName;
 use clap::{Args, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::{
+    num::{NonZeroU32, NonZeroUsize},
+    path::PathBuf,
+};
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
@@ -55,11 +58,11 @@ pub(crate) struct RunArgs {
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub(crate) options: Vec<c960_engine::UciOption>,
     /// Engine hash table in MiB [default: 16].
-    #[arg(long, value_name = "MB")]
-    pub(crate) hash: Option<u32>,
+    #[arg(long, value_name = "MB", value_parser = at_least_one::<NonZeroU32>)]
+    pub(crate) hash: Option<NonZeroU32>,
     /// Engine processes at once [default: the number of cores].
-    #[arg(long, value_name = "J")]
-    pub(crate) jobs: Option<usize>,
+    #[arg(long, value_name = "J", value_parser = at_least_one::<NonZeroUsize>)]
+    pub(crate) jobs: Option<NonZeroUsize>,
     /// Which positions: `all`, or numbers and ranges such as 0-99,518.
     #[arg(long, value_name = "SET")]
     pub(crate) positions: Option<String>,
@@ -70,8 +73,8 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "N")]
     pub(crate) sweep_nodes: Option<u64>,
     /// Sweep: best moves per position (`MultiPV`).
-    #[arg(long, value_name = "K")]
-    pub(crate) multipv: Option<u32>,
+    #[arg(long, value_name = "K", value_parser = at_least_one::<NonZeroU32>)]
+    pub(crate) multipv: Option<NonZeroU32>,
     /// Sweep: searches per position, node budgets perturbed per (position,
     /// repeat) by the seed.
     #[arg(long, value_name = "K")]
@@ -124,14 +127,14 @@ pub(crate) struct EngineArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub(crate) threads: u32,
     /// Engine hash table in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 16)]
-    pub(crate) hash: u32,
+    #[arg(long, value_name = "MB", default_value = "16", value_parser = at_least_one::<NonZeroU32>)]
+    pub(crate) hash: NonZeroU32,
     /// Any other UCI engine option, as NAME=VALUE (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub(crate) options: Vec<c960_engine::UciOption>,
     /// Engine processes (or games) at once [default: the number of cores].
-    #[arg(long, value_name = "J")]
-    pub(crate) jobs: Option<usize>,
+    #[arg(long, value_name = "J", value_parser = at_least_one::<NonZeroUsize>)]
+    pub(crate) jobs: Option<NonZeroUsize>,
     /// Extra attempts for work whose engine crashed, hung or cheated.
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub(crate) retries: u32,
@@ -191,8 +194,8 @@ pub(crate) struct SweepArgs {
     #[command(flatten)]
     pub(crate) limit: LimitArgs,
     /// Principal variations per position: the top K first moves.
-    #[arg(long, value_name = "K", default_value_t = 1)]
-    pub(crate) multipv: u32,
+    #[arg(long, value_name = "K", default_value = "1", value_parser = at_least_one::<NonZeroU32>)]
+    pub(crate) multipv: NonZeroU32,
     /// Which positions: `all`, or numbers and ranges such as 0-99,518;
     /// with --variant dfrc a set of setups (all, symmetric, ranges of
     /// indices, white:SP, black:SP, sample:N:SEED, comma-separated).
@@ -314,8 +317,8 @@ pub(crate) struct SelfplayArgs {
     /// Games per position (even with --engine-b); with --target-halfwidth
     /// or --budget, the games every position gets before the adaptive
     /// rounds.
-    #[arg(long, value_name = "G", default_value_t = 10)]
-    pub(crate) games_per_position: u32,
+    #[arg(long, value_name = "G", default_value = "10", value_parser = at_least_one::<NonZeroU32>)]
+    pub(crate) games_per_position: NonZeroU32,
     /// Adaptive: play rounds for the positions whose anytime-valid 95%
     /// interval of White's score is wider than ±W and still overlaps an
     /// edge of the balance band, until none is or the budget is spent.
@@ -349,8 +352,14 @@ pub(crate) struct SelfplayArgs {
     #[arg(long, value_name = "F", default_value_t = 0.1)]
     pub(crate) jitter: f64,
     /// A game reaching this many plies is drawn.
-    #[arg(long, value_name = "N", default_value_t = c960_selfplay::Rules::default().max_plies)]
-    pub(crate) max_plies: u32,
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = NonZeroU32::new(c960_selfplay::Rules::default().max_plies)
+            .unwrap_or(NonZeroU32::MIN),
+        value_parser = at_least_one::<NonZeroU32>
+    )]
+    pub(crate) max_plies: NonZeroU32,
     /// Resign when both engines see at least this many centipawns ...
     #[arg(long, value_name = "CP", default_value_t = c960_selfplay::Rules::default().resign_cp)]
     pub(crate) resign_cp: i32,
@@ -495,8 +504,8 @@ pub(crate) enum SlurmCommand {
 #[derive(Debug, Args)]
 pub(crate) struct SlurmOptions {
     /// Array tasks, one shard each.
-    #[arg(long, value_name = "N")]
-    pub(crate) shards: u32,
+    #[arg(long, value_name = "N", value_parser = at_least_one::<NonZeroU32>)]
+    pub(crate) shards: NonZeroU32,
     /// Slurm partition [default: the cluster's].
     #[arg(long, value_name = "P")]
     pub(crate) partition: Option<String>,
@@ -504,8 +513,8 @@ pub(crate) struct SlurmOptions {
     #[arg(long, value_name = "T")]
     pub(crate) time: Option<String>,
     /// CPUs per task: the task's --jobs.
-    #[arg(long, value_name = "C", default_value_t = 1)]
-    pub(crate) cpus_per_task: u32,
+    #[arg(long, value_name = "C", default_value = "1", value_parser = at_least_one::<NonZeroU32>)]
+    pub(crate) cpus_per_task: NonZeroU32,
     /// Submit with sbatch (otherwise print what would be submitted).
     #[arg(long)]
     pub(crate) submit: bool,

@@ -1,7 +1,13 @@
 //! Flags shared by the commands that run engines: validated into engine
 //! configurations, limits, job counts, run directories and progress bars.
 
-use std::{fs, num::NonZero, path::PathBuf, thread, time::Duration};
+use std::{
+    fs,
+    num::{NonZero, NonZeroU32, NonZeroUsize},
+    path::PathBuf,
+    thread,
+    time::Duration,
+};
 
 use anyhow::{Result, bail};
 use c960_engine::{EngineName, EngineSpec, Limit, Resolved, UciOption, uci::UciConfig};
@@ -17,9 +23,9 @@ pub(crate) struct EngineChoice {
     /// Threads per engine process.
     pub(crate) threads: u32,
     /// Hash per engine process, MiB.
-    pub(crate) hash: u32,
+    pub(crate) hash: NonZeroU32,
     /// Engines at once (`None`: one per core).
-    pub(crate) jobs: Option<usize>,
+    pub(crate) jobs: Option<NonZeroUsize>,
     /// Seconds to wait for one search before an engine counts as hung.
     pub(crate) watchdog: Option<f64>,
     /// Say nothing on standard error.
@@ -48,7 +54,7 @@ impl EngineArgs {
     }
 
     /// [`EngineChoice::jobs`] for these flags.
-    pub(crate) fn jobs(&self) -> Result<usize> {
+    pub(crate) fn jobs(&self) -> usize {
         self.choice().jobs()
     }
 }
@@ -91,7 +97,7 @@ impl EngineChoice {
             eprintln!("c960: engine auto: {}", describe(&config));
         }
         config.threads = self.threads;
-        config.hash_mb = self.hash;
+        config.hash_mb = self.hash.get();
         config.options = options.to_vec();
         config.watchdog = watchdog;
         // A missing engine is reported before any run directory is made.
@@ -99,14 +105,11 @@ impl EngineChoice {
         Ok(EngineSpec::Uci(config))
     }
 
-    /// `--hash` within what this machine can hold: at least 1 MiB, and for
-    /// all engines running at once, at most the machine's memory.
+    /// `--hash` within what this machine can hold: for all engines running
+    /// at once, at most the machine's memory (at least 1 MiB is its type).
     fn check_hash(&self) -> Result<()> {
-        if self.hash == 0 {
-            bail!(InputError("--hash must be at least 1 MiB".to_owned()));
-        }
-        let engines = self.jobs()?;
-        let total = u64::from(self.hash).saturating_mul(engines as u64);
+        let engines = self.jobs();
+        let total = u64::from(self.hash.get()).saturating_mul(engines as u64);
         if let Some(memory) = memory_mib()
             && total > memory
         {
@@ -135,18 +138,16 @@ impl EngineChoice {
             ));
         }
         Ok(EngineSpec::Builtin {
-            hash_mb: self.hash as usize,
+            hash_mb: self.hash.get() as usize,
             watchdog,
         })
     }
 
     /// `--jobs`, or the number of cores.
-    pub(crate) fn jobs(&self) -> Result<usize> {
-        match self.jobs {
-            Some(0) => bail!(InputError("--jobs must be at least 1".to_owned())),
-            Some(jobs) => Ok(jobs),
-            None => Ok(thread::available_parallelism().map_or(1, NonZero::get)),
-        }
+    pub(crate) fn jobs(&self) -> usize {
+        self.jobs
+            .or_else(|| thread::available_parallelism().ok())
+            .map_or(1, NonZero::get)
     }
 }
 

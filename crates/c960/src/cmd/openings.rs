@@ -51,9 +51,6 @@ fn first_moves(args: &OpeningsArgs, file: &std::path::Path) -> Result<()> {
 }
 
 pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
-    if args.plies == 0 {
-        bail!(InputError("--plies must be at least 1".to_owned()));
-    }
     if !(0.0..=1.0).contains(&args.min_share) {
         bail!(InputError(format!(
             "--min-share {} must be between 0 and 1",
@@ -83,7 +80,7 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
     }
     let position: StartPosition = args.position.as_deref().unwrap_or_default().parse()?;
     let kind = interval_kind(&file);
-    let tree = Tree::from_games_with(&file, position, args.plies, kind)
+    let tree = Tree::from_games_with(&file, position, args.plies.get(), kind)
         .with_context(|| format!("reading {}", file.display()))?;
     let mut text = Text::default();
     writeln!(

@@ -27,17 +27,7 @@ pub(crate) fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             args.jitter
         )));
     }
-    if args.max_plies == 0 {
-        bail!(InputError(
-            "--max-plies must be at least 1 (a game of 0 plies is no game)".to_owned()
-        ));
-    }
-    if args.games_per_position == 0 {
-        bail!(InputError(
-            "--games-per-position must be at least 1".to_owned()
-        ));
-    }
-    if args.engine_b.is_some() && args.games_per_position % 2 == 1 {
+    if args.engine_b.is_some() && args.games_per_position.get() % 2 == 1 {
         bail!(InputError(
             "--games-per-position must be even with --engine-b (colour-reversed pairs)".to_owned()
         ));
@@ -93,17 +83,17 @@ pub(crate) fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
         limit,
         jitter: args.jitter,
         rules: Rules {
-            max_plies: args.max_plies,
+            max_plies: args.max_plies.get(),
             resign_cp: args.resign_cp,
             resign_plies: args.resign_plies,
             draw_cp: args.draw_cp,
             draw_plies: args.draw_plies,
             draw_after_ply: args.draw_after,
         },
-        games_per_position: args.games_per_position,
+        games_per_position: args.games_per_position.get(),
         positions,
         seed: args.seed,
-        jobs: args.engine.jobs()?,
+        jobs: args.engine.jobs(),
         retries: args.engine.retries,
         keep_scores: args.scores,
         out,

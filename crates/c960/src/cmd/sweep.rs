@@ -21,9 +21,6 @@ use crate::{
 /// any engine starts.
 pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
     let limit = args.limit.limit(Limit::Nodes(1_000_000))?;
-    if args.multipv == 0 {
-        bail!(InputError("--multipv must be at least 1".to_owned()));
-    }
     let variant = args.variant;
     let positions = Setup::parse_set(variant, &args.positions)?;
     let engine = args
@@ -50,13 +47,13 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
     Ok(SweepConfig {
         engine,
         limit,
-        multipv: args.multipv,
+        multipv: args.multipv.get(),
         positions,
         // A DFRC set is recorded as named (`sample:20000:1`), not as its
         // thousands of indices.
         set: (variant == Variant::Dfrc).then(|| args.positions.trim().to_owned()),
         repeats,
-        jobs: args.engine.jobs()?,
+        jobs: args.engine.jobs(),
         retries: args.engine.retries,
         out,
         repair: args.engine.repair,

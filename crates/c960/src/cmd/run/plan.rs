@@ -4,6 +4,7 @@
 use std::{
     fmt::Write as _,
     fs,
+    num::{NonZeroU32, NonZeroUsize},
     path::{Path, PathBuf},
 };
 
@@ -32,8 +33,8 @@ pub(crate) struct Plan {
     pub(super) out: PathBuf,
     pub(super) engine: EngineName,
     pub(super) options: Vec<UciOption>,
-    pub(super) hash: u32,
-    pub(super) jobs: Option<usize>,
+    pub(super) hash: NonZeroU32,
+    pub(super) jobs: Option<NonZeroUsize>,
     pub(super) positions: String,
     pub(super) seed: u64,
     /// The search of a sweep by one engine, into `sweep/`.
@@ -54,8 +55,8 @@ pub(crate) struct PlanRecord {
     out: PathBuf,
     engine: EngineName,
     options: Vec<UciOption>,
-    hash: u32,
-    jobs: Option<usize>,
+    hash: NonZeroU32,
+    jobs: Option<NonZeroUsize>,
     positions: String,
     seed: u64,
     #[serde(flatten)]
@@ -99,7 +100,7 @@ impl From<Plan> for PlanRecord {
 #[serde(deny_unknown_fields)]
 pub(super) struct SweepPlan {
     pub(super) nodes: u64,
-    pub(super) multipv: u32,
+    pub(super) multipv: NonZeroU32,
     /// Searches per position (node budgets drawn from the run's seed).
     pub(super) repeats: u32,
 }
@@ -117,7 +118,7 @@ pub(super) struct SelfplayPlan {
     pub(super) budget: u64,
     pub(super) nodes: u64,
     pub(super) jitter: f64,
-    pub(super) max_plies: u32,
+    pub(super) max_plies: NonZeroU32,
     pub(super) resign_cp: i32,
     pub(super) resign_plies: u32,
     pub(super) draw_cp: i32,
@@ -133,8 +134,8 @@ struct FilePlan {
     out: Option<PathBuf>,
     engine: Option<EngineName>,
     options: Option<Vec<UciOption>>,
-    hash: Option<u32>,
-    jobs: Option<usize>,
+    hash: Option<NonZeroU32>,
+    jobs: Option<NonZeroUsize>,
     positions: Option<String>,
     seed: Option<u64>,
     sweep: Option<FileSweep>,
@@ -146,7 +147,7 @@ struct FilePlan {
 #[serde(deny_unknown_fields)]
 struct FileSweep {
     nodes: Option<u64>,
-    multipv: Option<u32>,
+    multipv: Option<NonZeroU32>,
     repeats: Option<u32>,
 }
 
@@ -158,13 +159,16 @@ struct FileSelfplay {
     budget: Option<u64>,
     nodes: Option<u64>,
     jitter: Option<f64>,
-    max_plies: Option<u32>,
+    max_plies: Option<NonZeroU32>,
     resign_cp: Option<i32>,
     resign_plies: Option<u32>,
     draw_cp: Option<i32>,
     draw_plies: Option<u32>,
     draw_after: Option<u32>,
 }
+
+/// Engine hash per process, MiB, unless a config file or flag says.
+pub(super) const DEFAULT_HASH: NonZeroU32 = NonZeroU32::new(16).unwrap();
 
 impl Profile {
     pub(super) fn plan(self) -> Plan {
@@ -174,7 +178,7 @@ impl Profile {
             Profile::Quick => (
                 SweepPlan {
                     nodes: 100_000,
-                    multipv: 1,
+                    multipv: NonZeroU32::MIN,
                     repeats: 1,
                 },
                 2,
@@ -189,7 +193,7 @@ impl Profile {
             Profile::Research => (
                 SweepPlan {
                     nodes: 250_000,
-                    multipv: 1,
+                    multipv: NonZeroU32::MIN,
                     repeats: 4,
                 },
                 20,
@@ -202,7 +206,7 @@ impl Profile {
             out: PathBuf::from("runs").join(self.name()),
             engine: EngineName::Auto,
             options: Vec::new(),
-            hash: 16,
+            hash: DEFAULT_HASH,
             jobs: None,
             positions: "all".to_owned(),
             seed: 0,
@@ -214,7 +218,7 @@ impl Profile {
                 budget: adaptive.1,
                 nodes,
                 jitter: 0.1,
-                max_plies: rules.max_plies,
+                max_plies: NonZeroU32::new(rules.max_plies).unwrap_or(NonZeroU32::MIN),
                 resign_cp: rules.resign_cp,
                 resign_plies: rules.resign_plies,
                 draw_cp: rules.draw_cp,
@@ -246,10 +250,10 @@ impl Profile {
                     .map(|&(engine, nodes, multipv, hash)| {
                         let mut rater =
                             format!("{} at {} nodes", engine.describe(), grouped(nodes));
-                        if multipv > 1 {
+                        if multipv > NonZeroU32::MIN {
                             let _ = write!(rater, " with MultiPV {multipv}");
                         }
-                        if hash != 16 {
+                        if hash != DEFAULT_HASH {
                             let _ = write!(rater, " with Hash {hash}");
                         }
                         rater
@@ -292,8 +296,14 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
             let text = fs::read_to_string(path)
                 .map_err(|e| InputError(format!("cannot read {}: {e}", path.display())))?;
             toml::from_str(&text).map_err(|e| {
+                // The line at fault, so that the key is named.
+                let at = e.span().map_or_else(String::new, |span| {
+                    let line = text[..span.start.min(text.len())].matches('\n').count();
+                    let shown = text.lines().nth(line).unwrap_or_default().trim();
+                    format!(" (line {}: {shown})", line + 1)
+                });
                 InputError(format!(
-                    "{} is not a valid run configuration: {}",
+                    "{} is not a valid run configuration: {}{at}",
                     path.display(),
                     e.message()
                 ))
@@ -360,14 +370,6 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
     if plan.sweep.repeats == 0 {
         bail!(InputError("sweep repeats must be at least 1".to_owned()));
     }
-    if plan.sweep.multipv == 0 {
-        bail!(InputError("multipv must be at least 1".to_owned()));
-    }
-    if plan.selfplay.max_plies == 0 {
-        bail!(InputError(
-            "selfplay.max_plies must be at least 1 (a game of 0 plies is no game)".to_owned()
-        ));
-    }
     if !(0.0..1.0).contains(&plan.selfplay.jitter) {
         bail!(InputError(format!(
             "jitter {} must be at least 0 and below 1",
@@ -384,35 +386,37 @@ pub(super) fn configs(
     quiet: bool,
 ) -> Result<(Vec<SweepConfig>, Option<SelfplayConfig>)> {
     let positions = parse_position_set(&plan.positions)?;
-    let choice = |hash: u32| EngineChoice {
+    let choice = |hash: NonZeroU32| EngineChoice {
         threads: 1,
         hash,
         jobs: plan.jobs,
         watchdog: None,
         quiet,
     };
-    let jobs = choice(plan.hash).jobs()?;
+    let jobs = choice(plan.hash).jobs();
     let sweep =
-        |engine: EngineSpec, nodes: u64, multipv: u32, repeats: u32, out: PathBuf| SweepConfig {
-            engine,
-            limit: Limit::Nodes(nodes),
-            multipv,
-            positions: positions
-                .iter()
-                .copied()
-                .map(c960_core::Setup::from)
-                .collect(),
-            set: None,
-            repeats: RepeatPlan {
-                repeats,
-                seed: plan.seed,
-                jitter: c960_sweep::repeats::DEFAULT_JITTER,
-            },
-            jobs,
-            retries: 2,
-            out,
-            repair: false,
-            shard: plan.shard.unwrap_or_default(),
+        |engine: EngineSpec, nodes: u64, multipv: NonZeroU32, repeats: u32, out: PathBuf| {
+            SweepConfig {
+                engine,
+                limit: Limit::Nodes(nodes),
+                multipv: multipv.get(),
+                positions: positions
+                    .iter()
+                    .copied()
+                    .map(c960_core::Setup::from)
+                    .collect(),
+                set: None,
+                repeats: RepeatPlan {
+                    repeats,
+                    seed: plan.seed,
+                    jitter: c960_sweep::repeats::DEFAULT_JITTER,
+                },
+                jobs,
+                retries: 2,
+                out,
+                repair: false,
+                shard: plan.shard.unwrap_or_default(),
+            }
         };
     let (sweeps, engine) = if plan.raters.is_empty() {
         let engine: EngineSpec = choice(plan.hash).engine_spec(&plan.engine, &plan.options)?;
@@ -430,7 +434,7 @@ pub(super) fn configs(
         for r in &plan.raters {
             let engine = choice(r.hash).engine_spec(&r.engine, &plan.options)?;
             let out = plan.out.join(RATERS_DIR).join(&r.name);
-            sweeps.push(sweep(engine, r.nodes, r.multipv, r.repeats, out));
+            sweeps.push(sweep(engine, r.nodes, r.multipv, r.repeats.get(), out));
         }
         // Self-play takes the first rater's engine, at the plan's hash.
         let first = &plan.raters[0];
@@ -444,7 +448,7 @@ pub(super) fn configs(
         limit: Limit::Nodes(p.nodes),
         jitter: p.jitter,
         rules: Rules {
-            max_plies: p.max_plies,
+            max_plies: p.max_plies.get(),
             resign_cp: p.resign_cp,
             resign_plies: p.resign_plies,
             draw_cp: p.draw_cp,

@@ -3,7 +3,7 @@
 //! installed (or the one engine named), and the checks every rater list
 //! passes, whether it comes from the profile or a config file.
 
-use std::fmt::Write as _;
+use std::{fmt::Write as _, num::NonZeroU32};
 
 use anyhow::{Result, bail};
 use c960_engine::EngineName;
@@ -22,21 +22,29 @@ pub(crate) struct RaterPlan {
     pub(super) engine: EngineName,
     pub(super) nodes: u64,
     #[serde(default = "one")]
-    pub(super) multipv: u32,
+    pub(super) multipv: NonZeroU32,
     /// Hash table, MiB.
     #[serde(default = "default_hash")]
-    pub(super) hash: u32,
+    pub(super) hash: NonZeroU32,
     /// Searches per position (node budgets perturbed by the seed).
     #[serde(default = "one")]
-    pub(super) repeats: u32,
+    pub(super) repeats: NonZeroU32,
 }
 
-fn one() -> u32 {
-    1
+fn one() -> NonZeroU32 {
+    NonZeroU32::MIN
 }
 
-fn default_hash() -> u32 {
-    16
+fn default_hash() -> NonZeroU32 {
+    super::plan::DEFAULT_HASH
+}
+
+/// `n`, which is not 0, as a count that cannot be.
+const fn count(n: u32) -> NonZeroU32 {
+    match NonZeroU32::new(n) {
+        Some(n) => n,
+        None => panic!("a count of 0"),
+    }
 }
 
 /// The raters of a plan: the file's, else the research design (its engines
@@ -71,11 +79,11 @@ pub(super) fn raters(
 /// strongest engine that is (raters that would then search alike are
 /// kept once); with an engine named, every rater uses it. Chosen with
 /// `just bench-validity` (docs/validity.md).
-pub(crate) const RESEARCH_DESIGN: [(Installed, u64, u32, u32); 4] = [
-    (Installed::StockfishNpm, 4_000_000, 1, 16),
-    (Installed::Stockfish, 4_000_000, 1, 16),
-    (Installed::StockfishNpm, 1_000_000, 3, 16),
-    (Installed::Stockfish, 1_000_000, 1, 64),
+pub(crate) const RESEARCH_DESIGN: [(Installed, u64, NonZeroU32, NonZeroU32); 4] = [
+    (Installed::StockfishNpm, 4_000_000, count(1), count(16)),
+    (Installed::Stockfish, 4_000_000, count(1), count(16)),
+    (Installed::StockfishNpm, 1_000_000, count(3), count(16)),
+    (Installed::Stockfish, 1_000_000, count(1), count(64)),
 ];
 
 /// An engine of the research design, found where `auto` looks for it.
@@ -133,10 +141,10 @@ fn research_raters(engine: &EngineName) -> Vec<RaterPlan> {
             named => named.clone(),
         };
         let mut name = format!("{}-{}", engine.stem(), count_label(nodes));
-        if multipv > 1 {
+        if multipv.get() > 1 {
             let _ = write!(name, "-multipv{multipv}");
         }
-        if hash != 16 {
+        if hash != super::plan::DEFAULT_HASH {
             let _ = write!(name, "-hash{hash}");
         }
         let rater = RaterPlan {
@@ -145,7 +153,7 @@ fn research_raters(engine: &EngineName) -> Vec<RaterPlan> {
             nodes,
             multipv,
             hash,
-            repeats: 1,
+            repeats: NonZeroU32::MIN,
         };
         if !raters.iter().any(|r| {
             (&r.engine, r.nodes, r.multipv, r.hash) == (&rater.engine, nodes, multipv, hash)
@@ -183,9 +191,9 @@ pub(super) fn check_raters(raters: &[RaterPlan]) -> Result<()> {
                 r.name
             )));
         }
-        if r.nodes == 0 || r.multipv == 0 || r.hash == 0 || r.repeats == 0 {
+        if r.nodes == 0 {
             bail!(InputError(format!(
-                "rater {}: nodes, multipv, hash and repeats must be at least 1",
+                "rater {}: nodes must be at least 1",
                 r.name
             )));
         }

@@ -278,7 +278,7 @@ mod tests {
         );
         // A plan changed in a nested field is refused, naming its path.
         let mut other = plan.clone();
-        other.jobs = Some(7);
+        other.jobs = std::num::NonZeroUsize::new(7);
         let first = RunFile::first(&plan).unwrap();
         assert!(check_plan(Path::new("d"), &first, &other).is_ok());
         let said = RunFile::first(&Profile::Research.plan())

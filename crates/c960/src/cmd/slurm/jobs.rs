@@ -23,7 +23,7 @@ pub(super) fn submit(
     shard_script: &Path,
     merge_script: &Path,
 ) -> Result<()> {
-    let (n, name, out, done) = (jobs.slurm.shards, jobs.name, jobs.out, jobs.done);
+    let (n, name, out, done) = (jobs.slurm.shards.get(), jobs.name, jobs.out, jobs.done);
     let dir = out.join("slurm");
     {
         let array = sbatch(&[shard_script.as_os_str()])?;
@@ -70,7 +70,7 @@ fn log_jobs(dir: &Path, lines: &str) -> Result<()> {
 /// next; with `--submit`, submits it (or resubmits the shards that have
 /// not played the round, at most [`ATTEMPTS`] times in a row).
 pub(super) fn next_round(jobs: &Jobs<'_>, config: &SelfplayConfig) -> Result<()> {
-    let (out, n, submit) = (jobs.out, jobs.slurm.shards, jobs.slurm.submit);
+    let (out, n, submit) = (jobs.out, jobs.slurm.shards.get(), jobs.slurm.submit);
     let dir = out.join("slurm");
     let (shard_script, merge_script) = (dir.join("shard.sbatch"), dir.join("merge.sbatch"));
     let shards: Vec<PathBuf> = (0..n)

@@ -75,7 +75,7 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
             no_shard(args.shard.is_some())?;
             let config = crate::cmd::sweep::config(args)?;
             let searches = config.positions.len() as u64 * u64::from(config.repeats.repeats);
-            at_most_one_shard_a_unit(slurm.shards, searches, "search(es)")?;
+            at_most_one_shard_a_unit(slurm.shards.get(), searches, "search(es)")?;
             ("sweep", args.out.clone(), slurm, "manifest.json")
         }
         SlurmCommand::Selfplay { args, slurm } => {
@@ -100,7 +100,7 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
                 config.games_per_position
             };
             let units = config.positions.len() as u64 * u64::from(per_position);
-            at_most_one_shard_a_unit(slurm.shards, units, "game(s) or pair(s)")?;
+            at_most_one_shard_a_unit(slurm.shards.get(), units, "game(s) or pair(s)")?;
             if config.options.adaptive.is_some() {
                 adaptive = Some(config);
             }
@@ -137,12 +137,7 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
             "c960 slurm needs --out DIR: the run directory every task shares".to_owned()
         ));
     };
-    if slurm.shards == 0 || slurm.cpus_per_task == 0 {
-        bail!(InputError(
-            "--shards and --cpus-per-task must be at least 1".to_owned()
-        ));
-    }
-    within_max_shards(slurm.shards)?;
+    within_max_shards(slurm.shards.get())?;
     check_slurm_values(slurm)?;
     let cwd = env::current_dir().context("the current directory")?;
     let out = cwd.join(out);
@@ -177,7 +172,7 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
     let (shard_script, merge_script) = jobs.write_scripts(&task_args, round.is_some())?;
 
     let mut text = Text::default();
-    let n = slurm.shards;
+    let n = slurm.shards.get();
     writeln!(
         text,
         "wrote {} (array 0-{}: c960 {command} --shard I/{n} --jobs {} into {}/shards/I) and {}",

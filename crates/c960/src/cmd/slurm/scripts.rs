@@ -97,7 +97,7 @@ impl Jobs<'_> {
     }
 
     fn shard_script(&self, args: &[String]) -> String {
-        let n = self.slurm.shards;
+        let n = self.slurm.shards.get();
         let mut text = self.header(&[
             format!("--array=0-{}", n - 1),
             format!("--cpus-per-task={}", self.slurm.cpus_per_task),
@@ -131,7 +131,7 @@ impl Jobs<'_> {
     /// The merge job of adaptive self-play: `c960 slurm ... --next-round
     /// --submit` merges the round and submits the next.
     fn next_round_script(&self, args: &[String]) -> String {
-        let n = self.slurm.shards;
+        let n = self.slurm.shards.get();
         let mut text = self.header(&[
             "--cpus-per-task=1".to_owned(),
             self.log_option("merge-%j.out"),
@@ -159,7 +159,7 @@ impl Jobs<'_> {
     }
 
     fn merge_script(&self) -> String {
-        let n = self.slurm.shards;
+        let n = self.slurm.shards.get();
         let mut text = self.header(&[
             "--cpus-per-task=1".to_owned(),
             self.log_option("merge-%j.out"),
