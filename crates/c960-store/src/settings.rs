@@ -9,20 +9,16 @@
 //! [`Settings::field`]. [`Verbatim`] keeps any JSON value as its text, for
 //! records that carry a part they do not read forward unchanged.
 
-use std::{collections::BTreeMap, fmt};
+use std::collections::BTreeMap;
 
-use serde::{
-    Deserialize, Deserializer, Serialize, Serializer,
-    de::{DeserializeOwned, DeserializeSeed, MapAccess, Visitor},
-    ser::SerializeMap,
-};
+use serde::{Deserialize, Deserializer, Serialize, Serializer, de::DeserializeOwned};
 
 /// A run's settings, field by field: each field's value as compact JSON.
 /// Settings that are not an object (a test's plain string, say) are one
 /// field without a name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Settings {
-    fields: BTreeMap<String, String>,
+    fields: BTreeMap<String, Verbatim>,
 }
 
 /// The name under which settings that are not an object are kept whole.
@@ -42,7 +38,7 @@ impl Settings {
 
     /// The field `name` read as a `T`, or `None` when absent.
     pub fn field<T: DeserializeOwned>(&self, name: &str) -> Option<Result<T, serde_json::Error>> {
-        self.fields.get(name).map(|text| serde_json::from_str(text))
+        self.fields.get(name).map(Verbatim::read)
     }
 
     /// These settings without the top-level fields `names`.
@@ -72,16 +68,17 @@ impl Settings {
             if x == y {
                 continue;
             }
-            let objects = |t: &String| {
-                serde_json::from_str::<Settings>(t)
-                    .ok()
-                    .filter(|_| t.starts_with('{'))
+            let object = |v: &Verbatim| {
+                v.text()
+                    .starts_with('{')
+                    .then(|| v.read::<Settings>().ok())
+                    .flatten()
             };
-            if let (Some(a), Some(b)) = (x.and_then(objects), y.and_then(objects)) {
+            if let (Some(a), Some(b)) = (x.and_then(object), y.and_then(object)) {
                 a.differing(&format!("{prefix}{key}."), &b, out);
                 continue;
             }
-            let show = |v: Option<&String>| v.map_or("nothing", String::as_str).to_owned();
+            let show = |v: Option<&Verbatim>| v.map_or("nothing", Verbatim::text).to_owned();
             out.push(match key.as_str() {
                 WHOLE => format!("{} there, {} now", show(x), show(y)),
                 _ => format!("{prefix}{key}: {} there, {} now", show(x), show(y)),
@@ -120,75 +117,41 @@ impl Serialize for Verbatim {
     }
 }
 
+/// A value is written out as compact JSON as it is read.
 impl<'de> Deserialize<'de> for Verbatim {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Verbatim, D::Error> {
-        CompactText.deserialize(deserializer).map(Verbatim)
+        let mut out = Vec::new();
+        serde_transcode::transcode(deserializer, &mut serde_json::Serializer::new(&mut out))
+            .map_err(serde::de::Error::custom)?;
+        String::from_utf8(out)
+            .map(Verbatim)
+            .map_err(serde::de::Error::custom)
     }
 }
 
 /// Settings serialize as an object of their fields, by name.
 impl Serialize for Settings {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if let Some(whole) = self.fields.get(WHOLE) {
-            return Verbatim(whole.clone()).serialize(serializer);
+        match self.fields.get(WHOLE) {
+            Some(whole) => whole.serialize(serializer),
+            None => self.fields.serialize(serializer),
         }
-        let mut map = serializer.serialize_map(Some(self.fields.len()))?;
-        for (name, text) in &self.fields {
-            let mut value = serde_json::Deserializer::from_str(text);
-            map.serialize_entry(name, &serde_transcode::Transcoder::new(&mut value))?;
-        }
-        map.end()
     }
 }
 
 impl<'de> Deserialize<'de> for Settings {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Settings, D::Error> {
-        let text = CompactText.deserialize(deserializer)?;
-        if text.starts_with('{') {
-            let mut fields = serde_json::Deserializer::from_str(&text);
-            fields
-                .deserialize_map(FieldsVisitor)
-                .map_err(serde::de::Error::custom)
-        } else if text == "null" {
+        let whole = Verbatim::deserialize(deserializer)?;
+        if whole.text().starts_with('{') {
+            let fields = whole.read().map_err(serde::de::Error::custom)?;
+            Ok(Settings { fields })
+        } else if whole.text() == "null" {
             Ok(Settings::default())
         } else {
             Ok(Settings {
-                fields: BTreeMap::from([(WHOLE.to_owned(), text)]),
+                fields: BTreeMap::from([(WHOLE.to_owned(), whole)]),
             })
         }
-    }
-}
-
-struct FieldsVisitor;
-
-impl<'de> Visitor<'de> for FieldsVisitor {
-    type Value = Settings;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an object of settings")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Settings, A::Error> {
-        let mut fields = BTreeMap::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let text = map.next_value_seed(CompactText)?;
-            fields.insert(key, text);
-        }
-        Ok(Settings { fields })
-    }
-}
-
-/// One value, written out as compact JSON as it is read.
-struct CompactText;
-
-impl<'de> DeserializeSeed<'de> for CompactText {
-    type Value = String;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
-        let mut out = Vec::new();
-        serde_transcode::transcode(deserializer, &mut serde_json::Serializer::new(&mut out))
-            .map_err(serde::de::Error::custom)?;
-        String::from_utf8(out).map_err(serde::de::Error::custom)
     }
 }
 

@@ -18,6 +18,8 @@ use std::{fs, io, num::NonZeroU32, path::Path};
 use serde::{Deserialize, Serialize, Serializer};
 use thiserror::Error;
 
+use crate::Verbatim;
+
 #[cfg(test)]
 mod tests;
 
@@ -193,9 +195,8 @@ pub struct RunManifest {
     pub started: Option<String>,
     /// When it finished (RFC 3339).
     pub finished: Option<String>,
-    /// The manifest as written, as compact JSON: every field, in the order
-    /// written.
-    written: String,
+    /// The manifest as written: every field, in the order written.
+    written: Verbatim,
 }
 
 /// Why a manifest cannot be read, in one line.
@@ -289,15 +290,6 @@ fn wrong(field: String, expected: &'static str) -> ManifestError {
     ManifestError::Field { field, expected }
 }
 
-/// `text` as compact JSON, its fields in their order.
-fn compact(text: &str) -> Result<String, serde_json::Error> {
-    let mut out = Vec::with_capacity(text.len());
-    let mut input = serde_json::Deserializer::from_str(text);
-    serde_transcode::transcode(&mut input, &mut serde_json::Serializer::new(&mut out))?;
-    input.end()?;
-    Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
-}
-
 impl RunManifest {
     /// Reads `manifest.json` in the run directory `dir`.
     pub fn read(dir: &Path) -> Result<RunManifest, ManifestError> {
@@ -312,13 +304,15 @@ impl RunManifest {
                 "it does not begin with {".to_owned(),
             ));
         }
-        let written = compact(text).map_err(|e| ManifestError::NotJson(e.to_string()))?;
-        let wire: Wire =
-            serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&written))
-                .map_err(|e| ManifestError::Invalid {
-                    path: e.path().to_string(),
-                    reason: without_position(&e.inner().to_string()),
-                })?;
+        let written: Verbatim =
+            serde_json::from_str(text).map_err(|e| ManifestError::NotJson(e.to_string()))?;
+        let wire: Wire = serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(
+            written.text(),
+        ))
+        .map_err(|e| ManifestError::Invalid {
+            path: e.path().to_string(),
+            reason: without_position(&e.inner().to_string()),
+        })?;
         let kind = wire.kind.ok_or(ManifestError::NoKind)?;
         let variant = wire.variant.unwrap_or_default();
         let engines = match kind {
@@ -401,7 +395,7 @@ impl RunManifest {
     /// carry forward.
     #[must_use]
     pub fn written(&self) -> &str {
-        &self.written
+        self.written.text()
     }
 }
 
@@ -426,8 +420,7 @@ impl PartialEq for RunManifest {
 /// A manifest serializes as it was written, field for field.
 impl Serialize for RunManifest {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut text = serde_json::Deserializer::from_str(&self.written);
-        serde_transcode::Transcoder::new(&mut text).serialize(serializer)
+        self.written.serialize(serializer)
     }
 }
 

@@ -19,8 +19,9 @@
 //! 3. `run.json` records the resolved plan, the engine, the c960 version
 //!    and the time per stage; `summary.rs` prints what was made.
 
+mod help;
 mod plan;
-pub(crate) use plan::run_after_help;
+pub(crate) use help::run_after_help;
 mod raters;
 mod record;
 mod stages;

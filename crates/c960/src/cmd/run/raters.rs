@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cli::{InputError, Profile};
 
-use super::plan::Plan;
+use super::plan::{DEFAULT_HASH, Plan};
 
 /// One rater of a sweep: an engine and its search settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,15 +36,7 @@ fn one() -> NonZeroU32 {
 }
 
 fn default_hash() -> NonZeroU32 {
-    super::plan::DEFAULT_HASH
-}
-
-/// `n`, which is not 0, as a count that cannot be.
-const fn count(n: u32) -> NonZeroU32 {
-    match NonZeroU32::new(n) {
-        Some(n) => n,
-        None => panic!("a count of 0"),
-    }
+    DEFAULT_HASH
 }
 
 /// The raters of a plan: the file's, else the research design (its engines
@@ -80,10 +72,30 @@ pub(super) fn raters(
 /// kept once); with an engine named, every rater uses it. Chosen with
 /// `just bench-validity` (docs/validity.md).
 pub(crate) const RESEARCH_DESIGN: [(Installed, u64, NonZeroU32, NonZeroU32); 4] = [
-    (Installed::StockfishNpm, 4_000_000, count(1), count(16)),
-    (Installed::Stockfish, 4_000_000, count(1), count(16)),
-    (Installed::StockfishNpm, 1_000_000, count(3), count(16)),
-    (Installed::Stockfish, 1_000_000, count(1), count(64)),
+    (
+        Installed::StockfishNpm,
+        4_000_000,
+        NonZeroU32::MIN,
+        DEFAULT_HASH,
+    ),
+    (
+        Installed::Stockfish,
+        4_000_000,
+        NonZeroU32::MIN,
+        DEFAULT_HASH,
+    ),
+    (
+        Installed::StockfishNpm,
+        1_000_000,
+        NonZeroU32::new(3).unwrap(),
+        DEFAULT_HASH,
+    ),
+    (
+        Installed::Stockfish,
+        1_000_000,
+        NonZeroU32::MIN,
+        NonZeroU32::new(64).unwrap(),
+    ),
 ];
 
 /// An engine of the research design, found where `auto` looks for it.
@@ -144,7 +156,7 @@ fn research_raters(engine: &EngineName) -> Vec<RaterPlan> {
         if multipv.get() > 1 {
             let _ = write!(name, "-multipv{multipv}");
         }
-        if hash != super::plan::DEFAULT_HASH {
+        if hash != DEFAULT_HASH {
             let _ = write!(name, "-hash{hash}");
         }
         let rater = RaterPlan {
