@@ -50,4 +50,4 @@ pub use setup::{Setup, SetupError, Variant};
 pub use shakmaty;
 pub use shard::{Shard, ShardError};
 pub use tally::{CastlingTally, histogram_median};
-pub use unit::{GameKey, SearchKey};
+pub use unit::{GameKey, PairKey, RoundTarget, SearchKey};

@@ -54,6 +54,23 @@ unit_key!(
     game
 );
 
+unit_key!(
+    /// One position's target in an adaptive round: the setup and the games
+    /// it will have once the round is played.
+    RoundTarget,
+    /// The setup's games once the round is played.
+    games
+);
+
+unit_key!(
+    /// One colour-reversed pair of games between two engines: the setup and
+    /// the pair's index among that setup's pairs (games `2 pair` and
+    /// `2 pair + 1`).
+    PairKey,
+    /// The pair's index among the setup's pairs (0-based).
+    pair
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

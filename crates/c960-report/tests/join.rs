@@ -1,6 +1,7 @@
 //! The per-position join on synthetic runs written by the real writers.
 
 use std::fs;
+use std::num::NonZeroU32;
 
 use c960_engine::{Bound, EngineInfo, Limit};
 use c960_report::{ReportError, RunKind, labels, per_position, write_table};
@@ -49,8 +50,8 @@ fn write_sweep(dir: &std::path::Path, limit: &str, rows: &[SweepRow]) {
             ..EngineInfo::default()
         },
         limit: limit.parse().unwrap(),
-        multipv: 1,
-        repeats: 1,
+        multipv: NonZeroU32::MIN,
+        repeats: NonZeroU32::MIN,
         repeat_rule: None,
         seed: None,
         repeatability: None,
@@ -65,7 +66,7 @@ fn write_sweep(dir: &std::path::Path, limit: &str, rows: &[SweepRow]) {
         repaired: vec![],
         sharding: Sharding::default(),
     };
-    write_outputs(dir, rows, 1, &manifest).unwrap();
+    write_outputs(dir, rows, NonZeroU32::MIN, &manifest).unwrap();
 }
 
 fn write_selfplay(dir: &std::path::Path) {

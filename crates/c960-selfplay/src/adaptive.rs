@@ -33,7 +33,7 @@ use c960_balance::{
 use std::path::Path;
 
 use c960_balance::interval::Interval;
-use c960_core::{GameKey, Setup};
+use c960_core::{GameKey, RoundTarget, Setup};
 use c960_store::Journal;
 use serde::{Deserialize, Serialize};
 
@@ -93,7 +93,7 @@ pub struct Round {
     /// Positions open when the round was decided.
     pub open: u32,
     /// Each extended position's SP and its games once the round is played.
-    pub targets: Vec<(u32, u32)>,
+    pub targets: Vec<RoundTarget>,
 }
 
 /// How an adaptive run ended, for the manifest.
@@ -173,7 +173,7 @@ impl Adaptive {
             band_half_width: self.band_half_width,
             alpha: self.alpha,
             round_games: self.round_games,
-            initial_games: config.games_per_position,
+            initial_games: config.games_per_position.get(),
             seed: config.seed,
             positions: (!legacy).then(|| Setup::format_set(&config.positions)),
         }
@@ -221,11 +221,11 @@ pub(crate) fn targets_after(
     let mut targets: BTreeMap<u32, u32> = config
         .positions
         .iter()
-        .map(|p| (p.id(), config.games_per_position))
+        .map(|p| (p.id(), config.games_per_position.get()))
         .collect();
     let mut round = 0;
     for r in rounds {
-        targets.extend(r.targets.iter().copied());
+        targets.extend(r.targets.iter().map(|t| (t.setup, t.games)));
         round = r.round;
     }
     (round, targets)
@@ -334,7 +334,10 @@ pub(crate) fn next_round(
             .unwrap_or(adaptive.round_games);
         remaining -= u64::from(extra);
         let sp = positions[i].id();
-        extended.push((sp, targets.get(&sp).copied().unwrap_or(0) + extra));
+        extended.push(RoundTarget::new(
+            sp,
+            targets.get(&sp).copied().unwrap_or(0) + extra,
+        ));
     }
     extended.sort_unstable();
     Next::Play(Round {
@@ -376,16 +379,9 @@ impl Prepared {
         stop: &AtomicBool,
         on_progress: &mut impl FnMut(Progress),
     ) -> Result<Played, SelfplayError> {
-        let initial = config.games_per_position;
         let path = config.out.join(ROUNDS_FILE);
         let (mut journal, rounds) = Journal::<Round>::open(&path, &rule.settings(config, &path))?;
-        let mut targets: BTreeMap<u32, u32> =
-            config.positions.iter().map(|p| (p.id(), initial)).collect();
-        let mut round = 0;
-        for r in rounds {
-            targets.extend(r.targets.iter().copied());
-            round = r.round;
-        }
+        let (mut round, mut targets) = targets_after(config, rounds);
         rule.check_budget(&targets)?;
         let resumed = self.done.len() as u64;
         let mut played = Played {
@@ -430,7 +426,7 @@ impl Prepared {
                 }
                 Next::Play(next) => {
                     journal.append(&next)?;
-                    targets.extend(next.targets.iter().copied());
+                    targets.extend(next.targets.iter().map(|t| (t.setup, t.games)));
                     round = next.round;
                 }
             }
@@ -452,9 +448,9 @@ impl Prepared {
             .map(|p| self.scores.get(&p.id()).map_or(0, |g| g.len() as u64))
             .collect();
         AdaptiveRecord {
-            rule: rule.describe(config.games_per_position),
+            rule: rule.describe(config.games_per_position.get()),
             settings: *rule,
-            initial_games: config.games_per_position,
+            initial_games: config.games_per_position.get(),
             rounds,
             stopped,
             open: tracker.open().len(),
@@ -544,13 +540,19 @@ mod tests {
         let Next::Play(round) = next_round(&rule(None), &ps, &scores, &targets, 1) else {
             panic!("positions are open")
         };
-        assert_eq!(round.targets, vec![(1, 64), (2, 34)]);
+        assert_eq!(
+            round.targets,
+            [RoundTarget::new(1, 64), RoundTarget::new(2, 34)]
+        );
         assert_eq!(round.open, 2);
         // A budget for 5 more games: the widest (SP 2) gets 4, SP 1 gets 1.
         let Next::Play(round) = next_round(&rule(Some(495)), &ps, &scores, &targets, 1) else {
             panic!("budget left")
         };
-        assert_eq!(round.targets, vec![(1, 61), (2, 34)]);
+        assert_eq!(
+            round.targets,
+            [RoundTarget::new(1, 61), RoundTarget::new(2, 34)]
+        );
         assert!(matches!(
             next_round(&rule(Some(490)), &ps, &scores, &targets, 1),
             Next::Stop(reason) if reason.contains("budget")

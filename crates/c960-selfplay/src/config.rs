@@ -2,7 +2,7 @@
 //! before any engine starts, each game's seed, and how the engine
 //! processes are described.
 
-use std::path::PathBuf;
+use std::{num::NonZeroU32, path::PathBuf};
 
 use c960_core::{Setup, Shard, Variant, splitmix64};
 use c960_engine::{EngineSpec, Limit};
@@ -24,7 +24,7 @@ pub struct SelfplayConfig {
     /// Game end rules.
     pub rules: Rules,
     /// Games per position.
-    pub games_per_position: u32,
+    pub games_per_position: NonZeroU32,
     /// The positions.
     pub positions: Vec<Setup>,
     /// The run seed; each game's seed derives from it.
@@ -168,10 +168,7 @@ pub(crate) fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
             "opening books hold Chess960 positions: play DFRC setups without --openings",
         );
     }
-    if config.games_per_position == 0 {
-        return invalid("games per position must be at least 1");
-    }
-    if config.engine_b.is_some() && config.games_per_position % 2 == 1 {
+    if config.engine_b.is_some() && config.games_per_position.get() % 2 == 1 {
         return invalid(
             "with two engines, games per position must be even (colour-reversed pairs)",
         );
@@ -190,7 +187,7 @@ pub(crate) fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
                 "adaptive self-play decides each round from every position's games: run it unsharded (--shard with --target-halfwidth or --budget), or round by round with c960 slurm selfplay",
             );
         }
-        if let Err(e) = rule.check(config.games_per_position, config.positions.len()) {
+        if let Err(e) = rule.check(config.games_per_position.get(), config.positions.len()) {
             return Err(SelfplayError::Invalid(e));
         }
     }

@@ -253,7 +253,7 @@ pub(crate) fn manifest(
         jitter: config.jitter,
         rules: config.rules,
         seed: config.seed,
-        games_per_position: config.games_per_position,
+        games_per_position: config.games_per_position.get(),
         positions: Setup::format_set(&config.positions),
         games: outcome.games,
         failed: outcome.failed.clone(),

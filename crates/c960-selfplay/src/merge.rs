@@ -210,7 +210,7 @@ pub fn merge(
     write_run_outputs(
         out,
         &journal,
-        &|_, _| true,
+        &|_| true,
         &extras,
         &summaries,
         &manifest.to_json()?,

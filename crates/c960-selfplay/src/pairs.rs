@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use c960_balance::elo::{MatchStats, Sprt};
+use c960_core::PairKey;
 
 use crate::{GameRecord, Outcome};
 
@@ -11,7 +12,7 @@ use crate::{GameRecord, Outcome};
 #[derive(Clone, Debug, Default)]
 pub struct PairTally {
     /// The first game of each unfinished pair, by (SP, pair index).
-    pending: HashMap<(u32, u32), f64>,
+    pending: HashMap<PairKey, f64>,
     /// Pairs by A's pair score: LL, LD, DD/WL, WD, WW.
     pentanomial: [u64; 5],
     /// Of the DD/WL pairs, those with a win and a loss.
@@ -30,7 +31,7 @@ impl PairTally {
             (Outcome::WhiteWins, true) | (Outcome::BlackWins, false) => 1.0,
             _ => 0.0,
         };
-        let key = (game.sp, game.game / 2);
+        let key = PairKey::new(game.sp, game.game / 2);
         let Some(first) = self.pending.remove(&key) else {
             self.pending.insert(key, a_score);
             return false;

@@ -130,7 +130,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
     write_run_outputs(
         out,
         &journal,
-        &|_, _| true,
+        &|_| true,
         &extras,
         &summaries,
         &manifest_json,

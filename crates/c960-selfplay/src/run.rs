@@ -232,7 +232,7 @@ fn slots(config: &SelfplayConfig) -> Vec<(Setup, u32)> {
             .openings
             .iter()
             .zip(0u32..)
-            .map(|(o, k)| (Setup::from(o.position), k * config.games_per_position))
+            .map(|(o, k)| (Setup::from(o.position), k * config.games_per_position.get()))
             .collect(),
         None => config.positions.iter().map(|p| (*p, 0)).collect(),
     }
@@ -244,11 +244,12 @@ fn slots(config: &SelfplayConfig) -> Vec<(Setup, u32)> {
 fn jobs(config: &SelfplayConfig, done: &HashSet<GameKey>) -> Vec<(Setup, u32)> {
     let round: u32 = if config.engine_b.is_some() { 2 } else { 1 };
     let slots = slots(config);
-    (0..config.games_per_position)
+    (0..config.games_per_position.get())
         .step_by(round as usize)
         .flat_map(|first| {
             slots.iter().flat_map(move |(p, base)| {
-                (first..(first + round).min(config.games_per_position)).map(move |g| (*p, base + g))
+                (first..(first + round).min(config.games_per_position.get()))
+                    .map(move |g| (*p, base + g))
             })
         })
         .filter(|(p, g)| in_shard(config, p.id(), *g) && !done.contains(&GameKey::new(p.id(), *g)))
@@ -260,7 +261,7 @@ fn games_in_shard(config: &SelfplayConfig, slots: &[(Setup, u32)]) -> u64 {
     slots
         .iter()
         .map(|(p, base)| {
-            (0..config.games_per_position)
+            (0..config.games_per_position.get())
                 .filter(|g| in_shard(config, p.id(), base + g))
                 .count() as u64
         })
@@ -519,11 +520,10 @@ impl Prepared {
 /// The game to play for job (`position`, `index`): its seed, each side's
 /// control (A is White in even games against B) and its opening.
 fn game_spec(config: &SelfplayConfig, paired: bool, position: Setup, index: u32) -> GameSpec {
-    let opening = config
-        .options
-        .openings
-        .as_ref()
-        .and_then(|b| b.openings.get((index / config.games_per_position) as usize));
+    let opening = config.options.openings.as_ref().and_then(|b| {
+        b.openings
+            .get((index / config.games_per_position.get()) as usize)
+    });
     let seed_index = if paired { index / 2 } else { index };
     let seed = game_seed(config.seed, position.id(), seed_index);
     let (a, b) = (config.control_a(), config.control_b());
@@ -557,13 +557,13 @@ fn wanted(config: &SelfplayConfig, sp: u32, game: u32) -> bool {
         return config.positions.iter().any(|p| p.id() == sp);
     }
     if let Some(book) = &config.options.openings {
-        let k = (game / config.games_per_position) as usize;
+        let k = (game / config.games_per_position.get()) as usize;
         return book
             .openings
             .get(k)
             .is_some_and(|o| u32::from(o.position.sp()) == sp);
     }
-    game < config.games_per_position && config.positions.iter().any(|p| p.id() == sp)
+    game < config.games_per_position.get() && config.positions.iter().any(|p| p.id() == sp)
 }
 
 /// Writes games (PGN, Parquet) in (SP, game) order straight from the
@@ -581,7 +581,7 @@ pub(crate) fn write_outputs(
     write_run_outputs(
         &config.out,
         &outcome.journal,
-        &|sp, game| wanted(config, sp, game),
+        &|key| wanted(config, key.setup, key.game),
         &extras,
         &outcome.positions,
         &manifest.to_json()?,

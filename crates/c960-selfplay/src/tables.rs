@@ -42,7 +42,7 @@ use crate::{
 pub(crate) fn write_run_outputs(
     dir: &Path,
     journal: &Path,
-    wanted: &dyn Fn(u32, u32) -> bool,
+    wanted: &dyn Fn(GameKey) -> bool,
     extras: &PgnExtras,
     positions: &[PositionSummary],
     manifest_json: &str,
@@ -165,7 +165,7 @@ fn manifest_pairs(json: &str) -> Vec<(String, String)> {
 /// Byte offset of each wanted game's journal line, by (SP, game).
 fn journal_offsets(
     path: &Path,
-    wanted: &dyn Fn(u32, u32) -> bool,
+    wanted: &dyn Fn(GameKey) -> bool,
 ) -> io::Result<BTreeMap<GameKey, u64>> {
     #[derive(Deserialize)]
     struct Key {
@@ -185,10 +185,9 @@ fn journal_offsets(
         }
         if !first && line.ends_with('\n') {
             let key: Key = serde_json::from_str(&line).map_err(io::Error::other)?;
-            if wanted(key.sp, key.game) {
-                offsets
-                    .entry(GameKey::new(key.sp, key.game))
-                    .or_insert(offset);
+            let key = GameKey::new(key.sp, key.game);
+            if wanted(key) {
+                offsets.entry(key).or_insert(offset);
             }
         }
         first = false;

@@ -4,6 +4,7 @@
 //! unsharded adaptive run; a missing shard and shards of other settings are
 //! refused.
 
+use std::num::NonZeroU32;
 use std::{
     fs,
     path::{Path, PathBuf},
@@ -30,10 +31,10 @@ fn config(out: &Path, shard: Shard, rounds_from: Option<&Path>) -> SelfplayConfi
         limit: Limit::Nodes(60),
         jitter: 0.1,
         rules: Rules {
-            max_plies: 60,
+            max_plies: NonZeroU32::new(60).unwrap(),
             ..Rules::default()
         },
-        games_per_position: 2,
+        games_per_position: NonZeroU32::new(2).unwrap(),
         positions: [3u16, 4, 5, 518, 959]
             .iter()
             .map(|&sp| StartPosition::new(sp).unwrap().into())

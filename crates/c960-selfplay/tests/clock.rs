@@ -1,6 +1,7 @@
 //! Time controls: parsing as the match runners write them, and losses on
 //! time ruled by the harness's own clocks.
 
+use std::num::NonZeroU32;
 use std::{thread, time::Duration};
 
 use c960_core::shakmaty::{ByColor, CastlingMode, Chess, Position, fen::Fen};
@@ -82,7 +83,7 @@ fn spec(start: Chess, controls: ByColor<Control>, max_plies: u32) -> GameSpec {
         start,
         controls,
         rules: Rules {
-            max_plies,
+            max_plies: NonZeroU32::new(max_plies).unwrap(),
             resign_plies: 0,
             draw_plies: 0,
             ..Rules::default()

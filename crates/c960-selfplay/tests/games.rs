@@ -9,6 +9,7 @@ use c960_engine::{
     Bound, Engine, EngineError, EngineInfo, GamePosition, Limit, Line, Score, Search, SearchResult,
 };
 use c960_selfplay::{GameRecord, GameSpec, Outcome, Rules, Termination, play, write_game};
+use std::num::NonZeroU32;
 
 /// Plays `moves[ply]` at each ply, reporting `scores[ply]` (White's view,
 /// centipawns; 0 when the list is shorter).
@@ -193,7 +194,7 @@ fn both_engines_agreeing_on_a_lost_position_resign() {
     let g = game(
         classical(),
         Rules {
-            max_plies: 8,
+            max_plies: NonZeroU32::new(8).unwrap(),
             ..rules
         },
         moves,
@@ -222,7 +223,7 @@ fn a_long_quiet_game_is_adjudicated_a_draw() {
 #[test]
 fn the_ply_cap_ends_the_game_as_a_draw() {
     let rules = Rules {
-        max_plies: 3,
+        max_plies: NonZeroU32::new(3).unwrap(),
         ..Rules::default()
     };
     let g = game(classical(), rules, "e2e4 e7e5 g1f3 b8c6", &[]);
@@ -239,7 +240,7 @@ fn castling_on_move_one_is_recorded_with_side_and_ply() {
     let g = game(
         sp.to_position(),
         Rules {
-            max_plies: 2,
+            max_plies: NonZeroU32::new(2).unwrap(),
             ..Rules::default()
         },
         "d1c1 d8c8",
@@ -270,7 +271,7 @@ fn the_score_curve_is_kept_from_whites_view() {
     let g = game(
         classical(),
         Rules {
-            max_plies: 4,
+            max_plies: NonZeroU32::new(4).unwrap(),
             ..Rules::default()
         },
         "e2e4 e7e5 g1f3 b8c6",

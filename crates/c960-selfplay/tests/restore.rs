@@ -3,6 +3,7 @@
 //! refuses tables it cannot trust or runs it cannot rebuild. Built-in
 //! engine at small node limits.
 
+use std::num::NonZeroU32;
 use std::{fs, path::Path, sync::atomic::AtomicBool};
 
 use c960_core::{Shard, StartPosition};
@@ -28,10 +29,10 @@ fn config(out: &Path, paired: bool, games: u32, shared_process: bool) -> Selfpla
         limit: Limit::Nodes(150),
         jitter: 0.1,
         rules: Rules {
-            max_plies: 60,
+            max_plies: NonZeroU32::new(60).unwrap(),
             ..Rules::default()
         },
-        games_per_position: games,
+        games_per_position: NonZeroU32::new(games).unwrap(),
         positions: [4u16, 518, 959]
             .iter()
             .map(|&sp| StartPosition::new(sp).unwrap().into())

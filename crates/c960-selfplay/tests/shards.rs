@@ -3,6 +3,7 @@
 //! equals the unsharded run; gaps are listed, conflicting duplicates and
 //! mixed settings refused. Built-in engine at small node limits.
 
+use std::num::NonZeroU32;
 use std::{
     fs,
     path::{Path, PathBuf},
@@ -34,10 +35,10 @@ fn config(out: &Path, paired: bool, shard: Shard) -> SelfplayConfig {
         limit: Limit::Nodes(150),
         jitter: 0.1,
         rules: Rules {
-            max_plies: 60,
+            max_plies: NonZeroU32::new(60).unwrap(),
             ..Rules::default()
         },
-        games_per_position: 4,
+        games_per_position: NonZeroU32::new(4).unwrap(),
         positions: [3u16, 4, 5, 518, 959]
             .iter()
             .map(|&sp| StartPosition::new(sp).unwrap().into())
@@ -271,7 +272,7 @@ fn runs_of_other_settings_are_refused_naming_the_setting() {
 
     let d = temp.path().join("d");
     let mut other = config(&d, false, Shard::new(1, 2).unwrap());
-    other.games_per_position = 6;
+    other.games_per_position = NonZeroU32::new(6).unwrap();
     play(&other);
     let message = merge(&[a, d], &temp.path().join("m3"), false)
         .unwrap_err()

@@ -27,6 +27,7 @@ mod validate;
 use std::{
     collections::{BTreeMap, BTreeSet},
     io,
+    num::NonZeroU32,
     path::{Path, PathBuf},
     sync::atomic::AtomicBool,
     time::SystemTime,
@@ -69,7 +70,7 @@ pub struct SweepConfig {
     /// The search limit per position.
     pub limit: Limit,
     /// Number of principal variations (top moves) per position.
-    pub multipv: u32,
+    pub multipv: NonZeroU32,
     /// The setups to evaluate: Chess960 positions, or DFRC setups (one
     /// variant per run).
     pub positions: Vec<Setup>,
@@ -136,7 +137,7 @@ struct Settings<'a> {
     engine_args: &'a [String],
     engine_options: &'a [(String, String)],
     limit: Limit,
-    multipv: u32,
+    multipv: NonZeroU32,
     /// Absent for a plain sweep, so its journals stay what they were.
     #[serde(skip_serializing_if = "Option::is_none")]
     repeats: Option<RepeatPlan>,
@@ -328,7 +329,7 @@ pub(crate) const REPEAT_NOTES: &str = " With repeats, repeats.parquet has one ro
 /// Every (position, repeat) search of the run (of its shard), repeat by
 /// repeat, so an interrupted run has covered the positions evenly.
 fn units(config: &SweepConfig) -> Vec<(Setup, u32)> {
-    (0..config.repeats.repeats)
+    (0..config.repeats.repeats.get())
         .flat_map(|r| config.positions.iter().map(move |p| (*p, r)))
         .filter(|(p, r)| config.shard.contains(p.id(), *r))
         .collect()
@@ -355,9 +356,6 @@ impl Prepared {
         if config.positions.is_empty() {
             return Err(SweepError::Invalid("no positions to sweep".to_owned()));
         }
-        if config.multipv == 0 {
-            return Err(SweepError::Invalid("multipv must be at least 1".to_owned()));
-        }
         let variant = config.positions[0].variant();
         if config.positions.iter().any(|p| p.variant() != variant) {
             return Err(SweepError::Invalid(
@@ -370,7 +368,7 @@ impl Prepared {
             .map_err(SweepError::Invalid)?;
         if units(config).is_empty() {
             // Its table would be empty, and read as a sweep of nothing.
-            let searches = config.positions.len() as u64 * u64::from(config.repeats.repeats);
+            let searches = config.positions.len() as u64 * u64::from(config.repeats.repeats.get());
             return Err(SweepError::Invalid(format!(
                 "shard {} holds none of the {searches} search(es) of this sweep: use at most \
                  {searches} shards",
@@ -386,7 +384,7 @@ impl Prepared {
             REPEATS_CSV,
             MANIFEST_FILE,
         ])?;
-        let engine_config = config.engine.with_multipv(config.multipv);
+        let engine_config = config.engine.with_multipv(config.multipv.get());
         // Start one engine up front (or take the caller's): a wrong engine
         // is reported before any work, its identity and options label the
         // journal, and the first worker searches with it.
@@ -459,7 +457,7 @@ impl Prepared {
         let work = |engine: &mut AnyEngine, (sp, repeat): &(Setup, u32)| {
             let search = Search {
                 limit: plan.limit(limit, sp.id(), *repeat),
-                multipv: config.multipv,
+                multipv: config.multipv.get(),
             };
             engine.new_game()?;
             let result = engine.search(&GamePosition::new(sp.to_position()), search)?;
@@ -520,7 +518,7 @@ impl Prepared {
 pub fn write_outputs(
     dir: &Path,
     rows: &[SweepRow],
-    multipv: u32,
+    multipv: NonZeroU32,
     manifest: &Manifest,
 ) -> Result<(), SweepError> {
     let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
@@ -529,7 +527,8 @@ pub fn write_outputs(
     let labelled = |mut frame: polars::prelude::DataFrame| {
         c960_store::label_variant(&mut frame, variant).map(|()| frame)
     };
-    let frame = if manifest.repeats > 1 {
+    let multipv = multipv.get();
+    let frame = if manifest.repeats.get() > 1 {
         let searches = table::repeats_frame(rows, multipv)
             .and_then(labelled)
             .map_err(io::Error::other)?;

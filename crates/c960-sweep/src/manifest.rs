@@ -1,6 +1,8 @@
 //! The sweep's manifest: how its table was made, and which part of a
 //! sharded run it is.
 
+use std::num::NonZeroU32;
+
 use c960_core::{SearchKey, Shard, Variant};
 use c960_engine::{EngineInfo, Limit};
 use c960_store::{DroppedLine, RunKind};
@@ -24,10 +26,10 @@ pub struct Manifest {
     /// The search limit per position.
     pub limit: Limit,
     /// Principal variations per position.
-    pub multipv: u32,
+    pub multipv: NonZeroU32,
     /// Searches per position.
     #[serde(default = "one")]
-    pub repeats: u32,
+    pub repeats: NonZeroU32,
     /// How the repeats differ (seed and node-budget rule), with repeats.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeat_rule: Option<String>,
@@ -78,6 +80,6 @@ pub struct Sharding {
     pub missing: Vec<SearchKey>,
 }
 
-fn one() -> u32 {
-    1
+fn one() -> NonZeroU32 {
+    NonZeroU32::MIN
 }

@@ -83,7 +83,7 @@ pub fn merge(
     let repeat_plan = repeat_plan(&first.settings)?;
     let wanted: BTreeSet<SearchKey> = positions
         .iter()
-        .flat_map(|p| (0..repeat_plan.repeats).map(move |r| SearchKey::new(p.id(), r)))
+        .flat_map(|p| (0..repeat_plan.repeats.get()).map(move |r| SearchKey::new(p.id(), r)))
         .collect();
     let exact = matches!(limit, Limit::Nodes(_) | Limit::Depth(_));
     let existing = existing_output(

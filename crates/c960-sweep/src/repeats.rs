@@ -17,6 +17,8 @@
 //! random halves of the repeats (median of many splits) with its
 //! Spearman–Brown projection to all K repeats.
 
+use std::num::NonZeroU32;
+
 use c960_balance::reliability::split_half;
 use c960_core::splitmix64;
 use c960_engine::Limit;
@@ -34,7 +36,7 @@ pub const SPLITS: usize = 201;
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RepeatPlan {
     /// Searches per position (1: a plain sweep, the budget unperturbed).
-    pub repeats: u32,
+    pub repeats: NonZeroU32,
     /// The run's seed: with SP and repeat, it draws each budget.
     pub seed: u64,
     /// Budgets are drawn from `[N (1 − jitter), N (1 + jitter)]`.
@@ -46,7 +48,7 @@ impl RepeatPlan {
     #[must_use]
     pub fn single() -> RepeatPlan {
         RepeatPlan {
-            repeats: 1,
+            repeats: NonZeroU32::MIN,
             seed: 0,
             jitter: 0.0,
         }
@@ -55,15 +57,12 @@ impl RepeatPlan {
     /// Whether the run repeats its searches.
     #[must_use]
     pub fn is_repeated(&self) -> bool {
-        self.repeats > 1
+        self.repeats.get() > 1
     }
 
     /// Checks the plan against the run's limit: repeats need a node limit
     /// (so each replays exactly) and a jitter in `(0, 1)`.
     pub fn check(&self, limit: Limit) -> Result<(), String> {
-        if self.repeats == 0 {
-            return Err("repeats must be at least 1".to_owned());
-        }
         if !self.is_repeated() {
             return Ok(());
         }
@@ -241,7 +240,7 @@ mod tests {
     #[test]
     fn budgets_are_reproducible_spread_and_centred() {
         let plan = RepeatPlan {
-            repeats: 8,
+            repeats: NonZeroU32::new(8).unwrap(),
             seed: 7,
             jitter: 0.25,
         };
@@ -268,7 +267,7 @@ mod tests {
         assert_eq!(RepeatPlan::single().limit(limit, 3, 0), limit);
         assert!(RepeatPlan::single().check(Limit::Depth(5)).is_ok());
         let plan = RepeatPlan {
-            repeats: 2,
+            repeats: NonZeroU32::new(2).unwrap(),
             seed: 1,
             jitter: 0.1,
         };

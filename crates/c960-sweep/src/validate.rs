@@ -93,7 +93,7 @@ pub(crate) fn check_entry(
                     row.limit
                 ));
             }
-            if row.repeat >= plan.repeats {
+            if row.repeat >= plan.repeats.get() {
                 return Err(format!(
                     "{sp}: repeat {}, but this run has {} repeat(s)",
                     row.repeat, plan.repeats

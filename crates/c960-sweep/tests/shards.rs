@@ -3,6 +3,7 @@
 //! from `time_ms`; gaps are listed and mixed settings refused. Built-in
 //! engine at a small node limit.
 
+use std::num::NonZeroU32;
 use std::{
     fs,
     path::{Path, PathBuf},
@@ -27,7 +28,7 @@ fn with_repeats(out: &Path, shard: Shard, repeats: RepeatPlan) -> SweepConfig {
             watchdog: None,
         },
         limit: Limit::Nodes(300),
-        multipv: 2,
+        multipv: NonZeroU32::new(2).unwrap(),
         positions: (10..22)
             .map(|sp| StartPosition::new(sp).unwrap().into())
             .collect(),
@@ -75,7 +76,7 @@ fn manifest(dir: &Path) -> Value {
 fn merged_shards_of_a_sweep_with_repeats_equal_the_unsharded_sweep() {
     let temp = tempfile::tempdir().unwrap();
     let plan = RepeatPlan {
-        repeats: 3,
+        repeats: NonZeroU32::new(3).unwrap(),
         seed: 9,
         jitter: 0.25,
     };
@@ -190,7 +191,7 @@ fn the_table_has_the_columns_of_the_contract() {
     use polars::prelude::{ParquetReader, SerReader};
     let dir = tempfile::tempdir().unwrap();
     let plan = RepeatPlan {
-        repeats: 2,
+        repeats: NonZeroU32::new(2).unwrap(),
         seed: 1,
         jitter: 0.25,
     };

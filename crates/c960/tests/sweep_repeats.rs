@@ -212,7 +212,10 @@ fn repeats_refuse_what_would_not_replay_or_not_match() {
         "--out",
         "d",
     ]);
-    assert!(line.contains("repeats must be at least 1"), "{line}");
+    assert!(
+        line.contains("'--repeats <K>': must be a whole number, at least 1"),
+        "{line}"
+    );
     let line = dir.bad_input(&[
         "sweep",
         "--engine",

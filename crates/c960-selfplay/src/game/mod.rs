@@ -2,7 +2,7 @@
 //! rules that end it; `record` holds what a finished game is, `control`
 //! how long each side may think.
 
-use std::{collections::HashMap, time::Instant};
+use std::{collections::HashMap, num::NonZeroU32, time::Instant};
 
 use c960_core::{
     Setup,
@@ -27,7 +27,7 @@ pub use record::{Castling, GameRecord, Outcome, Termination};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
     /// A game reaching this many plies is a draw (`ply-cap`).
-    pub max_plies: u32,
+    pub max_plies: NonZeroU32,
     /// Resign when the score stays beyond this many centipawns (from
     /// White's view, either sign) ...
     pub resign_cp: i32,
@@ -48,7 +48,7 @@ impl Default for Rules {
     /// 10 cp for 12 plies after ply 80; at most 400 plies.
     fn default() -> Rules {
         Rules {
-            max_plies: 400,
+            max_plies: NonZeroU32::new(400).unwrap(),
             resign_cp: 1000,
             resign_plies: 6,
             draw_cp: 10,
@@ -148,7 +148,7 @@ pub fn play(
         if let Some(outcome) = rules.adjudicate(&white_scores) {
             break outcome;
         }
-        if moves.len() >= rules.max_plies as usize {
+        if moves.len() >= rules.max_plies.get() as usize {
             break (Outcome::Draw, Termination::PlyCap);
         }
 

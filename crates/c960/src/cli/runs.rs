@@ -77,8 +77,8 @@ pub(crate) struct RunArgs {
     pub(crate) multipv: Option<NonZeroU32>,
     /// Sweep: searches per position, node budgets perturbed per (position,
     /// repeat) by the seed.
-    #[arg(long, value_name = "K")]
-    pub(crate) repeats: Option<u32>,
+    #[arg(long, value_name = "K", value_parser = at_least_one::<NonZeroU32>)]
+    pub(crate) repeats: Option<NonZeroU32>,
     /// Self-play: games per position (0 = no self-play); with a target or
     /// budget, the games each position gets before the adaptive rounds.
     #[arg(long, value_name = "G")]
@@ -207,8 +207,8 @@ pub(crate) struct SweepArgs {
     pub(crate) variant: Variant,
     /// Searches per position (needs a node limit); their node budgets
     /// differ, drawn from --seed per (position, repeat).
-    #[arg(long, value_name = "K", default_value_t = 1)]
-    pub(crate) repeats: u32,
+    #[arg(long, value_name = "K", default_value = "1", value_parser = at_least_one::<NonZeroU32>)]
+    pub(crate) repeats: NonZeroU32,
     /// Seed of the repeats' node budgets.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub(crate) seed: u64,
@@ -355,8 +355,7 @@ pub(crate) struct SelfplayArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = NonZeroU32::new(c960_selfplay::Rules::default().max_plies)
-            .unwrap_or(NonZeroU32::MIN),
+        default_value_t = c960_selfplay::Rules::default().max_plies,
         value_parser = at_least_one::<NonZeroU32>
     )]
     pub(crate) max_plies: NonZeroU32,

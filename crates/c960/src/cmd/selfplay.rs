@@ -83,14 +83,14 @@ pub(crate) fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
         limit,
         jitter: args.jitter,
         rules: Rules {
-            max_plies: args.max_plies.get(),
+            max_plies: args.max_plies,
             resign_cp: args.resign_cp,
             resign_plies: args.resign_plies,
             draw_cp: args.draw_cp,
             draw_plies: args.draw_plies,
             draw_after_ply: args.draw_after,
         },
-        games_per_position: args.games_per_position.get(),
+        games_per_position: args.games_per_position,
         positions,
         seed: args.seed,
         jobs: args.engine.jobs(),
@@ -320,7 +320,7 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     let config = config(args)?;
     prepare(&config, args.engine.repair)?;
     interrupt::install();
-    let total = config.positions.len() as u64 * u64::from(config.games_per_position);
+    let total = config.positions.len() as u64 * u64::from(config.games_per_position.get());
     let bar = args.engine.progress_bar(total, "games");
     let started = Instant::now();
     let mut follow = Follow::new(&bar);

@@ -47,7 +47,7 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
     Ok(SweepConfig {
         engine,
         limit,
-        multipv: args.multipv.get(),
+        multipv: args.multipv,
         positions,
         // A DFRC set is recorded as named (`sample:20000:1`), not as its
         // thousands of indices.
@@ -64,7 +64,7 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
 pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     let config = config(args)?;
     interrupt::install();
-    let searches = config.positions.len() * config.repeats.repeats as usize;
+    let searches = config.positions.len() * config.repeats.repeats.get() as usize;
     let unit = if config.repeats.is_repeated() {
         "searches"
     } else {

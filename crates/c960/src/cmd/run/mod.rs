@@ -27,7 +27,7 @@ mod record;
 mod stages;
 mod summary;
 
-use std::{fmt::Write as _, path::PathBuf, time::Instant};
+use std::{fmt::Write as _, num::NonZeroU32, path::PathBuf, time::Instant};
 
 use anyhow::{Context, Result};
 use c960_selfplay::{PositionSummary, SelfplayConfig};
@@ -165,7 +165,7 @@ fn start_engines(
         started.push(
             sweep
                 .engine
-                .with_multipv(sweep.multipv)
+                .with_multipv(sweep.multipv.get())
                 .start()
                 .map_err(c960_runner::RunError::from)?,
         );
@@ -189,7 +189,7 @@ fn start_engines(
             format!(
                 "sweep at {}{}",
                 sweep.limit,
-                if sweep.multipv > 1 {
+                if sweep.multipv > NonZeroU32::MIN {
                     format!(" with MultiPV {}", sweep.multipv)
                 } else {
                     String::new()

@@ -102,7 +102,7 @@ pub(super) struct SweepPlan {
     pub(super) nodes: u64,
     pub(super) multipv: NonZeroU32,
     /// Searches per position (node budgets drawn from the run's seed).
-    pub(super) repeats: u32,
+    pub(super) repeats: NonZeroU32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -148,7 +148,7 @@ struct FilePlan {
 struct FileSweep {
     nodes: Option<u64>,
     multipv: Option<NonZeroU32>,
-    repeats: Option<u32>,
+    repeats: Option<NonZeroU32>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -179,7 +179,7 @@ impl Profile {
                 SweepPlan {
                     nodes: 100_000,
                     multipv: NonZeroU32::MIN,
-                    repeats: 1,
+                    repeats: NonZeroU32::MIN,
                 },
                 2,
                 2_000,
@@ -194,7 +194,7 @@ impl Profile {
                 SweepPlan {
                     nodes: 250_000,
                     multipv: NonZeroU32::MIN,
-                    repeats: 4,
+                    repeats: NonZeroU32::new(4).unwrap(),
                 },
                 20,
                 5_000,
@@ -218,7 +218,7 @@ impl Profile {
                 budget: adaptive.1,
                 nodes,
                 jitter: 0.1,
-                max_plies: NonZeroU32::new(rules.max_plies).unwrap_or(NonZeroU32::MIN),
+                max_plies: rules.max_plies,
                 resign_cp: rules.resign_cp,
                 resign_plies: rules.resign_plies,
                 draw_cp: rules.draw_cp,
@@ -367,9 +367,6 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
     if plan.sweep.nodes == 0 || plan.selfplay.nodes == 0 {
         bail!(InputError("node limits must be positive".to_owned()));
     }
-    if plan.sweep.repeats == 0 {
-        bail!(InputError("sweep repeats must be at least 1".to_owned()));
-    }
     if !(0.0..1.0).contains(&plan.selfplay.jitter) {
         bail!(InputError(format!(
             "jitter {} must be at least 0 and below 1",
@@ -395,11 +392,11 @@ pub(super) fn configs(
     };
     let jobs = choice(plan.hash).jobs();
     let sweep =
-        |engine: EngineSpec, nodes: u64, multipv: NonZeroU32, repeats: u32, out: PathBuf| {
+        |engine: EngineSpec, nodes: u64, multipv: NonZeroU32, repeats: NonZeroU32, out: PathBuf| {
             SweepConfig {
                 engine,
                 limit: Limit::Nodes(nodes),
-                multipv: multipv.get(),
+                multipv,
                 positions: positions
                     .iter()
                     .copied()
@@ -434,7 +431,7 @@ pub(super) fn configs(
         for r in &plan.raters {
             let engine = choice(r.hash).engine_spec(&r.engine, &plan.options)?;
             let out = plan.out.join(RATERS_DIR).join(&r.name);
-            sweeps.push(sweep(engine, r.nodes, r.multipv, r.repeats.get(), out));
+            sweeps.push(sweep(engine, r.nodes, r.multipv, r.repeats, out));
         }
         // Self-play takes the first rater's engine, at the plan's hash.
         let first = &plan.raters[0];
@@ -442,20 +439,20 @@ pub(super) fn configs(
         (sweeps, engine)
     };
     let p = &plan.selfplay;
-    let selfplay = (p.games > 0).then(|| SelfplayConfig {
+    let selfplay = NonZeroU32::new(p.games).map(|games| SelfplayConfig {
         engine,
         engine_b: None,
         limit: Limit::Nodes(p.nodes),
         jitter: p.jitter,
         rules: Rules {
-            max_plies: p.max_plies.get(),
+            max_plies: p.max_plies,
             resign_cp: p.resign_cp,
             resign_plies: p.resign_plies,
             draw_cp: p.draw_cp,
             draw_plies: p.draw_plies,
             draw_after_ply: p.draw_after,
         },
-        games_per_position: p.games,
+        games_per_position: games,
         positions: positions.into_iter().map(c960_core::Setup::from).collect(),
         seed: plan.seed,
         jobs,

@@ -1,7 +1,7 @@
 //! The stages of a run, each with its line in the summary: the position
 //! table, the sweep and self-play, under one progress display.
 
-use std::{path::Path, time::Instant};
+use std::{num::NonZeroU32, path::Path, time::Instant};
 
 use anyhow::{Context, Result, bail};
 use c960_core::{Features, PositionRecord};
@@ -97,7 +97,7 @@ pub(super) fn sweep_stage(
         2,
         stages,
         &name,
-        sweep.positions.len() as u64 * u64::from(sweep.repeats.repeats),
+        sweep.positions.len() as u64 * u64::from(sweep.repeats.repeats.get()),
         "searches",
     );
     let mut follow = Follow::new(&display.bar);
@@ -130,7 +130,7 @@ pub(super) fn sweep_stage(
             "{} positions at {}{}{} ({} from the journal)",
             swept.rows.len(),
             sweep.limit,
-            if sweep.multipv > 1 {
+            if sweep.multipv > NonZeroU32::MIN {
                 format!(" with MultiPV {}", sweep.multipv)
             } else {
                 String::new()
@@ -150,7 +150,7 @@ pub(super) fn selfplay_stage(
     stages: usize,
 ) -> Result<(c960_selfplay::SelfplayOutcome, StageTime)> {
     let clock = Instant::now();
-    let total = selfplay.positions.len() as u64 * u64::from(selfplay.games_per_position);
+    let total = selfplay.positions.len() as u64 * u64::from(selfplay.games_per_position.get());
     display.stage(3, stages, "self-play", total, "games");
     let mut follow = Follow::new(&display.bar);
     let outcome = c960_selfplay::run(selfplay, &interrupt::STOP, |p| follow.update(p))

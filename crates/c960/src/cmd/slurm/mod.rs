@@ -74,7 +74,7 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
         SlurmCommand::Sweep { args, slurm } => {
             no_shard(args.shard.is_some())?;
             let config = crate::cmd::sweep::config(args)?;
-            let searches = config.positions.len() as u64 * u64::from(config.repeats.repeats);
+            let searches = config.positions.len() as u64 * u64::from(config.repeats.repeats.get());
             at_most_one_shard_a_unit(slurm.shards.get(), searches, "search(es)")?;
             ("sweep", args.out.clone(), slurm, "manifest.json")
         }
@@ -95,9 +95,9 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
             let config = crate::cmd::selfplay::config(args)?;
             // Pairs of two engines stay in one shard.
             let per_position = if config.engine_b.is_some() {
-                config.games_per_position.div_ceil(2)
+                config.games_per_position.get().div_ceil(2)
             } else {
-                config.games_per_position
+                config.games_per_position.get()
             };
             let units = config.positions.len() as u64 * u64::from(per_position);
             at_most_one_shard_a_unit(slurm.shards.get(), units, "game(s) or pair(s)")?;
