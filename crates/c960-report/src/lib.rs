@@ -20,6 +20,10 @@
 //! "dfrc"`) get their own report instead, [`dfrc`]; a report is of one
 //! variant, so DFRC and Chess960 runs are not mixed.
 //!
+//! Printed material beside the site: the writers' position sheets
+//! ([`sheet`]) and the organizer's tournament kit ([`kit`]: announcement,
+//! round sheets, the draw record and how to verify it).
+//!
 //! Shared with the command line: the position table's layout
 //! ([`chess960_frame`], [`dfrc_frame`], which `c960 positions` writes), the
 //! frame of every HTML page ([`html::Page`]: the site, the writers' sheets
@@ -36,6 +40,7 @@ pub mod downloads;
 mod features;
 pub mod html;
 mod join;
+pub mod kit;
 pub mod sheet;
 pub mod site;
 mod source;

@@ -1,6 +1,7 @@
 //! The flags of the organizer's commands: `c960 draw`, `tournament` and
 //! `dice`.
 
+use c960_report::kit::Paper;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -151,13 +152,21 @@ impl LangArg {
     }
 }
 
-/// Paper sizes the kit is laid out for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Paper {
-    /// ISO A4, 210 × 297 mm.
-    A4,
-    /// US Letter, 8.5 × 11 in.
-    Letter,
+/// `--paper`'s parser: the sizes the kit is laid out for, as the kit's
+/// own type.
+fn paper_parser() -> impl clap::builder::TypedValueParser<Value = Paper> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
+    PossibleValuesParser::new([
+        PossibleValue::new("a4").help("ISO A4, 210 × 297 mm"),
+        PossibleValue::new("letter").help("US Letter, 8.5 × 11 in"),
+    ])
+    .map(|name| {
+        if name == "letter" {
+            Paper::Letter
+        } else {
+            Paper::A4
+        }
+    })
 }
 
 #[derive(Debug, Args)]
@@ -223,7 +232,7 @@ pub(crate) struct TournamentArgs {
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     pub(crate) lang: LangArg,
     /// Paper the pages are laid out for.
-    #[arg(long, value_enum, default_value_t = Paper::A4)]
+    #[arg(long, value_parser = paper_parser(), default_value = "a4")]
     pub(crate) paper: Paper,
     /// Also print kit.pdf with headless Chromium (`chromium`, or the
     /// program named by `C960_CHROMIUM`).

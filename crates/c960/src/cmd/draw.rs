@@ -10,11 +10,11 @@ use c960_core::{
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::cmd::draw_record::{BalanceRecord, DrawRecord, MethodName, RoundRecord};
 use crate::{
     cli::{DrawArgs, DrawFilterArgs, InputError, ReportFormat},
     output::Text,
 };
+use c960_report::kit::{BalanceRecord, DrawRecord, MethodName, RoundRecord};
 
 /// Validated draw flags.
 struct DrawPlan {

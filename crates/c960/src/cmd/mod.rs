@@ -4,7 +4,6 @@ pub(crate) mod balance;
 pub(crate) mod compare;
 pub(crate) mod dice;
 pub(crate) mod draw;
-pub(crate) mod draw_record;
 pub(crate) mod engine_args;
 pub(crate) mod import;
 pub(crate) mod merge;

@@ -8,22 +8,9 @@
 use std::{fs, io, path::Path};
 
 use anyhow::{Context, Result};
+use c960_report::kit::{SECRET_FILE, is_kit_file};
 
 use crate::cli::InputError;
-
-/// The file that keeps the secret of sealed rounds.
-pub(super) const SECRET_FILE: &str = "SECRET.txt";
-
-/// Whether `name` is a file a kit writes.
-fn written_by_kit(name: &str) -> bool {
-    matches!(
-        name,
-        "announcement.html" | "kit.html" | "kit.pdf" | "draw.json" | "VERIFY.md" | SECRET_FILE
-    ) || name
-        .strip_prefix("round-")
-        .and_then(|rest| rest.strip_suffix(".html"))
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
 
 /// What stands at `out` before the kit is made: nothing, or a folder of
 /// kit files (with the secret of its sealed rounds, if it has any).
@@ -47,7 +34,7 @@ pub(super) fn check_replaceable(out: &Path) -> Result<Option<String>> {
         .collect::<io::Result<_>>()
         .with_context(|| format!("cannot read {}", out.display()))?;
     names.sort();
-    if let Some(foreign) = names.iter().find(|n| !written_by_kit(n)) {
+    if let Some(foreign) = names.iter().find(|n| !is_kit_file(n)) {
         return Err(InputError(format!(
             "cannot replace {}: it holds {foreign}, which c960 tournament did not write; \
              give a new or empty directory",
@@ -96,33 +83,5 @@ impl KitFolder {
     /// Puts the built kit in place of the old one.
     pub(super) fn finish(self) -> Result<()> {
         Ok(self.0.finish()?)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::written_by_kit;
-
-    #[test]
-    fn the_kit_owns_only_its_own_file_names() {
-        for name in [
-            "kit.pdf",
-            "round-1.html",
-            "round-12.html",
-            "SECRET.txt",
-            "VERIFY.md",
-        ] {
-            assert!(written_by_kit(name), "{name}");
-        }
-        for name in [
-            "round-.html",
-            "round-1a.html",
-            "notes.txt",
-            ".git",
-            ".env",
-            "positions",
-        ] {
-            assert!(!written_by_kit(name), "{name}");
-        }
     }
 }

@@ -1,17 +1,12 @@
-//! `c960 tournament`: what an organizer prints and posts for a Chess960
-//! event — the announcement, one sheet per round (large diagram, number,
-//! FENs, castling rules for that position in words), the draw record and
-//! how anyone recomputes it. Rounds not published with the announcement
-//! are sealed by a hash commitment (`c960_core::Seal`), so nobody can
-//! compute them before their keys are published.
-//!
-//! `folder.rs` owns the output folder (locked, built whole, swapped in),
-//! `pages.rs` the HTML pages, `record.rs` draw.json, VERIFY.md and
-//! SECRET.txt.
+//! `c960 tournament`: the organizer's kit (`c960_report::kit`) from the
+//! command line. Here: the flags checked and turned into a
+//! [`KitPlan`], the draw, the kit's files written into a folder that
+//! `folder.rs` owns (locked, built whole, swapped in), and the PDF printed
+//! by headless Chromium. Rounds not published with the announcement are
+//! sealed by a hash commitment (`c960_core::Seal`), so nobody can compute
+//! them before their keys are published.
 
 mod folder;
-mod pages;
-mod record;
 
 use std::{
     fmt::Write as _,
@@ -22,37 +17,17 @@ use std::{
 };
 
 use anyhow::{Context, Result, bail};
-use c960_core::{DrawFilter, DrawMethod, Features, Key, Lang, Seal, draw, draw_sealed};
+use c960_core::{Features, Key, Seal, draw, draw_sealed};
+use c960_report::kit::{Details, Kit, KitPlan, SECRET_FILE, secret_of};
 
 use crate::{
-    cli::{InputError, Paper, TournamentArgs},
-    cmd::draw::{BalanceSource, method},
+    cli::{InputError, TournamentArgs},
+    cmd::draw::method,
 };
-
-/// The event's details for the announcement, as the organizer gives them.
-#[derive(Clone, Debug, Default)]
-struct Details {
-    date: Option<String>,
-    venue: Option<String>,
-    time_control: Option<String>,
-    schedule: Vec<String>,
-}
 
 /// Everything the kit needs, validated before any file is written.
 struct Plan {
-    method: DrawMethod,
-    rounds: usize,
-    filter: DrawFilter,
-    balance: Option<BalanceSource>,
-    publish: usize,
-    /// The organizer's secret, when rounds are sealed.
-    secret: Option<Key>,
-    /// The sealed rounds' keys and commitment.
-    seal: Option<Seal>,
-    details: Details,
-    title: Option<String>,
-    lang: Lang,
-    paper: Paper,
+    kit: KitPlan,
     pdf: bool,
     out: PathBuf,
 }
@@ -117,22 +92,26 @@ impl Plan {
         }
         let (filter, balance) = args.filters.to_filter()?;
         Ok(Plan {
-            method: method(args.source.phrase.as_ref(), args.source.seed),
-            rounds: args.rounds,
-            filter,
-            balance,
-            publish,
-            seal: secret.map(|s| Seal::new(s, publish, args.rounds)),
-            secret,
-            details: Details {
-                date: args.date.clone(),
-                venue: args.venue.clone(),
-                time_control: args.time_control.clone(),
-                schedule: args.schedule.clone(),
+            kit: KitPlan {
+                method: method(args.source.phrase.as_ref(), args.source.seed),
+                rounds: args.rounds,
+                filter,
+                balance: balance
+                    .as_ref()
+                    .map(crate::cmd::draw::BalanceSource::to_record),
+                publish,
+                seal: secret.map(|s| Seal::new(s, publish, args.rounds)),
+                secret,
+                details: Details {
+                    date: args.date.clone(),
+                    venue: args.venue.clone(),
+                    time_control: args.time_control.clone(),
+                    schedule: args.schedule.clone(),
+                },
+                title: args.title.clone(),
+                lang: args.lang.lang(),
+                paper: args.paper,
             },
-            title: args.title.clone(),
-            lang: args.lang.lang(),
-            paper: args.paper,
             pdf: args.pdf,
             out: args.out.clone(),
         })
@@ -144,9 +123,9 @@ impl Plan {
         let Some(text) = old else {
             return Ok(());
         };
-        let file = self.out.join(folder::SECRET_FILE);
-        let old = record::secret_of(text);
-        if old.is_some() && old == self.secret {
+        let file = self.out.join(SECRET_FILE);
+        let old = secret_of(text);
+        if old.is_some() && old == self.kit.secret {
             return Ok(());
         }
         Err(InputError(format!(
@@ -163,39 +142,23 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
     let plan = Plan::from_args(args)?;
     // Checked before anything is written; checked again under the lock.
     plan.keeps_secret_of(folder::check_replaceable(&plan.out)?.as_deref())?;
+    let p = &plan.kit;
     let features = Features::all();
-    let result = draw(&plan.method, plan.rounds, &plan.filter, &features)?;
-    let candidates = plan.filter.candidates(&features);
-    let positions = match &plan.seal {
-        Some(seal) => draw_sealed(&plan.method, plan.publish, &seal.keys, &candidates)?.positions,
+    let result = draw(&p.method, p.rounds, &p.filter, &features)?;
+    let candidates = p.filter.candidates(&features);
+    let positions = match &p.seal {
+        Some(seal) => draw_sealed(&p.method, p.publish, &seal.keys, &candidates)?.positions,
         None => result.positions,
     };
-    let kit = pages::Kit {
-        plan: &plan,
+    let kit = Kit {
+        plan: p,
         positions: &positions,
         candidates: result.candidates,
     };
     let (folder, old_secret) = folder::KitFolder::begin(&plan.out)?;
     plan.keeps_secret_of(old_secret.as_deref())?;
-    for round in 1..=plan.rounds {
-        folder.write(
-            &format!("round-{round}.html"),
-            kit.round_page(round).as_bytes(),
-        )?;
-    }
-    folder.write("kit.html", kit.all_sheets().as_bytes())?;
-    folder.write("announcement.html", kit.announcement().as_bytes())?;
-    let record = record::draw_json(&kit, &candidates);
-    folder.write(
-        "draw.json",
-        format!("{}\n", serde_json::to_string_pretty(&record)?).as_bytes(),
-    )?;
-    folder.write("VERIFY.md", record::verify_md(&kit).as_bytes())?;
-    if let Some(secret) = plan.secret {
-        folder.write(
-            folder::SECRET_FILE,
-            record::secret_txt(&plan, secret).as_bytes(),
-        )?;
+    for (name, content) in kit.files(&candidates)? {
+        folder.write(&name, content.as_bytes())?;
     }
     if plan.pdf {
         print_pdf(
@@ -210,40 +173,36 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
         text,
         "tournament kit in {}: {} round(s) drawn by {} from {} positions",
         plan.out.display(),
-        plan.rounds,
-        plan.method,
+        p.rounds,
+        p.method,
         result.candidates
     )?;
-    for (i, p) in positions.iter().enumerate() {
-        let sealed = if i < plan.publish { "" } else { "  (sealed)" };
+    for (i, position) in positions.iter().enumerate() {
+        let sealed = if i < p.publish { "" } else { "  (sealed)" };
         writeln!(
             text,
             "round {:<3} SP {:>3}  {}{sealed}",
             i + 1,
-            p.sp(),
-            p.placement()
+            position.sp(),
+            position.placement()
         )?;
     }
     let pdf = if plan.pdf { ", kit.pdf" } else { "" };
-    let secret = if plan.seal.is_some() {
-        ", SECRET.txt"
-    } else {
-        ""
-    };
+    let secret = if p.seal.is_some() { ", SECRET.txt" } else { "" };
     writeln!(
         text,
         "files: announcement.html, round-1..{}.html, kit.html{pdf}, draw.json, VERIFY.md{secret}",
-        plan.rounds
+        p.rounds
     )?;
-    if let Some(seal) = &plan.seal {
+    if let Some(seal) = &p.seal {
         writeln!(
             text,
             "rounds {}-{} are sealed: the announcement publishes the fingerprint {}; \
              {} holds the secret and each round's key: keep it private until the end of the event",
             seal.first_round,
-            plan.rounds,
+            p.rounds,
             seal.commitment,
-            plan.out.join(folder::SECRET_FILE).display()
+            plan.out.join(SECRET_FILE).display()
         )?;
     }
     text.print()?;
@@ -304,29 +263,4 @@ fn print_pdf(html: &Path, pdf: &Path, shown: &Path) -> Result<()> {
     }
     fs::rename(&partial, pdf).with_context(|| format!("cannot write {}", shown.display()))?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::pages::all_texts;
-
-    #[test]
-    fn every_language_has_every_text_of_english() {
-        let table: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> =
-            toml::from_str(include_str!("../../../lang/kit.toml")).unwrap();
-        let english = &table["en"];
-        for lang in c960_core::Lang::ALL {
-            let texts = &table[lang.code()];
-            for key in english.keys().filter(|k| !k.ends_with("_one")) {
-                assert!(texts.contains_key(key), "{lang} lacks {key}");
-            }
-            for key in texts.keys() {
-                assert!(
-                    english.contains_key(key),
-                    "{lang} has {key}, English does not"
-                );
-            }
-        }
-        assert_eq!(all_texts("secret_label").len(), 4);
-    }
 }

@@ -3,30 +3,28 @@
 
 use std::{collections::BTreeMap, fmt::Write as _, sync::OnceLock};
 
+use super::{KitPlan, Paper};
+use crate::{
+    board::{Marks, diagram_svg},
+    html::{NOWRAP_CSS, escape, escape_prose},
+};
 use c960_core::{
     CastlingText, Key, StartPosition, castling_rules, format_position_set,
     shakmaty::{CastlingSide, Color},
 };
-use c960_report::{
-    board::{Marks, diagram_svg},
-    html::{NOWRAP_CSS, escape, escape_prose},
-};
-
-use super::Plan;
-use crate::cli::Paper;
 
 /// The kit's fixed texts: `lang/kit.toml`.
 fn table() -> &'static BTreeMap<String, BTreeMap<String, String>> {
     static TABLE: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        toml::from_str(include_str!("../../../lang/kit.toml"))
+        toml::from_str(include_str!("../../lang/kit.toml"))
             .expect("lang/kit.toml is valid (tested)")
     })
 }
 
 /// Every language's text of `key` (to read back a file of a kit made in
 /// another language).
-pub(super) fn all_texts(key: &str) -> Vec<&'static str> {
+pub(crate) fn all_texts(key: &str) -> Vec<&'static str> {
     table()
         .values()
         .filter_map(|t| t.get(key).map(String::as_str))
@@ -35,7 +33,7 @@ pub(super) fn all_texts(key: &str) -> Vec<&'static str> {
 
 /// The texts of one language.
 #[derive(Copy, Clone)]
-pub(super) struct Texts(pub(super) c960_core::Lang);
+pub(crate) struct Texts(pub(crate) c960_core::Lang);
 
 impl Texts {
     /// The text of `key`.
@@ -43,7 +41,7 @@ impl Texts {
     /// # Panics
     /// Panics if the table lacks it (a test checks every language has
     /// every key of English).
-    pub(super) fn get(self, key: &str) -> &'static str {
+    pub(crate) fn get(self, key: &str) -> &'static str {
         table()
             .get(self.0.code())
             .and_then(|t| t.get(key))
@@ -55,7 +53,7 @@ impl Texts {
 
     /// The text of `key` for a count of `n`: `key_one` when `n` is 1 and
     /// the language has it, else `key`; `{n}` is filled in.
-    pub(super) fn count(self, key: &str, n: usize) -> String {
+    pub(crate) fn count(self, key: &str, n: usize) -> String {
         let one = format!("{key}_one");
         let text = match table().get(self.0.code()).and_then(|t| t.get(&one)) {
             Some(text) if n == 1 => text.as_str(),
@@ -65,22 +63,23 @@ impl Texts {
     }
 
     /// "Round N".
-    pub(super) fn round(self, n: usize) -> String {
+    pub(crate) fn round(self, n: usize) -> String {
         self.get("round").replace("{n}", &n.to_string())
     }
 }
 
 /// The pages of one kit.
-pub(super) struct Kit<'a> {
-    pub(super) plan: &'a Plan,
+pub struct Kit<'a> {
+    /// What the organizer asked for.
+    pub plan: &'a KitPlan,
     /// Every round's position, round 1 first.
-    pub(super) positions: &'a [StartPosition],
+    pub positions: &'a [StartPosition],
     /// Positions that passed the filters.
-    pub(super) candidates: usize,
+    pub candidates: usize,
 }
 
 impl Kit<'_> {
-    pub(super) fn texts(&self) -> Texts {
+    pub(crate) fn texts(&self) -> Texts {
         Texts(self.plan.lang)
     }
 
@@ -88,7 +87,7 @@ impl Kit<'_> {
         self.texts().get(key)
     }
 
-    pub(super) fn event(&self) -> String {
+    pub(crate) fn event(&self) -> String {
         self.plan
             .title
             .clone()
@@ -96,12 +95,12 @@ impl Kit<'_> {
     }
 
     /// A whole HTML page around `body`.
-    pub(super) fn page(&self, title: &str, body: &str) -> String {
+    pub(crate) fn page(&self, title: &str, body: &str) -> String {
         let size = match self.plan.paper {
             Paper::A4 => "A4",
             Paper::Letter => "letter",
         };
-        c960_report::html::Page {
+        crate::html::Page {
             lang: self.plan.lang.code(),
             title,
             head: &format!(
@@ -119,7 +118,7 @@ impl Kit<'_> {
     }
 
     /// One round's sheet: a printed page of its own.
-    pub(super) fn sheet(&self, round: usize) -> String {
+    pub(crate) fn sheet(&self, round: usize) -> String {
         let position = self.positions[round - 1];
         let lang = self.plan.lang;
         let mut s = String::new();
@@ -198,13 +197,13 @@ impl Kit<'_> {
     }
 
     /// How the published rounds were drawn, in a sentence.
-    pub(super) fn method_sentence(&self) -> String {
+    pub(crate) fn method_sentence(&self) -> String {
         self.method_sentence_with(str::to_owned)
     }
 
     /// [`Kit::method_sentence`] with the phrase passed through `quote`
     /// (for Markdown).
-    pub(super) fn method_sentence_with(&self, quote: impl Fn(&str) -> String) -> String {
+    pub(crate) fn method_sentence_with(&self, quote: impl Fn(&str) -> String) -> String {
         match &self.plan.method {
             c960_core::DrawMethod::Phrase(phrase) => {
                 self.text("by_phrase").replace("{phrase}", &quote(phrase))
@@ -216,13 +215,13 @@ impl Kit<'_> {
     }
 
     /// The active filters in the kit's language.
-    pub(super) fn filters(&self) -> String {
+    pub(crate) fn filters(&self) -> String {
         self.filters_with(str::to_owned)
     }
 
     /// [`Kit::filters`] with the balance file's name passed through
     /// `quote` (for Markdown).
-    pub(super) fn filters_with(&self, quote: impl Fn(&str) -> String) -> String {
+    pub(crate) fn filters_with(&self, quote: impl Fn(&str) -> String) -> String {
         let t = self.texts();
         let f = &self.plan.filter;
         let mut parts = Vec::new();
@@ -253,7 +252,7 @@ impl Kit<'_> {
                 t.count("f_only", balance.positions)
                     .replace(
                         "{verdict}",
-                        t.get(&format!("v_{}", balance.verdict.name().replace('-', "_"))),
+                        t.get(&format!("v_{}", balance.verdict.replace('-', "_"))),
                     )
                     .replace("{file}", &quote(&balance.file))
                     .replace("{sha}", &balance.sha256),
@@ -329,7 +328,7 @@ impl Kit<'_> {
         }
     }
 
-    pub(super) fn announcement(&self) -> String {
+    pub(crate) fn announcement(&self) -> String {
         let t = self.texts();
         let mut body = String::new();
         let _ = writeln!(
@@ -369,13 +368,13 @@ impl Kit<'_> {
     }
 
     /// Every round's sheet, one per printed page.
-    pub(super) fn all_sheets(&self) -> String {
+    pub(crate) fn all_sheets(&self) -> String {
         let sheets: String = (1..=self.plan.rounds).map(|r| self.sheet(r)).collect();
         self.page(&self.event(), &sheets)
     }
 
     /// Round `round`'s sheet alone, for the club's website.
-    pub(super) fn round_page(&self, round: usize) -> String {
+    pub(crate) fn round_page(&self, round: usize) -> String {
         self.page(&self.texts().round(round), &self.sheet(round))
     }
 }

@@ -8,13 +8,16 @@ use std::fmt::Write as _;
 
 use c960_core::{DrawFilter, DrawMethod, Key, SEAL_LABEL, SEAL_SCHEME, StartPosition};
 
-use super::{Plan, pages::Kit};
-use crate::cmd::draw_record::{DrawRecord, FilterSettings, MethodName, RoundRecord, SealRecord};
+use super::{
+    KitPlan,
+    draw_record::{DrawRecord, FilterSettings, MethodName, RoundRecord, SealRecord},
+    pages::{Kit, Texts, all_texts},
+};
 
 /// The public draw record: method, filters and candidates, the published
 /// rounds, and for sealed rounds the scheme and its commitment (never a
 /// sealed round's position or key).
-pub(super) fn draw_json(kit: &Kit<'_>, candidates: &[StartPosition]) -> DrawRecord {
+pub(crate) fn draw_json(kit: &Kit<'_>, candidates: &[StartPosition]) -> DrawRecord {
     let plan = kit.plan;
     let (method, seed, phrase) = MethodName::of(&plan.method);
     let f = &plan.filter;
@@ -34,10 +37,7 @@ pub(super) fn draw_json(kit: &Kit<'_>, candidates: &[StartPosition]) -> DrawReco
             no_first_move_castling: f.no_first_move_castling,
             only: f.only.as_ref().map(|o| o.label.clone()),
         },
-        balance: plan
-            .balance
-            .as_ref()
-            .map(super::super::draw::BalanceSource::to_record),
+        balance: plan.balance.clone(),
         candidates: kit.candidates,
         candidate_sps: candidates.iter().map(|p| p.sp()).collect(),
         rounds: kit.positions[..plan.publish]
@@ -104,7 +104,7 @@ fn py_string(text: &str) -> String {
 /// How anyone recomputes the draw: with Python's standard library (phrase)
 /// or the `cryptography` package (seed), and the sealed rounds from a
 /// published key.
-pub(super) fn verify_md(kit: &Kit<'_>) -> String {
+pub(crate) fn verify_md(kit: &Kit<'_>) -> String {
     let plan = kit.plan;
     let t = kit.texts();
     let published: Vec<String> = kit.positions[..plan.publish]
@@ -245,8 +245,8 @@ fn shell_quote(text: &str) -> String {
 /// The organizer's secret file: the secret, the fingerprint, each sealed
 /// round's key with when to publish it, and the command that makes the
 /// same kit again.
-pub(super) fn secret_txt(plan: &Plan, secret: Key) -> String {
-    let t = super::pages::Texts(plan.lang);
+pub(crate) fn secret_txt(plan: &KitPlan, secret: Key) -> String {
+    let t = Texts(plan.lang);
     let Some(seal) = &plan.seal else {
         return String::new();
     };
@@ -279,8 +279,8 @@ pub(super) fn secret_txt(plan: &Plan, secret: Key) -> String {
 }
 
 /// The secret a kit's `SECRET.txt` holds, in any of the kit languages.
-pub(super) fn secret_of(text: &str) -> Option<Key> {
-    let labels = super::pages::all_texts("secret_label");
+pub fn secret_of(text: &str) -> Option<Key> {
+    let labels = all_texts("secret_label");
     text.lines().find_map(|line| {
         let (label, value) = line.split_once(": ")?;
         labels

@@ -1,0 +1,155 @@
+//! `draw.json`, the public record of a tournament's draw, as one type:
+//! `c960 tournament` writes it and `c960 draw --verify` reads it back, so
+//! the two cannot disagree about a field.
+
+use c960_core::{DrawMethod, StartPosition};
+use serde::{Deserialize, Serialize};
+
+/// How the draw was made.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MethodName {
+    /// From a numeric seed (a `ChaCha20` keystream).
+    Seed,
+    /// From a published phrase (a SHA-256 chain).
+    Phrase,
+}
+
+impl MethodName {
+    /// A draw method as a record gives it: its name, and its seed or phrase.
+    pub fn of(method: &DrawMethod) -> (MethodName, Option<u64>, Option<String>) {
+        match method {
+            DrawMethod::Seed(seed) => (MethodName::Seed, Some(*seed), None),
+            DrawMethod::Phrase(phrase) => (MethodName::Phrase, None, Some(phrase.clone())),
+        }
+    }
+}
+
+/// The record (field order is the file's).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DrawRecord {
+    /// Always `tournament-draw`.
+    #[serde(default)]
+    pub kind: String,
+    /// How the draw was made.
+    pub method: MethodName,
+    /// The algorithm in words (`seed 11`, `phrase "…"`).
+    #[serde(default)]
+    pub algorithm: String,
+    /// The seed, for a seeded draw.
+    pub seed: Option<u64>,
+    /// The phrase, for a phrase draw.
+    pub phrase: Option<String>,
+    /// The filters in words.
+    #[serde(default)]
+    pub filters: String,
+    /// The filters, field by field.
+    #[serde(default)]
+    pub filter_settings: FilterSettings,
+    /// The balance table a `--verdict` filter read.
+    pub balance: Option<BalanceRecord>,
+    /// How many positions could be drawn.
+    #[serde(default)]
+    pub candidates: usize,
+    /// Which (SP numbers).
+    pub candidate_sps: Vec<u16>,
+    /// The published rounds.
+    pub rounds: Vec<RoundRecord>,
+    /// How many rounds are published.
+    #[serde(default)]
+    pub published_rounds: usize,
+    /// All rounds, sealed ones included (absent: the published ones).
+    pub total_rounds: Option<usize>,
+    /// The sealed rounds' scheme and commitment.
+    pub sealed: Option<SealRecord>,
+    /// The kit's language.
+    #[serde(default)]
+    pub lang: String,
+    /// The c960 version that made the record.
+    #[serde(default)]
+    pub c960_version: String,
+}
+
+/// The feature filters, as the draw applied them.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct FilterSettings {
+    /// Positions excluded by number.
+    #[serde(default)]
+    pub exclude: Vec<u16>,
+    /// At most this many undefended pawns per side.
+    pub max_undefended: Option<usize>,
+    /// At most this many king-only pawns per side.
+    pub max_king_only: Option<usize>,
+    /// At most this many weak (undefended or king-only) pawns per side.
+    pub max_weak: Option<usize>,
+    /// No undefended Black pawn that a legal first move of White attacks.
+    #[serde(default)]
+    pub no_first_move_attack: bool,
+    /// No castling among White's legal first moves.
+    #[serde(default)]
+    pub no_first_move_castling: bool,
+    /// The label of a restriction to some positions (a verdict), if any.
+    pub only: Option<String>,
+}
+
+/// The balance table a verdict filter read: named by file and SHA-256.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BalanceRecord {
+    /// The verdict the draw kept.
+    pub verdict: String,
+    /// The table's file name, without its directory.
+    pub file: String,
+    /// SHA-256 of the table's bytes, in hexadecimal.
+    pub sha256: String,
+    /// Positions with the verdict.
+    pub positions: usize,
+}
+
+/// One published round.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RoundRecord {
+    /// The round (1-based).
+    pub round: usize,
+    /// The position's Scharnagl number.
+    pub sp: u16,
+    /// Its back rank, as letters (`RNBQKBNR`).
+    #[serde(default)]
+    pub placement: String,
+    /// Its X-FEN.
+    #[serde(default)]
+    pub xfen: String,
+    /// Its Shredder-FEN.
+    #[serde(default)]
+    pub shredder_fen: String,
+}
+
+impl RoundRecord {
+    /// Round `round` (1-based), drawn as `position`.
+    pub fn new(round: usize, position: StartPosition) -> RoundRecord {
+        RoundRecord {
+            round,
+            sp: position.sp(),
+            placement: position.placement(),
+            xfen: position.to_xfen(),
+            shredder_fen: position.to_shredder_fen(),
+        }
+    }
+}
+
+/// Sealed rounds: the scheme and the commitment to their keys.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SealRecord {
+    /// The sealing scheme, in words.
+    #[serde(default)]
+    pub scheme: String,
+    /// The first sealed round.
+    #[serde(default)]
+    pub first_round: usize,
+    /// How many rounds are sealed.
+    pub rounds: usize,
+    /// The fingerprint of the last key, in hexadecimal.
+    pub commitment: String,
+    /// How the keys are chained, in words.
+    #[serde(default)]
+    pub stream: String,
+}
