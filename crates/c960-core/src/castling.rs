@@ -9,13 +9,13 @@
 //! Turkish), so the same words appear on `c960 show`, position pages and
 //! tournament round sheets.
 
-use std::{collections::BTreeMap, fmt, str::FromStr, sync::OnceLock};
+use std::{fmt, str::FromStr, sync::OnceLock};
 
 use shakmaty::{
     Bitboard, ByCastlingSide, ByColor, CastlingSide, Color, Move, Position, Role, Square,
 };
 
-use crate::{CastlingKind, StartPosition};
+use crate::{CastlingKind, StartPosition, TextTable};
 
 /// One colour's castling on one side of one start position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -179,13 +179,7 @@ impl Lang {
     /// every language).
     #[must_use]
     pub fn text(self, key: &str) -> &'static str {
-        table()
-            .get(self.code())
-            .and_then(|t| t.get(key))
-            .map_or_else(
-                || panic!("lang/castling.toml has no {key:?} for {}", self.code()),
-                String::as_str,
-            )
+        table().get(self, key)
     }
 
     /// The name of a piece.
@@ -239,11 +233,10 @@ impl FromStr for Lang {
 }
 
 /// The parsed language table.
-fn table() -> &'static BTreeMap<String, BTreeMap<String, String>> {
-    static TABLE: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
+fn table() -> &'static TextTable {
+    static TABLE: OnceLock<TextTable> = OnceLock::new();
     TABLE.get_or_init(|| {
-        toml::from_str(include_str!("../lang/castling.toml"))
-            .expect("lang/castling.toml is valid (tested)")
+        TextTable::parse("lang/castling.toml", include_str!("../lang/castling.toml"))
     })
 }
 

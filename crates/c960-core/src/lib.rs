@@ -31,6 +31,7 @@ mod seed;
 mod setup;
 mod shard;
 mod tally;
+mod texts;
 mod unit;
 
 pub use castling::{CastlingRule, CastlingText, Lang, castling_rules, castling_texts};
@@ -50,4 +51,5 @@ pub use setup::{Setup, SetupError, Variant};
 pub use shakmaty;
 pub use shard::{Shard, ShardError};
 pub use tally::{CastlingTally, histogram_median};
+pub use texts::TextTable;
 pub use unit::{GameKey, PairKey, RoundTarget, SearchKey};

@@ -4,9 +4,9 @@
 //! rules in words, in English, German, Dutch or Turkish (`lang/sheet.toml`).
 //! Used by `c960 show` and the report's position pages.
 
-use std::{collections::BTreeMap, fmt::Write as _, sync::OnceLock};
+use std::{fmt::Write as _, sync::OnceLock};
 
-use c960_core::{CastlingKind, Features, Lang, StartPosition, castling_texts};
+use c960_core::{CastlingKind, Features, Lang, StartPosition, TextTable, castling_texts};
 
 use crate::{
     board::{Marks, diagram_svg},
@@ -14,12 +14,9 @@ use crate::{
 };
 
 /// The sheets' fixed texts: `lang/sheet.toml`.
-fn table() -> &'static BTreeMap<String, BTreeMap<String, String>> {
-    static TABLE: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        toml::from_str(include_str!("../lang/sheet.toml"))
-            .expect("lang/sheet.toml is valid (tested)")
-    })
+fn table() -> &'static TextTable {
+    static TABLE: OnceLock<TextTable> = OnceLock::new();
+    TABLE.get_or_init(|| TextTable::parse("lang/sheet.toml", include_str!("../lang/sheet.toml")))
 }
 
 /// The text of `key` in `lang`.
@@ -29,25 +26,14 @@ fn table() -> &'static BTreeMap<String, BTreeMap<String, String>> {
 /// every key of English).
 #[must_use]
 pub fn text(lang: Lang, key: &str) -> &'static str {
-    table()
-        .get(lang.code())
-        .and_then(|t| t.get(key))
-        .map_or_else(
-            || panic!("lang/sheet.toml has no {key:?} for {lang}"),
-            String::as_str,
-        )
+    table().get(lang, key)
 }
 
-/// The text of `key` in `lang` for a count of `n`: `key_one` when `n` is 1
-/// and the language has it, else `key`; `{n}` is filled in.
+/// The text of `key` in `lang` for a count of `n` (`key_one` for one,
+/// where the language has it; see [`TextTable::count`]).
 #[must_use]
 pub fn count(lang: Lang, key: &str, n: usize) -> String {
-    let one = format!("{key}_one");
-    let chosen = match table().get(lang.code()).and_then(|t| t.get(&one)) {
-        Some(text) if n == 1 => text.as_str(),
-        _ => text(lang, key),
-    };
-    chosen.replace("{n}", &n.to_string())
+    table().count(lang, key, n)
 }
 
 /// The name of a castling kind in a short table cell (`swap`, `Tausch`).
@@ -347,19 +333,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_text_of_english() {
-        let english = &table()["en"];
-        for lang in Lang::ALL {
-            let texts = &table()[lang.code()];
-            for key in english.keys().filter(|k| !k.ends_with("_one")) {
-                assert!(texts.contains_key(key), "{lang} lacks {key}");
-            }
-            for key in texts.keys() {
-                assert!(
-                    english.contains_key(key),
-                    "{lang} has {key}, English does not"
-                );
-            }
-        }
+        assert_eq!(table().gaps(), Vec::<String>::new());
     }
 
     fn with(engine: IntervalView) -> Measured {

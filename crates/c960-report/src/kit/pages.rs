@@ -1,34 +1,23 @@
 //! The kit's pages: the announcement and one sheet per round, in the
 //! kit's language, with every text from `lang/kit.toml`.
 
-use std::{collections::BTreeMap, fmt::Write as _, sync::OnceLock};
+use std::{fmt::Write as _, sync::OnceLock};
+
+use c960_core::{
+    CastlingText, Key, StartPosition, TextTable, castling_rules, format_position_set,
+    shakmaty::{CastlingSide, Color},
+};
 
 use super::{KitPlan, Paper};
 use crate::{
     board::{Marks, diagram_svg},
     html::{NOWRAP_CSS, escape, escape_prose},
 };
-use c960_core::{
-    CastlingText, Key, StartPosition, castling_rules, format_position_set,
-    shakmaty::{CastlingSide, Color},
-};
 
 /// The kit's fixed texts: `lang/kit.toml`.
-fn table() -> &'static BTreeMap<String, BTreeMap<String, String>> {
-    static TABLE: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        toml::from_str(include_str!("../../lang/kit.toml"))
-            .expect("lang/kit.toml is valid (tested)")
-    })
-}
-
-/// Every language's text of `key` (to read back a file of a kit made in
-/// another language).
-pub(crate) fn all_texts(key: &str) -> Vec<&'static str> {
-    table()
-        .values()
-        .filter_map(|t| t.get(key).map(String::as_str))
-        .collect()
+pub(crate) fn table() -> &'static TextTable {
+    static TABLE: OnceLock<TextTable> = OnceLock::new();
+    TABLE.get_or_init(|| TextTable::parse("lang/kit.toml", include_str!("../../lang/kit.toml")))
 }
 
 /// The texts of one language.
@@ -42,24 +31,12 @@ impl Texts {
     /// Panics if the table lacks it (a test checks every language has
     /// every key of English).
     pub(crate) fn get(self, key: &str) -> &'static str {
-        table()
-            .get(self.0.code())
-            .and_then(|t| t.get(key))
-            .map_or_else(
-                || panic!("lang/kit.toml has no {key:?} for {}", self.0),
-                String::as_str,
-            )
+        table().get(self.0, key)
     }
 
-    /// The text of `key` for a count of `n`: `key_one` when `n` is 1 and
-    /// the language has it, else `key`; `{n}` is filled in.
+    /// The text of `key` for a count of `n` (see [`TextTable::count`]).
     pub(crate) fn count(self, key: &str, n: usize) -> String {
-        let one = format!("{key}_one");
-        let text = match table().get(self.0.code()).and_then(|t| t.get(&one)) {
-            Some(text) if n == 1 => text.as_str(),
-            _ => self.get(key),
-        };
-        text.replace("{n}", &n.to_string())
+        table().count(self.0, key, n)
     }
 
     /// "Round N".

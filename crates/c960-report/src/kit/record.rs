@@ -11,7 +11,7 @@ use c960_core::{DrawFilter, DrawMethod, Key, SEAL_LABEL, SEAL_SCHEME, StartPosit
 use super::{
     KitPlan,
     draw_record::{DrawRecord, FilterSettings, MethodName, RoundRecord, SealRecord},
-    pages::{Kit, Texts, all_texts},
+    pages::{Kit, Texts, table},
 };
 
 /// The public draw record: method, filters and candidates, the published
@@ -280,7 +280,7 @@ pub(crate) fn secret_txt(plan: &KitPlan, secret: Key) -> String {
 
 /// The secret a kit's `SECRET.txt` holds, in any of the kit languages.
 pub fn secret_of(text: &str) -> Option<Key> {
-    let labels = all_texts("secret_label");
+    let labels = table().every("secret_label");
     text.lines().find_map(|line| {
         let (label, value) = line.split_once(": ")?;
         labels
