@@ -45,10 +45,6 @@ else
   c960="$target/release/c960"
 fi
 runs=runs/research-v3
-# A run saved by an earlier session (data/v3-progress.sh) continues.
-if [ ! -e "$runs" ] && [ -d data/research-v3-progress ]; then
-  bash data/v3-progress.sh restore
-fi
 raters=(stockfish-npm-4m stockfish-4m stockfish-npm-1m-multipv3 stockfish-1m-hash64)
 
 "$c960" run --profile research --games 0 --out "$runs" --quiet
@@ -82,5 +78,4 @@ rm -f "$site.tmp/positions.parquet" "$site.tmp/positions.csv"
 rm -rf "$data" "$site"
 mv "$data.tmp" "$data"
 mv "$site.tmp" "$site"
-rm -rf data/research-v3-progress
 echo "published $data and $site"

@@ -146,8 +146,6 @@ fn figure(estimate: &serde_json::Value) -> String {
 }
 
 #[test]
-#[ignore = "dataset v3 is being computed (data/research-v3-progress); \
-            run with --ignored once data/publish-v3.sh has published it"]
 fn the_v3_agreement_figures_in_the_docs_are_the_published_ones() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let agreement = root.join("data/research-v3/agreement.json");
@@ -176,4 +174,38 @@ fn the_v3_agreement_figures_in_the_docs_are_the_published_ones() {
         readme.contains(&headline),
         "the README does not give v3's r = {headline} with the public analyses' mean"
     );
+}
+
+#[test]
+fn the_v3_verdict_counts_in_the_docs_are_the_published_ones() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let balance: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(root.join("data/research-v3/balance.json")).unwrap(),
+    )
+    .unwrap();
+    let count = |verdict: &str| balance["sweep"]["verdicts"][verdict].as_u64().unwrap();
+    let counts = format!(
+        "{} `balanced`, {} `more-for-white`, {} `less-for-white`, {} `unresolved`",
+        count("balanced"),
+        count("more-for-white"),
+        count("less-for-white"),
+        count("unresolved")
+    );
+    let datasets = fs::read_to_string(root.join("docs/datasets.md")).unwrap();
+    assert!(
+        datasets.contains(&counts),
+        "docs/datasets.md does not give v3's verdicts as {counts}"
+    );
+    // The README and the organizer's guide name how many positions a
+    // `--verdict balanced` draw from v3 chooses among.
+    let balanced = format!("{} positions", count("balanced"));
+    for guide in ["README.md", "docs/organizer.md"] {
+        let text = fs::read_to_string(root.join(guide)).unwrap();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            text.contains(&format!("{balanced} dataset v3 calls balanced"))
+                || text.contains(&format!("{balanced} the published dataset v3 calls balanced")),
+            "{guide} does not say that v3 calls {balanced} balanced"
+        );
+    }
 }

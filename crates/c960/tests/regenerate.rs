@@ -510,8 +510,6 @@ const V3_RATERS: [&str; 4] = [
 ];
 
 #[test]
-#[ignore = "dataset v3 is being computed (data/research-v3-progress); \
-            run with --ignored once data/publish-v3.sh has published it"]
 fn the_research_v3_report_regenerates_from_the_published_raters() {
     // As data/publish-v3.sh makes it: the four raters' sweeps at the paths
     // the report names in its provenance, and the agreement with the
