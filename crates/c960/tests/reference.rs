@@ -204,7 +204,9 @@ fn the_v3_verdict_counts_in_the_docs_are_the_published_ones() {
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
             text.contains(&format!("{balanced} dataset v3 calls balanced"))
-                || text.contains(&format!("{balanced} the published dataset v3 calls balanced")),
+                || text.contains(&format!(
+                    "{balanced} the published dataset v3 calls balanced"
+                )),
             "{guide} does not say that v3 calls {balanced} balanced"
         );
     }
