@@ -9,7 +9,9 @@ use c960_core::{
 };
 use c960_store::{DroppedLine, Journal, Validation};
 
-use crate::{GameRecord, JOURNAL_FILE, Outcome, SelfplayConfig, SelfplayError, Termination};
+use crate::{
+    Control, GameRecord, JOURNAL_FILE, Outcome, SelfplayConfig, SelfplayError, Termination,
+};
 
 /// Checks one game of a run whose games are labelled with one of
 /// `limits` (one label, or White's and Black's controls either way round
@@ -85,9 +87,9 @@ pub fn check_game(game: &GameRecord, limits: &[String], variant: Variant) -> Res
 
 /// The limit labels a game of a run carries: engine A's `limit`, or, when
 /// engine B has its own `limit_b`, White's and Black's either way round.
-pub(crate) fn game_limits(limit: &str, limit_b: Option<&str>) -> Vec<String> {
+pub(crate) fn game_limits(limit: Control, limit_b: Option<Control>) -> Vec<String> {
     match limit_b {
-        None => vec![limit.to_owned()],
+        None => vec![limit.to_string()],
         Some(b) => vec![
             format!("white: {limit}; black: {b}"),
             format!("white: {b}; black: {limit}"),
@@ -98,11 +100,8 @@ pub(crate) fn game_limits(limit: &str, limit_b: Option<&str>) -> Vec<String> {
 /// The checks of a run's journal.
 pub fn validation(config: &SelfplayConfig) -> Validation<'static, GameRecord> {
     let variant = config.variant();
-    let (a, b) = (
-        config.control_a().to_string(),
-        config.control_b().to_string(),
-    );
-    let limits = game_limits(&a, (a != b).then_some(b.as_str()));
+    let (a, b) = (config.control_a(), config.control_b());
+    let limits = game_limits(a, (a != b).then_some(b));
     Validation {
         check: Box::new(move |game| check_game(game, &limits, variant)),
         key: Box::new(|game| Some(format!("SP {} game {}", game.sp, game.game))),

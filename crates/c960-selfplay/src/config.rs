@@ -121,9 +121,8 @@ impl SelfplayConfig {
     }
 
     /// Engine B's control for the records, when it differs from A's.
-    pub(crate) fn limit_b(&self) -> Option<String> {
-        (self.engine_b.is_some() && self.control_b() != self.control_a())
-            .then(|| self.control_b().to_string())
+    pub(crate) fn limit_b(&self) -> Option<Control> {
+        (self.engine_b.is_some() && self.control_b() != self.control_a()).then(|| self.control_b())
     }
 }
 

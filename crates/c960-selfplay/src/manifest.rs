@@ -9,7 +9,7 @@ use c960_store::RunKind;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    AdaptiveRecord, MatchStats, MissingGame, PositionSummary, Rules, SelfplayConfig,
+    AdaptiveRecord, Control, MatchStats, MissingGame, PositionSummary, Rules, SelfplayConfig,
     processes_label,
 };
 
@@ -90,10 +90,10 @@ pub struct Manifest {
     pub processes: String,
     /// Limit per move before jitter, or engine A's clock (`tc 40/60+0.6`)
     /// or time per move (`st 1.5`).
-    pub limit: String,
+    pub limit: Control,
     /// Engine B's limit or clock, when it differs from A's.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub limit_b: Option<String>,
+    pub limit_b: Option<Control>,
     /// Whether the same command replays the same games: true for node and
     /// depth limits with one thread, false on the clock. Absent before
     /// clocks: true.
@@ -178,8 +178,8 @@ impl Manifest {
                 crate::tables::MatchRun {
                     c960_version: &self.c960_version,
                     engines: &self.engines,
-                    limit: &self.limit,
-                    limit_b: self.limit_b.as_deref(),
+                    limit: self.limit,
+                    limit_b: self.limit_b,
                     positions: &self.positions,
                     seed: self.seed,
                     replays_exactly: self.replays_exactly,
@@ -236,7 +236,7 @@ pub(crate) fn manifest(
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         engines: outcome.engines.clone(),
         processes: processes_label(config.options.shared_process).to_owned(),
-        limit: config.control_a().to_string(),
+        limit: config.control_a(),
         limit_b: config.limit_b(),
         replays_exactly: config.replays_exactly(),
         time_margin_ms: config.timed().then_some(config.options.time_margin_ms),

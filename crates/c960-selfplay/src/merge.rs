@@ -21,8 +21,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_core::{GameKey, Setup, Shard, Variant};
-use c960_engine::EngineInfo;
+use c960_core::{GameKey, Setup, Shard};
 use c960_store::{
     Journal, JournalError, RunDir, RunKind, Settings,
     merge::{
@@ -35,8 +34,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     FailedGame, GAMES_FILE, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Manifest, MatchStats, Merged,
-    PGN_FILE, POSITIONS_PARQUET, PairTally, PgnExtras, PositionStats, PositionSummary, Rules,
-    RunTiming, SHARED_PROCESS, SelfplayError,
+    PGN_FILE, POSITIONS_PARQUET, PairTally, PgnExtras, PositionStats, PositionSummary, RunTiming,
+    SHARED_PROCESS, SelfplayError,
     checks::{check_game, game_limits},
     processes_label, write_run_outputs,
 };
@@ -65,60 +64,8 @@ pub struct MergeOutcome {
     pub unfinished: Vec<PathBuf>,
 }
 
-/// The part of a manifest that says what the run is.
-#[derive(Clone, Debug, Deserialize)]
-struct Head {
-    #[serde(default)]
-    variant: Variant,
-    c960_version: String,
-    engines: Vec<EngineInfo>,
-    /// Absent in manifests written before each side had its own process:
-    /// those runs shared one.
-    #[serde(default = "shared_process")]
-    processes: String,
-    limit: String,
-    #[serde(default)]
-    limit_b: Option<String>,
-    replays_exactly: bool,
-    #[serde(default)]
-    time_margin_ms: Option<u64>,
-    #[serde(default)]
-    openings: Option<String>,
-    #[serde(default)]
-    engine_logs: Option<String>,
-    jitter: f64,
-    rules: Rules,
-    seed: u64,
-    games_per_position: u32,
-    positions: String,
-    #[serde(default)]
-    failed: Vec<FailedGame>,
-    jobs: usize,
-    this_run: RunTiming,
-    started: String,
-    finished: String,
-    notes: String,
-    #[serde(default)]
-    shard: Option<Shard>,
-    /// The shards a merged input was made from: they stay in the
-    /// provenance of a merge of it.
-    #[serde(default)]
-    shards: Vec<Shard>,
-    /// An adaptive run's rule: its games follow rounds, which shards
-    /// cannot split.
-    #[serde(default)]
-    adaptive: Option<serde::de::IgnoredAny>,
-    /// A shard of an adaptive run: the round it has played.
-    #[serde(default)]
-    round: Option<u32>,
-}
-
-fn shared_process() -> String {
-    SHARED_PROCESS.to_owned()
-}
-
 /// One input: its directory, manifest (if it finished) and journal header.
-type Input = MergeInput<Head>;
+type Input = MergeInput<Manifest>;
 
 /// Where one game's line is: input, byte offset, and a hash of the line.
 type Place = (usize, u64, u64);
@@ -133,8 +80,13 @@ pub fn merge(
     let invalid = SelfplayError::Invalid;
     c960_store::create_dir(out)?;
     let _dir = RunDir::lock(out).map_err(io::Error::other)?;
-    let (read, _locks) =
-        read_inputs::<GameRecord, Head>(inputs, out, JOURNAL_FILE, RunKind::Selfplay, "self-play")?;
+    let (read, _locks) = read_inputs::<GameRecord, Manifest>(
+        inputs,
+        out,
+        JOURNAL_FILE,
+        RunKind::Selfplay,
+        "self-play",
+    )?;
     refuse_adaptive(&read)?;
     let first = &read[0];
     for other in &read[1..] {
@@ -291,14 +243,14 @@ struct Places {
 /// Reads every input's journal, checked, and unites their games of the
 /// run; refuses two different games for one unit of a run that replays
 /// exactly.
-fn unite(read: &[Input], plan: &Head) -> Result<Places, SelfplayError> {
+fn unite(read: &[Input], plan: &Manifest) -> Result<Places, SelfplayError> {
     let first = &read[0];
     let sps: BTreeSet<u32> = Setup::parse_set(plan.variant, &plan.positions)
         .map_err(|e| SelfplayError::Invalid(e.to_string()))?
         .iter()
         .map(|p| p.id())
         .collect();
-    let limits = game_limits(&plan.limit, plan.limit_b.as_deref());
+    let limits = game_limits(plan.limit, plan.limit_b);
     let variant = plan.variant;
     let check = move |game: &GameRecord| check_game(game, &limits, variant);
     let mut places = Places {
@@ -406,15 +358,15 @@ fn write_journal(
 /// counts, the inputs' timings summed and the span of their clocks.
 fn merged_manifest(
     read: &[Input],
-    plan: &Head,
+    plan: &Manifest,
     games: u64,
     match_stats: Option<MatchStats>,
     missing: Vec<MissingGame>,
 ) -> Manifest {
-    let heads: Vec<&Head> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
+    let heads: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
     let mut shards: Vec<Shard> = heads
         .iter()
-        .flat_map(|h| h.shard.iter().chain(&h.shards).copied())
+        .flat_map(|h| h.shard.iter().chain(&h.merged.shards).copied())
         .collect();
     shards.sort_unstable();
     shards.dedup();
@@ -445,8 +397,8 @@ fn merged_manifest(
         c960_version: plan.c960_version.clone(),
         engines: plan.engines.clone(),
         processes: plan.processes.clone(),
-        limit: plan.limit.clone(),
-        limit_b: plan.limit_b.clone(),
+        limit: plan.limit,
+        limit_b: plan.limit_b,
         replays_exactly: plan.replays_exactly,
         time_margin_ms: plan.time_margin_ms,
         openings: None,

@@ -83,13 +83,13 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
     let settings = Settings {
         engine: &plan.engines[0],
         engine_b: plan.engines.get(1),
-        limit: plan.limit.clone(),
+        limit: plan.limit,
         jitter: plan.jitter,
         rules: plan.rules,
         seed: plan.seed,
         keep_scores,
         processes: (!paired && !shared).then_some(PROCESS_PER_SIDE),
-        limit_b: plan.limit_b.clone(),
+        limit_b: plan.limit_b,
         time_margin_ms: None,
         openings: None,
         variant: plan.variant,
@@ -110,8 +110,8 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
         let run = MatchRun {
             c960_version: &plan.c960_version,
             engines: &plan.engines,
-            limit: &plan.limit,
-            limit_b: plan.limit_b.as_deref(),
+            limit: plan.limit,
+            limit_b: plan.limit_b,
             positions: &plan.positions,
             seed: plan.seed,
             replays_exactly: plan.replays_exactly,
@@ -211,7 +211,7 @@ fn read_table(table: &Path) -> Result<Table, String> {
             info.rows, plan.games
         ));
     }
-    let limits = game_limits(&plan.limit, plan.limit_b.as_deref());
+    let limits = game_limits(plan.limit, plan.limit_b);
     let paired = plan.engines.len() > 1;
     let positions = Setup::parse_set(plan.variant, &plan.positions)
         .map_err(|e| format!("manifest positions {:?}: {e}", plan.positions))?;

@@ -28,7 +28,7 @@ use crate::{
 pub(crate) struct Settings<'a> {
     pub(crate) engine: &'a EngineInfo,
     pub(crate) engine_b: Option<&'a EngineInfo>,
-    pub(crate) limit: String,
+    pub(crate) limit: Control,
     pub(crate) jitter: f64,
     pub(crate) rules: Rules,
     pub(crate) seed: u64,
@@ -41,7 +41,7 @@ pub(crate) struct Settings<'a> {
     pub(crate) processes: Option<&'static str>,
     /// Engine B's control when it differs from A's.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) limit_b: Option<String>,
+    pub(crate) limit_b: Option<Control>,
     /// The time margin, for runs on the clock.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) time_margin_ms: Option<u64>,
@@ -337,7 +337,7 @@ impl Prepared {
         let settings = Settings {
             engine: &engine_a,
             engine_b: engine_b.as_ref(),
-            limit: config.control_a().to_string(),
+            limit: config.control_a(),
             jitter: config.jitter,
             rules: config.rules,
             seed: config.seed,

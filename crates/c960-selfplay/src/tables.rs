@@ -27,9 +27,9 @@ use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Castling, GAMES_FILE, GameRecord, Interval, MANIFEST_FILE, MATCH_FILE, MATCH_NOTES, MatchStats,
-    PGN_FILE, POSITIONS_CSV, POSITIONS_PARQUET, PgnExtras, PositionSummary, SelfplayError,
-    Termination, write_game_with,
+    Castling, Control, GAMES_FILE, GameRecord, Interval, MANIFEST_FILE, MATCH_FILE, MATCH_NOTES,
+    MatchStats, PGN_FILE, POSITIONS_CSV, POSITIONS_PARQUET, PgnExtras, PositionSummary,
+    SelfplayError, Termination, write_game_with,
 };
 
 /// Writes a run's outputs into `dir`: the wanted games of `journal` in
@@ -110,8 +110,8 @@ pub(crate) fn write_run_outputs(
 pub(crate) struct MatchRun<'a> {
     pub(crate) c960_version: &'a str,
     pub(crate) engines: &'a [EngineInfo],
-    pub(crate) limit: &'a str,
-    pub(crate) limit_b: Option<&'a str>,
+    pub(crate) limit: Control,
+    pub(crate) limit_b: Option<Control>,
     pub(crate) positions: &'a str,
     pub(crate) seed: u64,
     pub(crate) replays_exactly: bool,
@@ -127,8 +127,8 @@ impl MatchRun<'_> {
             c960_version: &'a str,
             engine_a: Option<&'a EngineInfo>,
             engine_b: Option<&'a EngineInfo>,
-            limit: &'a str,
-            limit_b: Option<&'a str>,
+            limit: Control,
+            limit_b: Option<Control>,
             positions: &'a str,
             seed: u64,
             replays_exactly: bool,

@@ -8,9 +8,12 @@ use c960_core::shakmaty::{ByColor, Color};
 use c960_engine::{Clock, Limit};
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
+use serde::{Deserialize, Serialize};
 
-/// How long one side may think.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// How long one side may think. Written in manifests as its text
+/// (`nodes 5000`, `tc 40/60+0.6`, `st 1.5`), which parses back.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub enum Control {
     /// A limit per move (nodes jittered by the game's seed): games replay
     /// exactly.
@@ -49,6 +52,38 @@ impl fmt::Display for Control {
             Control::Clock(tc) => write!(f, "tc {tc}"),
             Control::PerMove(ms) => write!(f, "st {}", seconds(*ms)),
         }
+    }
+}
+
+impl FromStr for Control {
+    type Err = String;
+
+    /// Parses what [`Control`]'s `Display` writes.
+    fn from_str(text: &str) -> Result<Control, String> {
+        if let Some(tc) = text.strip_prefix("tc ") {
+            return tc.parse().map(Control::Clock);
+        }
+        if let Some(st) = text.strip_prefix("st ") {
+            return match parse_seconds(st) {
+                Some(ms) if ms > 0 => Ok(Control::PerMove(ms)),
+                _ => Err(format!("{text:?} is not a time per move (st SECONDS)")),
+            };
+        }
+        text.parse().map(Control::Fixed)
+    }
+}
+
+impl From<Control> for String {
+    fn from(control: Control) -> String {
+        control.to_string()
+    }
+}
+
+impl TryFrom<String> for Control {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Control, String> {
+        text.parse()
     }
 }
 
@@ -233,5 +268,30 @@ pub fn jittered(limit: Limit, jitter: f64, rng: &mut ChaCha8Rng) -> Limit {
             Limit::Nodes(nodes.max(1))
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_control_is_written_as_text_that_parses_back() {
+        for text in [
+            "nodes 5000",
+            "depth 12",
+            "tc 40/60+0.6",
+            "tc 10+0.1",
+            "st 1.5",
+        ] {
+            let control: Control = text.parse().unwrap();
+            assert_eq!(control.to_string(), text);
+            let json = serde_json::to_string(&control).unwrap();
+            assert_eq!(json, format!("{text:?}"));
+            assert_eq!(serde_json::from_str::<Control>(&json).unwrap(), control);
+        }
+        for bad in ["st 0", "st x", "tc 0+1", "nodes", "fast"] {
+            assert!(bad.parse::<Control>().is_err(), "{bad}");
+        }
     }
 }
