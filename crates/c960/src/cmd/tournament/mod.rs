@@ -2,21 +2,16 @@
 //! command line. Here: the flags checked and turned into a
 //! [`KitPlan`], the draw, the kit's files written into a folder that
 //! `folder.rs` owns (locked, built whole, swapped in), and the PDF printed
-//! by headless Chromium. Rounds not published with the announcement are
+//! by headless Chromium (`pdf.rs`). Rounds not published with the announcement are
 //! sealed by a hash commitment (`c960_core::Seal`), so nobody can compute
 //! them before their keys are published.
 
 mod folder;
+mod pdf;
 
-use std::{
-    fmt::Write as _,
-    fs,
-    path::{Path, PathBuf},
-    process::{Command, Stdio},
-    time::{Duration, Instant},
-};
+use std::{fmt::Write as _, path::PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use c960_core::{Features, Key, Seal, draw, draw_sealed};
 use c960_report::kit::{Details, Kit, KitPlan, SECRET_FILE, secret_of};
 
@@ -161,7 +156,7 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
         folder.write(&name, content.as_bytes())?;
     }
     if plan.pdf {
-        print_pdf(
+        pdf::print_pdf(
             &folder.building().join("kit.html"),
             &folder.building().join("kit.pdf"),
             &plan.out.join("kit.pdf"),
@@ -206,61 +201,5 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
         )?;
     }
     text.print()?;
-    Ok(())
-}
-
-/// Prints `html` to `pdf` with headless Chromium; the PDF appears only once
-/// complete. Errors name `shown`, where the PDF goes in the finished kit.
-fn print_pdf(html: &Path, pdf: &Path, shown: &Path) -> Result<()> {
-    let chromium = std::env::var("C960_CHROMIUM").unwrap_or_else(|_| "chromium".to_owned());
-    let html = fs::canonicalize(html)?;
-    let profile = tempfile::tempdir()?;
-    let partial = pdf.with_extension("pdf.partial");
-    let mut child = Command::new(&chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-pdf-header-footer",
-            "--print-to-pdf-no-header",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(format!("--print-to-pdf={}", partial.display()))
-        .arg(format!("file://{}", html.display()))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| {
-            InputError(format!(
-                "--pdf needs headless Chromium: cannot run {chromium}: {e} \
-                 (apt-get install chromium, or set C960_CHROMIUM)"
-            ))
-        })?;
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if started.elapsed() > Duration::from_mins(2) {
-            let _ = child.kill();
-            let _ = child.wait();
-            let _ = fs::remove_file(&partial);
-            bail!(
-                "{chromium} did not finish printing {} within 120 s",
-                shown.display()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    if !status.success() || !partial.is_file() {
-        let _ = fs::remove_file(&partial);
-        bail!("{chromium} could not print {} ({status})", shown.display());
-    }
-    fs::rename(&partial, pdf).with_context(|| format!("cannot write {}", shown.display()))?;
     Ok(())
 }
