@@ -11,7 +11,7 @@
 
 use plotters::{coord::Shift, prelude::*};
 
-use super::{Chart, PALETTE, caption, hotspot, legend, range, range_by};
+use super::{Chart, PALETTE, caption, hotspot, legend, range_by};
 
 /// A scatter plot with its least-squares line and Pearson correlation in
 /// the legend; `points` are `(sp, x, y)`.
@@ -45,10 +45,68 @@ fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     })
 }
 
+/// The spread of x values from which an axis is taken to be in
+/// centipawns (whole-number labels, padded by at least 5 cp).
+const CENTIPAWN_SPAN: f64 = 20.0;
+
+/// Highest minus lowest of `values` (0 for none).
+fn spread(values: impl Iterator<Item = f64>) -> f64 {
+    let (low, high) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+        (l.min(v), h.max(v))
+    });
+    if low.is_finite() { high - low } else { 0.0 }
+}
+
+/// Decimals for an axis whose values spread over `span`: none for
+/// centipawns, more for standard deviations and expected scores.
+fn decimals(span: f64) -> usize {
+    if span >= CENTIPAWN_SPAN {
+        0
+    } else if span >= 2.0 {
+        1
+    } else {
+        2
+    }
+}
+
+/// The part of the line `y = intercept + slope x` inside the plot: its
+/// ends where it leaves the x range or the y range, whichever comes first
+/// (the backend clamps points outside the plot to its edge, which would
+/// bend a line that leaves through the top or bottom).
+fn clipped_line(
+    slope: f64,
+    intercept: f64,
+    (x_low, x_high): (f64, f64),
+    (y_low, y_high): (f64, f64),
+) -> Vec<(f64, f64)> {
+    let (mut from, mut to) = (x_low, x_high);
+    if slope == 0.0 && !(y_low..=y_high).contains(&intercept) {
+        return Vec::new();
+    }
+    if slope != 0.0 {
+        let at = |y: f64| (y - intercept) / slope;
+        let (a, b) = (at(y_low), at(y_high));
+        from = from.max(a.min(b));
+        to = to.min(a.max(b));
+    }
+    if from >= to {
+        return Vec::new();
+    }
+    vec![
+        (from, intercept + slope * from),
+        (to, intercept + slope * to),
+    ]
+}
+
 impl Chart for Scatter {
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let area = caption(area, &self.title, &self.provenance)?;
-        let (x_low, x_high) = range(self.points.iter().map(|p| p.1));
+        // x may be in centipawns, standard deviations or expected scores:
+        // a centipawn axis is padded by at least 5 cp, a narrower one by 5%
+        // of its spread.
+        let span = spread(self.points.iter().map(|p| p.1));
+        let pad = if span >= CENTIPAWN_SPAN { 5.0 } else { 0.01 };
+        let (x_low, x_high) = range_by(self.points.iter().map(|p| p.1), pad);
         let (y_low, y_high) = range_by(self.points.iter().map(|p| p.2), 0.02);
         let mut chart = ChartBuilder::on(&area)
             .margin(12)
@@ -60,7 +118,7 @@ impl Chart for Scatter {
             .configure_mesh()
             .x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&|x| format!("{x:.digits$}", digits = decimals(span)))
             .y_label_formatter(&|y| format!("{y:.2}"))
             .draw()
             .map_err(|e| e.to_string())?;
@@ -68,7 +126,12 @@ impl Chart for Scatter {
             hotspot(
                 p.0,
                 chart.backend_coord(&(p.1, p.2)),
-                format!("{:.0}, {:.3}", p.1, p.2),
+                format!(
+                    "{:.digits$}, {:.3}",
+                    p.1,
+                    p.2,
+                    digits = decimals(span) + usize::from(span < CENTIPAWN_SPAN)
+                ),
             );
         }
         let xy: Vec<(f64, f64)> = self.points.iter().map(|p| (p.1, p.2)).collect();
@@ -82,7 +145,7 @@ impl Chart for Scatter {
             let line = PALETTE[1].stroke_width(2);
             chart
                 .draw_series(LineSeries::new(
-                    [x_low, x_high].map(|x| (x, intercept + slope * x)),
+                    clipped_line(slope, intercept, (x_low, x_high), (y_low, y_high)),
                     line,
                 ))
                 .map_err(|e| e.to_string())?
@@ -102,4 +165,38 @@ pub fn correlation(points: &[(f64, f64)]) -> Option<f64> {
     }
     let (x, y): (Vec<f64>, Vec<f64>) = points.iter().copied().unzip();
     c960_balance::reliability::pearson(&x, &y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clipped_line;
+
+    #[test]
+    fn a_steep_line_ends_where_it_leaves_the_plot_and_stays_on_itself() {
+        // y = 26 + 10 x over x in [-3, 5], y in [0, 60]: it leaves through
+        // the bottom at x = -2.6 and through the top at x = 3.4.
+        let line = clipped_line(10.0, 26.0, (-3.0, 5.0), (0.0, 60.0));
+        assert_eq!(line.len(), 2);
+        for &(x, y) in &line {
+            assert!(
+                (y - (26.0 + 10.0 * x)).abs() < 1e-9,
+                "({x}, {y}) is off the line"
+            );
+            assert!(
+                (-1e-9..=60.0 + 1e-9).contains(&y),
+                "({x}, {y}) is outside the plot"
+            );
+        }
+        assert!((line[0].0 + 2.6).abs() < 1e-9 && (line[1].0 - 3.4).abs() < 1e-9);
+        // A falling line, a shallow one that spans the x range, and lines
+        // that miss the plot.
+        let falling = clipped_line(-10.0, 26.0, (-3.0, 5.0), (0.0, 60.0));
+        assert!((falling[0].0 + 3.0).abs() < 1e-9 && (falling[1].0 - 2.6).abs() < 1e-9);
+        assert_eq!(
+            clipped_line(1.0, 30.0, (-3.0, 5.0), (0.0, 60.0)),
+            [(-3.0, 27.0), (5.0, 35.0)]
+        );
+        assert!(clipped_line(0.0, 70.0, (-3.0, 5.0), (0.0, 60.0)).is_empty());
+        assert!(clipped_line(1.0, 100.0, (-3.0, 5.0), (0.0, 60.0)).is_empty());
+    }
 }
