@@ -364,6 +364,11 @@ fn merged_manifest(
     missing: Vec<MissingGame>,
 ) -> Manifest {
     let heads: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
+    let (started, finished) = c960_store::merge::time_span(
+        heads
+            .iter()
+            .map(|h| (h.started.as_str(), h.finished.as_str())),
+    );
     let mut shards: Vec<Shard> = heads
         .iter()
         .flat_map(|h| h.shard.iter().chain(&h.merged.shards).copied())
@@ -413,16 +418,8 @@ fn merged_manifest(
         jobs: heads.iter().map(|h| h.jobs).sum(),
         this_run,
         match_stats,
-        started: heads
-            .iter()
-            .map(|h| h.started.clone())
-            .min()
-            .unwrap_or_default(),
-        finished: heads
-            .iter()
-            .map(|h| h.finished.clone())
-            .max()
-            .unwrap_or_default(),
+        started,
+        finished,
         notes: plan.notes.clone(),
         adaptive: None,
         shard: None,

@@ -249,6 +249,15 @@ pub fn outside_the_run(
     ))
 }
 
+/// The span of the inputs' clocks: the earliest start and the latest
+/// finish (RFC 3339 texts, which order as their times), empty for none.
+#[must_use]
+pub fn time_span<'a>(runs: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> (String, String) {
+    let started = runs.clone().map(|r| r.0).min().unwrap_or_default();
+    let finished = runs.map(|r| r.1).max().unwrap_or_default();
+    (started.to_owned(), finished.to_owned())
+}
+
 /// The inputs that have not finished (no manifest).
 #[must_use]
 pub fn unfinished<M>(read: &[MergeInput<M>]) -> Vec<PathBuf> {

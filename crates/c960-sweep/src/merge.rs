@@ -217,6 +217,11 @@ fn merged_manifest(
     missing: Vec<SearchKey>,
 ) -> Manifest {
     let manifests: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
+    let (started, finished) = c960_store::merge::time_span(
+        manifests
+            .iter()
+            .map(|m| (m.started.as_str(), m.finished.as_str())),
+    );
     // A merged input brings the shards it was made from.
     let mut shards: Vec<Shard> = manifests
         .iter()
@@ -251,16 +256,8 @@ fn merged_manifest(
         failed,
         resumed: 0,
         jobs: manifests.iter().map(|m| m.jobs).sum(),
-        started: manifests
-            .iter()
-            .map(|m| m.started.clone())
-            .min()
-            .unwrap_or_default(),
-        finished: manifests
-            .iter()
-            .map(|m| m.finished.clone())
-            .max()
-            .unwrap_or_default(),
+        started,
+        finished,
         notes: if repeat_plan.is_repeated() {
             format!("{NOTES}{REPEAT_NOTES}")
         } else {
