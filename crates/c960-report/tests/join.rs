@@ -66,7 +66,7 @@ fn write_sweep(dir: &std::path::Path, limit: &str, rows: &[SweepRow]) {
         repaired: vec![],
         sharding: Sharding::default(),
     };
-    write_outputs(dir, rows, NonZeroU32::MIN, &manifest).unwrap();
+    write_outputs(dir, rows, &manifest).unwrap();
 }
 
 fn write_selfplay(dir: &std::path::Path) {

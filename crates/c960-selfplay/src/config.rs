@@ -81,6 +81,13 @@ pub struct MatchOptions {
 }
 
 impl SelfplayConfig {
+    /// Every position's games at `games_per_position` (before any adaptive
+    /// round adds more).
+    #[must_use]
+    pub fn games(&self) -> u64 {
+        self.positions.len() as u64 * u64::from(self.games_per_position.get())
+    }
+
     /// The variant of the run's setups (Chess960 when it has none).
     #[must_use]
     pub fn variant(&self) -> Variant {

@@ -93,6 +93,14 @@ pub struct SweepConfig {
     pub shard: Shard,
 }
 
+impl SweepConfig {
+    /// The searches of the whole run: every position, each repeat.
+    #[must_use]
+    pub fn searches(&self) -> u64 {
+        self.positions.len() as u64 * u64::from(self.repeats.repeats.get())
+    }
+}
+
 /// A position that failed on every attempt.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailedPosition {
@@ -307,7 +315,7 @@ fn run_locked(
                 ..Sharding::default()
             },
         };
-        write_outputs(&config.out, &outcome.rows, config.multipv, &manifest)?;
+        write_outputs(&config.out, &outcome.rows, &manifest)?;
     }
     Ok(outcome)
 }
@@ -368,7 +376,7 @@ impl Prepared {
             .map_err(SweepError::Invalid)?;
         if units(config).is_empty() {
             // Its table would be empty, and read as a sweep of nothing.
-            let searches = config.positions.len() as u64 * u64::from(config.repeats.repeats.get());
+            let searches = config.searches();
             return Err(SweepError::Invalid(format!(
                 "shard {} holds none of the {searches} search(es) of this sweep: use at most \
                  {searches} shards",
@@ -515,19 +523,14 @@ impl Prepared {
 /// atomically. `rows` holds every search; with repeats
 /// (`manifest.repeats` > 1) they go to `repeats.parquet` and the
 /// per-position table gets the means over repeats.
-pub fn write_outputs(
-    dir: &Path,
-    rows: &[SweepRow],
-    multipv: NonZeroU32,
-    manifest: &Manifest,
-) -> Result<(), SweepError> {
+pub fn write_outputs(dir: &Path, rows: &[SweepRow], manifest: &Manifest) -> Result<(), SweepError> {
     let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
 
     let variant = manifest.variant;
     let labelled = |mut frame: polars::prelude::DataFrame| {
         c960_store::label_variant(&mut frame, variant).map(|()| frame)
     };
-    let multipv = multipv.get();
+    let multipv = manifest.multipv.get();
     let frame = if manifest.repeats.get() > 1 {
         let searches = table::repeats_frame(rows, multipv)
             .and_then(labelled)

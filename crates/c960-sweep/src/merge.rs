@@ -123,7 +123,7 @@ pub fn merge(
     })?;
     let rows: Vec<SweepRow> = rows.into_values().map(|(row, _, _)| row).collect();
     let manifest = merged_manifest(&read, plan, &rows, &repeat_plan, missing);
-    write_outputs(out, &rows, plan.multipv, &manifest)?;
+    write_outputs(out, &rows, &manifest)?;
     Ok(MergeOutcome {
         rows: rows.len(),
         duplicates,

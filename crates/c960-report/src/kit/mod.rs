@@ -14,7 +14,7 @@ mod draw_record;
 mod pages;
 mod record;
 
-use c960_core::{DrawFilter, DrawMethod, Key, Lang, Seal, StartPosition};
+use c960_core::{DrawFilter, DrawMethod, Key, Lang, Seal};
 
 pub use draw_record::{
     BalanceRecord, DrawRecord, FilterSettings, MethodName, RoundRecord, SealRecord,
@@ -91,21 +91,17 @@ impl Kit<'_> {
     /// Every file of the kit, name and content, in the order they are
     /// written: each round's page, `kit.html` (all sheets), the
     /// announcement, `draw.json`, `VERIFY.md` and, with sealed rounds,
-    /// [`SECRET_FILE`]. `candidates` are the positions the filter let
-    /// through.
+    /// [`SECRET_FILE`].
     ///
     /// # Errors
     /// Fails only if the draw record cannot be serialized.
-    pub fn files(
-        &self,
-        candidates: &[StartPosition],
-    ) -> Result<Vec<(String, String)>, serde_json::Error> {
+    pub fn files(&self) -> Result<Vec<(String, String)>, serde_json::Error> {
         let mut files: Vec<(String, String)> = (1..=self.plan.rounds)
             .map(|round| (format!("round-{round}.html"), self.round_page(round)))
             .collect();
         files.push(("kit.html".to_owned(), self.all_sheets()));
         files.push(("announcement.html".to_owned(), self.announcement()));
-        let record = record::draw_json(self, candidates);
+        let record = record::draw_json(self);
         files.push((
             "draw.json".to_owned(),
             format!("{}\n", serde_json::to_string_pretty(&record)?),

@@ -51,8 +51,8 @@ pub struct Kit<'a> {
     pub plan: &'a KitPlan,
     /// Every round's position, round 1 first.
     pub positions: &'a [StartPosition],
-    /// Positions that passed the filters.
-    pub candidates: usize,
+    /// The positions that passed the filters (the draw's candidates).
+    pub candidates: &'a [StartPosition],
 }
 
 impl Kit<'_> {
@@ -318,7 +318,7 @@ impl Kit<'_> {
             escape(t.get("drawn")),
             escape(&self.method_sentence()),
             escape(
-                &t.count("candidates", self.candidates)
+                &t.count("candidates", self.candidates.len())
                     .replace("{filters}", &self.filters())
             ),
             escape(&self.rounds_sentence()),

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use c960_core::{DrawFilter, DrawMethod, Key, SEAL_LABEL, SEAL_SCHEME, StartPosition};
+use c960_core::{DrawFilter, DrawMethod, Key, SEAL_LABEL, SEAL_SCHEME};
 
 use super::{
     KitPlan,
@@ -17,7 +17,7 @@ use super::{
 /// The public draw record: method, filters and candidates, the published
 /// rounds, and for sealed rounds the scheme and its commitment (never a
 /// sealed round's position or key).
-pub(crate) fn draw_json(kit: &Kit<'_>, candidates: &[StartPosition]) -> DrawRecord {
+pub(crate) fn draw_json(kit: &Kit<'_>) -> DrawRecord {
     let plan = kit.plan;
     let (method, seed, phrase) = MethodName::of(&plan.method);
     let f = &plan.filter;
@@ -38,8 +38,8 @@ pub(crate) fn draw_json(kit: &Kit<'_>, candidates: &[StartPosition]) -> DrawReco
             only: f.only.as_ref().map(|o| o.label.clone()),
         },
         balance: plan.balance.clone(),
-        candidates: kit.candidates,
-        candidate_sps: candidates.iter().map(|p| p.sp()).collect(),
+        candidates: kit.candidates.len(),
+        candidate_sps: kit.candidates.iter().map(|p| p.sp()).collect(),
         rounds: kit.positions[..plan.publish]
             .iter()
             .enumerate()
@@ -122,7 +122,7 @@ pub(crate) fn verify_md(kit: &Kit<'_>) -> String {
         s,
         "{} {}\n{}\n\n{}\n",
         kit.method_sentence_with(md_text),
-        t.count("candidates", kit.candidates)
+        t.count("candidates", kit.candidates.len())
             .replace("{filters}", &kit.filters_with(md_text)),
         drawn.replace("{list}", &published.join(", ")),
         t.get("verify_rule"),

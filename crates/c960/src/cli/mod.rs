@@ -131,21 +131,40 @@ pub(crate) fn at_least_one<T: std::str::FromStr>(text: &str) -> Result<T, String
 /// Which family of start positions: c960-core's own type, parsed by clap.
 pub(crate) use c960_core::Variant;
 
+/// The parser of a flag whose values are a library's type (which cannot
+/// derive clap's `ValueEnum`): each value's name, its help, and the value.
+pub(crate) fn named_values<T: Copy + Send + Sync + 'static>(
+    values: &'static [(&'static str, &'static str, T)],
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
+    PossibleValuesParser::new(
+        values
+            .iter()
+            .map(|&(name, help, _)| PossibleValue::new(name).help(help)),
+    )
+    .map(move |name| {
+        values
+            .iter()
+            .find(|&&(n, ..)| n == name)
+            .map(|&(.., value)| value)
+            .expect("clap passes only the names it was given")
+    })
+}
+
 /// `--variant`'s parser: its two names, with help, as c960-core's type.
 pub(crate) fn variant_parser() -> impl clap::builder::TypedValueParser<Value = Variant> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
-    PossibleValuesParser::new([
-        PossibleValue::new("chess960").help("The 960 Chess960 positions (both sides alike)"),
-        PossibleValue::new("dfrc")
-            .help("Double Fischer Random: 921,600 setups, each side's rank drawn apart"),
+    named_values(&[
+        (
+            "chess960",
+            "The 960 Chess960 positions (both sides alike)",
+            Variant::Chess960,
+        ),
+        (
+            "dfrc",
+            "Double Fischer Random: 921,600 setups, each side's rank drawn apart",
+            Variant::Dfrc,
+        ),
     ])
-    .map(|name| {
-        if name == "dfrc" {
-            Variant::Dfrc
-        } else {
-            Variant::Chess960
-        }
-    })
 }
 
 /// Formats for a report about a few positions.

@@ -155,18 +155,10 @@ impl LangArg {
 /// `--paper`'s parser: the sizes the kit is laid out for, as the kit's
 /// own type.
 fn paper_parser() -> impl clap::builder::TypedValueParser<Value = Paper> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
-    PossibleValuesParser::new([
-        PossibleValue::new("a4").help("ISO A4, 210 × 297 mm"),
-        PossibleValue::new("letter").help("US Letter, 8.5 × 11 in"),
+    super::named_values(&[
+        ("a4", "ISO A4, 210 × 297 mm", Paper::A4),
+        ("letter", "US Letter, 8.5 × 11 in", Paper::Letter),
     ])
-    .map(|name| {
-        if name == "letter" {
-            Paper::Letter
-        } else {
-            Paper::A4
-        }
-    })
 }
 
 #[derive(Debug, Args)]

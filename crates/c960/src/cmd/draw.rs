@@ -32,38 +32,11 @@ pub(crate) fn method(phrase: Option<&String>, seed: Option<u64>) -> DrawMethod {
     }
 }
 
-/// The balance table a draw was restricted by: which verdict, the file's
-/// name and fingerprint, and how many positions had that verdict. Draw
-/// records and kits name the file by its name and SHA-256, never by a
-/// local path.
-#[derive(Clone, Debug)]
-pub(crate) struct BalanceSource {
-    /// The verdict the draw kept.
-    pub(crate) verdict: c960_balance::verdict::Verdict,
-    /// The file's name, without its directory.
-    pub(crate) file: String,
-    /// SHA-256 of the file's bytes, in hexadecimal.
-    pub(crate) sha256: String,
-    /// Positions with the verdict.
-    pub(crate) positions: usize,
-}
-
-impl BalanceSource {
-    /// As a draw record gives it.
-    pub(crate) fn to_record(&self) -> BalanceRecord {
-        BalanceRecord {
-            verdict: self.verdict.name().to_owned(),
-            file: self.file.clone(),
-            sha256: self.sha256.clone(),
-            positions: self.positions,
-        }
-    }
-}
-
 impl DrawFilterArgs {
     /// The filter these flags describe, and the balance table it reads
-    /// (with `--verdict`).
-    pub(crate) fn to_filter(&self) -> Result<(DrawFilter, Option<BalanceSource>)> {
+    /// (with `--verdict`) as draw records and kits name it: by its file
+    /// name and SHA-256, never by a local path.
+    pub(crate) fn to_filter(&self) -> Result<(DrawFilter, Option<BalanceRecord>)> {
         let exclude = self
             .exclude
             .iter()
@@ -84,8 +57,8 @@ impl DrawFilterArgs {
                 has_verdicts(&csv)?;
                 let positions = c960_report::balance::positions_with_verdict(&csv, verdict)
                     .with_context(|| format!("cannot read {}", csv.display()))?;
-                let balance = BalanceSource {
-                    verdict,
+                let balance = BalanceRecord {
+                    verdict: verdict.name().to_owned(),
                     file: csv.file_name().map_or_else(
                         || csv.display().to_string(),
                         |n| n.to_string_lossy().into_owned(),

@@ -320,7 +320,7 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     let config = config(args)?;
     prepare(&config, args.engine.repair)?;
     interrupt::install();
-    let total = config.positions.len() as u64 * u64::from(config.games_per_position.get());
+    let total = config.games();
     let bar = args.engine.progress_bar(total, "games");
     let started = Instant::now();
     let mut follow = Follow::new(&bar);

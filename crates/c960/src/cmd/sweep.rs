@@ -64,13 +64,13 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
 pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     let config = config(args)?;
     interrupt::install();
-    let searches = config.positions.len() * config.repeats.repeats.get() as usize;
+    let searches = config.searches();
     let unit = if config.repeats.is_repeated() {
         "searches"
     } else {
         "positions"
     };
-    let bar = args.engine.progress_bar(searches as u64, unit);
+    let bar = args.engine.progress_bar(searches, unit);
     let started = Instant::now();
     let mut follow = Follow::new(&bar);
     let outcome = c960_sweep::run(&config, &interrupt::STOP, |p| follow.update(p))

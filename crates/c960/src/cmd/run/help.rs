@@ -13,8 +13,10 @@ use crate::cli::Profile;
 /// raters and examples.
 pub(crate) fn run_after_help() -> String {
     let plan = Profile::Quick.plan();
+    // Through a table, so that keys are listed alphabetically.
     let toml = toml::Table::try_from(PlanRecord::from(plan))
-        .map_or_else(|_| String::new(), |t| as_toml(&t));
+        .and_then(|table| toml::to_string(&table))
+        .unwrap_or_default();
     let comments = [
         ("profile", "quick or research"),
         ("out", "default runs/PROFILE"),
@@ -72,44 +74,4 @@ pub(crate) fn run_after_help() -> String {
          c960 run --config run.toml --games 0       # no self-play\n  \
          c960 run --positions 0-99,518 --sweep-nodes 300000 --out runs/first100"
     )
-}
-
-/// A plan as a TOML config file: scalars and arrays, then each table as a
-/// `[table]`.
-fn as_toml(table: &toml::Table) -> String {
-    let mut scalars = String::new();
-    let mut tables = String::new();
-    for (key, value) in table {
-        match value {
-            toml::Value::Table(inner) => {
-                let _ = write!(tables, "[{key}]\n{}", as_toml(inner));
-            }
-            other => {
-                let _ = writeln!(scalars, "{key} = {}", toml_value(other));
-            }
-        }
-    }
-    scalars + &tables
-}
-
-/// One value as TOML writes it.
-fn toml_value(value: &toml::Value) -> String {
-    match value {
-        toml::Value::String(s) => format!("{s:?}"),
-        toml::Value::Integer(n) => n.to_string(),
-        toml::Value::Float(x) => format!("{x:?}"),
-        toml::Value::Boolean(b) => b.to_string(),
-        toml::Value::Datetime(d) => d.to_string(),
-        toml::Value::Array(items) => {
-            let items: Vec<String> = items.iter().map(toml_value).collect();
-            format!("[{}]", items.join(", "))
-        }
-        toml::Value::Table(inner) => {
-            let fields: Vec<String> = inner
-                .iter()
-                .map(|(k, v)| format!("{k} = {}", toml_value(v)))
-                .collect();
-            format!("{{ {} }}", fields.join(", "))
-        }
-    }
 }

@@ -93,13 +93,7 @@ pub(super) fn sweep_stage(
 ) -> Result<(c960_sweep::SweepOutcome, StageTime)> {
     let clock = Instant::now();
     let name = rater.map_or_else(|| "sweep".to_owned(), |(i, of)| format!("sweep {i}/{of}"));
-    display.stage(
-        2,
-        stages,
-        &name,
-        sweep.positions.len() as u64 * u64::from(sweep.repeats.repeats.get()),
-        "searches",
-    );
+    display.stage(2, stages, &name, sweep.searches(), "searches");
     let mut follow = Follow::new(&display.bar);
     let swept = c960_sweep::run_with_engine(sweep, engine, &interrupt::STOP, |p| follow.update(p))
         .with_context(|| format!("sweep into {}", sweep.out.display()))?;
@@ -150,7 +144,7 @@ pub(super) fn selfplay_stage(
     stages: usize,
 ) -> Result<(c960_selfplay::SelfplayOutcome, StageTime)> {
     let clock = Instant::now();
-    let total = selfplay.positions.len() as u64 * u64::from(selfplay.games_per_position.get());
+    let total = selfplay.games();
     display.stage(3, stages, "self-play", total, "games");
     let mut follow = Follow::new(&display.bar);
     let outcome = c960_selfplay::run(selfplay, &interrupt::STOP, |p| follow.update(p))

@@ -74,7 +74,7 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
         SlurmCommand::Sweep { args, slurm } => {
             no_shard(args.shard.is_some())?;
             let config = crate::cmd::sweep::config(args)?;
-            let searches = config.positions.len() as u64 * u64::from(config.repeats.repeats.get());
+            let searches = config.searches();
             at_most_one_shard_a_unit(slurm.shards.get(), searches, "search(es)")?;
             ("sweep", args.out.clone(), slurm, "manifest.json")
         }

@@ -91,9 +91,7 @@ impl Plan {
                 method: method(args.source.phrase.as_ref(), args.source.seed),
                 rounds: args.rounds,
                 filter,
-                balance: balance
-                    .as_ref()
-                    .map(crate::cmd::draw::BalanceSource::to_record),
+                balance,
                 publish,
                 seal: secret.map(|s| Seal::new(s, publish, args.rounds)),
                 secret,
@@ -148,11 +146,11 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
     let kit = Kit {
         plan: p,
         positions: &positions,
-        candidates: result.candidates,
+        candidates: &candidates,
     };
     let (folder, old_secret) = folder::KitFolder::begin(&plan.out)?;
     plan.keeps_secret_of(old_secret.as_deref())?;
-    for (name, content) in kit.files(&candidates)? {
+    for (name, content) in kit.files()? {
         folder.write(&name, content.as_bytes())?;
     }
     if plan.pdf {
@@ -170,7 +168,7 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
         plan.out.display(),
         p.rounds,
         p.method,
-        result.candidates
+        candidates.len()
     )?;
     for (i, position) in positions.iter().enumerate() {
         let sealed = if i < p.publish { "" } else { "  (sealed)" };
