@@ -127,10 +127,12 @@ impl Tree {
     ) -> Result<Tree, TreeError> {
         let mut mine = Vec::new();
         for_each_slice(games, |frame| {
-            let frame = frame
-                .lazy()
-                .filter(col("sp").eq(lit(u32::from(position.sp()))))
-                .collect()?;
+            let mask = frame
+                .column("sp")?
+                .cast(&DataType::UInt32)?
+                .u32()?
+                .equal(u32::from(position.sp()));
+            let frame = frame.filter(&mask)?;
             let moves = frame.column("moves")?.str()?.clone();
             let scores = frame.column("white_score")?.f64()?.clone();
             mine.extend(

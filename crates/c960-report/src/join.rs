@@ -57,7 +57,7 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
         }
         sources.push(source);
     }
-    let mut table = features_frame()?.lazy();
+    let mut table = features_frame()?;
     for source in &sources {
         let file = source.kind.table();
         let path = source.dir.join(file);
@@ -68,10 +68,6 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
             });
         }
         check_table(source, &path)?;
-        let run = LazyFrame::scan_parquet(
-            PlRefPath::from(path.to_string_lossy().as_ref()),
-            ScanArgsParquet::default(),
-        )?;
         let mut columns: Vec<String> = run_columns(source.kind)
             .into_iter()
             .map(str::to_owned)
@@ -88,18 +84,15 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
                 columns.extend(REPEAT_COLUMNS.map(str::to_owned));
             }
         }
-        let mut exprs = vec![col("sp").cast(DataType::UInt32)];
-        exprs.extend(
-            columns
-                .iter()
-                .map(|c| col(c.as_str()).alias(format!("{}__{c}", source.label))),
-        );
-        table = table.left_join(run.select(exprs), col("sp"), col("sp"));
+        let mut wanted = vec!["sp".to_owned()];
+        wanted.extend(columns.iter().cloned());
+        let mut run = read_columns(&path, wanted)?;
+        for c in &columns {
+            run.rename(c, format!("{}__{c}", source.label).into())?;
+        }
+        table = join_on_sp(&table, &run)?;
     }
-    let frame = table
-        .sort(["sp"], SortMultipleOptions::default())
-        .collect()?;
-    Ok((frame, sources))
+    Ok((sorted_by_sp(&table)?, sources))
 }
 
 /// Checks a run's table before it is used: it is intact (its seal, if it
@@ -131,12 +124,7 @@ fn check_table(source: &Source, path: &Path) -> Result<(), ReportError> {
     {
         // The limit labels the run's columns: in a table without its own
         // manifest, every row must have the limit manifest.json says.
-        let limits = LazyFrame::scan_parquet(
-            PlRefPath::from(path.to_string_lossy().as_ref()),
-            ScanArgsParquet::default(),
-        )?
-        .select([col("limit").unique()])
-        .collect()?;
+        let limits = read_columns(path, vec!["limit".to_owned()])?;
         let column = limits.column("limit")?.str()?.clone();
         if let Some(other) = column.iter().flatten().find(|l| *l != limit) {
             return Err(ReportError::BadRun {
@@ -168,7 +156,7 @@ pub(crate) fn with_first_moves(
     frame: DataFrame,
     trees: &[(String, Trees)],
 ) -> Result<DataFrame, ReportError> {
-    let mut table = frame.lazy();
+    let mut table = frame;
     for (label, by_sp) in trees {
         let mut sp = Vec::new();
         let mut first = Vec::new();
@@ -191,11 +179,9 @@ pub(crate) fn with_first_moves(
                 Column::new(format!("{label}__first_moves").into(), distinct),
             ],
         )?;
-        table = table.left_join(columns.lazy(), col("sp"), col("sp"));
+        table = join_on_sp(&table, &columns)?;
     }
-    Ok(table
-        .sort(["sp"], SortMultipleOptions::default())
-        .collect()?)
+    sorted_by_sp(&table)
 }
 
 /// The verdict columns joined to the table on SP: `verdict`, `q_value`,
@@ -204,20 +190,75 @@ pub(crate) fn with_verdicts(
     frame: DataFrame,
     balance: &balance::Balance,
 ) -> Result<DataFrame, ReportError> {
-    let verdicts = balance.frame()?.lazy().select([
-        col("sp").cast(DataType::UInt32),
-        col("verdict"),
-        col("q_value"),
-        col("balance_estimate"),
-        col("balance_low"),
-        col("balance_high"),
-        col("verdict_method"),
-    ]);
-    Ok(frame
-        .lazy()
-        .left_join(verdicts, col("sp"), col("sp"))
-        .sort(["sp"], SortMultipleOptions::default())
-        .collect()?)
+    let verdicts = balance.frame()?.select([
+        "sp",
+        "verdict",
+        "q_value",
+        "balance_estimate",
+        "balance_low",
+        "balance_high",
+        "verdict_method",
+    ])?;
+    sorted_by_sp(&join_on_sp(&frame, &verdicts)?)
+}
+
+/// The columns `wanted` of the Parquet table at `path`.
+fn read_columns(path: &Path, wanted: Vec<String>) -> Result<DataFrame, ReportError> {
+    let file = fs::File::open(path)?;
+    c960_store::quietly(|| ParquetReader::new(file).with_columns(Some(wanted)).finish())
+        .map_err(|panic| CorruptFile {
+            path: path.to_owned(),
+            reason: format!("unreadable Parquet ({panic})"),
+        })?
+        .map_err(ReportError::from)
+}
+
+/// `base` left-joined with `other` on `sp`: every row of `base` in its
+/// order, each followed by `other`'s columns for every row with the same
+/// SP (in `other`'s order), or nulls where there is none.
+fn join_on_sp(base: &DataFrame, other: &DataFrame) -> Result<DataFrame, ReportError> {
+    let sps = |frame: &DataFrame| -> PolarsResult<Vec<Option<u32>>> {
+        Ok(frame
+            .column("sp")?
+            .cast(&DataType::UInt32)?
+            .u32()?
+            .iter()
+            .collect())
+    };
+    let mut rows: std::collections::HashMap<u32, Vec<IdxSize>> = std::collections::HashMap::new();
+    for (i, sp) in sps(other)?.into_iter().enumerate() {
+        if let Some(sp) = sp {
+            rows.entry(sp).or_default().push(i as IdxSize);
+        }
+    }
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    for (i, sp) in sps(base)?.into_iter().enumerate() {
+        match sp.and_then(|sp| rows.get(&sp)) {
+            Some(matches) => {
+                for &j in matches {
+                    left.push(i as IdxSize);
+                    right.push(Some(j));
+                }
+            }
+            None => {
+                left.push(i as IdxSize);
+                right.push(None);
+            }
+        }
+    }
+    let mut joined = base.take(&IdxCa::from_vec("left".into(), left))?;
+    let columns = other.drop("sp")?;
+    let columns = columns.take(&IdxCa::from_iter_options("right".into(), right.into_iter()))?;
+    joined.hstack_mut(columns.get_columns())?;
+    Ok(joined)
+}
+
+/// `frame` in SP order (rows of one SP keep their order).
+fn sorted_by_sp(frame: &DataFrame) -> Result<DataFrame, ReportError> {
+    Ok(frame.sort(
+        ["sp"],
+        SortMultipleOptions::default().with_maintain_order(true),
+    )?)
 }
 
 /// Writes the table as `positions.parquet` (sources in the metadata) and

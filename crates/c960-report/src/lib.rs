@@ -1,6 +1,6 @@
 //! c960-report: the data behind reports, and the report itself. Loads the
 //! static features of all 960 positions, any number of sweep, self-play and
-//! import runs, and joins them on SP with polars' lazy API into one tidy
+//! import runs, and joins them on SP into one tidy
 //! per-position table. Runs are kept apart by provenance: each run's
 //! columns carry a label made from its engine and limit, and two runs with
 //! the same label are refused.

@@ -146,12 +146,25 @@ fn read_scores(dir: &Path, manifest: &RunManifest) -> Result<Vec<SetupScore>, Re
         ))
         .into());
     }
-    let mut lazy = LazyFrame::scan_parquet(
-        PlRefPath::from(path.to_string_lossy().as_ref()),
-        ScanArgsParquet::default(),
-    )?;
-    let schema = lazy.collect_schema()?;
-    if schema.get("setup").is_none() {
+    let read = |columns: Option<Vec<String>>| -> Result<_, ReportError> {
+        let file = std::fs::File::open(path).map_err(|e| corrupt(format!("cannot open: {e}")))?;
+        c960_store::quietly(|| -> PolarsResult<(Vec<String>, Option<DataFrame>)> {
+            let mut reader = ParquetReader::new(file);
+            let names = reader
+                .schema()?
+                .iter_names()
+                .map(ToString::to_string)
+                .collect();
+            match columns {
+                None => Ok((names, None)),
+                Some(columns) => Ok((names, Some(reader.with_columns(Some(columns)).finish()?))),
+            }
+        })
+        .map_err(|panic| corrupt(format!("unreadable Parquet ({panic})")))?
+        .map_err(ReportError::from)
+    };
+    let (names, _) = read(None)?;
+    if !names.iter().any(|n| n == "setup") {
         return Err(corrupt("has no setup column: it is not a DFRC sweep table".to_owned()).into());
     }
     let wanted = [
@@ -165,21 +178,16 @@ fn read_scores(dir: &Path, manifest: &RunManifest) -> Result<Vec<SetupScore>, Re
         "score_cp_sd",
         "white_expected_mean",
     ];
-    let present: Vec<&str> = wanted
+    let present: Vec<String> = wanted
         .into_iter()
-        .filter(|c| schema.get(c).is_some())
+        .filter(|c| names.iter().any(|n| n == c))
+        .map(str::to_owned)
         .collect();
-    let frame = lazy
-        .select(
-            present
-                .iter()
-                .map(|c| col(*c).cast(DataType::Float64))
-                .collect::<Vec<_>>(),
-        )
-        .collect()?;
+    let (_, frame) = read(Some(present))?;
+    let frame = frame.unwrap_or_default();
     let column = |name: &str| -> Result<Vec<Option<f64>>, ReportError> {
         Ok(match frame.column(name) {
-            Ok(c) => c.f64()?.iter().collect(),
+            Ok(c) => c.cast(&DataType::Float64)?.f64()?.iter().collect(),
             Err(_) => vec![None; frame.height()],
         })
     };
