@@ -7,7 +7,8 @@ use serde::Serialize;
 use crate::rng::Rng;
 
 /// Pearson's correlation of paired values; `None` for fewer than three
-/// pairs or when either side does not vary.
+/// pairs, when either side does not vary, or when the values are so large
+/// that the sums of squares overflow.
 #[must_use]
 #[allow(clippy::cast_precision_loss)]
 pub fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {
@@ -24,7 +25,9 @@ pub fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {
         sxx += (a - mx) * (a - mx);
         syy += (b - my) * (b - my);
     }
-    (sxx > 0.0 && syy > 0.0).then(|| sxy / (sxx * syy).sqrt())
+    // Values so large that their squares overflow give no correlation.
+    let r = sxy / (sxx * syy).sqrt();
+    (sxx > 0.0 && syy > 0.0 && r.is_finite()).then_some(r)
 }
 
 /// Ranks from 1, ties sharing their average rank.

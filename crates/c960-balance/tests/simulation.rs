@@ -20,6 +20,7 @@ use c960_balance::{
     verdict::{Band, Claims, Verdict, decide},
 };
 
+mod adversarial;
 mod raters;
 
 const MEAN: f64 = 0.54;

@@ -187,7 +187,7 @@ pub(crate) fn with_first_moves(
 /// The verdict columns joined to the table on SP: `verdict`, `q_value`,
 /// `balance_estimate`, `balance_low`, `balance_high`, `verdict_method`.
 pub(crate) fn with_verdicts(
-    frame: DataFrame,
+    frame: &DataFrame,
     balance: &balance::Balance,
 ) -> Result<DataFrame, ReportError> {
     let verdicts = balance.frame()?.select([
@@ -199,7 +199,7 @@ pub(crate) fn with_verdicts(
         "balance_high",
         "verdict_method",
     ])?;
-    sorted_by_sp(&join_on_sp(&frame, &verdicts)?)
+    sorted_by_sp(&join_on_sp(frame, &verdicts)?)
 }
 
 /// The columns `wanted` of the Parquet table at `path`.
@@ -233,17 +233,14 @@ fn join_on_sp(base: &DataFrame, other: &DataFrame) -> Result<DataFrame, ReportEr
     }
     let (mut left, mut right) = (Vec::new(), Vec::new());
     for (i, sp) in sps(base)?.into_iter().enumerate() {
-        match sp.and_then(|sp| rows.get(&sp)) {
-            Some(matches) => {
-                for &j in matches {
-                    left.push(i as IdxSize);
-                    right.push(Some(j));
-                }
-            }
-            None => {
+        if let Some(matches) = sp.and_then(|sp| rows.get(&sp)) {
+            for &j in matches {
                 left.push(i as IdxSize);
-                right.push(None);
+                right.push(Some(j));
             }
+        } else {
+            left.push(i as IdxSize);
+            right.push(None);
         }
     }
     let mut joined = base.take(&IdxCa::from_vec("left".into(), left))?;

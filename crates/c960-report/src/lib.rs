@@ -100,6 +100,9 @@ pub enum ReportError {
     /// Reading the inputs failed inside a dependency (damaged data).
     #[error("cannot read the inputs: {0}")]
     Unreadable(String),
+    /// Raters that cannot be combined (named).
+    #[error(transparent)]
+    Raters(#[from] c960_balance::consensus::RaterError),
 }
 
 impl ReportError {
@@ -113,6 +116,7 @@ impl ReportError {
                 | ReportError::Duplicate { .. }
                 | ReportError::Corrupt(_)
                 | ReportError::Unreadable(_)
+                | ReportError::Raters(_)
         ) || matches!(self, ReportError::Io(e) if c960_store::is_bad_input(e))
     }
 }
@@ -294,7 +298,7 @@ fn build_into(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, 
         b
     };
     let frame = match &verdicts {
-        Some(b) => join::with_verdicts(frame, b)?,
+        Some(b) => join::with_verdicts(&frame, b)?,
         None => frame,
     };
     write_table(out, &frame, &sources)?;

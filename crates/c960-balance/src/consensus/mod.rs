@@ -28,15 +28,30 @@
 //! agree on; an error that every rater shares is outside any interval made
 //! from them, which is why c960 also measures agreement with independent
 //! analyses (see [`crate::agreement`]).
+//!
+//! The model cannot be fooled into certainty by its inputs: raters are
+//! checked before they are combined ([`raters`]): a copy of another rater
+//! (or one that differs from it only in settings that do not change its
+//! searches) is merged into it and named, since two copies would look like
+//! two raters agreeing perfectly; a rater whose scores run against the
+//! others', one with too few positions, scores out of bounds or no spread
+//! is refused by name; every rater is put on one scale over the positions
+//! all of them score. After combining, the intervals are widened (never
+//! narrowed) by the raters' disagreement beyond what the model expects.
 
 use serde::Serialize;
+use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 use crate::{
     agreement::decile_overlap,
     normal,
-    reliability::{self, SplitHalf, pearson, spearman},
+    reliability::{SplitHalf, pearson, spearman},
     rng::Rng,
 };
+
+pub mod raters;
+
+pub use raters::{COPY_CORRELATION, MAX_SCORE, MIN_POSITIONS, Merged, RaterError};
 
 /// One engine's per-position means (`None` where it has none) and their
 /// standard errors (`None` when it searched once).
@@ -154,6 +169,11 @@ pub struct Consensus {
     pub heterogeneity: Heterogeneity,
     /// Agreement of every pair of raters.
     pub agreement: Vec<Agreement>,
+    /// Raters found to be copies of others and merged into them.
+    pub merged: Vec<Merged>,
+    /// The raters' disagreement against the model's, and the factor every
+    /// interval's variance was widened by because of it.
+    pub dispersion: Dispersion,
     /// Each rater's view of each position on the common scale
     /// (`z_e / λ_e`), by position then rater (`None` where a rater has no
     /// search): the raters as exchangeable measures, for their split-half
@@ -208,41 +228,66 @@ impl Consensus {
     }
 }
 
-/// A rater standardized: each position's `(z, noise s.d.)`.
-type Standardized = Vec<Option<(f64, f64)>>;
-
-/// Combines `engines` (raters; at least one, the first is the reference
-/// scale) with intervals at `level`, weighted as `weights` says. `None`
-/// when a rater has fewer than three positions or no signal.
-#[must_use]
-#[allow(clippy::cast_precision_loss)]
-pub fn consensus(engines: &[EngineMeans], level: f64, weights: Weights) -> Option<Consensus> {
-    let positions = engines.first()?.means.len();
-    let mut scales = Vec::new();
-    let mut z: Vec<Standardized> = Vec::new();
-    for engine in engines {
-        assert_eq!(
-            engine.means.len(),
-            positions,
-            "engines cover different positions"
-        );
-        let (scale, standardized) = standardize(engine)?;
-        scales.push(scale);
-        z.push(standardized);
+/// Checks the raters and merges copies (see [`raters`]): the raters the
+/// consensus is made of, and the merges, each to be named to the user.
+/// Every score must be finite and within bounds; when more than one rater
+/// is left, each must score enough positions and vary.
+pub fn prepare(engines: &[EngineMeans]) -> Result<(Vec<EngineMeans>, Vec<Merged>), RaterError> {
+    if let Some(first) = engines.first() {
+        for engine in engines {
+            assert_eq!(
+                engine.means.len(),
+                first.means.len(),
+                "engines cover different positions"
+            );
+        }
     }
+    raters::check_bounds(engines)?;
+    let (kept, merged) = raters::merge_copies(engines);
+    if kept.len() > 1 {
+        raters::check_each(&kept)?;
+    }
+    Ok((kept, merged))
+}
+
+/// Combines `engines` (raters; the first is the reference scale) with
+/// intervals at `level`, weighted as `weights` says. Raters are checked
+/// and copies merged first ([`prepare`]); a rater with too few positions,
+/// scores out of bounds, no spread beyond its noise, or scores that run
+/// against the others' is refused, naming it. Each rater is put on one
+/// scale over the positions all raters score.
+///
+/// The intervals are then checked against the raters' actual disagreement
+/// (Cochran's Q pooled over positions, with each rater's modelled
+/// variance): where the raters disagree more than the model and chance
+/// allow, every interval is widened by the ratio (never narrowed), as in
+/// the Hartung–Knapp–Sidik–Jonkman adjustment of a random-effects
+/// meta-analysis ([`Dispersion`]).
+///
+/// # Panics
+/// With no rater, or raters covering different numbers of positions.
+#[allow(clippy::cast_precision_loss)]
+pub fn consensus(
+    engines: &[EngineMeans],
+    level: f64,
+    weights: Weights,
+) -> Result<Consensus, RaterError> {
+    assert!(!engines.is_empty(), "a consensus needs a rater");
+    let (engines, merged) = prepare(engines)?;
+    let positions = engines[0].means.len();
+    let (scales, z) = raters::standardized(&engines)?;
+    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+    raters::check_direction(&z, &names)?;
     let heterogeneity = Heterogeneity::of(engines.len());
-    let own = own_views(&z);
+    let own = raters::own_views(&z);
     let zq = normal::quantile(0.5 + level / 2.0);
     let reference = &scales[0];
     let to_reference = reference.signal_sd * loading(own[0]);
     // Each rater's error variance in units of `c`, pooled over positions.
-    let variance: Vec<f64> = z
+    let variance: Vec<f64> = scales
         .iter()
         .zip(&own)
-        .map(|(rater, &own)| {
-            let noise = rater.iter().flatten().map(|p| p.1).next().unwrap_or(0.0);
-            (noise * noise + own) / (1.0 - own)
-        })
+        .map(|(s, &own)| (s.pooled * s.pooled + own) / (1.0 - own))
         .collect();
     let weight_of = |e: usize| match weights {
         // A rater without error (one rater searched once) is taken at face
@@ -252,11 +297,25 @@ pub fn consensus(engines: &[EngineMeans], level: f64, weights: Weights) -> Optio
         Weights::Equal => 1.0,
     };
     let total: f64 = (0..engines.len()).map(weight_of).sum();
+    // Each rater's view of each position on the common scale.
+    let common_scale: Vec<Vec<Option<f64>>> = (0..positions)
+        .map(|i| {
+            z.iter()
+                .zip(&own)
+                .map(|(rater, &own)| rater[i].map(|value| value / loading(own)))
+                .collect()
+        })
+        .collect();
+    let dispersion = if heterogeneity == Heterogeneity::Unknown {
+        Dispersion::NONE
+    } else {
+        dispersion(&common_scale, &variance)
+    };
     let estimates = (0..positions)
         .map(|i| {
             let (mut sw, mut swu, mut swwv, mut count) = (0.0, 0.0, 0.0, 0);
             for (e, rater) in z.iter().enumerate() {
-                if let Some((value, _)) = rater[i] {
+                if let Some(value) = rater[i] {
                     let w = weight_of(e);
                     sw += w;
                     swu += w * value / loading(own[e]);
@@ -275,7 +334,7 @@ pub fn consensus(engines: &[EngineMeans], level: f64, weights: Weights) -> Optio
                         engines: count,
                     };
                 }
-                let se = (swwv / (sw * sw)).sqrt() * to_reference;
+                let se = (swwv * dispersion.applied / (sw * sw)).sqrt() * to_reference;
                 Estimate {
                     estimate,
                     se,
@@ -292,128 +351,91 @@ pub fn consensus(engines: &[EngineMeans], level: f64, weights: Weights) -> Optio
             agreement.push(agree(&engines[e], &engines[f]));
         }
     }
-    let common = (0..positions)
-        .map(|i| {
-            z.iter()
-                .zip(&own)
-                .map(|(rater, &own)| rater[i].map(|(value, _)| value / loading(own)))
-                .collect()
-        })
-        .collect();
-    Some(Consensus {
-        common,
+    Ok(Consensus {
+        common: common_scale,
         positions: estimates,
-        engines: scales,
+        engines: engines
+            .iter()
+            .zip(&scales)
+            .map(|(e, s)| EngineScale {
+                name: e.name.clone(),
+                mean: s.mean,
+                signal_sd: s.signal_sd,
+                noise: s.noise,
+            })
+            .collect(),
         weights: (0..engines.len()).map(|e| weight_of(e) / total).collect(),
         disagreement: own,
         weighting: weights,
         heterogeneity,
         agreement,
+        merged,
+        dispersion,
     })
 }
 
-/// A rater's scale and its standardized values. Search noise is much the
-/// same for every position of a rater, and per-position errors from a few
-/// repeats are too noisy to weight by, so every position gets the rater's
-/// pooled error.
-#[allow(clippy::cast_precision_loss)]
-fn standardize(engine: &EngineMeans) -> Option<(EngineScale, Standardized)> {
-    let present: Vec<(f64, f64)> = engine
-        .means
-        .iter()
-        .zip(&engine.ses)
-        .filter_map(|(m, s)| m.map(|m| (m, s.unwrap_or(0.0))))
-        .collect();
-    let means: Vec<f64> = present.iter().map(|p| p.0).collect();
-    let ses: Vec<f64> = present.iter().map(|p| p.1).collect();
-    let parts = reliability::components(&means, &ses)?;
-    if parts.signal <= 0.0 {
-        return None;
-    }
-    let mean = means.iter().sum::<f64>() / means.len() as f64;
-    let sd = parts.signal.sqrt();
-    let pooled = parts.noise.sqrt() / sd;
-    let scale = EngineScale {
-        name: engine.name.clone(),
-        mean,
-        signal_sd: sd,
-        noise: parts.noise / parts.signal,
+/// The raters' disagreement measured against the model's: Cochran's Q of
+/// each position's views about their inverse-variance mean, pooled over
+/// positions, over its degrees of freedom.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Dispersion {
+    /// `Q / df`: about 1 when the raters disagree as the model says.
+    pub ratio: f64,
+    /// Degrees of freedom (views minus one, summed over positions).
+    pub df: f64,
+    /// The factor every interval's variance was multiplied by: the ratio
+    /// when it exceeds what chance allows (the upper 5 % point of
+    /// `χ²_df / df`), else 1. Never below 1.
+    pub applied: f64,
+}
+
+impl Dispersion {
+    /// Nothing to measure (one rater).
+    const NONE: Dispersion = Dispersion {
+        ratio: 1.0,
+        df: 0.0,
+        applied: 1.0,
     };
-    let z = engine
-        .means
-        .iter()
-        .map(|m| m.map(|m| ((m - mean) / sd, pooled)))
-        .collect();
-    Some((scale, z))
+}
+
+/// The [`Dispersion`] of the views (by position, then rater) with each
+/// rater's modelled variance.
+fn dispersion(views: &[Vec<Option<f64>>], variance: &[f64]) -> Dispersion {
+    let (mut q, mut df) = (0.0, 0.0);
+    for position in views {
+        let present: Vec<(f64, f64)> = position
+            .iter()
+            .zip(variance)
+            .filter_map(|(u, v)| Some(((*u)?, *v)))
+            .filter(|(_, v)| *v > 0.0)
+            .collect();
+        if present.len() < 2 {
+            continue;
+        }
+        let sw: f64 = present.iter().map(|(_, v)| 1.0 / v).sum();
+        let mean = present.iter().map(|(u, v)| u / v).sum::<f64>() / sw;
+        q += present
+            .iter()
+            .map(|(u, v)| (u - mean).powi(2) / v)
+            .sum::<f64>();
+        df += f64::from(u32::try_from(present.len() - 1).unwrap_or(u32::MAX));
+    }
+    if df == 0.0 || !q.is_finite() {
+        return Dispersion::NONE;
+    }
+    let ratio = q / df;
+    let chance = ChiSquared::new(df).map_or(f64::INFINITY, |c| c.inverse_cdf(0.95) / df);
+    Dispersion {
+        ratio,
+        df,
+        applied: if ratio > chance { ratio } else { 1.0 },
+    }
 }
 
 /// The loading of a standardized rater on the common component when a
 /// share `own` of its signal variance is its own: `sqrt(1 − own)`.
 fn loading(own: f64) -> f64 {
     (1.0 - own).sqrt()
-}
-
-/// The largest own-view share a rater is given, so that a rater that
-/// shares next to nothing keeps a finite, tiny weight.
-const MAX_OWN: f64 = 0.99;
-
-/// Each rater's own-view share `η_e² = 1 − λ_e²` from the covariances of
-/// the standardized raters over the positions each pair shares (noise is
-/// independent between raters, so it leaves them unbiased):
-/// `C_ef = λ_e·λ_f`. With three or more raters `λ_e²` is the mean of
-/// `C_ef·C_eg / C_fg` over the pairs of other raters whose covariance is
-/// clearly positive; with two, both take `λ² = C_12`; with one, 0.
-#[allow(clippy::cast_precision_loss)]
-fn own_views(z: &[Standardized]) -> Vec<f64> {
-    let k = z.len();
-    let mut c = vec![vec![f64::NAN; k]; k];
-    for e in 0..k {
-        for f in e + 1..k {
-            let pairs: Vec<(f64, f64)> = z[e]
-                .iter()
-                .zip(&z[f])
-                .filter_map(|(a, b)| Some(((*a)?.0, (*b)?.0)))
-                .collect();
-            if pairs.len() >= 3 {
-                let n = pairs.len() as f64;
-                let (ma, mb) = (
-                    pairs.iter().map(|p| p.0).sum::<f64>() / n,
-                    pairs.iter().map(|p| p.1).sum::<f64>() / n,
-                );
-                let cov = pairs.iter().map(|p| (p.0 - ma) * (p.1 - mb)).sum::<f64>() / (n - 1.0);
-                c[e][f] = cov;
-                c[f][e] = cov;
-            }
-        }
-    }
-    let clamp = |shared: f64| (1.0 - shared).clamp(0.0, MAX_OWN);
-    (0..k)
-        .map(|e| {
-            if k == 1 {
-                return 0.0;
-            }
-            if k == 2 {
-                let f = 1 - e;
-                return clamp(if c[e][f].is_finite() { c[e][f] } else { 0.0 });
-            }
-            let mut shared = Vec::new();
-            for f in 0..k {
-                for g in f + 1..k {
-                    if f != e && g != e && c[f][g] > 0.05 {
-                        let s = c[e][f] * c[e][g] / c[f][g];
-                        if s.is_finite() {
-                            shared.push(s);
-                        }
-                    }
-                }
-            }
-            if shared.is_empty() {
-                MAX_OWN
-            } else {
-                clamp(shared.iter().sum::<f64>() / shared.len() as f64)
-            }
-        })
-        .collect()
 }
 
 /// Pearson, Spearman and decile overlap of two engines' means.
@@ -433,5 +455,37 @@ pub fn agree(a: &EngineMeans, b: &EngineMeans) -> Agreement {
         spearman: spearman(&x, &y),
         top_decile: decile_overlap(&x, &y, true),
         bottom_decile: decile_overlap(&x, &y, false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dispersion;
+    use crate::rng::Rng;
+
+    /// Views of 960 positions by three raters whose deviations have
+    /// variance `actual` while the model says 1.
+    fn views(actual: f64) -> Vec<Vec<Option<f64>>> {
+        let mut rng = Rng::new(7);
+        (0..960)
+            .map(|_| {
+                let truth = rng.normal();
+                (0..3)
+                    .map(|_| Some(truth + actual.sqrt() * rng.normal()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn intervals_widen_only_when_raters_disagree_beyond_chance() {
+        let model = [1.0, 1.0, 1.0];
+        let honest = dispersion(&views(1.0), &model);
+        assert!((honest.ratio - 1.0).abs() < 0.1, "{honest:?}");
+        assert!((honest.df - 1920.0).abs() < 1e-9);
+        assert!((honest.applied - 1.0).abs() < f64::EPSILON, "{honest:?}");
+        let wild = dispersion(&views(2.0), &model);
+        assert!((wild.ratio - 2.0).abs() < 0.2, "{wild:?}");
+        assert!((wild.applied - wild.ratio).abs() < f64::EPSILON, "{wild:?}");
     }
 }

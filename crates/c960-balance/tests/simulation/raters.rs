@@ -13,28 +13,28 @@ use c960_balance::{
 };
 
 /// The band's half width, cp.
-const BAND: f64 = 10.0;
+pub(super) const BAND: f64 = 10.0;
 /// False discovery rate.
-const FDR: f64 = 0.05;
+pub(super) const FDR: f64 = 0.05;
 /// Replications of each experiment.
-const RUNS: u64 = 20;
+pub(super) const RUNS: u64 = 20;
 
 /// A rater: `offset + scale · (θ + own view) + noise` per search.
 #[derive(Copy, Clone)]
-struct Rater {
-    offset: f64,
-    scale: f64,
+pub(super) struct Rater {
+    pub(super) offset: f64,
+    pub(super) scale: f64,
     /// Standard deviation of its own view, cp of θ.
-    own: f64,
+    pub(super) own: f64,
     /// Standard deviation of one search's noise, in its own units.
-    noise: f64,
+    pub(super) noise: f64,
     /// Searches per position.
-    repeats: u32,
+    pub(super) repeats: u32,
 }
 
 /// A design like v3's: four raters of different engines and settings,
 /// the first the reference (scale 1, offset 0), each with its own view.
-const DIVERSE: [Rater; 4] = [
+pub(super) const DIVERSE: [Rater; 4] = [
     Rater {
         offset: 0.0,
         scale: 1.0,
@@ -77,7 +77,7 @@ const REPEATED: [Rater; 1] = [Rater {
 
 /// True balances: a mean of 34 cp, half the positions at it, many on the
 /// band's edges, the rest well outside.
-fn truths(n: usize) -> Vec<f64> {
+pub(super) fn truths(n: usize) -> Vec<f64> {
     (0..n)
         .map(|i| {
             34.0 + match i % 20 {
@@ -91,7 +91,7 @@ fn truths(n: usize) -> Vec<f64> {
         .collect()
 }
 
-fn simulate(truth: &[f64], raters: &[Rater], rng: &mut Rng) -> Vec<EngineMeans> {
+pub(super) fn simulate(truth: &[f64], raters: &[Rater], rng: &mut Rng) -> Vec<EngineMeans> {
     raters
         .iter()
         .enumerate()
@@ -135,7 +135,7 @@ fn is_false(verdict: Verdict, t: f64, centre: f64) -> bool {
 /// Coverage of the truth, false discovery proportion and share decided for
 /// intervals `(estimate, se)` per position.
 #[allow(clippy::cast_precision_loss)]
-fn judge(truth: &[f64], estimates: &[(f64, f64)]) -> (f64, f64, f64) {
+pub(super) fn judge(truth: &[f64], estimates: &[(f64, f64)]) -> (f64, f64, f64) {
     let z = 1.959_963_984_540_054;
     let covered = truth
         .iter()
@@ -171,7 +171,7 @@ fn judge(truth: &[f64], estimates: &[(f64, f64)]) -> (f64, f64, f64) {
 }
 
 #[allow(clippy::cast_precision_loss)]
-fn mean(values: &[f64]) -> f64 {
+pub(super) fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len() as f64
 }
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use c960_balance::{
-    consensus::{EngineMeans, consensus},
+    consensus::{EngineMeans, Merged, consensus, prepare},
     reliability::{components, split_half},
     sequential::confidence_sequence,
     shrink::shrink,
@@ -14,12 +14,17 @@ use c960_core::POSITION_COUNT;
 
 use super::{EngineSummary, GamesRow, MethodSummary, Settings, SweepRow};
 
-type SweepResult = (
-    Option<MethodSummary>,
-    Vec<EngineSummary>,
-    Vec<c960_balance::consensus::Agreement>,
-    BTreeMap<u16, SweepRow>,
-);
+/// What the sweeps give: the method's summary, each rater's repeats, the
+/// raters' agreement, the per-position rows, and the raters merged as
+/// copies of others.
+pub(super) struct SweepResult {
+    pub(super) summary: Option<MethodSummary>,
+    pub(super) engines: Vec<EngineSummary>,
+    pub(super) agreement: Vec<c960_balance::consensus::Agreement>,
+    pub(super) rows: BTreeMap<u16, SweepRow>,
+    pub(super) merged: Vec<Merged>,
+    pub(super) dispersion: Option<c960_balance::consensus::Dispersion>,
+}
 
 /// Random splits for split-half reliability.
 pub(super) const SPLITS: usize = 21;
@@ -179,7 +184,10 @@ fn engine_means(
 }
 
 #[allow(clippy::cast_precision_loss)]
-pub(super) fn from_sweeps(rows: &[(String, u16, String, f64)], settings: Settings) -> SweepResult {
+pub(super) fn from_sweeps(
+    rows: &[(String, u16, String, f64)],
+    settings: Settings,
+) -> Result<SweepResult, c960_balance::consensus::RaterError> {
     let (sps, engines, means) = engine_means(rows, settings);
     let agreement: Vec<_> = (0..means.len())
         .flat_map(|a| (a + 1..means.len()).map(move |b| (a, b)))
@@ -187,13 +195,24 @@ pub(super) fn from_sweeps(rows: &[(String, u16, String, f64)], settings: Setting
         .collect();
     // One rater cannot reveal its own view of a position: whatever its
     // repeats say, its interval would not cover the truth, so it decides
-    // nothing.
-    if means.len() == 1 {
-        return one_rater(&means[0], &sps, settings, engines, agreement);
-    }
-    let Some(result) = consensus(&means, c960_balance::LEVEL, settings.weights) else {
-        return (None, engines, agreement, BTreeMap::new());
+    // nothing. Copies of one rater are one rater.
+    let (raters, merged) = if means.len() == 1 {
+        (means, Vec::new())
+    } else {
+        prepare(&means)?
     };
+    if raters.len() == 1 {
+        let (summary, rows) = one_rater(&raters[0], &sps, settings, engines.first());
+        return Ok(SweepResult {
+            summary: Some(summary),
+            engines,
+            agreement,
+            rows,
+            merged,
+            dispersion: None,
+        });
+    }
+    let result = consensus(&raters, c960_balance::LEVEL, settings.weights)?;
     let present: Vec<(u16, c960_balance::consensus::Estimate)> = sps
         .iter()
         .zip(&result.positions)
@@ -243,7 +262,14 @@ pub(super) fn from_sweeps(rows: &[(String, u16, String, f64)], settings: Setting
         settings.band_cp,
         &decisions,
     );
-    (Some(summary), engines, agreement, out)
+    Ok(SweepResult {
+        summary: Some(summary),
+        engines,
+        agreement,
+        rows: out,
+        merged,
+        dispersion: Some(result.dispersion),
+    })
 }
 
 /// Sweep figures from a single rater: its means, no interval, every
@@ -254,9 +280,8 @@ fn one_rater(
     reference: &EngineMeans,
     sps: &[u16],
     settings: Settings,
-    engines: Vec<EngineSummary>,
-    agreement: Vec<c960_balance::consensus::Agreement>,
-) -> SweepResult {
+    engine: Option<&EngineSummary>,
+) -> (MethodSummary, BTreeMap<u16, SweepRow>) {
     let unresolved = Decision {
         verdict: Verdict::Unresolved,
         candidate: Verdict::Unresolved,
@@ -290,12 +315,12 @@ fn one_rater(
         .collect();
     let decisions: Vec<Decision> = rows.values().map(|r| r.decision).collect();
     let summary = MethodSummary {
-        reliability: engines.first().and_then(|e| e.repeatability),
+        reliability: engine.and_then(|e| e.repeatability),
         components_reliability: None,
         words: ONE_RATER.to_owned(),
         mean,
         band: settings.band_cp,
         verdicts: count(&decisions),
     };
-    (Some(summary), engines, agreement, rows)
+    (summary, rows)
 }

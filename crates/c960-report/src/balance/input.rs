@@ -8,6 +8,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use c960_balance::consensus::MAX_SCORE;
 use c960_core::POSITION_COUNT;
 use polars::prelude::*;
 
@@ -133,7 +134,13 @@ pub(super) fn rater_name(engine: &str, limit: &str, options: &str) -> String {
     }
 }
 
-/// A sweep's rows: (rater name, SP, repeat, centipawns).
+/// The centipawns a mate counts as (and the most any score counts as):
+/// a mate in a start position is out of reach of any real search.
+const MATE_CP: f64 = 1000.0;
+
+/// A sweep's rows: (rater name, SP, repeat, centipawns). Each rater's
+/// positions appear once per repeat; scores must be finite and within
+/// ±[`MAX_SCORE`].
 pub(super) fn read_sweep(
     path: &Path,
     run: usize,
@@ -169,24 +176,44 @@ pub(super) fn read_sweep(
     };
     let (sp, cp, mate) = (sp.u32()?, cp.f64()?, mate.f64()?);
     let mut out = Vec::with_capacity(frame.height());
+    let mut seen = std::collections::HashSet::new();
     for i in 0..frame.height() {
         let s = sp
             .get(i)
             .and_then(|s| u16::try_from(s).ok())
             .filter(|s| *s < POSITION_COUNT)
             .ok_or_else(|| bad(path, format!("row {i} has no SP in 0..=959")))?;
-        // A mate in a start position is out of reach; treat it as ±10 pawns.
+        // A mate in a start position is out of reach; treat it as ±10 pawns,
+        // and a score beyond a mate's as a mate's.
         let value = match (cp.get(i), mate.get(i)) {
-            (Some(v), _) if v.is_finite() => v,
-            (Some(v), _) => return Err(bad(path, format!("row {i} has the score {v}"))),
-            (None, Some(m)) => 1000.0 * m.signum(),
+            (Some(v), _) if v.is_finite() && v.abs() <= MAX_SCORE => v.clamp(-MATE_CP, MATE_CP),
+            (Some(v), _) => {
+                return Err(bad(
+                    path,
+                    format!("row {i} (SP {s}) has the score {v} cp, outside ±{MAX_SCORE}"),
+                ));
+            }
+            (None, Some(m)) => MATE_CP * m.signum(),
             (None, None) => continue,
         };
         let r = repeat
             .as_ref()
-            .and_then(|c| c.u64().ok().and_then(|c| c.get(i)))
-            .map_or_else(|| format!("run{run}"), |r| format!("run{run}.{r}"));
-        out.push((rater_name(&engine[i], &limit[i], &options[i]), s, r, value));
+            .and_then(|c| c.u64().ok().and_then(|c| c.get(i)));
+        let rater = rater_name(&engine[i], &limit[i], &options[i]);
+        if !seen.insert((rater.clone(), s, r)) {
+            return Err(bad(
+                path,
+                match r {
+                    None => format!(
+                        "SP {s} appears twice for {rater} and the table has no repeat column \
+                         (a table of repeats numbers them)"
+                    ),
+                    Some(r) => format!("SP {s} repeat {r} appears twice for {rater}"),
+                },
+            ));
+        }
+        let r = r.map_or_else(|| format!("run{run}"), |r| format!("run{run}.{r}"));
+        out.push((rater, s, r, value));
     }
     Ok(out)
 }

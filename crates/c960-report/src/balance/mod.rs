@@ -20,8 +20,8 @@
 //!
 //! The verdict a position gets comes from one method, by default the one
 //! whose per-position estimates are more reliable (split-half; a method
-//! whose reliability cannot be measured loses to one whose can, and games
-//! win a tie), falling back to the other method for positions the chosen
+//! whose reliability is not measured above 0 never wins, and games win a
+//! tie), falling back to the other method for positions the chosen
 //! one has no data on; both sets of columns are kept.
 //!
 //! `input` reads the tables, `estimate` computes from them; this module
@@ -98,8 +98,8 @@ impl Default for Settings {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum VerdictsFrom {
-    /// The method with the higher split-half reliability (measured beats
-    /// not measurable; games win a tie).
+    /// The method with the higher split-half reliability (one not measured
+    /// above 0 never wins; games win a tie).
     MoreReliable,
     /// The games.
     Games,
@@ -245,6 +245,15 @@ pub struct Balance {
     pub engines: Vec<EngineSummary>,
     /// Agreement between engines.
     pub agreement: Vec<c960_balance::consensus::Agreement>,
+    /// Raters found to be copies of others and merged into them (each is
+    /// also named on stderr).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub merged: Vec<c960_balance::consensus::Merged>,
+    /// The consensus raters' disagreement against its model's, and the
+    /// factor every interval's variance was widened by because of it
+    /// (absent with fewer than two raters).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dispersion: Option<c960_balance::consensus::Dispersion>,
     /// Per position (by SP) from games.
     #[serde(skip)]
     pub games_rows: BTreeMap<u16, GamesRow>,
@@ -327,10 +336,28 @@ pub fn compute_any(
         let (s, r) = from_games(&scores, settings);
         (Some(s), r)
     };
-    let (sweep_summary, engines, agreement, sweep_map) = if sweep_rows.is_empty() {
-        (None, Vec::new(), Vec::new(), BTreeMap::new())
+    let sweeps = if sweep_rows.is_empty() {
+        None
     } else {
-        from_sweeps(&sweep_rows, settings)
+        Some(from_sweeps(&sweep_rows, settings)?)
+    };
+    let (sweep_summary, engines, agreement, sweep_map, merged, dispersion) = match sweeps {
+        None => (
+            None,
+            Vec::new(),
+            Vec::new(),
+            BTreeMap::new(),
+            Vec::new(),
+            None,
+        ),
+        Some(s) => (
+            s.summary,
+            s.engines,
+            s.agreement,
+            s.rows,
+            s.merged,
+            s.dispersion,
+        ),
     };
     let verdict_method = choose(
         settings.verdicts_from,
@@ -344,6 +371,8 @@ pub fn compute_any(
         verdict_method,
         engines,
         agreement,
+        merged,
+        dispersion,
         games_rows,
         sweep_rows: sweep_map,
         inputs,
@@ -395,7 +424,10 @@ impl Seen {
 }
 
 /// The method whose verdicts positions get: the one asked for, or the more
-/// reliable of the two. A method without data never wins over one with.
+/// reliable of the two. A method without data never wins over one with,
+/// and one whose reliability is not measured above 0 never wins over the
+/// other (when neither is, the engines' view is kept: it is at least not
+/// shrunk to one value).
 fn choose(
     from: VerdictsFrom,
     games: Option<&MethodSummary>,
@@ -408,11 +440,14 @@ fn choose(
             VerdictsFrom::Games => Method::Games,
             VerdictsFrom::Sweep => Method::Sweep,
             VerdictsFrom::MoreReliable => {
-                let whole = |m: &MethodSummary| m.reliability.map(|r| r.whole);
-                match (whole(g), whole(s)) {
-                    (None, Some(_)) => Method::Sweep,
+                // A reliability of 0 or less is a ranking of noise: it
+                // never wins over another method, measured or not.
+                let informative =
+                    |m: &MethodSummary| m.reliability.map(|r| r.whole).filter(|r| *r > 0.0);
+                match (informative(g), informative(s)) {
                     (Some(a), Some(b)) if b > a => Method::Sweep,
-                    _ => Method::Games,
+                    (Some(_), _) => Method::Games,
+                    (None, _) => Method::Sweep,
                 }
             }
         },
@@ -576,7 +611,19 @@ pub fn positions_with_verdict(
     let v = frame.column("verdict")?.cast(&DataType::String)?;
     let (sp, v) = (sp.u32()?, v.str()?);
     let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
     for i in 0..frame.height() {
+        if let Some(s) = sp.get(i)
+            && !seen.insert(s)
+        {
+            return Err(bad(
+                csv,
+                format!(
+                    "SP {s} appears twice (row {}): a verdict table lists each position once",
+                    i + 1
+                ),
+            ));
+        }
         if v.get(i) == Some(verdict.name())
             && let Some(s) = sp.get(i).and_then(|s| u16::try_from(s).ok())
         {

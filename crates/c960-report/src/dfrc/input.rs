@@ -116,6 +116,42 @@ pub fn recorded<T: ToString>(field: Option<T>) -> String {
     field.map_or_else(|| "not recorded".to_owned(), |v| v.to_string())
 }
 
+/// The columns of `wanted` that the DFRC sweep table at `path` has (it
+/// must have `setup`).
+fn setup_columns(path: &Path, wanted: &[&str]) -> Result<DataFrame, ReportError> {
+    let corrupt = |reason: String| CorruptFile {
+        path: path.to_owned(),
+        reason,
+    };
+    let read = |columns: Option<Vec<String>>| -> Result<_, ReportError> {
+        let file = std::fs::File::open(path).map_err(|e| corrupt(format!("cannot open: {e}")))?;
+        c960_store::quietly(|| -> PolarsResult<(Vec<String>, Option<DataFrame>)> {
+            let mut reader = ParquetReader::new(file);
+            let names = reader
+                .schema()?
+                .iter_names()
+                .map(ToString::to_string)
+                .collect();
+            match columns {
+                None => Ok((names, None)),
+                Some(columns) => Ok((names, Some(reader.with_columns(Some(columns)).finish()?))),
+            }
+        })
+        .map_err(|panic| corrupt(format!("unreadable Parquet ({panic})")))?
+        .map_err(ReportError::from)
+    };
+    let (names, _) = read(None)?;
+    if !names.iter().any(|n| n == "setup") {
+        return Err(corrupt("has no setup column: it is not a DFRC sweep table".to_owned()).into());
+    }
+    let present: Vec<String> = wanted
+        .iter()
+        .filter(|c| names.iter().any(|n| n == *c))
+        .map(|c| (*c).to_owned())
+        .collect();
+    Ok(read(Some(present))?.1.unwrap_or_default())
+}
+
 /// The scores of the sweep table in `dir`, checked against the manifest.
 fn read_scores(dir: &Path, manifest: &RunManifest) -> Result<Vec<SetupScore>, ReportError> {
     let path = dir.join(c960_store::SWEEP_TABLE);
@@ -146,27 +182,6 @@ fn read_scores(dir: &Path, manifest: &RunManifest) -> Result<Vec<SetupScore>, Re
         ))
         .into());
     }
-    let read = |columns: Option<Vec<String>>| -> Result<_, ReportError> {
-        let file = std::fs::File::open(&path).map_err(|e| corrupt(format!("cannot open: {e}")))?;
-        c960_store::quietly(|| -> PolarsResult<(Vec<String>, Option<DataFrame>)> {
-            let mut reader = ParquetReader::new(file);
-            let names = reader
-                .schema()?
-                .iter_names()
-                .map(ToString::to_string)
-                .collect();
-            match columns {
-                None => Ok((names, None)),
-                Some(columns) => Ok((names, Some(reader.with_columns(Some(columns)).finish()?))),
-            }
-        })
-        .map_err(|panic| corrupt(format!("unreadable Parquet ({panic})")))?
-        .map_err(ReportError::from)
-    };
-    let (names, _) = read(None)?;
-    if !names.iter().any(|n| n == "setup") {
-        return Err(corrupt("has no setup column: it is not a DFRC sweep table".to_owned()).into());
-    }
     let wanted = [
         "setup",
         "score_cp",
@@ -178,13 +193,7 @@ fn read_scores(dir: &Path, manifest: &RunManifest) -> Result<Vec<SetupScore>, Re
         "score_cp_sd",
         "white_expected_mean",
     ];
-    let present: Vec<String> = wanted
-        .into_iter()
-        .filter(|c| names.iter().any(|n| n == c))
-        .map(str::to_owned)
-        .collect();
-    let (_, frame) = read(Some(present))?;
-    let frame = frame.unwrap_or_default();
+    let frame = setup_columns(&path, &wanted)?;
     let column = |name: &str| -> Result<Vec<Option<f64>>, ReportError> {
         Ok(match frame.column(name) {
             Ok(c) => c.cast(&DataType::Float64)?.f64()?.iter().collect(),

@@ -39,6 +39,9 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
         weights: args.weights.setting(),
     };
     let balance = compute(&args.games, &args.sweep, settings)?;
+    for merged in &balance.merged {
+        eprintln!("c960: warning: {merged}");
+    }
     balance
         .write(&args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;

@@ -60,6 +60,10 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
     if let Some(dfrc) = &built.dfrc {
         return dfrc_summary(args, dfrc, started);
     }
+    // Raters merged as copies of others are named.
+    for merged in built.verdicts.iter().flat_map(|b| &b.merged) {
+        eprintln!("c960: warning: {merged}");
+    }
     // Runs with failures are reported, and flagged on every page.
     for source in &built.sources {
         if let Some(failures) = source.failures() {
