@@ -1,7 +1,9 @@
 //! One number per Chess960 position, read from any per-position table: a
 //! run directory (its balance table, sweep table or game summary), a c960
 //! table (Parquet or CSV), or anyone's CSV with an `sp` column. Named as
-//! `PATH` (the table's usual column) or `FILE:COLUMN`. Every value is
+//! `PATH` (the table's usual column) or `FILE:COLUMN` (`FILE:"COLUMN"` for
+//! a column whose name holds a colon, a double quote inside written
+//! twice, as in CSV). Every value is
 //! checked: positions in 0..=959 and each at most once, cells numbers and
 //! finite; an empty cell is a position the table does not score.
 
@@ -38,8 +40,19 @@ pub struct PositionColumn {
 }
 
 impl fmt::Display for PositionColumn {
+    /// `FILE:COLUMN`, the column quoted where it must be to be read back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.path.display(), self.column)
+        write!(f, "{}:{}", self.path.display(), quoted_column(&self.column))
+    }
+}
+
+/// A column's name as `FILE:COLUMN` gives it: as is, or in double quotes
+/// (a quote inside doubled) when it holds a colon or starts with a quote.
+fn quoted_column(name: &str) -> String {
+    if name.contains(':') || name.starts_with('"') {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    } else {
+        name.to_owned()
     }
 }
 
@@ -54,8 +67,9 @@ pub const DEFAULT_COLUMNS: [&str; 5] = [
     "value",
 ];
 
-/// Reads `spec`: `PATH` (a directory or a table, by its default column)
-/// or `FILE:COLUMN`.
+/// Reads `spec`: `PATH` (a directory or a table, by its default column),
+/// `FILE:COLUMN` or `FILE:"COLUMN"` (a column whose name holds a colon;
+/// a double quote inside is written twice).
 pub fn read_position_column(spec: &str) -> Result<PositionColumn, ColumnError> {
     let (path, column) = split_spec(spec);
     let path = if path.is_dir() {
@@ -86,11 +100,25 @@ pub fn read_position_column(spec: &str) -> Result<PositionColumn, ColumnError> {
     table.column(column.as_deref()).map_err(error)
 }
 
-/// `PATH` as is when it exists, else `FILE:COLUMN` split at the last colon.
+/// `PATH` as is when it exists, else `FILE:"COLUMN"` split before its
+/// quoted column, or `FILE:COLUMN` split at the last colon after an
+/// existing file (a column `a:b` of `t.csv` is `t.csv:a:b` too), or else
+/// at the last colon.
 fn split_spec(spec: &str) -> (PathBuf, Option<String>) {
     let whole = PathBuf::from(spec);
     if whole.exists() {
         return (whole, None);
+    }
+    if let Some(split) = split_quoted(spec) {
+        return split;
+    }
+    let after_file = spec.match_indices(':').rev().find_map(|(at, _)| {
+        let (file, column) = (&spec[..at], &spec[at + 1..]);
+        (!file.is_empty() && !column.is_empty() && Path::new(file).exists())
+            .then(|| (PathBuf::from(file), Some(column.to_owned())))
+    });
+    if let Some(split) = after_file {
+        return split;
     }
     match spec.rsplit_once(':') {
         Some((file, column)) if !file.is_empty() && !column.is_empty() => {
@@ -98,6 +126,31 @@ fn split_spec(spec: &str) -> (PathBuf, Option<String>) {
         }
         _ => (whole, None),
     }
+}
+
+/// `FILE:"COLUMN"`: the last `:"` after which the rest is one quoted
+/// name (its quotes doubled), closed by the spec's last character.
+fn split_quoted(spec: &str) -> Option<(PathBuf, Option<String>)> {
+    let inner = spec.strip_suffix('"')?;
+    spec.rmatch_indices(":\"").find_map(|(at, _)| {
+        let file = &spec[..at];
+        let quoted = inner.get(at + 2..)?;
+        let column = unquote(quoted)?;
+        (!file.is_empty() && !column.is_empty()).then(|| (PathBuf::from(file), Some(column)))
+    })
+}
+
+/// The text inside double quotes, if every quote in it is doubled.
+fn unquote(quoted: &str) -> Option<String> {
+    let mut out = String::with_capacity(quoted.len());
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        if c == '"' && chars.next() != Some('"') {
+            return None;
+        }
+        out.push(c);
+    }
+    Some(out)
 }
 
 /// A table as text cells: the header, and each row's cells by column with
@@ -200,9 +253,17 @@ impl Table {
                     )
                 })?,
         };
-        let at = self
-            .index(&column)
-            .ok_or_else(|| format!("no column {column:?} (columns: {})", self.header.join(", ")))?;
+        let at = self.index(&column).ok_or_else(|| {
+            let quote = if self.header.iter().any(|h| h.contains(':')) {
+                "; name a column whose name holds a colon in double quotes, FILE:\"a:b\""
+            } else {
+                ""
+            };
+            format!(
+                "no column {column:?} (columns: {}){quote}",
+                self.header.join(", ")
+            )
+        })?;
         let mut values = BTreeMap::new();
         for (line, cells) in &self.rows {
             let cell = |i: usize| cells.get(i).cloned().flatten();
@@ -259,6 +320,30 @@ mod tests {
         assert_eq!(
             read_position_column(&spec).unwrap().values,
             BTreeMap::from([(7, 10.0)])
+        );
+    }
+
+    #[test]
+    fn a_column_whose_name_holds_a_colon_is_named_in_quotes() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(dir.path(), "c.csv", "sp,a:b,\"q\"\"x:y\",b\n4,1,2,3\n");
+        let read = |column: &str| {
+            read_position_column(&format!("{}:{column}", file.display())).map(|c| c.values)
+        };
+        assert_eq!(read("\"a:b\"").unwrap(), BTreeMap::from([(4, 1.0)]));
+        assert_eq!(read("\"q\"\"x:y\"").unwrap(), BTreeMap::from([(4, 2.0)]));
+        assert_eq!(read("b").unwrap(), BTreeMap::from([(4, 3.0)]));
+        assert_eq!(read("\"b\"").unwrap(), BTreeMap::from([(4, 3.0)]));
+        assert_eq!(read("a:b").unwrap(), BTreeMap::from([(4, 1.0)]));
+        let err = read("\"a:c\"").unwrap_err().to_string();
+        assert!(err.contains("no column \"a:c\""), "{err}");
+        assert!(err.contains("FILE:\"a:b\""), "{err}");
+        let column = read_position_column(&format!("{}:\"a:b\"", file.display())).unwrap();
+        assert_eq!(column.column, "a:b");
+        assert_eq!(
+            read_position_column(&column.to_string()).unwrap().values,
+            column.values,
+            "its name reads it back"
         );
     }
 

@@ -21,6 +21,7 @@ mod integrity_tables;
 mod lying_engines;
 mod owned_outputs;
 mod probe_consensus;
+mod probe_kits;
 mod reference;
 mod regenerate;
 mod report;

@@ -298,14 +298,25 @@ fn a_tampered_draw_record_does_not_verify() {
     std::fs::write(dir.file("edited.json"), record.to_string()).unwrap();
     let line = dir.bad_input(&["draw", "--verify", "edited.json"]);
     assert!(line.contains("does not verify"), "{line}");
+    // A candidate the filters keep out, in its place and counted.
     let mut record: serde_json::Value = serde_json::from_str(&text).unwrap();
-    record["candidate_sps"]
-        .as_array_mut()
+    let mut sps: Vec<u64> = record["candidate_sps"]
+        .as_array()
         .unwrap()
-        .push(518.into());
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let kept_out = (0..960).find(|sp| !sps.contains(sp)).unwrap();
+    sps.push(kept_out);
+    sps.sort_unstable();
+    record["candidates"] = sps.len().into();
+    record["candidate_sps"] = sps.into();
     std::fs::write(dir.file("more.json"), record.to_string()).unwrap();
     let line = dir.bad_input(&["draw", "--verify", "more.json"]);
-    assert!(line.contains("candidates"), "{line}");
+    assert!(
+        line.contains("its candidates are not the positions its filters"),
+        "{line}"
+    );
     let line = dir.bad_input(&["draw", "--verify", "kit/draw.json", "--key", "ab"]);
     assert!(
         line.contains("no sealed rounds") || line.contains("64 hexadecimal"),

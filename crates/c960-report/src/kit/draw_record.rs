@@ -1,8 +1,9 @@
 //! `draw.json`, the public record of a tournament's draw, as one type:
 //! `c960 tournament` writes it and `c960 draw --verify` reads it back, so
-//! the two cannot disagree about a field.
+//! the two cannot disagree about a field. A field the type does not know
+//! is refused when read.
 
-use c960_core::{DrawMethod, StartPosition};
+use c960_core::{DrawFilter, DrawMethod, Key, SEAL_LABEL, SEAL_SCHEME, StartPosition};
 use serde::{Deserialize, Serialize};
 
 /// How the draw was made.
@@ -27,6 +28,7 @@ impl MethodName {
 
 /// The record (field order is the file's).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DrawRecord {
     /// Always `tournament-draw`.
     #[serde(default)]
@@ -71,7 +73,8 @@ pub struct DrawRecord {
 }
 
 /// The feature filters, as the draw applied them.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FilterSettings {
     /// Positions excluded by number.
     #[serde(default)]
@@ -92,8 +95,25 @@ pub struct FilterSettings {
     pub only: Option<String>,
 }
 
+impl FilterSettings {
+    /// The settings of `filter`, field by field (excluded positions in
+    /// ascending order).
+    pub fn of(filter: &DrawFilter) -> FilterSettings {
+        FilterSettings {
+            exclude: filter.exclude.iter().map(|p| p.sp()).collect(),
+            max_undefended: filter.max_undefended,
+            max_king_only: filter.max_king_only,
+            max_weak: filter.max_weak,
+            no_first_move_attack: filter.no_first_move_attack,
+            no_first_move_castling: filter.no_first_move_castling,
+            only: filter.only.as_ref().map(|o| o.label.clone()),
+        }
+    }
+}
+
 /// The balance table a verdict filter read: named by file and SHA-256.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BalanceRecord {
     /// The verdict the draw kept.
     pub verdict: String,
@@ -105,8 +125,22 @@ pub struct BalanceRecord {
     pub positions: usize,
 }
 
+impl BalanceRecord {
+    /// What the draw's restriction to this table's verdict is called (the
+    /// filter's `only` label): the verdict, the file and the start of its
+    /// SHA-256.
+    pub fn label(&self) -> String {
+        let short: String = self.sha256.chars().take(16).collect();
+        format!(
+            "verdict {} in {} (SHA-256 {short})",
+            self.verdict, self.file
+        )
+    }
+}
+
 /// One published round.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RoundRecord {
     /// The round (1-based).
     pub round: usize,
@@ -137,7 +171,8 @@ impl RoundRecord {
 }
 
 /// Sealed rounds: the scheme and the commitment to their keys.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SealRecord {
     /// The sealing scheme, in words.
     #[serde(default)]
@@ -152,4 +187,18 @@ pub struct SealRecord {
     /// How the keys are chained, in words.
     #[serde(default)]
     pub stream: String,
+}
+
+impl SealRecord {
+    /// `rounds` sealed rounds from `first_round` on, committed to by
+    /// `commitment`.
+    pub fn new(first_round: usize, rounds: usize, commitment: Key) -> SealRecord {
+        SealRecord {
+            scheme: SEAL_SCHEME.to_owned(),
+            first_round,
+            rounds,
+            commitment: commitment.to_string(),
+            stream: format!("SHA-256 chain from SHA-256(\"{SEAL_LABEL}\" + key)"),
+        }
+    }
 }

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use c960_core::{DrawFilter, DrawMethod, Key, SEAL_LABEL, SEAL_SCHEME};
+use c960_core::{DrawFilter, DrawMethod, Key, SEAL_LABEL};
 
 use super::{
     KitPlan,
@@ -20,7 +20,6 @@ use super::{
 pub(crate) fn draw_json(kit: &Kit<'_>) -> DrawRecord {
     let plan = kit.plan;
     let (method, seed, phrase) = MethodName::of(&plan.method);
-    let f = &plan.filter;
     DrawRecord {
         kind: "tournament-draw".to_owned(),
         method,
@@ -28,15 +27,7 @@ pub(crate) fn draw_json(kit: &Kit<'_>) -> DrawRecord {
         seed,
         phrase,
         filters: plan.filter.to_string(),
-        filter_settings: FilterSettings {
-            exclude: f.exclude.iter().map(|p| p.sp()).collect(),
-            max_undefended: f.max_undefended,
-            max_king_only: f.max_king_only,
-            max_weak: f.max_weak,
-            no_first_move_attack: f.no_first_move_attack,
-            no_first_move_castling: f.no_first_move_castling,
-            only: f.only.as_ref().map(|o| o.label.clone()),
-        },
+        filter_settings: FilterSettings::of(&plan.filter),
         balance: plan.balance.clone(),
         candidates: kit.candidates.len(),
         candidate_sps: kit.candidates.iter().map(|p| p.sp()).collect(),
@@ -47,13 +38,10 @@ pub(crate) fn draw_json(kit: &Kit<'_>) -> DrawRecord {
             .collect(),
         published_rounds: plan.publish,
         total_rounds: Some(plan.rounds),
-        sealed: plan.seal.as_ref().map(|seal| SealRecord {
-            scheme: SEAL_SCHEME.to_owned(),
-            first_round: seal.first_round,
-            rounds: seal.keys.len(),
-            commitment: seal.commitment.to_string(),
-            stream: format!("SHA-256 chain from SHA-256(\"{SEAL_LABEL}\" + key)"),
-        }),
+        sealed: plan
+            .seal
+            .as_ref()
+            .map(|seal| SealRecord::new(seal.first_round, seal.keys.len(), seal.commitment)),
         lang: plan.lang.code().to_owned(),
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
     }

@@ -1,9 +1,15 @@
 //! A report built beside its target and swapped in whole: a report that
 //! fails or is killed leaves the previous one as it was, and the next
-//! report cleans up what a killed one left. A directory that holds files
-//! the report did not write is never replaced.
+//! report cleans up what a killed one left. A directory that holds
+//! anything the report did not write (by name, and by type: only regular
+//! files and the report's two directories) is never replaced.
 
-use std::{fs, io, path::Path};
+use std::{
+    collections::BTreeSet,
+    fs,
+    io::{self, BufRead as _},
+    path::Path,
+};
 
 use c960_store::{POSITIONS_CSV, POSITIONS_TABLE};
 
@@ -12,13 +18,16 @@ use crate::{
     dfrc::{DFRC_GROUPS_CSV, DFRC_JSON, DFRC_REGRESSION_CSV, DFRC_SETUPS_CSV},
 };
 
-/// Whether `name`, at the top of a report directory, is something a
-/// report writes (anything else is someone's own file, which a report
-/// must not delete): its pages, tables and the two directories it fills.
-fn written_by_report(name: &str, is_dir: bool) -> bool {
-    if is_dir {
-        return matches!(name, "charts" | "positions");
-    }
+/// The column of the per-position table that a self-play run's first-move
+/// table goes with: `{label}__first_moves`.
+const FIRST_MOVES_SUFFIX: &str = "__first_moves";
+
+/// Whether the file `name`, at the top of a report directory, is one a
+/// report writes (anything else is someone's own file, which a report must
+/// not delete): its pages and tables, and `first-moves-{label}.csv` for
+/// the self-play runs in `runs` (those the report's own table has
+/// first-move columns for).
+fn written_by_report(name: &str, runs: &BTreeSet<String>) -> bool {
     matches!(
         name,
         "index.html"
@@ -35,8 +44,36 @@ fn written_by_report(name: &str, is_dir: bool) -> bool {
             | DFRC_SETUPS_CSV
             | DFRC_GROUPS_CSV
             | DFRC_REGRESSION_CSV
-    ) || (name.starts_with("first-moves-") && has_extension(name, "csv"))
+    ) || name
+        .strip_prefix("first-moves-")
+        .and_then(|rest| rest.strip_suffix(".csv"))
+        .is_some_and(|label| runs.contains(label))
         || is_temporary(name)
+}
+
+/// The self-play runs of the report in `out`: the labels of its table's
+/// `{label}__first_moves` columns (the header of its `positions.csv`, if
+/// that is a regular file).
+fn first_move_runs(out: &Path) -> io::Result<BTreeSet<String>> {
+    let table = out.join(POSITIONS_CSV);
+    match fs::symlink_metadata(&table) {
+        Ok(meta) if meta.is_file() => {}
+        Ok(_) => return Ok(BTreeSet::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BTreeSet::new()),
+        Err(e) => return Err(e),
+    }
+    let mut header = String::new();
+    io::BufReader::new(fs::File::open(&table)?).read_line(&mut header)?;
+    Ok(header
+        .trim_end()
+        .split(',')
+        .filter_map(|column| {
+            column
+                .trim_matches('"')
+                .strip_suffix(FIRST_MOVES_SUFFIX)
+                .map(str::to_owned)
+        })
+        .collect())
 }
 
 /// Whether `name`, inside the report's directory `dir` (`charts` or
@@ -84,11 +121,17 @@ fn is_temporary(name: &str) -> bool {
 /// (its path relative to `out`), looking into `charts/` and `positions/`:
 /// anything else there, hidden files included, is kept by refusing.
 fn foreign_entry(out: &Path) -> io::Result<Option<String>> {
+    let runs = first_move_runs(out)?;
     for entry in fs::read_dir(out)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let kind = entry.file_type()?;
-        if kind.is_symlink() || !written_by_report(&name, kind.is_dir()) {
+        let ours = if kind.is_dir() {
+            matches!(name.as_str(), "charts" | "positions")
+        } else {
+            kind.is_file() && written_by_report(&name, &runs)
+        };
+        if !ours {
             return Ok(Some(name));
         }
         if kind.is_dir() {

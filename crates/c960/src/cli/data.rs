@@ -72,7 +72,9 @@ pub(crate) struct BalanceArgs {
                         A table is a run or balance directory (its balance.csv, sweep.parquet \
                         or positions.parquet), a Parquet or CSV table with an sp column, read \
                         by its usual column (balance_estimate, score_cp_mean, score_cp, \
-                        white_score or value), or FILE:COLUMN for any other column.\n\n\
+                        white_score or value), or FILE:COLUMN for any other column \
+                        (FILE:\"a:b\" names a column whose name holds a colon; a double \
+                        quote inside is written twice).\n\n\
                         Examples:\n  \
                         c960 compare data/research-v3 --with eval960.csv --with analyzer.csv\n  \
                         c960 compare runs/sweep-x/sweep.parquet:score_cp --with theirs.csv:cp\n  \

@@ -77,20 +77,7 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
         describe(&mut text, "sweep consensus", " cp", m)?;
     }
     engines(&mut text, &balance.engines)?;
-    for a in &balance.agreement {
-        writeln!(
-            text,
-            "  {} vs {}: r = {}, Spearman {}, top decile {:.0}%, bottom decile {:.0}%",
-            a.a,
-            a.b,
-            a.pearson
-                .map_or_else(|| "-".to_owned(), |r| format!("{r:.2}")),
-            a.spearman
-                .map_or_else(|| "-".to_owned(), |r| format!("{r:.2}")),
-            a.top_decile * 100.0,
-            a.bottom_decile * 100.0
-        )?;
-    }
+    agreements(&mut text, &balance.agreement)?;
     if balance.games.is_some() && balance.sweep.is_some() {
         writeln!(
             text,
@@ -108,6 +95,41 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
         args.out.join(BALANCE_JSON).display()
     )?;
     text.print()?;
+    Ok(())
+}
+
+/// Each pair of raters' agreement: correlations and the overlap of their
+/// top and bottom deciles.
+fn agreements(
+    text: &mut Text,
+    agreements: &[c960_balance::consensus::Agreement],
+) -> std::fmt::Result {
+    for a in agreements {
+        // A decile needs 10 positions in common; with fewer its overlap is
+        // undefined, and said so.
+        let deciles = if a.top_decile.is_finite() && a.bottom_decile.is_finite() {
+            format!(
+                "top decile {:.0}%, bottom decile {:.0}%",
+                a.top_decile * 100.0,
+                a.bottom_decile * 100.0
+            )
+        } else {
+            format!(
+                "no decile overlap ({} position(s) in common, a decile needs 10)",
+                a.positions
+            )
+        };
+        writeln!(
+            text,
+            "  {} vs {}: r = {}, Spearman {}, {deciles}",
+            a.a,
+            a.b,
+            a.pearson
+                .map_or_else(|| "-".to_owned(), |r| format!("{r:.2}")),
+            a.spearman
+                .map_or_else(|| "-".to_owned(), |r| format!("{r:.2}")),
+        )?;
+    }
     Ok(())
 }
 

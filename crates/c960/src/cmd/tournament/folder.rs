@@ -3,21 +3,33 @@
 //! new draw never leaves a file of an earlier one behind, two runs into
 //! one folder cannot mix their files, and a run that fails (a full disk, a
 //! kill, Chromium refusing to print) leaves the previous kit as it was. A
-//! folder holding anything the kit does not write is never replaced.
+//! folder holding anything the kit does not write (by name, or anything
+//! but a regular file) is never replaced.
 
 use std::{fs, io, path::Path};
 
 use anyhow::{Context, Result};
-use c960_report::kit::{SECRET_FILE, is_kit_file};
+use c960_report::kit::{DrawRecord, SECRET_FILE, is_kit_file};
 
 use crate::cli::InputError;
 
+/// What a kit that stands at `--out` holds of its sealed rounds.
+#[derive(Debug, Default)]
+pub(super) struct OldKit {
+    /// The text of its secret file, if it has one.
+    pub(super) secret_file: Option<String>,
+    /// The fingerprint its `draw.json` publishes for its sealed rounds,
+    /// if it has sealed rounds.
+    pub(super) commitment: Option<String>,
+}
+
 /// What stands at `out` before the kit is made: nothing, or a folder of
-/// kit files (with the secret of its sealed rounds, if it has any).
-/// Anything else is refused, before anything is written.
-pub(super) fn check_replaceable(out: &Path) -> Result<Option<String>> {
+/// kit files, each a regular file by a name the kit writes (with the
+/// secret and fingerprint of its sealed rounds, if it has any). Anything
+/// else is refused, before anything is written.
+pub(super) fn check_replaceable(out: &Path) -> Result<OldKit> {
     let meta = match fs::symlink_metadata(out) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(OldKit::default()),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", out.display())),
         Ok(meta) => meta,
     };
@@ -28,13 +40,15 @@ pub(super) fn check_replaceable(out: &Path) -> Result<Option<String>> {
         ))
         .into());
     }
-    let mut names: Vec<String> = fs::read_dir(out)
+    let mut entries: Vec<(String, fs::FileType)> = fs::read_dir(out)
         .with_context(|| format!("cannot read {}", out.display()))?
-        .map(|entry| entry.map(|e| e.file_name().to_string_lossy().into_owned()))
+        .map(|entry| {
+            entry.and_then(|e| Ok((e.file_name().to_string_lossy().into_owned(), e.file_type()?)))
+        })
         .collect::<io::Result<_>>()
         .with_context(|| format!("cannot read {}", out.display()))?;
-    names.sort();
-    if let Some(foreign) = names.iter().find(|n| !is_kit_file(n)) {
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    if let Some((foreign, _)) = entries.iter().find(|(n, _)| !is_kit_file(n)) {
         return Err(InputError(format!(
             "cannot replace {}: it holds {foreign}, which c960 tournament did not write; \
              give a new or empty directory",
@@ -42,13 +56,43 @@ pub(super) fn check_replaceable(out: &Path) -> Result<Option<String>> {
         ))
         .into());
     }
-    let secret = out.join(SECRET_FILE);
-    if names.iter().any(|n| n == SECRET_FILE) {
-        let text = fs::read_to_string(&secret)
-            .with_context(|| format!("cannot read {}", secret.display()))?;
-        return Ok(Some(text));
+    if let Some((name, _)) = entries.iter().find(|(_, kind)| !kind.is_file()) {
+        return Err(InputError(format!(
+            "cannot replace {}: its {name} is not a regular file, so c960 tournament did not \
+             write it; give a new or empty directory",
+            out.display()
+        ))
+        .into());
     }
-    Ok(None)
+    let has = |file: &str| entries.iter().any(|(n, _)| n == file);
+    let secret_file = if has(SECRET_FILE) {
+        let secret = out.join(SECRET_FILE);
+        Some(
+            fs::read_to_string(&secret)
+                .with_context(|| format!("cannot read {}", secret.display()))?,
+        )
+    } else {
+        None
+    };
+    let commitment = if has("draw.json") {
+        let file = out.join("draw.json");
+        let text =
+            fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+        let record: DrawRecord = serde_json::from_str(&text).map_err(|e| {
+            InputError(format!(
+                "cannot replace {}: its draw.json is not a draw record of c960 tournament ({e}); \
+                 give a new or empty directory",
+                out.display()
+            ))
+        })?;
+        record.sealed.map(|seal| seal.commitment)
+    } else {
+        None
+    };
+    Ok(OldKit {
+        secret_file,
+        commitment,
+    })
 }
 
 /// A kit being built beside its target ([`c960_store::DirSwap`]).
@@ -57,12 +101,12 @@ pub(super) struct KitFolder(c960_store::DirSwap);
 impl KitFolder {
     /// Locks `out`, cleans what killed runs left beside it, checks again
     /// (now under the lock) that it may be replaced, and makes the
-    /// directory to build in. Returns the text of the secret file the
-    /// folder holds, if any.
-    pub(super) fn begin(out: &Path) -> Result<(KitFolder, Option<String>)> {
+    /// directory to build in. Returns what the folder holds of its
+    /// sealed rounds.
+    pub(super) fn begin(out: &Path) -> Result<(KitFolder, OldKit)> {
         let swap = c960_store::DirSwap::begin(out, "the kit")?;
-        let secret = check_replaceable(out)?;
-        Ok((KitFolder(swap), secret))
+        let old = check_replaceable(out)?;
+        Ok((KitFolder(swap), old))
     }
 
     /// The directory the kit is built in.

@@ -110,31 +110,46 @@ impl Plan {
         })
     }
 
-    /// Refuses to replace a kit whose sealed rounds' secret this kit would
-    /// lose: its fingerprint may already be published.
-    fn keeps_secret_of(&self, old: Option<&str>) -> Result<()> {
-        let Some(text) = old else {
-            return Ok(());
-        };
+    /// Refuses to replace a kit whose sealed rounds this kit would orphan:
+    /// their fingerprint may already be published. The new kit keeps its
+    /// secret (when its `SECRET.txt` is there) and the fingerprint its
+    /// `draw.json` publishes (also when the secret file was moved away).
+    fn keeps_seal_of(&self, old: &folder::OldKit) -> Result<()> {
         let file = self.out.join(SECRET_FILE);
-        let old = secret_of(text);
-        if old.is_some() && old == self.kit.secret {
-            return Ok(());
+        if let Some(text) = &old.secret_file {
+            let secret = secret_of(text);
+            if secret.is_none() || secret != self.kit.secret {
+                return Err(InputError(format!(
+                    "{} holds sealed rounds whose secret ({}) a new kit would lose: give \
+                     --secret with the secret from that file to make the same draw again, or \
+                     choose another --out",
+                    self.out.display(),
+                    file.display()
+                ))
+                .into());
+            }
         }
-        Err(InputError(format!(
-            "{} holds sealed rounds whose secret ({}) a new kit would lose: give --secret with \
-             the secret from that file to make the same draw again, or choose another --out",
-            self.out.display(),
-            file.display()
-        ))
-        .into())
+        if let Some(commitment) = &old.commitment {
+            let new = self.kit.seal.as_ref().map(|s| s.commitment.to_string());
+            if new.as_ref() != Some(commitment) {
+                return Err(InputError(format!(
+                    "{} holds sealed rounds with the fingerprint {commitment} (its draw.json) \
+                     that a new kit would orphan: give --secret with the secret of that kit \
+                     (from its {SECRET_FILE}) and the same --rounds and --publish-rounds to \
+                     make the same draw again, or choose another --out",
+                    self.out.display()
+                ))
+                .into());
+            }
+        }
+        Ok(())
     }
 }
 
 pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
     let plan = Plan::from_args(args)?;
     // Checked before anything is written; checked again under the lock.
-    plan.keeps_secret_of(folder::check_replaceable(&plan.out)?.as_deref())?;
+    plan.keeps_seal_of(&folder::check_replaceable(&plan.out)?)?;
     let p = &plan.kit;
     let features = Features::all();
     let result = draw(&p.method, p.rounds, &p.filter, &features)?;
@@ -148,8 +163,8 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
         positions: &positions,
         candidates: &candidates,
     };
-    let (folder, old_secret) = folder::KitFolder::begin(&plan.out)?;
-    plan.keeps_secret_of(old_secret.as_deref())?;
+    let (folder, old) = folder::KitFolder::begin(&plan.out)?;
+    plan.keeps_seal_of(&old)?;
     for (name, content) in kit.files()? {
         folder.write(&name, content.as_bytes())?;
     }

@@ -1,4 +1,7 @@
-//! `c960 draw`: reproducible draws for tournament rounds.
+//! `c960 draw`: reproducible draws for tournament rounds, and `c960 draw
+//! --verify`, which recomputes a kit's draw from its record (`record.rs`).
+
+mod record;
 
 use std::{fmt::Write as _, path::Path};
 
@@ -14,7 +17,7 @@ use crate::{
     cli::{DrawArgs, DrawFilterArgs, InputError, ReportFormat},
     output::Text,
 };
-use c960_report::kit::{BalanceRecord, DrawRecord, MethodName, RoundRecord};
+use c960_report::kit::{BalanceRecord, MethodName, RoundRecord};
 
 /// Validated draw flags.
 struct DrawPlan {
@@ -67,12 +70,7 @@ impl DrawFilterArgs {
                     positions: positions.len(),
                 };
                 let allowed = Allowed {
-                    label: format!(
-                        "verdict {} in {} (SHA-256 {})",
-                        verdict.name(),
-                        balance.file,
-                        &balance.sha256[..16]
-                    ),
+                    label: balance.label(),
                     positions: positions.into_iter().collect(),
                 };
                 source = Some(balance);
@@ -190,89 +188,11 @@ pub(crate) fn run(args: &DrawArgs) -> Result<()> {
     Ok(())
 }
 
-/// SP numbers of a draw record as positions, or a one-line error.
-fn sps(numbers: &[u16], what: &str, file: &Path) -> Result<Vec<StartPosition>> {
-    numbers
-        .iter()
-        .map(|&n| StartPosition::new(n))
-        .collect::<Result<_, _>>()
-        .map_err(|_| {
-            InputError(format!(
-                "{}: {what} is not a list of SP numbers",
-                file.display()
-            ))
-            .into()
-        })
-}
-
-/// What a draw record says, read and checked for its form.
-struct Record {
-    method: DrawMethod,
-    candidates: Vec<StartPosition>,
-    published: Vec<StartPosition>,
-    total: usize,
-    /// The sealed rounds' commitment and count.
-    sealed: Option<(Key, usize)>,
-}
-
-impl Record {
-    fn read(file: &Path) -> Result<Record> {
-        let text = std::fs::read_to_string(file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
-        let record: DrawRecord = serde_json::from_str(&text).map_err(|e| {
-            InputError(format!(
-                "{} is not a draw record of c960 tournament: {e}",
-                file.display()
-            ))
-        })?;
-        let method = match (record.method, &record.seed, &record.phrase) {
-            (MethodName::Phrase, _, Some(phrase)) => DrawMethod::Phrase(phrase.clone()),
-            (MethodName::Seed, Some(seed), _) => DrawMethod::Seed(*seed),
-            (MethodName::Phrase, _, None) => {
-                return Err(InputError(format!(
-                    "{} is not a draw record of c960 tournament: it has no \"phrase\"",
-                    file.display()
-                ))
-                .into());
-            }
-            (MethodName::Seed, None, _) => {
-                return Err(InputError(format!(
-                    "{} is not a draw record of c960 tournament: it has no \"seed\"",
-                    file.display()
-                ))
-                .into());
-            }
-        };
-        let candidates = sps(&record.candidate_sps, "candidate_sps", file)?;
-        check_candidates(&record, &candidates, file)?;
-        let numbers: Vec<u16> = record.rounds.iter().map(|r| r.sp).collect();
-        let published = sps(&numbers, "rounds", file)?;
-        let total = record.total_rounds.unwrap_or(published.len());
-        let sealed = match &record.sealed {
-            Some(sealed) => Some((
-                sealed
-                    .commitment
-                    .parse::<Key>()
-                    .map_err(|e| InputError(format!("{}: the commitment: {e}", file.display())))?,
-                sealed.rounds,
-            )),
-            None => None,
-        };
-        Ok(Record {
-            method,
-            candidates,
-            published,
-            total,
-            sealed,
-        })
-    }
-}
-
 /// `c960 draw --verify FILE [--key KEY]`: recomputes a kit's published
 /// rounds from its draw record and, with a key, the sealed rounds that key
 /// opens.
 fn verify(file: &Path, key: Option<&str>) -> Result<()> {
-    let record = Record::read(file)?;
+    let record = record::Record::read(file)?;
     let published = &record.published;
     let recomputed = draw_among(&record.method, published.len().max(1), &record.candidates)?;
     for (round, (given, computed)) in published.iter().zip(&recomputed.positions).enumerate() {
@@ -322,12 +242,16 @@ fn verify(file: &Path, key: Option<&str>) -> Result<()> {
                 if keys.len() == 1 { "step" } else { "steps" }
             )?;
         }
-        (Some((commitment, _)), None) => writeln!(
+        (Some((commitment, count)), None) => writeln!(
             text,
-            "rounds {}-{} are sealed (fingerprint {commitment}); give --key with a key \
-             the organizer published to open them",
-            published.len() + 1,
-            record.total
+            "{} (fingerprint {commitment}); give --key with a key the organizer published to \
+             open {}",
+            if count == 1 {
+                format!("round {} is sealed", record.total)
+            } else {
+                format!("rounds {}-{} are sealed", published.len() + 1, record.total)
+            },
+            if count == 1 { "it" } else { "them" }
         )?,
         (None, Some(_)) => {
             return Err(InputError(format!(
@@ -358,46 +282,4 @@ fn verify(file: &Path, key: Option<&str>) -> Result<()> {
     }
     text.print()?;
     Ok(())
-}
-
-/// The record's candidates are the positions its feature filters let
-/// through (all of them, or with a balance table's verdict some of them).
-fn check_candidates(record: &DrawRecord, candidates: &[StartPosition], file: &Path) -> Result<()> {
-    let f = &record.filter_settings;
-    let filter = DrawFilter {
-        exclude: f
-            .exclude
-            .iter()
-            .filter_map(|&n| StartPosition::new(n).ok())
-            .collect(),
-        max_undefended: f.max_undefended,
-        max_king_only: f.max_king_only,
-        max_weak: f.max_weak,
-        no_first_move_attack: f.no_first_move_attack,
-        no_first_move_castling: f.no_first_move_castling,
-        only: None,
-    };
-    let passing = filter.candidates(&Features::all());
-    let fits = if f.only.is_some() {
-        candidates.iter().all(|p| passing.contains(p))
-    } else {
-        let mut sorted = candidates.to_vec();
-        sorted.sort_unstable();
-        sorted == passing
-    };
-    if fits {
-        Ok(())
-    } else {
-        let filters = if record.filters.is_empty() {
-            "none"
-        } else {
-            record.filters.as_str()
-        };
-        Err(InputError(format!(
-            "{} does not verify: its candidates are not the positions its filters ({filters}) let \
-             through",
-            file.display()
-        ))
-        .into())
-    }
 }
