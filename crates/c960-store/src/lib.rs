@@ -8,6 +8,7 @@
 //! [`merge`] what every `c960 merge` shares; [`columns`] the column names
 //! of the per-position tables that writers and the report share;
 //! [`read_position_column`] one number per position from any such table;
+//! [`spreadsheet_csv`] CSV that spreadsheets open as data, never formulas;
 //! [`RunDir`] a run directory held for a run's life (locked, cleared,
 //! its outputs checked, put back if the run is refused);
 //! [`DirSwap`] an output directory replaced as a whole; [`Settings`] a
@@ -29,6 +30,7 @@ mod position_column;
 mod run_dir;
 mod settings;
 mod setup_columns;
+mod spreadsheet;
 mod swap;
 mod untouched;
 
@@ -54,5 +56,6 @@ pub use position_column::{ColumnError, DEFAULT_COLUMNS, PositionColumn, read_pos
 pub use run_dir::RunDir;
 pub use settings::{Settings, Verbatim};
 pub use setup_columns::label_variant;
+pub use spreadsheet::{CsvCell, inert, spreadsheet_csv};
 pub use swap::{DirSwap, SwapError};
 pub use untouched::Untouched;

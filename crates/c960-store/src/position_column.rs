@@ -3,9 +3,12 @@
 //! table (Parquet or CSV), or anyone's CSV with an `sp` column. Named as
 //! `PATH` (the table's usual column) or `FILE:COLUMN` (`FILE:"COLUMN"` for
 //! a column whose name holds a colon, a double quote inside written
-//! twice, as in CSV). Every value is
-//! checked: positions in 0..=959 and each at most once, cells numbers and
-//! finite; an empty cell is a position the table does not score.
+//! twice, as in CSV). Every value is checked: each column named once,
+//! positions in 0..=959 and each at most once, cells numbers and finite.
+//! A table lists the positions it scores; an empty cell is refused, except
+//! in c960's own tables (its balance, position and sweep tables, and
+//! Parquet tables), which leave a cell empty where a position has no
+//! number.
 
 use std::{
     collections::BTreeMap,
@@ -16,7 +19,10 @@ use std::{
 use polars::prelude::*;
 use thiserror::Error;
 
-use crate::{BALANCE_CSV, POSITIONS_TABLE, SWEEP_TABLE, check_parquet, polars_reason, quietly};
+use crate::{
+    BALANCE_CSV, POSITIONS_CSV, POSITIONS_TABLE, SWEEP_CSV, SWEEP_TABLE, check_parquet,
+    polars_reason, quietly,
+};
 
 /// A per-position column that cannot be read, in one line.
 #[derive(Debug, Error)]
@@ -159,6 +165,27 @@ struct Table {
     path: PathBuf,
     header: Vec<String>,
     rows: Vec<(usize, Vec<Option<String>>)>,
+    /// Whether an empty cell is a position without a number (c960's own
+    /// tables) rather than a mistake.
+    empty_cells: bool,
+}
+
+/// c960's CSV tables, which leave a cell empty where a position has no
+/// number (a failed search, a mate score, no games).
+const OWN_CSV_TABLES: [&str; 3] = [BALANCE_CSV, POSITIONS_CSV, SWEEP_CSV];
+
+/// The header, refused if it names a column twice: which of the two
+/// would be read?
+fn checked_header(header: Vec<String>) -> Result<Vec<String>, String> {
+    for (i, name) in header.iter().enumerate() {
+        if !name.is_empty() && header[..i].contains(name) {
+            return Err(format!(
+                "the header names column {name} twice ({})",
+                header.join(",")
+            ));
+        }
+    }
+    Ok(header)
 }
 
 fn read_csv(path: &Path) -> Result<Table, String> {
@@ -170,6 +197,7 @@ fn read_csv(path: &Path) -> Result<Table, String> {
         .iter()
         .map(|h| h.trim().to_owned())
         .collect();
+    let header = checked_header(header)?;
     let mut rows = Vec::new();
     for (i, record) in reader.records().enumerate() {
         let record = record.map_err(|e| format!("line {}: {e}", i + 2))?;
@@ -179,10 +207,16 @@ fn read_csv(path: &Path) -> Result<Table, String> {
             .collect();
         rows.push((i + 2, cells));
     }
+    let empty_cells = path.file_name().is_some_and(|name| {
+        OWN_CSV_TABLES
+            .iter()
+            .any(|own| name == std::ffi::OsStr::new(own))
+    });
     Ok(Table {
         path: path.to_owned(),
         header,
         rows,
+        empty_cells,
     })
 }
 
@@ -216,8 +250,9 @@ fn read_parquet(path: &Path) -> Result<Table, String> {
         .collect();
     Ok(Table {
         path: path.to_owned(),
-        header,
+        header: checked_header(header)?,
         rows,
+        empty_cells: true,
     })
 }
 
@@ -276,7 +311,13 @@ impl Table {
                     format!("row {line}: sp {sp_text:?} is not a position number 0..=959")
                 })?;
             let Some(text) = cell(at) else {
-                continue;
+                if self.empty_cells {
+                    continue;
+                }
+                return Err(format!(
+                    "row {line}: the {column} cell of SP {number} is empty (leave out the \
+                     positions a table does not score)"
+                ));
             };
             let value = text
                 .parse::<f64>()
@@ -311,9 +352,18 @@ mod tests {
     #[test]
     fn a_value_file_and_a_named_column_are_read() {
         let dir = tempfile::tempdir().unwrap();
-        let file = write(dir.path(), "a.csv", "sp,value\n0,12.5\n1,\n518,-3\n");
+        let file = write(dir.path(), "a.csv", "sp,value\n0,12.5\n518,-3\n");
         let column = read_position_column(file.to_str().unwrap()).unwrap();
         assert_eq!(column.column, "value");
+        assert_eq!(column.values, BTreeMap::from([(0, 12.5), (518, -3.0)]));
+        // c960's own tables leave a cell empty where a position has no
+        // number.
+        let file = write(
+            dir.path(),
+            BALANCE_CSV,
+            "sp,balance_estimate\n0,12.5\n1,\n518,-3\n",
+        );
+        let column = read_position_column(file.to_str().unwrap()).unwrap();
         assert_eq!(column.values, BTreeMap::from([(0, 12.5), (518, -3.0)]));
         let file = write(dir.path(), "b.csv", "x,sp,cp\n9,7,1e1\n");
         let spec = format!("{}:cp", file.display());
@@ -357,7 +407,13 @@ mod tests {
             ("sp,value\n960,1\n", "not a position number"),
             ("setup,value\n5,1\n", "Double Fischer Random"),
             ("sp,a,b\n1,2,3\n", "which column?"),
-            ("sp,value\n1,\n", "scores no position"),
+            (
+                "sp,value\n1,2\n2,\n3,4\n",
+                "row 3: the value cell of SP 2 is empty",
+            ),
+            ("sp,value,value\n1,2,3\n", "names column value twice"),
+            ("sp,sp,value\n1,2,3\n", "names column sp twice"),
+            ("sp,value\n", "scores no position"),
         ] {
             let file = write(dir.path(), "t.csv", text);
             let err = read_position_column(file.to_str().unwrap())

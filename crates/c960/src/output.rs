@@ -19,8 +19,22 @@ pub(crate) fn write_to(
             write(&mut out)?;
             out.flush()
         }
-        Some(path) => c960_store::write_atomically(path, |out| write(out)),
+        Some(path) => {
+            check_out(path)?;
+            c960_store::write_atomically(path, |out| write(out))
+        }
     }
+}
+
+/// `--out FILE` naming a directory is bad input: it is never replaced.
+pub(crate) fn check_out(path: &Path) -> io::Result<()> {
+    if path.is_dir() {
+        return Err(c960_store::bad_input(format!(
+            "--out {} is a directory; name a file",
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Text for standard output, written in one go by [`Text::print`], so that a

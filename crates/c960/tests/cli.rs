@@ -92,7 +92,7 @@ fn positions_out_onto_a_directory_keeps_it() {
     let dir = Dir::new();
     fs::create_dir(dir.file("d")).unwrap();
     let run = dir.run(&["positions", "--out", "d"]);
-    assert_eq!(run.code, 1);
+    assert_eq!(run.code, 2);
     assert!(run.stderr.contains("is a directory"), "{}", run.stderr);
     assert!(dir.file("d").is_dir());
 }

@@ -105,7 +105,7 @@ fn compare_refuses_tables_that_cannot_be_compared_in_one_line() {
 /// Two builtin sweeps of SP 0-47 (`s1`, `s2`) and two "independent"
 /// tables (`x.csv`, `y.csv`: the second sweep's scores with noise), and a
 /// report of the sweeps measured against the tables into `site`.
-fn site_with_agreement(dir: &Dir) {
+pub(crate) fn site_with_agreement(dir: &Dir) {
     for (out, nodes) in [("s1", "3000"), ("s2", "9000")] {
         dir.ok(&[
             "sweep",

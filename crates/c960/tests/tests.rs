@@ -22,6 +22,7 @@ mod lying_engines;
 mod owned_outputs;
 mod probe_consensus;
 mod probe_kits;
+mod probe_records;
 mod reference;
 mod regenerate;
 mod report;

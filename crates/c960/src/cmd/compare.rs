@@ -4,8 +4,10 @@
 use std::{collections::BTreeMap, fmt::Write as _};
 
 use anyhow::Result;
-use c960_balance::agreement::{Bootstrap, Comparison, compare_by_sp, standardized_mean_by_sp};
-use c960_store::{PositionColumn, read_position_column};
+use c960_balance::agreement::{
+    Bootstrap, Comparison, SAME_MEASUREMENT, compare_by_sp, standardized_mean_by_sp,
+};
+use c960_store::{CsvCell, PositionColumn, read_position_column, spreadsheet_csv};
 use serde::Serialize;
 
 use crate::{
@@ -54,6 +56,18 @@ pub(crate) fn run(args: &CompareArgs) -> Result<()> {
         .iter()
         .map(|spec| read(spec))
         .collect::<Result<Vec<_>, _>>()?;
+    for (i, reference) in references.iter().enumerate() {
+        if let Some(earlier) = references[..i]
+            .iter()
+            .find(|e| e.values == reference.values)
+        {
+            return Err(InputError(format!(
+                "{reference} holds the same values as {earlier}: a table given twice would \
+                 weigh twice in the mean; give each table once"
+            ))
+            .into());
+        }
+    }
     let bootstrap = Bootstrap {
         resamples: args.resamples,
         seed: args.seed,
@@ -113,13 +127,16 @@ fn row(
     theirs: &BTreeMap<u32, f64>,
     bootstrap: Bootstrap,
 ) -> Result<Row> {
-    let (shared, comparison) = compare_by_sp(&ours.values, theirs, bootstrap);
-    let comparison = comparison.ok_or_else(|| {
-        InputError(format!(
-            "{ours} and {reference} share {shared} positions with spread in both; at least 10 \
-             are needed"
+    let comparison = compare_by_sp(&ours.values, theirs, bootstrap)
+        .map_err(|why| InputError(why.describe(&ours.to_string(), &reference)))?;
+    if comparison.pearson.value >= SAME_MEASUREMENT {
+        return Err(InputError(format!(
+            "{reference} agrees with {ours} at r = {:.6}: it is the same measurement (a copy or \
+             a rescaling), not an independent table",
+            comparison.pearson.value
         ))
-    })?;
+        .into());
+    }
     Ok(Row {
         reference,
         source,
@@ -181,9 +198,10 @@ fn text(report: &Report) -> String {
     out
 }
 
+/// One row per reference, every cell quoted and the names made inert for
+/// spreadsheets.
 fn csv(report: &Report) -> Result<String> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record([
+    let header = [
         "reference",
         "source",
         "ours",
@@ -201,8 +219,8 @@ fn csv(report: &Report) -> Result<String> {
         "level",
         "resamples",
         "seed",
-    ])?;
-    for row in &report.rows {
+    ];
+    let rows = report.rows.iter().map(|row| {
         let c = &row.comparison;
         let numbers = [
             c.pearson.value,
@@ -218,15 +236,15 @@ fn csv(report: &Report) -> Result<String> {
             c.level,
         ];
         let mut record = vec![
-            row.reference.clone(),
-            row.source.clone(),
-            report.ours.clone(),
-            c.positions.to_string(),
+            CsvCell::Text(&row.reference),
+            CsvCell::Text(&row.source),
+            CsvCell::Text(&report.ours),
+            CsvCell::Number(c.positions.to_string()),
         ];
-        record.extend(numbers.iter().map(f64::to_string));
-        record.push(c.resamples.to_string());
-        record.push(report.seed.to_string());
-        writer.write_record(&record)?;
-    }
-    Ok(String::from_utf8(writer.into_inner()?)?)
+        record.extend(numbers.iter().map(|n| CsvCell::Number(n.to_string())));
+        record.push(CsvCell::Number(c.resamples.to_string()));
+        record.push(CsvCell::Number(report.seed.to_string()));
+        record
+    });
+    Ok(spreadsheet_csv(&header, rows)?)
 }

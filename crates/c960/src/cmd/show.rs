@@ -52,6 +52,7 @@ pub(crate) fn run(args: &ShowArgs) -> Result<()> {
             let Some(path) = out else {
                 return Err(InputError("--format png needs --out FILE".to_owned()).into());
             };
+            output::check_out(path)?;
             write_diagram_png(position, marks, args.size, lang, path)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             return Ok(());

@@ -9,7 +9,12 @@
 //! `agreement.json` also records each position's point of the chart, so a
 //! site can be rebuilt from it ([`from_record`]) without the tables: a
 //! published dataset regenerates where its independent analyses are not
-//! at hand, and the record is refused if the estimate has changed.
+//! at hand, and the record is refused if the estimate has changed or its
+//! figures do not follow from its points ([`record`]).
+
+mod record;
+
+pub use record::from_record;
 
 use std::{
     collections::BTreeMap,
@@ -19,9 +24,9 @@ use std::{
 };
 
 use c960_balance::agreement::{
-    Bootstrap, Comparison, compare_by_sp, significant, standardized_mean_by_sp,
+    Bootstrap, Comparison, SAME_MEASUREMENT, compare_by_sp, significant, standardized_mean_by_sp,
 };
-use c960_store::read_position_column;
+use c960_store::{CsvCell, read_position_column, spreadsheet_csv};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -84,50 +89,62 @@ pub fn compute_and_write(
         return Ok(None);
     }
     let (estimate, ours) = estimate_of(balance);
-    let mut columns = Vec::new();
-    let mut digests = Vec::new();
+    let mut columns: Vec<c960_store::PositionColumn> = Vec::new();
+    let bootstrap = Bootstrap::default();
+    let mut references = Vec::new();
     for table in tables {
+        let bad = |reason: String| ReportError::BadRun {
+            dir: table.clone(),
+            reason,
+        };
         let spec = table.to_string_lossy();
         let column = read_position_column(&spec).map_err(|e| ReportError::BadRun {
             dir: e.path.clone(),
             reason: e.reason,
         })?;
         let bytes = fs::read(&column.path).map_err(ReportError::Io)?;
-        digests.push(hex(&Sha256::digest(&bytes)));
-        columns.push(column);
-    }
-    let bootstrap = Bootstrap::default();
-    let mut references = Vec::new();
-    let row = |name: String, sha256: String, theirs: &BTreeMap<u32, f64>| {
-        compare_by_sp(&ours, theirs, bootstrap)
-            .1
-            .map(|comparison| Reference {
-                name,
-                sha256,
-                positions: theirs.len(),
-                comparison,
-            })
-    };
-    for (column, sha256) in columns.iter().zip(&digests) {
+        let sha256 = hex(&Sha256::digest(&bytes));
+        if let Some(earlier) = columns.iter().find(|c| c.values == column.values) {
+            return Err(bad(format!(
+                "holds the same values as {earlier}: a table given twice would weigh twice in \
+                 the mean; give each table once"
+            )));
+        }
         let name = column
             .path
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        references.extend(row(name, sha256.clone(), &column.values));
+        let comparison = compare_by_sp(&ours, &column.values, bootstrap)
+            .map_err(|why| bad(why.describe("the report's estimate", &name)))?;
+        if comparison.pearson.value >= SAME_MEASUREMENT {
+            return Err(bad(format!(
+                "agrees with the report's estimate at r = {:.6}: it is the same measurement (a \
+                 copy or a rescaling), not an independent analysis",
+                comparison.pearson.value
+            )));
+        }
+        references.push(Reference {
+            name,
+            sha256,
+            positions: column.values.len(),
+            comparison,
+        });
+        columns.push(column);
     }
     let tables_by_sp: Vec<&BTreeMap<u32, f64>> = columns.iter().map(|c| &c.values).collect();
     let mean = standardized_mean_by_sp(&tables_by_sp);
     if columns.len() > 1 {
-        references.extend(row(
-            format!("mean of the {} (standardized)", columns.len()),
-            String::new(),
-            &mean,
-        ));
-    }
-    if references.is_empty() {
-        return Err(ReportError::BadRun {
-            dir: tables[0].clone(),
-            reason: "shares fewer than ten positions with the report's estimate".to_owned(),
+        let label = format!("mean of the {} (standardized)", columns.len());
+        let comparison =
+            compare_by_sp(&ours, &mean, bootstrap).map_err(|why| ReportError::BadRun {
+                dir: tables[0].clone(),
+                reason: why.describe("the report's estimate", &label),
+            })?;
+        references.push(Reference {
+            name: label,
+            sha256: String::new(),
+            positions: mean.len(),
+            comparison,
         });
     }
     let agreement = Agreement {
@@ -170,46 +187,6 @@ fn estimate_of(balance: &Balance) -> (&'static str, BTreeMap<u32, f64>) {
     }
 }
 
-/// Shows again an agreement recorded in `record` (an `agreement.json` of
-/// an earlier report), refused unless every recorded estimate is the one
-/// this report gives the same position: the tables it was computed from
-/// need not be at hand.
-pub fn from_record(
-    balance: &Balance,
-    record: &Path,
-    out: &Path,
-) -> Result<(Agreement, Shown), ReportError> {
-    let bad = |reason: String| ReportError::BadRun {
-        dir: record.to_path_buf(),
-        reason,
-    };
-    let text = fs::read_to_string(record).map_err(|e| bad(format!("cannot be read: {e}")))?;
-    // Every number was written to 12 significant digits, so it reads back
-    // as exactly the number it was written from.
-    let agreement: Agreement = serde_json::from_str(&text)
-        .map_err(|e| bad(format!("is not an agreement.json of c960 report: {e}")))?;
-    let (estimate, ours) = estimate_of(balance);
-    if agreement.estimate != estimate {
-        return Err(bad(format!(
-            "compares {}, this report's estimate is {estimate}",
-            agreement.estimate
-        )));
-    }
-    for &(sp, _, recorded) in &agreement.points {
-        let now = ours.get(&sp).copied().map(significant);
-        if now.map(f64::to_bits) != Some(recorded.to_bits()) {
-            return Err(bad(format!(
-                "was made for another estimate: SP {sp} is {recorded} there, {} now",
-                now.map_or_else(|| "absent".to_owned(), |v| v.to_string())
-            )));
-        }
-    }
-    if agreement.points.is_empty() || agreement.references.is_empty() {
-        return Err(bad("records no comparison".to_owned()));
-    }
-    write(&agreement, out)
-}
-
 /// Writes `agreement.json`, `agreement.csv` and the chart of its points.
 fn write(agreement: &Agreement, out: &Path) -> Result<(Agreement, Shown), ReportError> {
     let tables = agreement
@@ -221,8 +198,9 @@ fn write(agreement: &Agreement, out: &Path) -> Result<(Agreement, Shown), Report
     c960_store::write_atomically(&out.join(AGREEMENT_JSON), |w| {
         io::Write::write_all(w, format!("{json}\n").as_bytes())
     })?;
+    let csv = csv(agreement)?;
     c960_store::write_atomically(&out.join(AGREEMENT_CSV), |w| {
-        io::Write::write_all(w, csv(agreement).as_bytes())
+        io::Write::write_all(w, csv.as_bytes())
     })?;
     let scatter = charts::Scatter {
         title: "Balance estimate against the independent analyses".to_owned(),
@@ -251,32 +229,50 @@ fn hex(bytes: &[u8]) -> String {
     })
 }
 
-fn csv(agreement: &Agreement) -> String {
-    let mut out = String::from(
-        "reference,sha256,positions,pearson,pearson_low,pearson_high,spearman,spearman_low,\
-         spearman_high,top_decile,bottom_decile,offset,scale\n",
-    );
-    for r in &agreement.references {
+/// One row per reference, every cell quoted and the names made inert for
+/// spreadsheets.
+fn csv(agreement: &Agreement) -> io::Result<String> {
+    let header = [
+        "reference",
+        "sha256",
+        "positions",
+        "pearson",
+        "pearson_low",
+        "pearson_high",
+        "spearman",
+        "spearman_low",
+        "spearman_high",
+        "top_decile",
+        "bottom_decile",
+        "offset",
+        "scale",
+    ];
+    let rows = agreement.references.iter().map(|r| {
         let c = &r.comparison;
-        let _ = writeln!(
-            out,
-            "\"{}\",{},{},{},{},{},{},{},{},{},{},{},{}",
-            r.name.replace('"', "\"\""),
-            r.sha256,
-            c.positions,
-            c.pearson.value,
-            c.pearson.low,
-            c.pearson.high,
-            c.spearman.value,
-            c.spearman.low,
-            c.spearman.high,
-            c.top_decile,
-            c.bottom_decile,
-            c.offset,
-            c.scale
+        let mut row = vec![
+            CsvCell::Text(&r.name),
+            CsvCell::Text(&r.sha256),
+            CsvCell::Number(c.positions.to_string()),
+        ];
+        row.extend(
+            [
+                c.pearson.value,
+                c.pearson.low,
+                c.pearson.high,
+                c.spearman.value,
+                c.spearman.low,
+                c.spearman.high,
+                c.top_decile,
+                c.bottom_decile,
+                c.offset,
+                c.scale,
+            ]
+            .iter()
+            .map(|n| CsvCell::Number(n.to_string())),
         );
-    }
-    out
+        row
+    });
+    spreadsheet_csv(&header, rows)
 }
 
 /// The index's section: what was compared, a table of the agreements with
