@@ -20,6 +20,7 @@ mod integrity;
 mod integrity_tables;
 mod lying_engines;
 mod owned_outputs;
+mod probe_engines;
 mod reference;
 mod regenerate;
 mod report;
