@@ -4,7 +4,7 @@
 //! line (`node /opt/sf/stockfish-19-single.js`). It parses from and prints
 //! as that text, so a manifest or a settings file holds the same words.
 
-use std::{fmt, path::PathBuf, str::FromStr};
+use std::{fmt, fs, path::PathBuf, str::FromStr};
 
 use crate::{
     EngineError,
@@ -113,6 +113,36 @@ impl<'de> serde::Deserialize<'de> for EngineName {
     }
 }
 
+/// An engine as started, for telling whether two names are one engine
+/// (see [`EngineName::identity`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineIdentity {
+    /// The built-in engine.
+    Builtin,
+    /// A UCI engine process.
+    Uci {
+        /// Its executable: an absolute path without symbolic links.
+        executable: PathBuf,
+        /// Its arguments, as given.
+        args: Vec<String>,
+    },
+}
+
+impl fmt::Display for EngineIdentity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineIdentity::Builtin => f.write_str("builtin"),
+            EngineIdentity::Uci { executable, args } => fmt::Display::fmt(
+                &EngineName::Command {
+                    program: executable.clone(),
+                    args: args.clone(),
+                },
+                f,
+            ),
+        }
+    }
+}
+
 /// What an engine name resolves to on this machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resolved {
@@ -151,6 +181,41 @@ impl EngineName {
                 Resolved::Uci(config)
             }
         })
+    }
+
+    /// What this name starts here, whatever its spelling: `stockfish` and
+    /// `/usr/games/stockfish` are one engine when `PATH` finds the one at
+    /// the other. A UCI engine is its executable (found on `PATH`, its
+    /// symbolic links followed) and its arguments; a UCI engine that is
+    /// not installed is the error [`EngineName::resolve`] gives.
+    pub fn identity(&self) -> Result<EngineIdentity, EngineError> {
+        Ok(match self.resolve()? {
+            Resolved::Builtin => EngineIdentity::Builtin,
+            Resolved::Uci(config) => {
+                let executable = config.executable()?;
+                EngineIdentity::Uci {
+                    executable: fs::canonicalize(&executable).unwrap_or(executable),
+                    args: config.args,
+                }
+            }
+        })
+    }
+
+    /// The engine this name starts here, named without `auto`: `auto`
+    /// becomes the command (or `builtin`) it chooses on this machine;
+    /// every other name is already one engine and stays as it is.
+    #[must_use]
+    pub fn without_auto(&self) -> EngineName {
+        if *self != EngineName::Auto {
+            return self.clone();
+        }
+        match self.resolve() {
+            Ok(Resolved::Uci(config)) => EngineName::Command {
+                program: config.executable().unwrap_or(config.path),
+                args: config.args,
+            },
+            Ok(Resolved::Builtin) | Err(_) => EngineName::Builtin,
+        }
     }
 
     /// A short name for file and directory names (`stockfish`,

@@ -15,7 +15,7 @@ mod spec;
 mod types;
 pub mod uci;
 
-pub use choice::{EngineName, EngineNameError, Resolved};
+pub use choice::{EngineIdentity, EngineName, EngineNameError, Resolved};
 pub use error::EngineError;
 pub use option::{UciOption, UciOptionError};
 pub use spec::{AnyEngine, EngineSpec};

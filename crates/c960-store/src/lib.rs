@@ -28,6 +28,7 @@ pub mod merge;
 mod parquet;
 mod position_column;
 mod run_dir;
+mod sealed_run;
 mod settings;
 mod setup_columns;
 mod spreadsheet;
@@ -54,6 +55,7 @@ pub use parquet::{
 };
 pub use position_column::{ColumnError, DEFAULT_COLUMNS, PositionColumn, read_position_column};
 pub use run_dir::RunDir;
+pub use sealed_run::SEALED_TABLES;
 pub use settings::{Settings, Verbatim};
 pub use setup_columns::label_variant;
 pub use spreadsheet::{CsvCell, inert, spreadsheet_csv};

@@ -1,8 +1,10 @@
 //! Parquet files with a seal: c960 writes each with its row count and the
 //! SHA-256 of its data pages in the key-value metadata, and checks both
 //! when it reads one, so a damaged or truncated file is found before its
-//! numbers are used. Files without a seal (written by older versions) are
-//! read unchecked; a seal that does not match is an error.
+//! numbers are used. A seal that does not match is an error. Files without
+//! a seal are read unchecked only when written before seals: a run's table
+//! without one, in a run whose journal or manifest shows a version that
+//! seals (see `sealed_run`), was rewritten by another tool and is refused.
 
 use std::{
     fs::File,
@@ -19,6 +21,8 @@ use polars::prelude::*;
 use polars_parquet::write::{KeyValue, schema_to_metadata_key};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
+
+use crate::sealed_run::sealed_by_run;
 
 /// Key of the row count in a sealed file's metadata.
 pub const ROWS_KEY: &str = "c960.rows";
@@ -228,6 +232,12 @@ pub fn check_parquet(path: &Path) -> Result<ParquetInfo, CorruptFile> {
         sealed: false,
     };
     let Some(seal) = info.get(HASH_KEY) else {
+        if let Some(witness) = sealed_by_run(path) {
+            return Err(corrupt(format!(
+                "has no seal, yet its run's {witness} shows c960 wrote it sealed: it was \
+                 rewritten (by another tool?) and cannot be checked, so it is not read"
+            )));
+        }
         return Ok(info);
     };
     let (hash, bytes) = parse_seal(seal).ok_or_else(|| corrupt(format!("bad seal {seal:?}")))?;

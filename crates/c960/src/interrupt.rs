@@ -1,26 +1,34 @@
-//! Ctrl-C: the first press asks long commands to stop cleanly (work in
-//! progress finishes and is saved), the second quits at once.
+//! Stopping a long command: the first Ctrl-C (SIGINT), SIGTERM or SIGHUP
+//! asks it to stop cleanly (work in progress finishes and is saved, its
+//! engines are stopped), the second quits at once, killing the engines
+//! still running first: they run in process groups of their own, which
+//! the signal does not reach.
 
 use std::{
     process,
     sync::atomic::{AtomicBool, Ordering},
 };
 
-/// Set once the user pressed Ctrl-C.
+/// Set once the user asked the command to stop.
 pub(crate) static STOP: AtomicBool = AtomicBool::new(false);
 
-/// Installs the handler; later calls do nothing.
+/// Installs the handler of SIGINT, SIGTERM and SIGHUP; later calls do
+/// nothing.
 pub(crate) fn install() {
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
+            c960_engine::uci::kill_all();
             eprintln!("\nc960: stopped at once");
             process::exit(130);
         }
-        eprintln!("\nc960: stopping after the work in progress (Ctrl-C again to quit at once)");
+        eprintln!(
+            "\nc960: stopping after the work in progress (Ctrl-C or another stop signal to quit \
+             at once)"
+        );
     });
 }
 
-/// A long command stopped by Ctrl-C; exit code 130.
+/// A long command stopped by Ctrl-C, SIGTERM or SIGHUP; exit code 130.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub(crate) struct Interrupted(pub(crate) String);

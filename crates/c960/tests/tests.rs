@@ -23,6 +23,7 @@ mod owned_outputs;
 mod probe_consensus;
 mod probe_kits;
 mod probe_records;
+mod probe_engines;
 mod reference;
 mod regenerate;
 mod report;

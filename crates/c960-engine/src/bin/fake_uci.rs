@@ -7,7 +7,7 @@
 //!               [--garbage] [--slow MS] [--castle] [--no-wdl] [--no-info]
 //!               [--bad-wdl] [--ignore-nodes] [--ignore-depth] [--trace DIR]
 //!               [--contempt] [--overstep MS] [--mate-zero] [--mate-claim]
-//!               [--pv-not-best] [--endless] [--latin1-name]
+//!               [--pv-not-best] [--endless] [--latin1-name] [--score CP]
 //! ```
 //!
 //! The lying modes: `--mate-zero` reports `score mate 0` for its move,
@@ -15,7 +15,8 @@
 //! (its line does not mate), `--pv-not-best` a principal variation that
 //! starts with another move than its best move; `--endless` answers `go`
 //! with output that never ends its line, and `--latin1-name` sends its
-//! `id name` in Latin-1 (not UTF-8).
+//! `id name` in Latin-1 (not UTF-8), and `--score CP` reports `score cp CP`
+//! for every line (2147483647, say, far beyond any engine's range).
 //!
 //! With `--trace DIR` it appends what it was asked to `DIR/PID.trace`, one
 //! line per command: `ucinewgame`, `setoption NAME VALUE`, and `go w` /
@@ -78,6 +79,7 @@ struct Modes {
     pv_not_best: bool,
     endless: bool,
     latin1_name: bool,
+    score: Option<i64>,
 }
 
 fn modes() -> Modes {
@@ -117,6 +119,7 @@ fn modes() -> Modes {
             "--pv-not-best" => m.pv_not_best = true,
             "--endless" => m.endless = true,
             "--latin1-name" => m.latin1_name = true,
+            "--score" => m.score = Some(value().parse().unwrap_or_else(|_| fail("CP"))),
             other => fail(&format!("unknown argument {other}")),
         }
     }
@@ -366,6 +369,8 @@ fn search(
         } else if modes.mate_claim {
             nodes = 1;
             "mate 1".to_owned()
+        } else if let Some(fixed) = modes.score {
+            format!("cp {fixed}")
         } else {
             format!("cp {cp}")
         };

@@ -37,7 +37,7 @@ use crate::{
         config::{CONTEMPT_OPTIONS, UciConfig, resolve},
         identity::{package_of, runtime_of},
         iolog::{IoLog, collect_stderr},
-        output::{Event, MAX_LINE, kill_group, read_output},
+        output::{Event, MAX_LINE, kill_group, read_output, spawn_listed},
         parse::{EngineLine, Info, OptionDecl, parse_line},
         sanity::{self, Fault},
     },
@@ -65,17 +65,18 @@ impl UciEngine {
     /// configured, then the configured extra options.
     pub fn start(config: &UciConfig) -> Result<UciEngine, EngineError> {
         let path = resolve(&config.path)?;
-        let mut child = Command::new(&path)
-            .args(&config.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| EngineError::Spawn {
-                path: path.clone(),
-                reason: e.to_string(),
-            })?;
+        let mut child = spawn_listed(
+            Command::new(&path)
+                .args(&config.args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .process_group(0),
+        )
+        .map_err(|e| EngineError::Spawn {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
         let log = match &config.log_dir {
             Some(dir) => match IoLog::create(dir, &path, child.id()) {
                 Ok(log) => Some(Arc::new(log)),

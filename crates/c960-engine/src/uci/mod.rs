@@ -19,6 +19,6 @@ pub use config::{CONTEMPT_OPTIONS, UciConfig, find_ethereal, find_stockfish};
 pub use driver::UciEngine;
 pub use identity::{package_of, runtime_of};
 pub use npm::{NODE_MODULES_VAR, NPM_HANDSHAKE, NpmBuild, NpmStockfish, find_stockfish_npm};
-pub use output::MAX_LINE;
+pub use output::{MAX_LINE, kill_all};
 pub use parse::{EngineLine, Info, OptionDecl, ParseError, parse_line};
 pub use server::serve;

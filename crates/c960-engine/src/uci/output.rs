@@ -1,10 +1,13 @@
 //! The engine's side of the pipe: its output read line by line with a cap
-//! on line length, and killing its process group.
+//! on line length, and killing its process group. Every engine process
+//! group that is running is listed, so that a process quitting at once
+//! ([`kill_all`]) leaves none behind.
 
 use std::{
-    io::{BufRead, BufReader, Read},
-    process::Child,
-    sync::mpsc,
+    collections::BTreeSet,
+    io::{self, BufRead, BufReader, Read},
+    process::{Child, Command},
+    sync::{Mutex, PoisonError, mpsc},
 };
 
 use crate::uci::iolog::IoLog;
@@ -86,16 +89,48 @@ fn read_capped_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> Result<boo
     }
 }
 
+/// The process groups of the engines running, by their leader's id.
+static RUNNING: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+/// Spawns `command` (an engine in a process group of its own) and lists
+/// its group as running until [`kill_group`].
+pub(super) fn spawn_listed(command: &mut Command) -> io::Result<Child> {
+    // Listed under the lock: `kill_all` cannot come between the two.
+    let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+    let child = command.spawn()?;
+    running.insert(child.id());
+    Ok(child)
+}
+
 /// Kills the process group `child` leads (see the module documentation),
 /// then the child itself, and reaps it.
 pub(super) fn kill_group(child: &mut Child) {
-    if let Some(pid) = i32::try_from(child.id())
+    signal_group(child.id());
+    let _ = child.kill();
+    let _ = child.wait();
+    RUNNING
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .remove(&child.id());
+}
+
+/// Kills the process group led by `id`; it may already be gone.
+fn signal_group(id: u32) {
+    if let Some(pid) = i32::try_from(id)
         .ok()
         .and_then(rustix::process::Pid::from_raw)
     {
-        // The group may already be gone; nothing else to do then.
         let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
     }
-    let _ = child.kill();
-    let _ = child.wait();
+}
+
+/// Kills the process group of every engine still running, for a process
+/// about to exit at once (without dropping its engines). An engine runs
+/// in a group of its own, so a signal to this process (Ctrl-C, `kill`)
+/// does not reach it: without this, a hung engine would outlive c960.
+pub fn kill_all() {
+    let running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+    for &id in running.iter() {
+        signal_group(id);
+    }
 }

@@ -7,6 +7,8 @@
 //! - a node-limited search (`go nodes N`) reports at least N/4 nodes;
 //! - a depth-limited search (`go depth D`) reports a best line of depth D;
 //! - the best line starts with the best move;
+//! - no line's `score cp` lies beyond ±[`MAX_SCORE_CP`] (16 bits, what UCI
+//!   engines print): a larger one is garbage, not an evaluation;
 //! - a mate score is not `mate 0` (the side to move would be mated, yet it
 //!   moved), and a principal variation long enough to reach the claimed
 //!   mate ends in checkmate exactly there (shakmaty plays it).
@@ -24,6 +26,7 @@
 //! Time limits (`go movetime`) are not checked: time is not reproducible.
 //! WDL triples that do not add up to 1000 are refused by the parser.
 
+use c960_core::MAX_SCORE_CP;
 use shakmaty::{Chess, Move, Position};
 
 use crate::{Limit, Score, Search, SearchResult};
@@ -67,6 +70,14 @@ pub(crate) fn check(position: &Chess, search: Search, result: &SearchResult) -> 
                 .to_owned(),
         ));
     };
+    if let Some(cp) = result.lines.iter().find_map(|line| match line.score {
+        Score::Cp(cp) if cp.unsigned_abs() > MAX_SCORE_CP.unsigned_abs() => Some(cp),
+        _ => None,
+    }) {
+        return Err(Fault::Unusable(format!(
+            "it reported score cp {cp}, beyond the ±{MAX_SCORE_CP} centipawns a UCI score can be"
+        )));
+    }
     if best.depth == 0 {
         return Err(Fault::Unusable(
             "its best line has no depth (depth 0 or none)".to_owned(),
@@ -215,6 +226,31 @@ mod tests {
             Err(Fault::Unusable(m)) if m.contains("without an info line")
         ));
         let r = result(&pos, 0, Score::Cp(0), Some(100));
+        assert!(matches!(
+            check(&pos, nodes(100), &r),
+            Err(Fault::Unusable(_))
+        ));
+    }
+
+    #[test]
+    fn a_score_beyond_16_bits_is_unusable() {
+        let pos = start();
+        for cp in [MAX_SCORE_CP, -MAX_SCORE_CP, 32_001] {
+            assert!(check(&pos, nodes(100), &result(&pos, 9, Score::Cp(cp), Some(100))).is_ok());
+        }
+        for cp in [MAX_SCORE_CP + 1, -MAX_SCORE_CP - 1, i32::MAX, i32::MIN] {
+            let r = result(&pos, 9, Score::Cp(cp), Some(100));
+            assert!(matches!(
+                check(&pos, nodes(100), &r),
+                Err(Fault::Unusable(m)) if m.contains(&format!("score cp {cp}"))
+            ));
+        }
+        // A second line (MultiPV) is checked as well.
+        let mut r = result(&pos, 9, Score::Cp(20), Some(100));
+        let mut second = r.lines[0].clone();
+        second.multipv = 2;
+        second.score = Score::Cp(2_147_483_647);
+        r.lines.push(second);
         assert!(matches!(
             check(&pos, nodes(100), &r),
             Err(Fault::Unusable(_))

@@ -143,6 +143,7 @@ pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result
             filters,
             games: summary.kept,
             read: summary.read,
+            tables: c960_store::SEALED_TABLES,
             finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
         },
     )?;
@@ -175,6 +176,9 @@ struct Manifest<'a> {
     games: u64,
     /// Games read.
     read: u64,
+    /// [`c960_store::SEALED_TABLES`]: its tables carry seals, so a table
+    /// found without one was rewritten and is not read.
+    tables: &'static str,
     /// When the import finished (RFC 3339).
     finished: String,
 }

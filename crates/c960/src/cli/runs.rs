@@ -96,7 +96,8 @@ pub(crate) struct RunArgs {
     /// Self-play: relative jitter of the node budget per move.
     #[arg(long, value_name = "F")]
     pub(crate) jitter: Option<f64>,
-    /// Print the resolved settings as JSON and stop.
+    /// Print the resolved settings as JSON (with the engine `auto` chooses
+    /// on this machine) and stop.
     #[arg(long)]
     pub(crate) dry_run: bool,
     /// No progress display and no summary.

@@ -68,13 +68,15 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
     }
     if args.dry_run {
         let mut text = Text::default();
-        writeln!(text, "{}", serde_json::to_string_pretty(&plan)?)?;
+        let resolved = plan.with_engines_resolved();
+        writeln!(text, "{}", serde_json::to_string_pretty(&resolved)?)?;
         return Ok(text.print()?);
     }
+    // Before any engine starts: a stop signal then stops its engines too.
+    interrupt::install();
     let (started, engines, named) = start_engines(&plan, &sweeps, selfplay.as_ref(), args.quiet)?;
     let sweep = &sweeps[0];
     let (_lock, earlier) = claim(&plan, selfplay.as_ref(), args.repair)?;
-    interrupt::install();
     let stages_total = if selfplay.is_some() { 4 } else { 3 };
     let display = Display::new(args.quiet);
     let mut times = Vec::new();

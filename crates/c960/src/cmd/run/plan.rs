@@ -21,7 +21,7 @@ use crate::{
 };
 
 pub(crate) use super::raters::RaterPlan;
-use super::raters::{check_raters, raters};
+use super::raters::{check_rater_engines, check_raters, raters};
 
 /// Everything a run does, resolved from the profile, the TOML file and the
 /// flags (in that order, later ones winning). Written to `run.json` (as
@@ -364,6 +364,7 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
         || args.repeats.is_some();
     plan.raters = raters(&plan, profile, file.raters, single)?;
     check_raters(&plan.raters)?;
+    check_rater_engines(&plan.raters)?;
     if plan.sweep.nodes == 0 || plan.selfplay.nodes == 0 {
         bail!(InputError("node limits must be positive".to_owned()));
     }
@@ -481,6 +482,17 @@ pub(crate) const RATERS_DIR: &str = "raters";
 pub(super) const ROUND_GAMES: u32 = 10;
 
 impl Plan {
+    /// The plan with the engines it will use: `auto` (of the run or of a
+    /// rater) as the engine it chooses on this machine, for `--dry-run`.
+    pub(super) fn with_engines_resolved(&self) -> Plan {
+        let mut plan = self.clone();
+        plan.engine = plan.engine.without_auto();
+        for rater in &mut plan.raters {
+            rater.engine = rater.engine.without_auto();
+        }
+        plan
+    }
+
     /// The run directory.
     pub(crate) fn out(&self) -> &Path {
         &self.out

@@ -226,3 +226,30 @@ pub(super) fn check_raters(raters: &[RaterPlan]) -> Result<()> {
     }
     Ok(())
 }
+
+/// Raters that are one rater under two spellings of their engine, refused
+/// before any search: two raters whose engines start the same executable
+/// (found on `PATH`, symbolic links followed) with the same arguments,
+/// with the same hash, `MultiPV` and node limit, would make the same
+/// searches twice (the run's options are every rater's). A rater whose
+/// engine is not installed is left to the check that says how to
+/// install it.
+pub(super) fn check_rater_engines(raters: &[RaterPlan]) -> Result<()> {
+    let identities: Vec<_> = raters.iter().map(|r| r.engine.identity().ok()).collect();
+    for (i, r) in raters.iter().enumerate() {
+        let Some(identity) = &identities[i] else {
+            continue;
+        };
+        if let Some(other) = raters[..i].iter().zip(&identities).find_map(|(o, id)| {
+            (id.as_ref() == Some(identity)
+                && (o.nodes, o.multipv, o.hash) == (r.nodes, r.multipv, r.hash))
+                .then_some(o)
+        }) {
+            bail!(InputError(format!(
+                "raters {} and {} search alike: their engines {} and {} are both {identity}, with                  the same settings; the same searches would count twice",
+                other.name, r.name, other.engine, r.engine
+            )));
+        }
+    }
+    Ok(())
+}
