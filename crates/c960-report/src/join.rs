@@ -249,7 +249,7 @@ fn join_on_sp(base: &DataFrame, other: &DataFrame) -> Result<DataFrame, ReportEr
     let mut joined = base.take(&IdxCa::from_vec("left".into(), left))?;
     let columns = other.drop("sp")?;
     let columns = columns.take(&IdxCa::from_iter_options("right".into(), right.into_iter()))?;
-    joined.hstack_mut(columns.get_columns())?;
+    joined.hstack_mut(columns.columns())?;
     Ok(joined)
 }
 

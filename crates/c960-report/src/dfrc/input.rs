@@ -147,7 +147,7 @@ fn read_scores(dir: &Path, manifest: &RunManifest) -> Result<Vec<SetupScore>, Re
         .into());
     }
     let read = |columns: Option<Vec<String>>| -> Result<_, ReportError> {
-        let file = std::fs::File::open(path).map_err(|e| corrupt(format!("cannot open: {e}")))?;
+        let file = std::fs::File::open(&path).map_err(|e| corrupt(format!("cannot open: {e}")))?;
         c960_store::quietly(|| -> PolarsResult<(Vec<String>, Option<DataFrame>)> {
             let mut reader = ParquetReader::new(file);
             let names = reader
