@@ -20,6 +20,7 @@ mod integrity;
 mod integrity_tables;
 mod lying_engines;
 mod owned_outputs;
+mod readers;
 mod reference;
 mod regenerate;
 mod report;

@@ -12,7 +12,8 @@ use crate::{
 };
 
 pub(crate) fn run(args: &ReportArgs) -> Result<()> {
-    // Runs being written are not read (the report locks them again).
+    // Runs being written are not read (the report locks them again); a
+    // sweep table given on its own is guarded by its directory's lock.
     let mut locks = Vec::new();
     for dir in args
         .sweeps
@@ -20,7 +21,7 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         .chain(&args.selfplays)
         .chain(&args.imports)
     {
-        locks.push(c960_store::DirLock::shared(dir)?);
+        locks.push(c960_store::DirLock::shared(c960_report::lock_dir(dir))?);
     }
     // Each directory must hold the kind of run its flag says.
     for (dirs, kind, flag) in [

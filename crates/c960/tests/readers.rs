@@ -1,0 +1,90 @@
+//! What users read: `c960 report` over published rater tables, the run
+//! summary's consensus, q-values, engine lines, counts in words, and
+//! refusals of missing inputs.
+
+use crate::util;
+
+use std::{fs, path::PathBuf};
+
+use util::Dir;
+
+/// A file of the published datasets.
+fn data(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(path)
+}
+
+#[test]
+fn report_sweep_file_parquet_reads_a_published_rater_table() {
+    // A rater as datasets publish it: its table and manifest side by side.
+    let dir = Dir::new();
+    fs::create_dir_all(dir.file("published")).unwrap();
+    fs::create_dir_all(dir.file("run")).unwrap();
+    for (from, published, run) in [
+        (
+            "research-v3/stockfish-4m-sweep.parquet",
+            "published/stockfish-4m-sweep.parquet",
+            "run/sweep.parquet",
+        ),
+        (
+            "research-v3/stockfish-4m-manifest.json",
+            "published/stockfish-4m-manifest.json",
+            "run/manifest.json",
+        ),
+    ] {
+        fs::copy(data(from), dir.file(published)).unwrap();
+        fs::copy(data(from), dir.file(run)).unwrap();
+    }
+    dir.ok(&[
+        "report",
+        "--sweep",
+        "published/stockfish-4m-sweep.parquet",
+        "--out",
+        "from-file",
+        "--quiet",
+    ]);
+    // The table given alone reads as its run directory does, and its
+    // directory is read as it is (no lock file left in it).
+    dir.ok(&["report", "--sweep", "run", "--out", "from-dir", "--quiet"]);
+    for table in ["positions.csv", "balance.csv"] {
+        assert!(
+            fs::read(dir.file(&format!("from-file/{table}"))).unwrap()
+                == fs::read(dir.file(&format!("from-dir/{table}"))).unwrap(),
+            "{table}"
+        );
+    }
+    assert!(!dir.file("published/.c960.lock").exists());
+    // Without its manifest the table is refused in one line naming it.
+    fs::remove_file(dir.file("published/stockfish-4m-manifest.json")).unwrap();
+    let line = dir.bad_input(&[
+        "report",
+        "--sweep",
+        "published/stockfish-4m-sweep.parquet",
+        "--out",
+        "x",
+    ]);
+    assert!(
+        line.contains("published/stockfish-4m-manifest.json cannot be read"),
+        "{line}"
+    );
+    // A self-play run is several tables: it is given as its directory.
+    fs::write(
+        dir.file("published/games-manifest.json"),
+        r#"{"kind":"selfplay","engines":[{"name":"A"},{"name":"B"}],"limit":"nodes 5"}"#,
+    )
+    .unwrap();
+    fs::copy(
+        dir.file("published/stockfish-4m-sweep.parquet"),
+        dir.file("published/games.parquet"),
+    )
+    .unwrap();
+    let line = dir.bad_input(&[
+        "report",
+        "--selfplay",
+        "published/games.parquet",
+        "--out",
+        "x",
+    ]);
+    assert!(line.contains("give its run directory"), "{line}");
+}
