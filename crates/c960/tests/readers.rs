@@ -88,3 +88,55 @@ fn report_sweep_file_parquet_reads_a_published_rater_table() {
     ]);
     assert!(line.contains("give its run directory"), "{line}");
 }
+
+#[test]
+fn with_several_raters_the_run_summary_ranks_by_the_consensus() {
+    let dir = Dir::new();
+    fs::write(
+        dir.file("raters.toml"),
+        "positions = \"0-11\"\n[selfplay]\ngames = 0\n\
+         [[raters]]\nname = \"small\"\nengine = \"builtin\"\nnodes = 2000\n\
+         [[raters]]\nname = \"large\"\nengine = \"builtin\"\nnodes = 8000\n\
+         [[raters]]\nname = \"wide\"\nengine = \"builtin\"\nnodes = 4000\nmultipv = 2\n",
+    )
+    .unwrap();
+    let run = dir.run(&["run", "--config", "raters.toml", "--out", "r"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = run.stdout;
+    assert!(
+        out.contains(
+            "most balanced by the consensus of 3 raters (smallest |estimate|; 95% interval)"
+        ),
+        "{out}"
+    );
+    // Each listed position with balance.csv's estimate and interval.
+    let csv = fs::read_to_string(dir.file("r/report/balance.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    let (sp, estimate, low, high) = (
+        at("sp"),
+        at("balance_estimate"),
+        at("balance_low"),
+        at("balance_high"),
+    );
+    let listed: Vec<&str> = out.lines().filter(|l| l.starts_with("  SP ")).collect();
+    assert_eq!(listed.len(), 10, "{out}");
+    let mut checked = 0;
+    for row in lines {
+        let cells: Vec<&str> = row.split(',').collect();
+        let number = |i: usize| cells[i].parse::<f64>().unwrap();
+        let wanted = format!(
+            "{:+6.1} cp [{:+.1}, {:+.1}]",
+            number(estimate),
+            number(low),
+            number(high)
+        );
+        let label = format!("  SP {:>3}  ", cells[sp]);
+        if let Some(shown) = listed.iter().find(|l| l.starts_with(&label)) {
+            assert!(shown.ends_with(&wanted), "{shown} is not {wanted}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 10, "{out}");
+}

@@ -36,7 +36,8 @@ fn resumed_note(times: &[StageTime], before: Option<f64>) -> String {
 }
 
 /// The closing summary: where the report is, time per stage, and the most
-/// and least balanced positions by |engine score|.
+/// and least balanced positions by |engine score|, or with several raters
+/// by |consensus estimate| with its interval.
 pub(super) fn summary(
     plan: &Plan,
     engine: &str,
@@ -88,38 +89,60 @@ pub(super) fn summary(
             t.what
         )?;
     }
-    // By the mean over a position's searches (one search without repeats).
-    let mut scored: Vec<(u16, f64)> = c960_sweep::repeats::summarize(rows)
-        .iter()
-        .filter_map(|m| Some((u16::try_from(m.sp).ok()?, m.cp?.mean)))
-        .collect();
+    // With several raters, by their consensus (balance.csv's estimate
+    // and interval); with one, by the mean over a position's searches (one
+    // search without repeats).
+    let consensus = verdicts.filter(|b| b.engines.len() > 1 && !b.sweep_rows.is_empty());
+    let mut scored: Vec<(u16, f64, Option<(f64, f64)>)> = match consensus {
+        Some(b) => b
+            .sweep_rows
+            .iter()
+            .map(|(sp, r)| (*sp, r.shrunk, Some((r.shrunk_low, r.shrunk_high))))
+            .collect(),
+        None => c960_sweep::repeats::summarize(rows)
+            .iter()
+            .filter_map(|m| Some((u16::try_from(m.sp).ok()?, m.cp?.mean, None)))
+            .collect(),
+    };
     scored.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then(a.0.cmp(&b.0)));
-    let line = |text: &mut Text, sp: u16, cp: f64| -> std::fmt::Result {
+    let line = |text: &mut Text, &(sp, cp, interval): &(u16, f64, Option<(f64, f64)>)| {
         let games = played.iter().find(|p| p.sp == u32::from(sp));
         let selfplay = match games.and_then(|p| p.white_score.as_ref().map(|s| (p.games, s))) {
             Some((n, s)) => format!(
-                "   self-play {:.0}% [{:.0}, {:.0}] over {n} games",
+                "   self-play {:.0}% [{:.0}, {:.0}] over {}",
                 s.mean * 100.0,
                 s.low * 100.0,
-                s.high * 100.0
+                s.high * 100.0,
+                crate::output::count(n, "game", "games")
             ),
             None => String::new(),
+        };
+        let score = match interval {
+            Some((low, high)) => format!("{cp:+6.1} cp [{low:+.1}, {high:+.1}]"),
+            None => format!("{cp:+4.0} cp"),
         };
         let placement = StartPosition::new(sp).map(StartPosition::placement);
         writeln!(
             text,
-            "  SP {sp:>3}  {}  {cp:+4.0} cp{selfplay}",
+            "  SP {sp:>3}  {}  {score}{selfplay}",
             placement.unwrap_or_default()
         )
     };
     if !scored.is_empty() {
-        writeln!(text, "most balanced (smallest |engine score|)")?;
-        for (sp, cp) in scored.iter().take(5) {
-            line(&mut text, *sp, *cp)?;
+        match consensus {
+            Some(b) => writeln!(
+                text,
+                "most balanced by the consensus of {} raters (smallest |estimate|; 95% interval)",
+                b.engines.len()
+            )?,
+            None => writeln!(text, "most balanced (smallest |engine score|)")?,
+        }
+        for row in scored.iter().take(5) {
+            line(&mut text, row)?;
         }
         writeln!(text, "least balanced")?;
-        for (sp, cp) in scored.iter().rev().take(5) {
-            line(&mut text, *sp, *cp)?;
+        for row in scored.iter().rev().take(5) {
+            line(&mut text, row)?;
         }
     }
     // How far these rankings can be trusted, and what the verdicts say.
