@@ -79,6 +79,17 @@ pub struct TopMove {
     pub mate: Option<i32>,
 }
 
+/// A score's rank for the side it is given for, higher better: a mate
+/// to give (the sooner the better), then centipawns, then a mate to
+/// suffer (the later the better).
+fn mover_rank(score: Score) -> (i8, i64) {
+    match score {
+        Score::Mate(n) if n > 0 => (2, -i64::from(n)),
+        Score::Cp(cp) => (1, i64::from(cp)),
+        Score::Mate(n) => (0, -i64::from(n)),
+    }
+}
+
 impl SweepRow {
     /// The search this row is: its setup and repeat.
     #[must_use]
@@ -98,9 +109,12 @@ impl SweepRow {
         let best = result.best_line();
         let white = result.white_score();
         let wdl = result.white_wdl();
-        let top_moves = result
-            .lines
-            .iter()
+        // Best first for the side to move: an engine stopped by its limit
+        // reports some lines from the depth before, out of order.
+        let mut lines: Vec<&c960_engine::Line> = result.lines.iter().collect();
+        lines.sort_by_key(|line| std::cmp::Reverse(mover_rank(line.score)));
+        let top_moves = lines
+            .into_iter()
             .filter_map(|line| {
                 let first = *line.pv.first()?;
                 let score = line.score.for_white(result.turn);
@@ -183,4 +197,75 @@ fn san_line(start: &Chess, moves: &[Move]) -> String {
         .map(|m| SanPlus::from_move_and_play_unchecked(&mut position, *m).to_string())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use c960_core::{
+        StartPosition,
+        shakmaty::{Color, Position as _},
+    };
+    use c960_engine::{Line, SearchResult};
+
+    use super::*;
+
+    #[test]
+    fn multipv_moves_are_stored_in_score_order_best_first() {
+        let position = StartPosition::new(518).unwrap();
+        let moves = position.to_position().legal_moves();
+        // Line 2 from the depth before scores above line 1; line 4 is a
+        // mate to suffer, line 3 a mate to give.
+        let scores = [
+            Score::Cp(20),
+            Score::Cp(35),
+            Score::Mate(9),
+            Score::Mate(-3),
+            Score::Cp(-40),
+        ];
+        let lines: Vec<Line> = scores
+            .iter()
+            .zip(&moves)
+            .zip(1..)
+            .map(|((score, m), multipv)| Line {
+                multipv,
+                depth: 12,
+                seldepth: None,
+                score: *score,
+                bound: Bound::Exact,
+                wdl: None,
+                pv: vec![m.clone()],
+            })
+            .collect();
+        let result = SearchResult {
+            turn: Color::White,
+            best_move: moves[0].clone(),
+            ponder: None,
+            lines,
+            nodes: None,
+            time: None,
+            elapsed: std::time::Duration::ZERO,
+        };
+        let row = SweepRow::new(
+            position.into(),
+            &EngineInfo::default(),
+            Limit::Nodes(1),
+            &result,
+        );
+        let shown: Vec<(Option<i32>, Option<i32>)> =
+            row.top_moves.iter().map(|t| (t.cp, t.mate)).collect();
+        assert_eq!(
+            shown,
+            [
+                (None, Some(9)),
+                (Some(35), None),
+                (Some(20), None),
+                (Some(-40), None),
+                (None, Some(-3)),
+            ]
+        );
+        assert_eq!(row.top_moves[1].uci, uci(moves[1].clone()));
+        // The engine's own best move and score are kept as it gave them.
+        assert_eq!(row.score_cp, Some(20));
+        assert_eq!(row.best_move_uci, uci(moves[0].clone()));
+    }
 }

@@ -140,3 +140,49 @@ fn with_several_raters_the_run_summary_ranks_by_the_consensus() {
     }
     assert_eq!(checked, 10, "{out}");
 }
+
+#[test]
+fn exit_codes_a_missing_balance_file_is_bad_input() {
+    let dir = Dir::new();
+    fs::create_dir_all(dir.file("empty")).unwrap();
+    for (command, extra) in [
+        ("draw", &["--seed", "1"][..]),
+        (
+            "tournament",
+            &["--seed", "1", "--rounds", "2", "--out", "kit"][..],
+        ),
+    ] {
+        for (given, named) in [
+            ("no-such.csv", "cannot read no-such.csv"),
+            ("empty", "cannot read empty/balance.csv"),
+        ] {
+            let mut args = vec![command, "--verdict", "balanced", "--balance", given];
+            args.extend(extra);
+            let line = dir.bad_input(&args);
+            assert!(
+                line.contains("--balance") && line.contains(named),
+                "{command}: {line}"
+            );
+        }
+    }
+    assert!(!dir.file("kit").exists());
+}
+
+#[test]
+fn docs_organizer_md_names_files_that_exist() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = fs::read_to_string(root.join("docs/organizer.md")).unwrap();
+    let named: Vec<&str> = text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| s.starts_with("crates/"))
+        .collect();
+    assert!(
+        named.contains(&"crates/c960-report/lang/kit.toml"),
+        "{named:?}"
+    );
+    for path in named {
+        assert!(root.join(path).exists(), "docs/organizer.md names {path}");
+    }
+}

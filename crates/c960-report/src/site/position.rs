@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use c960_core::{Features, Lang, StartPosition, shakmaty::CastlingSide};
 use polars::prelude::*;
 
-use super::{cell, page};
+use super::{cell, number_at, page};
 use crate::{
     RunKind, Source, Trees,
     html::{escape, escape_prose},
@@ -282,7 +282,7 @@ fn measured(
     let verdict = cell(frame, "verdict", row, false);
     let verdict = (!verdict.is_empty()).then(|| crate::sheet::VerdictView {
         verdict,
-        q_value: cell(frame, "q_value", row, false).parse().unwrap_or(1.0),
+        q_value: number_at(frame, "q_value", row).unwrap_or(1.0),
         level: crate::balance::Settings::default().level,
     });
     crate::sheet::Measured {
@@ -406,13 +406,19 @@ fn run_facts(
                         format!("{} cp, {}", c("score_cp", false), wdl(&c)),
                     );
                 }
+                // The line begins with the best move: shown once.
+                let line = c("pv_san", false);
                 fact(
                     if searches > 1 {
-                        "its best move, line"
+                        "its best line"
                     } else {
-                        "best move, line"
+                        "best line"
                     },
-                    format!("{} — {}", c("best_move_san", false), c("pv_san", false)),
+                    if line.is_empty() {
+                        c("best_move_san", false)
+                    } else {
+                        line
+                    },
                 );
                 let lines = s.manifest.lines();
                 if lines > 1 {

@@ -74,8 +74,8 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         let mut text = Text::default();
         writeln!(
             text,
-            "report for 960 positions from {} run(s): {} pages, {} chart files in {:.1}s",
-            built.sources.len(),
+            "report for 960 positions from {}: {} pages, {} chart files in {:.1}s",
+            crate::output::count(built.sources.len(), "run", "runs"),
             built.pages,
             built.charts.len(),
             started.elapsed().as_secs_f64()
@@ -95,9 +95,9 @@ fn dfrc_summary(
 ) -> Result<()> {
     for run in built.runs.iter().filter(|r| !r.failed.is_empty()) {
         eprintln!(
-            "c960: warning: {} has {} failed setup(s); the report has no numbers for them",
+            "c960: warning: {} has {}; the report has no numbers for them",
             run.dir.display(),
-            run.failed.len()
+            crate::output::count(run.failed.len(), "failed setup", "failed setups")
         );
     }
     if !args.quiet {
@@ -105,8 +105,9 @@ fn dfrc_summary(
         let mut text = Text::default();
         writeln!(
             text,
-            "DFRC report for {setups} setups from {} sweep(s): {} chart files in {:.1}s",
-            built.runs.len(),
+            "DFRC report for {} from {}: {} chart files in {:.1}s",
+            crate::output::count(setups, "setup", "setups"),
+            crate::output::count(built.runs.len(), "sweep", "sweeps"),
             built.charts.len(),
             started.elapsed().as_secs_f64()
         )?;
