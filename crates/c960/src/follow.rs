@@ -137,8 +137,8 @@ mod tests {
             self.write_str(s)
         }
         fn write_str(&self, s: &str) -> std::io::Result<()> {
-            if !s.is_empty() {
-                self.0.lock().unwrap().push(s.to_owned());
+            if !s.trim().is_empty() {
+                self.0.lock().unwrap().push(s.trim().to_owned());
             }
             Ok(())
         }
