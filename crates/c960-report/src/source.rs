@@ -81,13 +81,13 @@ pub fn lock_dir(input: &Path) -> &Path {
 /// table given on its own) and labels it.
 pub fn source(input: &Path) -> Result<Source, ReportError> {
     let dir = input;
-    let manifest = if !input.is_file() {
+    let manifest = if input.is_file() {
+        manifest_beside(input)?
+    } else {
         RunManifest::read(dir).map_err(|e| ReportError::BadRun {
             dir: dir.to_owned(),
             reason: e.to_string(),
         })?
-    } else {
-        manifest_beside(input)?
     };
     let kind = manifest.kind;
     let mut label = match kind {
@@ -126,10 +126,10 @@ pub fn source(input: &Path) -> Result<Source, ReportError> {
             (u16::try_from(f.sp).unwrap_or(u16::MAX), reason.to_owned())
         })
         .collect();
-    let table = if !input.is_file() {
-        input.join(kind.table())
-    } else {
+    let table = if input.is_file() {
         input.to_owned()
+    } else {
+        input.join(kind.table())
     };
     Ok(Source {
         kind,
