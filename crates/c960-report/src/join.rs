@@ -60,7 +60,7 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
     let mut table = features_frame()?;
     for source in &sources {
         let file = source.kind.table();
-        let path = source.dir.join(file);
+        let path = source.table.clone();
         if !path.is_file() {
             return Err(ReportError::BadRun {
                 dir: source.dir.clone(),
@@ -99,6 +99,10 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
 /// has one), and the manifest inside it, if any, is the run's
 /// `manifest.json` (which labels its columns), with as many rows.
 fn check_table(source: &Source, path: &Path) -> Result<(), ReportError> {
+    let manifest = crate::manifest_path(&source.dir);
+    let manifest = manifest
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let info = check_parquet(path)?;
     let corrupt = |reason: String| CorruptFile {
         path: path.to_owned(),
@@ -111,7 +115,7 @@ fn check_table(source: &Source, path: &Path) -> Result<(), ReportError> {
             return Err(ReportError::BadRun {
                 dir: source.dir.clone(),
                 reason: format!(
-                    "manifest.json does not match the manifest inside {} (edited?)",
+                    "{manifest} does not match the manifest inside {} (edited?)",
                     path.file_name()
                         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
                 ),
@@ -129,9 +133,7 @@ fn check_table(source: &Source, path: &Path) -> Result<(), ReportError> {
         if let Some(other) = column.iter().flatten().find(|l| *l != limit) {
             return Err(ReportError::BadRun {
                 dir: source.dir.clone(),
-                reason: format!(
-                    "manifest.json says limit {limit:?} but rows were made at {other:?}"
-                ),
+                reason: format!("{manifest} says limit {limit:?} but rows were made at {other:?}"),
             });
         }
     }

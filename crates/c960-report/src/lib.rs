@@ -59,7 +59,7 @@ pub use c960_store::RunKind;
 pub use chart_data::castling_opportunities;
 pub use features::{chess960_frame, dfrc_frame, features_frame};
 pub use join::{IMPORT_TERMINATIONS, TERMINATIONS, per_position, write_table};
-pub use source::{Source, labels, source};
+pub use source::{Source, labels, lock_dir, manifest_path, source};
 
 /// Why the table cannot be made.
 #[derive(Debug, Error)]
@@ -192,7 +192,7 @@ pub fn build_with(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Bui
     }
     let mut locks = Vec::new();
     for dir in runs {
-        locks.push(DirLock::shared(dir)?);
+        locks.push(DirLock::shared(lock_dir(dir))?);
     }
     let swap = site::Swap::begin(out)?;
     let built = match quietly(|| {
@@ -286,7 +286,7 @@ fn build_into(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, 
     let sweeps: Vec<PathBuf> = sources
         .iter()
         .filter(|s| s.kind == RunKind::Sweep)
-        .map(|s| s.dir.join(RunKind::Sweep.table()))
+        .map(|s| s.table.clone())
         .collect();
     let verdicts = if games.is_empty() && sweeps.is_empty() {
         None

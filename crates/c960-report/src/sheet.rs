@@ -261,11 +261,22 @@ fn measured_facts(measured: &Measured, lang: Lang) -> Vec<String> {
         out.push(
             text(lang, "verdict")
                 .replace("{words}", text(lang, &format!("verdict_{key}")))
-                .replace("{q}", &format!("{:.3}", v.q_value))
+                .replace("{q}", &q_relation(v.q_value))
                 .replace("{fdr}", &format!("{:.0}", v.level * 100.0)),
         );
     }
     out
+}
+
+/// A q-value as it follows `q`: `= 0.012`, or `< 0.001` for one that
+/// would read `0.000`.
+fn q_relation(q: f64) -> String {
+    let text = crate::site::q_value_text(q);
+    if text.starts_with('<') {
+        text
+    } else {
+        format!("= {text}")
+    }
 }
 
 /// A standalone HTML sheet for one position in `lang`: facts, diagram
@@ -330,6 +341,16 @@ h3 + p { margin: 0; }
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn q_values_that_would_read_0_000_read_less_than_0_001() {
+        assert_eq!(q_relation(1.5e-14), "< 0.001");
+        assert_eq!(q_relation(0.0004), "< 0.001");
+        assert_eq!(q_relation(0.012), "= 0.012");
+        assert_eq!(crate::site::q_value_text(0.0), "< 0.001");
+        assert_eq!(crate::site::q_value_text(0.0006), "0.001");
+        assert_eq!(crate::site::q_value_text(1.0), "1.000");
+    }
 
     #[test]
     fn every_language_has_every_text_of_english() {

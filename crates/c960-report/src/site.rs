@@ -159,6 +159,26 @@ pub(crate) fn page(title: &str, depth: usize, banner: &str, body: &str) -> Strin
     .render()
 }
 
+/// A q-value to three decimals; one that would read `0.000` is
+/// `< 0.001` (a q-value is never zero).
+#[must_use]
+pub fn q_value_text(q: f64) -> String {
+    if q < 0.0005 {
+        "< 0.001".to_owned()
+    } else {
+        format!("{q:.3}")
+    }
+}
+
+/// The number in a cell of `frame`, if it holds one.
+fn number_at(frame: &DataFrame, column: &str, row: usize) -> Option<f64> {
+    match frame.column(column).ok()?.get(row).ok()? {
+        AnyValue::Float64(v) => Some(v),
+        AnyValue::Float32(v) => Some(f64::from(v)),
+        _ => None,
+    }
+}
+
 /// A cell of `frame` as text ("" when null).
 fn cell(frame: &DataFrame, column: &str, row: usize, percent: bool) -> String {
     let Ok(series) = frame.column(column) else {

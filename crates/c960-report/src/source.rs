@@ -4,14 +4,20 @@
 //! run's columns in the per-position table, so two runs with the same label
 //! are refused (see [`crate::per_position`]). What a manifest does not
 //! record is said in words here, never shown as a placeholder.
+//!
+//! A sweep is given as its run directory or as its table alone, as
+//! datasets publish each rater (`NAME-sweep.parquet` with
+//! `NAME-manifest.json` beside it): a file is read where it lies, under
+//! the lock of the directory holding it, if that has one.
 
 use std::{
     collections::BTreeSet,
     fmt::Write as _,
+    fs,
     path::{Path, PathBuf},
 };
 
-use c960_store::{RunKind, RunManifest};
+use c960_store::{MANIFEST_FILE, RunKind, RunManifest};
 use serde::Serialize;
 
 use crate::ReportError;
@@ -23,8 +29,12 @@ pub struct Source {
     pub kind: RunKind,
     /// Prefix of its columns, e.g. `sweep_stockfish_15_1_nodes_1000000`.
     pub label: String,
-    /// The run directory.
+    /// The run directory, or the sweep table given on its own.
     pub dir: PathBuf,
+    /// The run's per-position table (`sweep.parquet` in the directory, or
+    /// the table given).
+    #[serde(skip)]
+    pub table: PathBuf,
     /// Its manifest, as written by the run.
     pub manifest: RunManifest,
     /// Units that failed in the run (SP and reason, one per failed
@@ -32,12 +42,53 @@ pub struct Source {
     pub failed: Vec<(u16, String)>,
 }
 
-/// Reads the manifest of the run in `dir` and labels it.
-pub fn source(dir: &Path) -> Result<Source, ReportError> {
-    let manifest = RunManifest::read(dir).map_err(|e| ReportError::BadRun {
-        dir: dir.to_owned(),
-        reason: e.to_string(),
-    })?;
+/// The manifest of the run `input`: `manifest.json` in a run directory;
+/// beside a table given on its own, the file named like it
+/// (`NAME-manifest.json` for `NAME-sweep.parquet`).
+#[must_use]
+pub fn manifest_path(input: &Path) -> PathBuf {
+    if !input.is_file() {
+        return input.join(MANIFEST_FILE);
+    }
+    let name = input
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let stem = name
+        .strip_suffix(RunKind::Sweep.table())
+        .unwrap_or_else(|| name.strip_suffix(".parquet").unwrap_or(&name));
+    let prefix = if stem.is_empty() || stem.ends_with(['-', '_', '.']) {
+        stem.to_owned()
+    } else {
+        format!("{stem}-")
+    };
+    input.with_file_name(format!("{prefix}{MANIFEST_FILE}"))
+}
+
+/// The directory whose lock guards the run `input`: the run directory, or
+/// the directory holding a table given on its own.
+#[must_use]
+pub fn lock_dir(input: &Path) -> &Path {
+    if !input.is_file() {
+        return input;
+    }
+    match input.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
+/// Reads the manifest of the run `input` (a run directory, or a sweep
+/// table given on its own) and labels it.
+pub fn source(input: &Path) -> Result<Source, ReportError> {
+    let dir = input;
+    let manifest = if input.is_file() {
+        manifest_beside(input)?
+    } else {
+        RunManifest::read(dir).map_err(|e| ReportError::BadRun {
+            dir: dir.to_owned(),
+            reason: e.to_string(),
+        })?
+    };
     let kind = manifest.kind;
     let mut label = match kind {
         RunKind::Sweep | RunKind::Selfplay => format!(
@@ -75,13 +126,51 @@ pub fn source(dir: &Path) -> Result<Source, ReportError> {
             (u16::try_from(f.sp).unwrap_or(u16::MAX), reason.to_owned())
         })
         .collect();
+    let table = if input.is_file() {
+        input.to_owned()
+    } else {
+        input.join(kind.table())
+    };
     Ok(Source {
         kind,
         label: slug(&label),
         dir: dir.to_owned(),
+        table,
         manifest,
         failed,
     })
+}
+
+/// The manifest beside the table `file` given on its own; only a sweep is
+/// one table (a self-play run or an import is read from its directory).
+fn manifest_beside(file: &Path) -> Result<RunManifest, ReportError> {
+    let path = manifest_path(file);
+    let bad = |reason: String| ReportError::BadRun {
+        dir: file.to_owned(),
+        reason,
+    };
+    let text = fs::read_to_string(&path).map_err(|e| {
+        bad(format!(
+            "a sweep table is read with its manifest beside it, and {} cannot be read ({e})",
+            path.display()
+        ))
+    })?;
+    let manifest = RunManifest::parse(&text).map_err(|e| ReportError::BadRun {
+        dir: path.clone(),
+        reason: e
+            .to_string()
+            .trim_start_matches(&format!("{MANIFEST_FILE}: "))
+            .to_owned(),
+    })?;
+    let what = match manifest.kind {
+        RunKind::Sweep => return Ok(manifest),
+        RunKind::Selfplay => "a self-play run",
+        RunKind::Import => "imported games",
+    };
+    Err(bad(format!(
+        "{} describes {what}; give its run directory (only a sweep is read from its table alone)",
+        path.display()
+    )))
 }
 
 /// Lower-case letters and digits joined by `_`.

@@ -36,7 +36,7 @@ fn a_dfrc_sweep_with_repeats_reports_its_setups_with_verdicts() {
     sweep(&dir, "sample:48:7,symmetric", "2");
     let out = dir.ok(&["report", "--sweep", "run", "--out", "site"]);
     assert!(
-        out.contains("DFRC report for 1008 setups from 1 sweep(s)"),
+        out.contains("DFRC report for 1008 setups from 1 sweep:"),
         "{out}"
     );
     let index = std::fs::read_to_string(dir.file("site/index.html")).unwrap();

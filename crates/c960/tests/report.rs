@@ -23,7 +23,7 @@ fn a_report_from_the_published_sweep() {
     let sweep = published_sweep();
     let out = dir.ok(&["report", "--sweep", &sweep, "--out", "site"]);
     assert!(
-        out.starts_with("report for 960 positions from 1 run(s): 962 pages"),
+        out.starts_with("report for 960 positions from 1 run: 962 pages"),
         "{out}"
     );
     let index = fs::read_to_string(dir.file("site/index.html")).unwrap();
@@ -118,7 +118,7 @@ fn a_report_with_self_play_games() {
         "site",
     ]);
     assert!(
-        out.starts_with("report for 960 positions from 2 run(s)"),
+        out.starts_with("report for 960 positions from 2 runs"),
         "{out}"
     );
     let label = "selfplay_c960_builtin";

@@ -217,7 +217,7 @@ fn restore_rebuilds_a_run_from_its_game_table_and_refuses_bad_tables() {
     dir.ok(&SWEEP);
     let out = dir.ok(&["restore", "sp/games.parquet", "--out", "again"]);
     assert!(
-        out.starts_with("restored 8 game(s) of c960 builtin") && out.contains("4 position(s)"),
+        out.starts_with("restored 8 games of c960 builtin") && out.contains("4 positions"),
         "{out}"
     );
     for file in ["positions.parquet", "games.pgn", "manifest.json"] {

@@ -23,7 +23,20 @@ pub const MATE_CP: f64 = 1000.0;
 /// `Some(false)` for Chess960 (no `variant`, or `chess960`), `None` when
 /// the directory has no manifest (the Chess960 report says why). A
 /// manifest that does not read is a bad run naming the file and field.
+/// A sweep table given on its own is read by [`crate::source`], which
+/// names what is wrong with it; a DFRC sweep is read from its directory.
 pub fn variant_is_dfrc(dir: &Path) -> Result<Option<bool>, ReportError> {
+    if dir.is_file() {
+        let source = crate::source(dir)?;
+        if source.manifest.variant == Variant::Dfrc {
+            return Err(ReportError::BadRun {
+                dir: dir.to_owned(),
+                reason: "a DFRC sweep is read from its run directory; give that directory"
+                    .to_owned(),
+            });
+        }
+        return Ok(Some(false));
+    }
     if !dir.join(MANIFEST_FILE).is_file() {
         return Ok(None);
     }

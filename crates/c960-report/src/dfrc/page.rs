@@ -305,7 +305,7 @@ fn setup_table(body: &mut String, rows: &[SetupRow]) {
         let _ = writeln!(
             body,
             "<tr><td>{}</td><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:+.1}</td>\
-             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3}</td></tr>",
+             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             r.setup,
             escape(&r.placement),
             r.white_sp,
@@ -320,7 +320,7 @@ fn setup_table(body: &mut String, rows: &[SetupRow]) {
             r.shrunk.map_or(String::new(), |v| format!("{v:+.1}")),
             r.expected.map_or(String::new(), |v| format!("{v:.3}")),
             r.verdict.name(),
-            r.q_value
+            crate::site::q_value_text(r.q_value)
         );
     }
     body.push_str("</tbody></table>\n");

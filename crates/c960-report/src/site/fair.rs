@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use polars::prelude::*;
 
-use super::{cell, provenance};
+use super::{cell, number_at, provenance, q_value_text};
 use crate::{RunKind, Source, html::escape};
 
 /// What "balanced" is measured against.
@@ -354,7 +354,7 @@ fn run_cells(
             "<td>{}</td><td>{}</td><td>{}</td>",
             balances.estimate[row].map_or(String::new(), |v| format!("{v:.3}")),
             cell(frame, "verdict", row, false),
-            cell(frame, "q_value", row, false)
+            number_at(frame, "q_value", row).map_or_else(String::new, q_value_text)
         );
     }
     cells

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use c960_core::{Features, Lang, StartPosition, shakmaty::CastlingSide};
 use polars::prelude::*;
 
-use super::{cell, page};
+use super::{cell, number_at, page};
 use crate::{
     RunKind, Source, Trees,
     html::{escape, escape_prose},
@@ -282,7 +282,7 @@ fn measured(
     let verdict = cell(frame, "verdict", row, false);
     let verdict = (!verdict.is_empty()).then(|| crate::sheet::VerdictView {
         verdict,
-        q_value: cell(frame, "q_value", row, false).parse().unwrap_or(1.0),
+        q_value: number_at(frame, "q_value", row).unwrap_or(1.0),
         level: crate::balance::Settings::default().level,
     });
     crate::sheet::Measured {
@@ -368,6 +368,30 @@ fn repeat_facts(
     );
 }
 
+/// A multi-line sweep's moves with their scores, best first for White, who
+/// moves: mates to give (soonest first), centipawns, then mates to suffer
+/// (latest first), whatever order the engine sent them in.
+fn best_first(c: &dyn Fn(&str, bool) -> String, lines: u32) -> Vec<String> {
+    let mut moves: Vec<((u8, i64), String)> = (1..=lines)
+        .filter_map(|k| {
+            let san = c(&format!("move{k}_san"), false);
+            let cp = c(&format!("move{k}_cp"), false);
+            let mate = c(&format!("move{k}_mate"), false);
+            let (order, score) = match mate.parse::<i64>() {
+                Ok(m) if m > 0 => ((0, m), format!("mate {mate}")),
+                Ok(m) => ((2, m), format!("mate {mate}")),
+                Err(_) => match cp.parse::<i64>() {
+                    Ok(v) => ((1, -v), format!("{v:+}")),
+                    Err(_) => ((1, 0), cp),
+                },
+            };
+            (!san.is_empty()).then(|| (order, format!("{san} ({score})")))
+        })
+        .collect();
+    moves.sort_by_key(|m| m.0);
+    moves.into_iter().map(|m| m.1).collect()
+}
+
 /// The WDL of a search, or that the engine gives none.
 fn wdl(c: &impl Fn(&str, bool) -> String) -> String {
     let (w, d, l) = (
@@ -406,29 +430,23 @@ fn run_facts(
                         format!("{} cp, {}", c("score_cp", false), wdl(&c)),
                     );
                 }
+                // The line begins with the best move: shown once.
+                let line = c("pv_san", false);
                 fact(
                     if searches > 1 {
-                        "its best move, line"
+                        "its best line"
                     } else {
-                        "best move, line"
+                        "best line"
                     },
-                    format!("{} — {}", c("best_move_san", false), c("pv_san", false)),
+                    if line.is_empty() {
+                        c("best_move_san", false)
+                    } else {
+                        line
+                    },
                 );
                 let lines = s.manifest.lines();
                 if lines > 1 {
-                    let moves: Vec<String> = (1..=lines)
-                        .filter_map(|k| {
-                            let san = c(&format!("move{k}_san"), false);
-                            let cp = c(&format!("move{k}_cp"), false);
-                            let mate = c(&format!("move{k}_mate"), false);
-                            let score = if mate.is_empty() {
-                                cp.parse::<i64>().map(|v| format!("{v:+}")).unwrap_or(cp)
-                            } else {
-                                format!("mate {mate}")
-                            };
-                            (!san.is_empty()).then(|| format!("{san} ({score})"))
-                        })
-                        .collect();
+                    let moves = best_first(&c, lines);
                     fact("best first moves", moves.join(", "));
                 }
             }

@@ -124,7 +124,7 @@ pub(crate) struct DrawFilterArgs {
     pub(crate) verdict: Option<VerdictArg>,
     /// The balance table (`balance.csv`, or the directory holding it) that
     /// --verdict reads.
-    #[arg(long, value_name = "FILE", requires = "verdict")]
+    #[arg(long, value_name = "FILE", requires = "verdict", value_parser = balance_table)]
     pub(crate) balance: Option<PathBuf>,
 }
 
@@ -154,6 +154,23 @@ impl LangArg {
 
 /// `--paper`'s parser: the sizes the kit is laid out for, as the kit's
 /// own type.
+/// A `--balance` table that can be read: the file, or `balance.csv` in
+/// the directory given. One that cannot is bad input, refused before
+/// anything is drawn or written.
+fn balance_table(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    let csv = if path.is_dir() {
+        path.join(c960_report::balance::BALANCE_CSV)
+    } else {
+        path.clone()
+    };
+    match std::fs::File::open(&csv) {
+        Ok(_) if csv.is_file() => Ok(path),
+        Ok(_) => Err(format!("{} is not a file", csv.display())),
+        Err(e) => Err(format!("cannot read {}: {e}", csv.display())),
+    }
+}
+
 fn paper_parser() -> impl clap::builder::TypedValueParser<Value = Paper> {
     super::named_values(&[
         ("a4", "ISO A4, 210 × 297 mm", Paper::A4),

@@ -161,7 +161,7 @@ impl EngineArgs {
         let bar = ProgressBar::new(total);
         bar.set_style(crate::follow::with_rate(
             ProgressStyle::with_template(&format!(
-                "{{bar:40}} {{pos}}/{{len}} {unit}  {{rate}}  ETA {{eta}}  {{msg}}"
+                "{{bar:40}} {{pos}}/{{len}} {unit}  {{rate}}  {{eta}}  {{msg}}"
             ))
             .expect("a valid template"),
         ));

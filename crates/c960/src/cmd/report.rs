@@ -12,7 +12,8 @@ use crate::{
 };
 
 pub(crate) fn run(args: &ReportArgs) -> Result<()> {
-    // Runs being written are not read (the report locks them again).
+    // Runs being written are not read (the report locks them again); a
+    // sweep table given on its own is guarded by its directory's lock.
     let mut locks = Vec::new();
     for dir in args
         .sweeps
@@ -20,7 +21,7 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         .chain(&args.selfplays)
         .chain(&args.imports)
     {
-        locks.push(c960_store::DirLock::shared(dir)?);
+        locks.push(c960_store::DirLock::shared(c960_report::lock_dir(dir))?);
     }
     // Each directory must hold the kind of run its flag says.
     for (dirs, kind, flag) in [
@@ -77,8 +78,8 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         let mut text = Text::default();
         writeln!(
             text,
-            "report for 960 positions from {} run(s): {} pages, {} chart files in {:.1}s",
-            built.sources.len(),
+            "report for 960 positions from {}: {} pages, {} chart files in {:.1}s",
+            crate::output::count(built.sources.len(), "run", "runs"),
             built.pages,
             built.charts.len(),
             started.elapsed().as_secs_f64()
@@ -98,9 +99,9 @@ fn dfrc_summary(
 ) -> Result<()> {
     for run in built.runs.iter().filter(|r| !r.failed.is_empty()) {
         eprintln!(
-            "c960: warning: {} has {} failed setup(s); the report has no numbers for them",
+            "c960: warning: {} has {}; the report has no numbers for them",
             run.dir.display(),
-            run.failed.len()
+            crate::output::count(run.failed.len(), "failed setup", "failed setups")
         );
     }
     if !args.quiet {
@@ -108,8 +109,9 @@ fn dfrc_summary(
         let mut text = Text::default();
         writeln!(
             text,
-            "DFRC report for {setups} setups from {} sweep(s): {} chart files in {:.1}s",
-            built.runs.len(),
+            "DFRC report for {} from {}: {} chart files in {:.1}s",
+            crate::output::count(setups, "setup", "setups"),
+            crate::output::count(built.runs.len(), "sweep", "sweeps"),
             built.charts.len(),
             started.elapsed().as_secs_f64()
         )?;

@@ -14,10 +14,10 @@ pub(crate) fn run(args: &RestoreArgs) -> Result<()> {
         let mut text = Text::default();
         writeln!(
             text,
-            "restored {} game(s) of {} over {} position(s) into {}",
-            restored.games,
+            "restored {} of {} over {} into {}",
+            crate::output::count(restored.games, "game", "games"),
             restored.engines.join(" vs "),
-            restored.positions,
+            crate::output::count(restored.positions, "position", "positions"),
             args.out.display()
         )?;
         text.print()?;

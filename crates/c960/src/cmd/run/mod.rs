@@ -206,8 +206,9 @@ fn start_engines(
             named.join(", "),
             sweep.positions.len(),
             selfplay.map_or("no self-play".to_owned(), |s| format!(
-                "self-play {} game(s) per position at {} per move",
-                s.games_per_position, s.limit
+                "self-play {} per position at {} per move",
+                crate::output::count(s.games_per_position.get(), "game", "games"),
+                s.limit
             )),
             plan.out.display()
         );

@@ -44,10 +44,8 @@ impl Display {
     fn drawing_to(target: Option<fn() -> ProgressDrawTarget>) -> Display {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         bar.set_style(crate::follow::with_rate(
-            ProgressStyle::with_template(
-                "{prefix:>16} {bar:32} {pos}/{len} {msg}  {rate}  ETA {eta}",
-            )
-            .expect("a valid template"),
+            ProgressStyle::with_template("{prefix:>16} {bar:32} {pos}/{len} {msg}  {rate}  {eta}")
+                .expect("a valid template"),
         ));
         Display { bar, target }
     }
@@ -111,8 +109,8 @@ pub(super) fn sweep_stage(
     if let Some(first) = swept.failed.first() {
         display.bar.finish_and_clear();
         bail!(
-            "{} position(s) failed in the sweep, e.g. SP {}: {}; run the same command again to retry them",
-            swept.failed.len(),
+            "{} failed in the sweep, e.g. SP {}: {}; run the same command again to retry them",
+            crate::output::count(swept.failed.len(), "position", "positions"),
             first.sp,
             first.reason
         );
@@ -121,8 +119,8 @@ pub(super) fn sweep_stage(
         stage: "sweep",
         seconds: clock.elapsed().as_secs_f64(),
         what: format!(
-            "{} positions at {}{}{} ({} from the journal)",
-            swept.rows.len(),
+            "{} at {}{}{} ({} from the journal)",
+            crate::output::count(swept.rows.len(), "position", "positions"),
             sweep.limit,
             if sweep.multipv > NonZeroU32::MIN {
                 format!(" with MultiPV {}", sweep.multipv)
@@ -162,8 +160,8 @@ pub(super) fn selfplay_stage(
     if let Some(first) = outcome.failed.first() {
         display.bar.finish_and_clear();
         bail!(
-            "{} game(s) failed in self-play, e.g. SP {} game {}: {}; run the same command again to retry them",
-            outcome.failed.len(),
+            "{} failed in self-play, e.g. SP {} game {}: {}; run the same command again to retry them",
+            crate::output::count(outcome.failed.len(), "game", "games"),
             first.sp,
             first.game,
             first.reason
@@ -173,8 +171,10 @@ pub(super) fn selfplay_stage(
         stage: "self-play",
         seconds: clock.elapsed().as_secs_f64(),
         what: format!(
-            "{} games at {} per move ({} from the journal)",
-            outcome.games, selfplay.limit, outcome.resumed
+            "{} at {} per move ({} from the journal)",
+            crate::output::count(outcome.games, "game", "games"),
+            selfplay.limit,
+            outcome.resumed
         ),
         resumed: outcome.resumed,
     };

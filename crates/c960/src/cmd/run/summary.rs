@@ -35,18 +35,52 @@ fn resumed_note(times: &[StageTime], before: Option<f64>) -> String {
     }
 }
 
-/// The closing summary: where the report is, time per stage, and the most
-/// and least balanced positions by |engine score|.
-pub(super) fn summary(
+/// A position as the summary ranks it: its balance in centipawns, with
+/// the interval where the balance is the raters' consensus.
+struct Ranked {
+    sp: u16,
+    cp: f64,
+    interval: Option<(f64, f64)>,
+}
+
+/// The positions by |balance|, most balanced first: with several raters
+/// by their consensus (balance.csv's estimate and interval), with one by
+/// the mean over a position's searches (one search without repeats).
+fn ranked(rows: &[SweepRow], consensus: Option<&c960_report::balance::Balance>) -> Vec<Ranked> {
+    let mut scored: Vec<Ranked> = match consensus {
+        Some(b) => b
+            .sweep_rows
+            .iter()
+            .map(|(sp, r)| Ranked {
+                sp: *sp,
+                cp: r.shrunk,
+                interval: Some((r.shrunk_low, r.shrunk_high)),
+            })
+            .collect(),
+        None => c960_sweep::repeats::summarize(rows)
+            .iter()
+            .filter_map(|m| {
+                Some(Ranked {
+                    sp: u16::try_from(m.sp).ok()?,
+                    cp: m.cp?.mean,
+                    interval: None,
+                })
+            })
+            .collect(),
+    };
+    scored.sort_by(|a, b| a.cp.abs().total_cmp(&b.cp.abs()).then(a.sp.cmp(&b.sp)));
+    scored
+}
+
+/// The summary's first lines: the run, where its files are, and the time
+/// per stage.
+fn header(
+    text: &mut Text,
     plan: &Plan,
     engine: &str,
-    rows: &[SweepRow],
-    played: &[PositionSummary],
     (times, before): (&[StageTime], Option<f64>),
     report: &Path,
-    verdicts: Option<&c960_report::balance::Balance>,
-) -> Result<Text> {
-    let mut text = Text::default();
+) -> std::fmt::Result {
     let total: f64 = times.iter().map(|t| t.seconds).sum();
     let resumed = resumed_note(times, before);
     writeln!(
@@ -88,38 +122,63 @@ pub(super) fn summary(
             t.what
         )?;
     }
-    // By the mean over a position's searches (one search without repeats).
-    let mut scored: Vec<(u16, f64)> = c960_sweep::repeats::summarize(rows)
-        .iter()
-        .filter_map(|m| Some((u16::try_from(m.sp).ok()?, m.cp?.mean)))
-        .collect();
-    scored.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then(a.0.cmp(&b.0)));
-    let line = |text: &mut Text, sp: u16, cp: f64| -> std::fmt::Result {
+    Ok(())
+}
+
+/// The closing summary: where the report is, time per stage, and the most
+/// and least balanced positions by |engine score|, or with several raters
+/// by |consensus estimate| with its interval.
+pub(super) fn summary(
+    plan: &Plan,
+    engine: &str,
+    rows: &[SweepRow],
+    played: &[PositionSummary],
+    (times, before): (&[StageTime], Option<f64>),
+    report: &Path,
+    verdicts: Option<&c960_report::balance::Balance>,
+) -> Result<Text> {
+    let mut text = Text::default();
+    header(&mut text, plan, engine, (times, before), report)?;
+    let consensus = verdicts.filter(|b| b.engines.len() > 1 && !b.sweep_rows.is_empty());
+    let scored = ranked(rows, consensus);
+    let line = |text: &mut Text, &Ranked { sp, cp, interval }: &Ranked| {
         let games = played.iter().find(|p| p.sp == u32::from(sp));
         let selfplay = match games.and_then(|p| p.white_score.as_ref().map(|s| (p.games, s))) {
             Some((n, s)) => format!(
-                "   self-play {:.0}% [{:.0}, {:.0}] over {n} games",
+                "   self-play {:.0}% [{:.0}, {:.0}] over {}",
                 s.mean * 100.0,
                 s.low * 100.0,
-                s.high * 100.0
+                s.high * 100.0,
+                crate::output::count(n, "game", "games")
             ),
             None => String::new(),
+        };
+        let score = match interval {
+            Some((low, high)) => format!("{cp:+6.1} cp [{low:+.1}, {high:+.1}]"),
+            None => format!("{cp:+4.0} cp"),
         };
         let placement = StartPosition::new(sp).map(StartPosition::placement);
         writeln!(
             text,
-            "  SP {sp:>3}  {}  {cp:+4.0} cp{selfplay}",
+            "  SP {sp:>3}  {}  {score}{selfplay}",
             placement.unwrap_or_default()
         )
     };
     if !scored.is_empty() {
-        writeln!(text, "most balanced (smallest |engine score|)")?;
-        for (sp, cp) in scored.iter().take(5) {
-            line(&mut text, *sp, *cp)?;
+        match consensus {
+            Some(b) => writeln!(
+                text,
+                "most balanced by the consensus of {} raters (smallest |estimate|; 95% interval)",
+                b.engines.len()
+            )?,
+            None => writeln!(text, "most balanced (smallest |engine score|)")?,
+        }
+        for row in scored.iter().take(5) {
+            line(&mut text, row)?;
         }
         writeln!(text, "least balanced")?;
-        for (sp, cp) in scored.iter().rev().take(5) {
-            line(&mut text, *sp, *cp)?;
+        for row in scored.iter().rev().take(5) {
+            line(&mut text, row)?;
         }
     }
     // How far these rankings can be trusted, and what the verdicts say.
