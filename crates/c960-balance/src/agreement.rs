@@ -184,7 +184,7 @@ pub fn decile_overlap(x: &[f64], y: &[f64], top: bool) -> f64 {
 pub const SAME_MEASUREMENT: f64 = 0.999_999;
 
 /// Why two tables give no comparison.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NoComparison {
     /// They share fewer than ten positions.
     TooFew {
@@ -200,6 +200,17 @@ pub enum NoComparison {
     TheirsFlat {
         /// The positions they share.
         shared: usize,
+    },
+    /// Ours holds a value so large that its square overflows, so no
+    /// statistic of it can be computed.
+    OursOverflows {
+        /// The value.
+        value: f64,
+    },
+    /// Theirs holds such a value.
+    TheirsOverflows {
+        /// The value.
+        value: f64,
     },
 }
 
@@ -219,17 +230,29 @@ impl NoComparison {
                 "{theirs} has no spread: the same value at all {shared} positions it shares \
                  with {ours}"
             ),
+            NoComparison::OursOverflows { value } => format!(
+                "{ours} holds the value {value:e}, too large for any statistic (its square \
+                 overflows)"
+            ),
+            NoComparison::TheirsOverflows { value } => format!(
+                "{theirs} holds the value {value:e}, too large for any statistic (its square \
+                 overflows)"
+            ),
         }
     }
 }
+
+/// The largest value whose statistics can be computed: the sum of the
+/// squares of a thousand values this size stays finite.
+const OVERFLOW: f64 = 1e150;
 
 /// `ours` against `theirs` (values by SP) over the SPs both have:
 /// [`compare`] of the paired values, or why there is none.
 ///
 /// # Errors
 ///
-/// Fewer than ten shared positions, or either side without spread over
-/// them.
+/// Fewer than ten shared positions, either side without spread over
+/// them, or a value too large for any statistic.
 pub fn compare_by_sp(
     ours: &BTreeMap<u32, f64>,
     theirs: &BTreeMap<u32, f64>,
@@ -241,7 +264,14 @@ pub fn compare_by_sp(
         .unzip();
     let shared = x.len();
     let flat = |v: &[f64]| v.iter().all(|a| a.to_bits() == v[0].to_bits());
-    if shared < 10 {
+    // Sums of squares of values past 1e150 overflow; no table of balance
+    // holds such numbers.
+    let huge = |v: &[f64]| v.iter().copied().find(|a| a.abs() > OVERFLOW);
+    if let Some(value) = huge(&x) {
+        Err(NoComparison::OursOverflows { value })
+    } else if let Some(value) = huge(&y) {
+        Err(NoComparison::TheirsOverflows { value })
+    } else if shared < 10 {
         Err(NoComparison::TooFew { shared })
     } else if flat(&y) {
         Err(NoComparison::TheirsFlat { shared })

@@ -27,7 +27,8 @@ pub fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {
     }
     // Values so large that their squares overflow give no correlation.
     let r = sxy / (sxx * syy).sqrt();
-    (sxx > 0.0 && syy > 0.0 && r.is_finite()).then_some(r)
+    let finite = sxx.is_finite() && syy.is_finite() && sxy.is_finite() && r.is_finite();
+    (sxx > 0.0 && syy > 0.0 && finite).then_some(r)
 }
 
 /// Ranks from 1, ties sharing their average rank.

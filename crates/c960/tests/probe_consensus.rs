@@ -303,3 +303,21 @@ fn a_ranking_of_noise_never_overrides_the_other_method() {
     assert_eq!(json["verdict_method"], "sweep", "{out}");
     assert!(out.contains("verdicts from the sweep consensus"), "{out}");
 }
+
+#[test]
+fn compare_refuses_statistics_that_overflow() {
+    let dir = Dir::new();
+    let (mut ours, mut theirs) = (String::from("sp,value\n"), String::from("sp,value\n"));
+    for sp in 0..100u32 {
+        ours.push_str(&format!("{sp},{}\n", truth(sp)));
+        let value = if sp == 5 { 1e308 } else { view_b(sp) };
+        theirs.push_str(&format!("{sp},{value}\n"));
+    }
+    std::fs::write(dir.file("ours.csv"), ours).unwrap();
+    std::fs::write(dir.file("theirs.csv"), theirs).unwrap();
+    let line = dir.bad_input(&["compare", "ours.csv", "--with", "theirs.csv"]);
+    assert!(
+        line.contains("theirs.csv") && line.contains("too large"),
+        "{line}"
+    );
+}

@@ -351,16 +351,21 @@ fn compare_names_a_column_whose_name_holds_a_colon() {
     let (mut ours, mut theirs) = ("sp,\"a:b\",c\n".to_owned(), "sp,value\n".to_owned());
     for sp in 0..30u32 {
         writeln!(ours, "{sp},{},{}", sp * 2, (sp * 7) % 13).unwrap();
-        writeln!(theirs, "{sp},{}", sp * 3).unwrap();
+        writeln!(theirs, "{sp},{}", sp * 3 + (sp * 7) % 5).unwrap();
     }
     fs::write(dir.file("t.csv"), ours).unwrap();
     fs::write(dir.file("u.csv"), theirs).unwrap();
-    // Column a:b is twice the SP, column c is not: r = 1 only for a:b.
+    // Column a:b is twice the SP, column c is not: r is near 1 only for
+    // a:b (not exactly: an exact rescaling is refused as the same
+    // measurement).
     for spec in ["t.csv:\"a:b\"", "t.csv:a:b"] {
         let out = dir.ok(&["compare", spec, "--with", "u.csv", "--format", "json"]);
         let doc: Value = serde_json::from_str(&out).unwrap();
         assert_eq!(doc["ours"], "t.csv:\"a:b\"", "{doc}");
-        assert_eq!(doc["rows"][0]["pearson"]["value"], 1.0, "{doc}");
+        assert!(
+            doc["rows"][0]["pearson"]["value"].as_f64().unwrap() > 0.99,
+            "{doc}"
+        );
     }
     let line = dir.bad_input(&["compare", "t.csv:\"a:c\"", "--with", "u.csv"]);
     assert!(line.contains("no column \"a:c\""), "{line}");

@@ -59,10 +59,11 @@ pub enum RaterError {
         /// The rater.
         rater: String,
     },
-    /// A rater whose scores run against the others'.
+    /// A rater whose scores run against the others' beyond chance.
     #[error(
-        "rater {rater}: its scores run against the other raters' (r = {r:.2} with them): a score \
-         with its sign flipped? Every rater must rank the positions the same way round"
+        "rater {rater}: its scores run against the other raters' (r = {r:.2} with them, beyond \
+         chance): a score with its sign flipped? Every rater must rank the positions the same \
+         way round"
     )]
     AgainstTheOthers {
         /// The rater.
@@ -312,9 +313,12 @@ pub(super) fn standardized(engines: &[EngineMeans]) -> Result<Standardized, Rate
     Ok((scales, z))
 }
 
-/// Refuses a rater that runs against the others: with two raters, a
-/// negative correlation; with more, a rater whose mean correlation with
-/// the others is not positive (the most negative is named).
+/// Refuses a rater that runs against the others: one whose mean
+/// correlation with them is negative beyond chance (one-sided, 5 %, by
+/// Fisher's z over the positions they share), as a score with its sign
+/// flipped is; the most negative is named. A rater merely uncorrelated
+/// with the others (noise on a few positions) is kept: it shares nothing,
+/// so its own view takes all its signal and its weight is tiny.
 pub(super) fn check_direction(z: &[Vec<Option<f64>>], names: &[String]) -> Result<(), RaterError> {
     let k = z.len();
     if k < 2 {
@@ -322,19 +326,22 @@ pub(super) fn check_direction(z: &[Vec<Option<f64>>], names: &[String]) -> Resul
     }
     let mut worst: Option<(usize, f64)> = None;
     for e in 0..k {
-        let rs: Vec<f64> = (0..k)
+        let pairs: Vec<(f64, usize)> = (0..k)
             .filter(|&f| f != e)
             .filter_map(|f| {
                 let (x, y) = shared(&z[e], &z[f]);
-                pearson(&x, &y)
+                Some((pearson(&x, &y)?, x.len()))
             })
             .collect();
-        if rs.is_empty() {
+        let Some(fewest) = pairs.iter().map(|p| p.1).min() else {
             continue;
-        }
+        };
         #[allow(clippy::cast_precision_loss)]
-        let r = rs.iter().sum::<f64>() / rs.len() as f64;
-        if r <= 0.0 && worst.is_none_or(|(_, w)| r < w) {
+        let r = pairs.iter().map(|p| p.0).sum::<f64>() / pairs.len() as f64;
+        #[allow(clippy::cast_precision_loss)]
+        let z_score =
+            r.clamp(-0.999_999, 0.999_999).atanh() * (fewest as f64 - 3.0).max(0.0).sqrt();
+        if z_score < -AGAINST_Z && worst.is_none_or(|(_, w)| r < w) {
             worst = Some((e, r));
         }
     }
@@ -346,6 +353,11 @@ pub(super) fn check_direction(z: &[Vec<Option<f64>>], names: &[String]) -> Resul
         None => Ok(()),
     }
 }
+
+/// The one-sided 5 % point of the standard normal: a rater's mean
+/// correlation with the others is refused when its Fisher z falls below
+/// minus this.
+const AGAINST_Z: f64 = 1.644_853_626_951_472_2;
 
 /// The smallest own-view share a rater is given: no rater is taken to be
 /// the truth itself, which would give it all the weight and an interval
@@ -395,6 +407,16 @@ pub(super) fn own_views(z: &[Vec<Option<f64>>]) -> Vec<f64> {
             if k == 2 {
                 let f = 1 - e;
                 return clamp(if c[e][f].is_finite() { c[e][f] } else { 0.0 });
+            }
+            // A rater that does not covary with the others on average
+            // shares nothing with them (its products of covariances would
+            // read as a loading).
+            let with_others: f64 = (0..k)
+                .filter(|&f| f != e && c[e][f].is_finite())
+                .map(|f| c[e][f])
+                .sum();
+            if with_others <= 0.0 {
+                return MAX_OWN;
             }
             let mut shared = Vec::new();
             for f in 0..k {
