@@ -87,6 +87,22 @@ pub struct EngineView {
     pub interval: IntervalView,
 }
 
+/// The consensus of several raters (engines or engine settings) about a
+/// position: one estimate on the reference rater's centipawn scale, with
+/// its interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConsensusView {
+    /// Raters that scored the position.
+    pub raters: usize,
+    /// The reference rater whose centipawn scale the estimate is on, e.g.
+    /// `Stockfish 19 WASM at nodes 4000000`.
+    pub reference: String,
+    /// White's advantage in centipawns on that scale.
+    pub cp: f64,
+    /// Its interval, named by its kind.
+    pub interval: IntervalView,
+}
+
 /// How the games from a position went.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GamesView {
@@ -120,7 +136,10 @@ pub struct VerdictView {
 /// What is measured about a position (each part optional).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Measured {
-    /// The engine's view.
+    /// The consensus of the raters, where there are several: quoted
+    /// instead of any one engine's view.
+    pub consensus: Option<ConsensusView>,
+    /// One engine's view, quoted where there is no consensus.
     pub engine: Option<EngineView>,
     /// The games.
     pub games: Option<GamesView>,
@@ -229,7 +248,17 @@ pub fn attacks(features: &Features, lang: Lang) -> String {
 /// The sentences about what was measured.
 fn measured_facts(measured: &Measured, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some(e) = &measured.engine {
+    if let Some(c) = &measured.consensus {
+        out.push(
+            count(lang, "consensus", c.raters)
+                .replace("{reference}", &c.reference)
+                .replace("{cp}", &format!("{:+.0}", c.cp))
+                .replace(
+                    "{interval}",
+                    &c.interval.words(lang, |v| format!("{v:+.0}")),
+                ),
+        );
+    } else if let Some(e) = &measured.engine {
         out.push(
             text(lang, "engine")
                 .replace("{source}", &e.source)
@@ -359,6 +388,7 @@ mod tests {
 
     fn with(engine: IntervalView) -> Measured {
         Measured {
+            consensus: None,
             engine: Some(EngineView {
                 source: "Stockfish 15.1 at nodes 250000, mean of 4 searches".to_owned(),
                 cp: 34.0,
@@ -399,6 +429,48 @@ mod tests {
             );
             assert!(!text.contains("+34 to +34"), "{text}");
         }
+    }
+
+    #[test]
+    fn the_sheet_quotes_the_consensus_where_there_is_one() {
+        let features = Features::of(StartPosition::new(879).unwrap());
+        let mut measured = with(IntervalView::SingleSearch);
+        measured.consensus = Some(ConsensusView {
+            raters: 4,
+            reference: "Stockfish 19 WASM at nodes 4000000".to_owned(),
+            cp: 60.2,
+            interval: IntervalView::Named {
+                name: "95% interval of the consensus,".to_owned(),
+                low: 53.9,
+                high: 66.5,
+            },
+        });
+        let en = facts(&features, &measured, Lang::En).join(" ");
+        assert!(
+            en.contains("The consensus of 4 raters rates it +60 centipawns for White (95% interval of the consensus, +54 to +66), on the centipawn scale of Stockfish 19 WASM at nodes 4000000, the reference rater."),
+            "{en}"
+        );
+        // The one engine's view is not quoted beside it.
+        assert!(!en.contains("+34"), "{en}");
+        for lang in [Lang::De, Lang::Nl, Lang::Tr] {
+            let text = facts(&features, &measured, lang).join(" ");
+            for part in [
+                "4 ",
+                "+60",
+                "+54",
+                "+66",
+                "Stockfish 19 WASM at nodes 4000000",
+            ] {
+                assert!(text.contains(part), "{lang:?}: {part} not in {text}");
+            }
+            assert!(!text.contains("+34"), "{text}");
+        }
+        measured.consensus = None;
+        let single = facts(&features, &measured, Lang::En).join(" ");
+        assert!(
+            single.contains("One engine's view, not a consensus of raters: Stockfish 15.1"),
+            "{single}"
+        );
     }
 
     #[test]

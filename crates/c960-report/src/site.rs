@@ -10,6 +10,7 @@
 
 mod fair;
 mod position;
+mod raters;
 mod swap;
 
 use std::{
@@ -61,7 +62,9 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
         )
     });
     let lead = format!("{reliability}{section}");
-    let body = index(frame, sources, &columns, charts, &lead);
+    let bounds = raters::read_bounds(sources)?;
+    let lead = format!("{lead}{}", provenance_of(sources, &bounds));
+    let body = index(frame, (sources, verdicts), &columns, charts, &lead);
     write(
         &dir.join("index.html"),
         &page("c960 report", 0, &banner, &body),
@@ -77,6 +80,7 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
         sources,
         trees,
         verdicts,
+        bounds: &bounds,
     };
     for row in 0..frame.height() {
         let sp = StartPosition::new(row as u16).map_err(io::Error::other)?;
@@ -195,6 +199,12 @@ fn cell(frame: &DataFrame, column: &str, row: usize, percent: bool) -> String {
 }
 
 fn provenance(sources: &[Source]) -> String {
+    provenance_of(sources, &[])
+}
+
+/// The inputs' provenance, each sweep with how many of its scores are
+/// bounds when `bounds` has them.
+fn provenance_of(sources: &[Source], bounds: &[raters::Bounds]) -> String {
     if sources.is_empty() {
         return "<p class=\"provenance\">Static features only: no sweep or self-play run was given.</p>".to_owned();
     }
@@ -207,11 +217,16 @@ fn provenance(sources: &[Source]) -> String {
         };
         let _ = write!(
             text,
-            "<li><code>{}</code>: {what} with {}, {}, {}</li>",
+            "<li><code>{}</code>: {what} with {}, {}, {}{}</li>",
             escape(&s.label),
             escape(&with),
             escape(&s.finished()),
             escape(&s.version()),
+            if s.kind == RunKind::Sweep {
+                raters::bound_counts(bounds, &s.label)
+            } else {
+                String::new()
+            },
         );
     }
     text.push_str("</ul>");
@@ -298,17 +313,27 @@ fn reliability_note(verdicts: Option<&crate::balance::Balance>) -> String {
     )
 }
 
-/// The index's body; `lead` (HTML) follows its heading.
+/// The index's body; `lead` (HTML, with the inputs' provenance) follows
+/// its heading. With a consensus of several raters, the table shows it
+/// with its interval before each rater's own column.
 fn index(
     frame: &DataFrame,
-    sources: &[Source],
+    (sources, verdicts): (&[Source], Option<&crate::balance::Balance>),
     columns: &[RunColumn],
     charts: &[Shown],
     lead: &str,
 ) -> String {
     let mut body = String::from("<h1>Chess960: how balanced is each start position?</h1>\n");
     body.push_str(lead);
-    body.push_str(&provenance(sources));
+    let consensus =
+        |row: usize| raters::consensus_row(verdicts, u16::try_from(row).unwrap_or(u16::MAX));
+    let has_consensus = (0..frame.height()).any(|row| consensus(row).is_some());
+    body.push_str(&balance_note(
+        sources,
+        verdicts
+            .filter(|_| has_consensus)
+            .map(|b| b.engines.len() - b.merged.len()),
+    ));
     body.push_str(
         "<p><a href=\"fair.html\">Fair positions for organizers</a></p>\n<div class=\"charts\">\n",
     );
@@ -330,6 +355,9 @@ fn index(
     ];
     for (h, kind) in fixed {
         let _ = write!(body, "<th data-type=\"{kind}\">{h}</th>");
+    }
+    if has_consensus {
+        body.push_str("<th data-type=\"num\">consensus cp<br><small>of the raters</small></th><th data-type=\"num\">its 95% interval<br><small>shrunk, as the verdicts use it</small></th>");
     }
     for c in columns {
         let kind = if c.text { "text" } else { "num" };
@@ -353,6 +381,18 @@ fn index(
             cell(frame, "castle_a_first_move", row, false),
             cell(frame, "castle_h_first_move", row, false),
         );
+        if has_consensus {
+            match consensus(row) {
+                Some(r) => {
+                    let _ = write!(
+                        body,
+                        "<td>{:+.0}</td><td class=\"nobr\">{:+.0} to {:+.0}</td>",
+                        r.shrunk, r.shrunk_low, r.shrunk_high
+                    );
+                }
+                None => body.push_str("<td></td><td></td>"),
+            }
+        }
         for c in columns {
             let _ = write!(body, "<td>{}</td>", cell(frame, &c.column, row, c.percent));
         }
@@ -363,6 +403,34 @@ fn index(
     }
     body.push_str("</tbody>\n</table>\n");
     body
+}
+
+/// What the index's balance numbers are: the consensus of the raters with
+/// its interval on the reference rater's scale, or one engine's view.
+fn balance_note(sources: &[Source], consensus_of: Option<usize>) -> String {
+    let sweeps: Vec<&Source> = sources
+        .iter()
+        .filter(|s| s.kind == RunKind::Sweep)
+        .collect();
+    let Some(first) = sweeps.first() else {
+        return String::new();
+    };
+    let reference = escape(&raters::reference(sources).unwrap_or_default());
+    if let Some(raters) = consensus_of {
+        format!(
+            "<p class=\"small\">Balance here is the <b>consensus of the {raters} raters</b> (the engine sweeps listed above), in centipawns for White on the scale of {reference}, the reference rater, with its {} (<code>balance_estimate</code>, <code>balance_low</code>, <code>balance_high</code> in <code>balance.csv</code>; before shrinking: <code>sweep_cp</code>). Each rater's own score, on its own scale, is in its column and on each position's page, with whether it is exact or a bound.</p>\n",
+            raters::CONSENSUS_INTERVAL.trim_end_matches(',')
+        )
+    } else {
+        format!(
+            "<p class=\"small\">The engine scores here are <b>one engine's view</b>, {reference}{}: there is no consensus of raters, so how far it is from the truth is not measured.</p>\n",
+            if sweeps.len() == 1 && first.manifest.searches() <= 1 {
+                ", a single search per position"
+            } else {
+                ""
+            }
+        )
+    }
 }
 
 /// One column of a run in the tables: header, column name, number format.

@@ -48,3 +48,4 @@ mod tournament;
 mod tournament_folder;
 mod tournament_language;
 mod writers;
+mod writers_consensus;

@@ -9,11 +9,10 @@ use std::fmt::Write as _;
 use c960_core::{Features, Lang, StartPosition, shakmaty::CastlingSide};
 use polars::prelude::*;
 
-use super::{cell, number_at, page};
+use super::{cell, page, raters};
 use crate::{
     RunKind, Source, Trees,
     html::{escape, escape_prose},
-    sheet::IntervalView,
 };
 
 /// The board as SVG: weak pawns ringed in red, castling target squares
@@ -44,6 +43,8 @@ pub(super) struct PageInputs<'a> {
     pub(super) sources: &'a [Source],
     pub(super) trees: &'a [(String, Trees)],
     pub(super) verdicts: Option<&'a crate::balance::Balance>,
+    /// Each sweep's scores that are bounds.
+    pub(super) bounds: &'a [raters::Bounds],
 }
 
 pub(super) fn position_page(
@@ -57,6 +58,7 @@ pub(super) fn position_page(
         sources,
         trees,
         verdicts,
+        bounds,
     } = *inputs;
     let features = Features::of(sp);
     let mut body = String::new();
@@ -74,7 +76,7 @@ pub(super) fn position_page(
         escape_prose(
             &crate::sheet::facts(
                 &features,
-                &measured(frame, sources, row, verdicts),
+                &raters::measured(frame, sources, row, verdicts),
                 Lang::En
             )
             .join(" ")
@@ -84,6 +86,7 @@ pub(super) fn position_page(
     body.push_str(&board);
     body.push('\n');
     body.push_str(&downloads(sp, has_pgn));
+    body.push_str(&raters::section(frame, sources, bounds, verdicts, row));
     body.push_str("<table class=\"facts\">\n");
     let mut fact = |name: &str, value: String| {
         let _ = writeln!(body, "<tr><th>{name}</th><td>{value}</td></tr>");
@@ -179,116 +182,6 @@ pub(super) fn interval_name(kind: &str) -> &'static str {
         "pairs" => "95% interval over colour-reversed pairs",
         "anytime" => "95% anytime-valid interval",
         _ => "95% trinomial interval",
-    }
-}
-
-/// The engine's view of the position in `row` from the first sweep: one
-/// search's score, or the mean of the repeats with the interval `c960
-/// balance` gives it (one engine: its search noise pooled over all
-/// positions), or from the repeats' spread; never an interval of zero
-/// width.
-fn engine_view(
-    frame: &DataFrame,
-    s: &Source,
-    row: usize,
-    verdicts: Option<&crate::balance::Balance>,
-) -> Option<crate::sheet::EngineView> {
-    let number = |name: &str| -> Option<f64> {
-        cell(frame, &format!("{}__{name}", s.label), row, false)
-            .parse()
-            .ok()
-    };
-    let repeats = s.manifest.searches();
-    if repeats <= 1 {
-        return Some(crate::sheet::EngineView {
-            source: format!("{} at {}", s.engines(), s.limit()),
-            cp: number("score_cp")?,
-            interval: IntervalView::SingleSearch,
-        });
-    }
-    let cp = number("score_cp_mean")?;
-    let se = number("score_cp_se").unwrap_or(0.0);
-    let sp = u16::try_from(row).unwrap_or(u16::MAX);
-    let pooled = verdicts
-        .and_then(|b| b.sweep_rows.get(&sp))
-        .filter(|r| r.engines == 1 && r.low.is_finite() && r.high.is_finite() && r.high > r.low);
-    let interval = match pooled {
-        Some(r) => IntervalView::Named {
-            name: "95% interval of c960 balance, search noise pooled over all positions,"
-                .to_owned(),
-            low: r.low,
-            high: r.high,
-        },
-        None if se > 0.0 => IntervalView::Named {
-            name: format!("95% interval of the mean of {repeats} searches"),
-            low: cp - c960_balance::normal::two_sided(c960_balance::LEVEL) * se,
-            high: cp + c960_balance::normal::two_sided(c960_balance::LEVEL) * se,
-        },
-        None => IntervalView::Identical(repeats),
-    };
-    Some(crate::sheet::EngineView {
-        source: format!(
-            "{} at {}, mean of {repeats} searches",
-            s.engines(),
-            s.limit()
-        ),
-        cp,
-        interval,
-    })
-}
-
-/// What the runs measured about the position in `row`, for its facts
-/// paragraph: the first sweep's score and the first game run's results.
-fn measured(
-    frame: &DataFrame,
-    sources: &[Source],
-    row: usize,
-    verdicts: Option<&crate::balance::Balance>,
-) -> crate::sheet::Measured {
-    let number = |label: &str, name: &str| -> Option<f64> {
-        cell(frame, &format!("{label}__{name}"), row, false)
-            .parse()
-            .ok()
-    };
-    let engine = sources
-        .iter()
-        .find(|s| s.kind == RunKind::Sweep)
-        .and_then(|s| engine_view(frame, s, row, verdicts));
-    let games = sources.iter().find(|s| s.kind.has_games()).and_then(|s| {
-        let count = |name: &str| {
-            cell(frame, &format!("{}__{name}", s.label), row, false)
-                .parse::<u64>()
-                .ok()
-        };
-        Some(crate::sheet::GamesView {
-            source: if s.kind == RunKind::Import {
-                "imported games".to_owned()
-            } else {
-                "engine self-play".to_owned()
-            },
-            games: count("games")?,
-            white_wins: count("white_wins")?,
-            draws: count("draws")?,
-            black_wins: count("black_wins")?,
-            score: number(&s.label, "white_score")?,
-            interval: IntervalView::Named {
-                name: interval_name(&cell(frame, &format!("{}__interval", s.label), row, false))
-                    .to_owned(),
-                low: number(&s.label, "white_score_low")?,
-                high: number(&s.label, "white_score_high")?,
-            },
-        })
-    });
-    let verdict = cell(frame, "verdict", row, false);
-    let verdict = (!verdict.is_empty()).then(|| crate::sheet::VerdictView {
-        verdict,
-        q_value: number_at(frame, "q_value", row).unwrap_or(1.0),
-        level: crate::balance::Settings::default().level,
-    });
-    crate::sheet::Measured {
-        engine,
-        games,
-        verdict,
     }
 }
 

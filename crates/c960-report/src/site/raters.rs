@@ -1,0 +1,396 @@
+//! What the pages say about a position's balance: the consensus of the
+//! raters (the sweeps' engines and settings) with its interval, on the
+//! reference rater's centipawn scale, and below it each rater's own score
+//! and whether that score is exact or a bound (UCI `lowerbound` /
+//! `upperbound`, the sweep table's `bound` column). With one rater there is
+//! no consensus, and the pages say it is one engine's view.
+
+use std::{collections::BTreeMap, fmt::Write as _, fs, io, path::Path};
+
+use polars::prelude::*;
+
+use super::{cell, number_at};
+use crate::{
+    RunKind, Source,
+    balance::{Balance, SweepRow},
+    html::escape,
+    sheet::{ConsensusView, EngineView, GamesView, IntervalView, Measured, VerdictView},
+};
+
+/// Each sweep's `bound` column by SP (`exact`, `lower`, `upper`; White's
+/// view), or `None` for a table that does not record it.
+pub(super) struct Bounds {
+    /// The run's label.
+    label: String,
+    /// Its bound per position.
+    by_sp: Option<BTreeMap<u16, String>>,
+}
+
+/// The bounds of every sweep among `sources`, read from their tables (the
+/// first search's, for a sweep with repeats).
+pub(super) fn read_bounds(sources: &[Source]) -> io::Result<Vec<Bounds>> {
+    sources
+        .iter()
+        .filter(|s| s.kind == RunKind::Sweep)
+        .map(|s| {
+            Ok(Bounds {
+                label: s.label.clone(),
+                by_sp: bounds_of(&s.table)?,
+            })
+        })
+        .collect()
+}
+
+fn bounds_of(path: &Path) -> io::Result<Option<BTreeMap<u16, String>>> {
+    let read = || -> PolarsResult<Option<DataFrame>> {
+        let mut reader = ParquetReader::new(fs::File::open(path)?);
+        if !reader.schema()?.contains("bound") {
+            return Ok(None);
+        }
+        reader
+            .with_columns(Some(vec!["sp".to_owned(), "bound".to_owned()]))
+            .finish()
+            .map(Some)
+    };
+    let frame = c960_store::quietly(read)
+        .map_err(io::Error::other)?
+        .map_err(io::Error::other)?;
+    let Some(frame) = frame else {
+        return Ok(None);
+    };
+    let sps = frame
+        .column("sp")
+        .map_err(io::Error::other)?
+        .cast(&DataType::UInt32);
+    let sps = sps.map_err(io::Error::other)?;
+    let bounds = frame.column("bound").map_err(io::Error::other)?;
+    let (sps, bounds) = (
+        sps.u32().map_err(io::Error::other)?,
+        bounds.str().map_err(io::Error::other)?,
+    );
+    Ok(Some(
+        sps.iter()
+            .zip(bounds.iter())
+            .filter_map(|(sp, bound)| Some((u16::try_from(sp?).ok()?, bound?.to_owned())))
+            .collect(),
+    ))
+}
+
+/// What a sweep's table says about the bound of a position's score.
+enum BoundAt<'a> {
+    /// The table has no `bound` column.
+    NotRecorded,
+    /// The table has no row for the position (it failed there).
+    NoRow,
+    /// `exact`, `lower` or `upper`.
+    Is(&'a str),
+}
+
+/// The run's bound at `sp`.
+fn bound_at<'a>(bounds: &'a [Bounds], label: &str, sp: u16) -> BoundAt<'a> {
+    match bounds
+        .iter()
+        .find(|b| b.label == label)
+        .and_then(|b| b.by_sp.as_ref())
+    {
+        None => BoundAt::NotRecorded,
+        Some(by_sp) => by_sp
+            .get(&sp)
+            .map_or(BoundAt::NoRow, |b| BoundAt::Is(b.as_str())),
+    }
+}
+
+/// A sweep's scores that are bounds, for the provenance line: `687 of 960
+/// scores are bounds (245 lower, 442 upper), not exact`, or that its table
+/// does not record it.
+pub(super) fn bound_counts(bounds: &[Bounds], label: &str) -> String {
+    let Some(b) = bounds.iter().find(|b| b.label == label) else {
+        return String::new();
+    };
+    let Some(by_sp) = &b.by_sp else {
+        return "; its table does not record whether a score is exact or a bound".to_owned();
+    };
+    let n = |kind: &str| by_sp.values().filter(|v| v.as_str() == kind).count();
+    let (lower, upper) = (n("lower"), n("upper"));
+    format!(
+        "; {} of {} scores are bounds ({lower} lower, {upper} upper: the search stopped before the score was exact), the others exact",
+        lower + upper,
+        by_sp.len()
+    )
+}
+
+/// A sweep's budget: its limit, with the engine options that set it apart
+/// from other raters of the same engine (`nodes 1000000 (MultiPV=3)`).
+pub(super) fn budget(s: &Source) -> String {
+    let distinct: Vec<String> = s
+        .manifest
+        .engines
+        .first()
+        .map(|e| {
+            e.options
+                .iter()
+                .filter(|(name, value)| !crate::balance::is_routine(name, value))
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    if distinct.is_empty() {
+        s.limit().to_owned()
+    } else {
+        format!("{} ({})", s.limit(), distinct.join(", "))
+    }
+}
+
+/// The name of the reference rater: the first sweep, whose centipawn
+/// scale the consensus is on.
+pub(super) fn reference(sources: &[Source]) -> Option<String> {
+    sources
+        .iter()
+        .find(|s| s.kind == RunKind::Sweep)
+        .map(|s| format!("{} at {}", s.engines(), budget(s)))
+}
+
+/// The consensus of the raters at `sp`, when there are several raters: its
+/// row of `c960 balance`, shrunk toward the mean of all positions as the
+/// verdicts use it.
+pub(super) fn consensus_row(balance: Option<&Balance>, sp: u16) -> Option<&SweepRow> {
+    let b = balance?;
+    b.dispersion.as_ref()?;
+    b.sweep_rows
+        .get(&sp)
+        .filter(|r| r.shrunk_low.is_finite() && r.shrunk_high.is_finite())
+}
+
+/// What the consensus's interval is called wherever it is shown.
+pub(super) const CONSENSUS_INTERVAL: &str =
+    "95% interval of the consensus, shrunk toward the mean of all positions,";
+
+fn consensus_view(sources: &[Source], balance: Option<&Balance>, sp: u16) -> Option<ConsensusView> {
+    let r = consensus_row(balance, sp)?;
+    Some(ConsensusView {
+        raters: r.engines,
+        reference: reference(sources)?,
+        cp: r.shrunk,
+        interval: IntervalView::Named {
+            name: CONSENSUS_INTERVAL.to_owned(),
+            low: r.shrunk_low,
+            high: r.shrunk_high,
+        },
+    })
+}
+
+/// The engine's view of the position in `row` from the first sweep: one
+/// search's score, or the mean of the repeats with the interval `c960
+/// balance` gives it (one engine: its search noise pooled over all
+/// positions), or from the repeats' spread; never an interval of zero
+/// width.
+fn engine_view(
+    frame: &DataFrame,
+    s: &Source,
+    row: usize,
+    verdicts: Option<&Balance>,
+) -> Option<EngineView> {
+    let number = |name: &str| -> Option<f64> {
+        cell(frame, &format!("{}__{name}", s.label), row, false)
+            .parse()
+            .ok()
+    };
+    let repeats = s.manifest.searches();
+    if repeats <= 1 {
+        return Some(EngineView {
+            source: format!("{} at {}", s.engines(), s.limit()),
+            cp: number("score_cp")?,
+            interval: IntervalView::SingleSearch,
+        });
+    }
+    let cp = number("score_cp_mean")?;
+    let se = number("score_cp_se").unwrap_or(0.0);
+    let sp = u16::try_from(row).unwrap_or(u16::MAX);
+    let pooled = verdicts
+        .and_then(|b| b.sweep_rows.get(&sp))
+        .filter(|r| r.engines == 1 && r.low.is_finite() && r.high.is_finite() && r.high > r.low);
+    let interval = match pooled {
+        Some(r) => IntervalView::Named {
+            name: "95% interval of c960 balance, search noise pooled over all positions,"
+                .to_owned(),
+            low: r.low,
+            high: r.high,
+        },
+        None if se > 0.0 => IntervalView::Named {
+            name: format!("95% interval of the mean of {repeats} searches"),
+            low: cp - c960_balance::normal::two_sided(c960_balance::LEVEL) * se,
+            high: cp + c960_balance::normal::two_sided(c960_balance::LEVEL) * se,
+        },
+        None => IntervalView::Identical(repeats),
+    };
+    Some(EngineView {
+        source: format!(
+            "{} at {}, mean of {repeats} searches",
+            s.engines(),
+            s.limit()
+        ),
+        cp,
+        interval,
+    })
+}
+
+/// What the runs measured about the position in `row`, for its facts
+/// paragraph: the consensus of the sweeps (or the first sweep's score,
+/// with one rater) and the first game run's results.
+pub(super) fn measured(
+    frame: &DataFrame,
+    sources: &[Source],
+    row: usize,
+    verdicts: Option<&Balance>,
+) -> Measured {
+    let number = |label: &str, name: &str| -> Option<f64> {
+        cell(frame, &format!("{label}__{name}"), row, false)
+            .parse()
+            .ok()
+    };
+    let sp = u16::try_from(row).unwrap_or(u16::MAX);
+    let consensus = consensus_view(sources, verdicts, sp);
+    let engine = sources
+        .iter()
+        .find(|s| s.kind == RunKind::Sweep)
+        .and_then(|s| engine_view(frame, s, row, verdicts));
+    let games = sources.iter().find(|s| s.kind.has_games()).and_then(|s| {
+        let count = |name: &str| {
+            cell(frame, &format!("{}__{name}", s.label), row, false)
+                .parse::<u64>()
+                .ok()
+        };
+        Some(GamesView {
+            source: if s.kind == RunKind::Import {
+                "imported games".to_owned()
+            } else {
+                "engine self-play".to_owned()
+            },
+            games: count("games")?,
+            white_wins: count("white_wins")?,
+            draws: count("draws")?,
+            black_wins: count("black_wins")?,
+            score: number(&s.label, "white_score")?,
+            interval: IntervalView::Named {
+                name: super::position::interval_name(&cell(
+                    frame,
+                    &format!("{}__interval", s.label),
+                    row,
+                    false,
+                ))
+                .to_owned(),
+                low: number(&s.label, "white_score_low")?,
+                high: number(&s.label, "white_score_high")?,
+            },
+        })
+    });
+    let verdict = cell(frame, "verdict", row, false);
+    let verdict = (!verdict.is_empty()).then(|| VerdictView {
+        verdict,
+        q_value: number_at(frame, "q_value", row).unwrap_or(1.0),
+        level: crate::balance::Settings::default().level,
+    });
+    Measured {
+        consensus,
+        engine,
+        games,
+        verdict,
+    }
+}
+
+/// A bound in words, for White: `exact`, `lower bound (at least +89)`.
+fn bound_words(bound: &BoundAt<'_>, score: &str) -> String {
+    match bound {
+        BoundAt::NotRecorded => "not recorded".to_owned(),
+        BoundAt::NoRow => String::new(),
+        BoundAt::Is("lower") => format!("lower bound (at least {score})"),
+        BoundAt::Is("upper") => format!("upper bound (at most {score})"),
+        BoundAt::Is(other) => escape(other),
+    }
+}
+
+/// A centipawn score with its sign, or a mate score, from a sweep's cells.
+fn score_text(c: &impl Fn(&str) -> String, column: &str) -> String {
+    let mate = c("score_mate");
+    if !mate.is_empty() && column == "score_cp" {
+        return format!("mate {mate}");
+    }
+    c(column)
+        .parse::<f64>()
+        .map_or_else(|_| c(column), |v| format!("{v:+.0}"))
+}
+
+/// The page's balance section: the consensus restated with what it is,
+/// then each rater's own view in a small table (engine, budget, score,
+/// exact or bound); with one rater, that it is one engine's view.
+pub(super) fn section(
+    frame: &DataFrame,
+    sources: &[Source],
+    bounds: &[Bounds],
+    verdicts: Option<&Balance>,
+    row: usize,
+) -> String {
+    let sweeps: Vec<&Source> = sources
+        .iter()
+        .filter(|s| s.kind == RunKind::Sweep)
+        .collect();
+    if sweeps.is_empty() {
+        return String::new();
+    }
+    let sp = u16::try_from(row).unwrap_or(u16::MAX);
+    let mut html = String::from("<h2>Balance</h2>\n");
+    match consensus_row(verdicts, sp) {
+        Some(r) => {
+            let _ = writeln!(
+                html,
+                "<p class=\"consensus\"><b>{:+.0} cp</b> for White (95% interval {:+.0} to {:+.0}): the consensus of {} {}, on the centipawn scale of {}, the reference rater, shrunk toward the mean of all positions as the verdicts use it (before shrinking: {:+.0}, 95% interval {:+.0} to {:+.0}). Below, each rater's own score, on its own scale.</p>",
+                r.shrunk,
+                r.shrunk_low,
+                r.shrunk_high,
+                r.engines,
+                if r.engines == 1 { "rater" } else { "raters" },
+                escape(&reference(sources).unwrap_or_default()),
+                r.estimate,
+                r.low,
+                r.high,
+            );
+        }
+        None => {
+            let _ = writeln!(
+                html,
+                "<p class=\"consensus\">{}: no consensus of raters, no interval for how far one engine's view is from the truth.</p>",
+                if sweeps.len() == 1 && sweeps[0].manifest.searches() <= 1 {
+                    "One engine's single search"
+                } else {
+                    "One engine's view"
+                }
+            );
+        }
+    }
+    html.push_str("<table class=\"raters\"><thead><tr><th>rater</th><th>budget</th><th>score (cp for White)</th><th>exact or bound</th></tr></thead><tbody>\n");
+    for s in sweeps {
+        let c = |name: &str| cell(frame, &format!("{}__{name}", s.label), row, false);
+        let searches = s.manifest.searches();
+        let (score, first) = if searches > 1 {
+            (
+                format!(
+                    "{} (mean of {searches} searches)",
+                    score_text(&c, "score_cp_mean")
+                ),
+                "first search: ",
+            )
+        } else {
+            (score_text(&c, "score_cp"), "")
+        };
+        let bound = bound_words(&bound_at(bounds, &s.label, sp), &score_text(&c, "score_cp"));
+        let _ = writeln!(
+            html,
+            "<tr><td>{}</td><td>{}</td><td>{score}</td><td>{}{bound}</td></tr>",
+            escape(&s.engines()),
+            escape(&budget(s)),
+            if bound.is_empty() { "" } else { first },
+        );
+    }
+    html.push_str("</tbody></table>\n");
+    html
+}
