@@ -128,7 +128,14 @@ fn distance_between(x: (f64, f64), y: (f64, f64)) -> (f64, f64) {
         low.abs().min(high.abs())
     };
     let farthest = low.abs().max(high.abs());
-    (nearest, if farthest.is_nan() { f64::INFINITY } else { farthest })
+    (
+        nearest,
+        if farthest.is_nan() {
+            f64::INFINITY
+        } else {
+            farthest
+        },
+    )
 }
 
 /// The ranks of `values` by distance from `reference` (1 = closest, equal
@@ -203,7 +210,12 @@ mod tests {
         let mut rng = Rng::new(7);
         let m = 300;
         let truth: Vec<f64> = (0..m).map(|_| 25.0 + 20.0 * rng.normal()).collect();
-        let ses: Vec<f64> = [1.0, 2.0, 3.0, 4.0].iter().cycle().take(m).copied().collect();
+        let ses: Vec<f64> = [1.0, 2.0, 3.0, 4.0]
+            .iter()
+            .cycle()
+            .take(m)
+            .copied()
+            .collect();
         for (reference, centre) in [
             (Reference::Fixed(0.0), 0.0),
             (Reference::Fixed(25.0), 25.0),
@@ -235,7 +247,10 @@ mod tests {
             );
             // Not trivially: on average an interval leaves out over a tenth
             // of the ranks.
-            assert!(spans * 10 < 9 * replications * m * m, "{reference:?}: {spans}");
+            assert!(
+                spans * 10 < 9 * replications * m * m,
+                "{reference:?}: {spans}"
+            );
         }
     }
 }
