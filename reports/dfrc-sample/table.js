@@ -70,8 +70,10 @@ function makeFairFilters(table) {
 }
 
 // fair.html: the organizer's reference of balance. Every row carries its
-// rank and distance for each reference; choosing one re-sorts the rows
-// (equal distances in SP order) and says what rank 1 now means.
+// rank, distance, rank interval, verdict and q-value for each reference;
+// choosing one re-sorts the rows (equal distances in SP order), shows that
+// reference's numbers and says what rank 1 now means and what the ranking
+// is worth.
 function makeReferenceChoice(table) {
   const select = document.getElementById("reference");
   if (!select) return;
@@ -85,13 +87,19 @@ function makeReferenceChoice(table) {
       return Number.isNaN(d) ? Infinity : d;
     };
     rows.sort((a, b) => distance(a) - distance(b) || parseInt(a.dataset.sp, 10) - parseInt(b.dataset.sp, 10));
+    const cells = { rank: "Rank", distance: "Shown", "rank-interval": "Interval", verdict: "Verdict", q: "Q" };
     for (const row of rows) {
-      row.querySelector("td.rank").textContent = row.dataset[key + "Rank"] || "";
-      row.querySelector("td.distance").textContent = row.dataset[key + "Shown"] || "";
+      for (const [name, field] of Object.entries(cells)) {
+        const cell = row.querySelector("td." + name);
+        if (cell) cell.textContent = row.dataset[key + field] || "";
+      }
       body.appendChild(row);
     }
     for (const header of table.tHead.rows[0].cells) delete header.dataset.sorted;
-    words.textContent = select.selectedOptions[0].dataset.words;
+    const option = select.selectedOptions[0];
+    words.textContent = option.dataset.words;
+    const note = document.getElementById("reference-note");
+    if (note) note.textContent = option.dataset.note || "";
   });
 }
 

@@ -25,6 +25,8 @@
 //! - [`sequential`]: confidence sequences and e-process p-values for
 //!   scores in \[0, 1\] that stay valid when the number of games depends on
 //!   the data (Waudby-Smith & Ramdas 2024).
+//! - [`rank`]: rank intervals for a ranking by closeness to a reference,
+//!   all positions at once.
 //! - [`verdict`]: per-position verdicts (`balanced`, `more-for-white`,
 //!   `less-for-white`, `unresolved`) with Benjamini–Hochberg q-values.
 //! - [`consensus`]: several engines' per-position means on one scale.
@@ -37,6 +39,7 @@ pub mod elo;
 pub mod interval;
 pub mod means;
 pub mod normal;
+pub mod rank;
 pub mod regression;
 pub mod reliability;
 pub mod rng;

@@ -70,7 +70,7 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
         &page("c960 report", 0, &banner, &body),
     )?;
     let lead = format!("{reliability}{sentence}");
-    let body = fair::fair(frame, sources, &lead);
+    let body = fair::fair(frame, sources, verdicts, &lead);
     write(
         &dir.join("fair.html"),
         &page("Fair positions", 0, &banner, &body),

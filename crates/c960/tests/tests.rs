@@ -13,6 +13,7 @@ mod compare;
 mod dfrc;
 mod dfrc_report;
 mod engine_faults;
+mod fair_list;
 mod faults;
 mod import;
 mod import_defects;

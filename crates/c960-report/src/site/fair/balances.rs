@@ -1,14 +1,10 @@
-//! `fair.html`: the positions ranked by how close they are to a
-//! reference of balance that the organizer chooses — equal chances, the
-//! typical position, or the classical setup — with the filters of
-//! `c960 draw`.
-
-use std::fmt::Write as _;
+//! What fair.html ranks by: the references of balance, the ranked number
+//! of each position and its ranking.
 
 use polars::prelude::*;
 
-use super::{cell, number_at, provenance, q_value_text};
-use crate::{RunKind, Source, html::escape};
+use super::super::cell;
+use crate::Source;
 
 /// What "balanced" is measured against.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -22,13 +18,14 @@ pub(super) enum Reference {
 }
 
 impl Reference {
-    const ALL: [Reference; 3] = [Reference::Equal, Reference::Typical, Reference::Classical];
+    pub(super) const ALL: [Reference; 3] =
+        [Reference::Equal, Reference::Typical, Reference::Classical];
 
     /// The default: an organizer reads "fair" as "closest to equal
     /// chances".
     pub(super) const DEFAULT: Reference = Reference::Equal;
 
-    fn key(self) -> &'static str {
+    pub(super) fn key(self) -> &'static str {
         match self {
             Reference::Equal => "equal",
             Reference::Typical => "typical",
@@ -37,7 +34,7 @@ impl Reference {
     }
 
     /// The reference in the words of the page's sentence.
-    fn words(self) -> &'static str {
+    pub(super) fn words(self) -> &'static str {
         match self {
             Reference::Equal => "equal chances (0 cp, or a score of 50%)",
             Reference::Typical => "the typical position (the mean of all positions)",
@@ -58,7 +55,7 @@ pub(super) enum Scale {
 impl Scale {
     /// A distance as the page shows it (the ranks compare these texts, so
     /// numbers shown alike share a rank).
-    fn show(self, distance: f64) -> String {
+    pub(super) fn show(self, distance: f64) -> String {
         match self {
             Scale::Cp => format!("{distance:.1} cp"),
             Scale::Score => format!("{:.1} pts", distance * 100.0),
@@ -80,8 +77,13 @@ pub(super) struct Balances {
     pub(super) high: Vec<Option<f64>>,
     /// The mean White score over all positions with games.
     pub(super) mean: Option<f64>,
-    /// The verdicts' balance estimates.
+    /// The published balance estimates (`balance.csv`'s
+    /// `balance_estimate`).
     pub(super) estimate: Vec<Option<f64>>,
+    /// Their standard errors, from their published 95% intervals.
+    pub(super) se: Vec<Option<f64>>,
+    /// Their published 95% intervals.
+    pub(super) interval: Vec<Option<(f64, f64)>>,
     /// The scale of each estimate (games: a score; sweeps: centipawns).
     pub(super) estimate_scale: Vec<Scale>,
     /// Their mean, when they are measured (have intervals).
@@ -103,6 +105,11 @@ impl Balances {
         let score = values(games, "white_score");
         let known: Vec<f64> = score.iter().flatten().copied().collect();
         let (estimate, estimate_mean) = balance_ranking(frame);
+        let interval: Vec<Option<(f64, f64)>> = float_column(frame, "balance_low")
+            .into_iter()
+            .zip(float_column(frame, "balance_high"))
+            .map(|(l, h)| l.zip(h))
+            .collect();
         let estimate_scale = (0..frame.height())
             .map(|row| {
                 if cell(frame, "verdict_method", row, false) == "games" {
@@ -125,6 +132,15 @@ impl Balances {
             score,
             low: values(games, "white_score_low"),
             high: values(games, "white_score_high"),
+            se: interval
+                .iter()
+                .map(|i| {
+                    i.map(|(l, h)| {
+                        (h - l) / (2.0 * c960_balance::normal::two_sided(c960_balance::LEVEL))
+                    })
+                })
+                .collect(),
+            interval,
             estimate,
             estimate_scale,
             estimate_mean,
@@ -136,7 +152,7 @@ impl Balances {
     /// measured verdicts, the shrunk balance estimate (the verdicts'
     /// method); else the engine score when there is a sweep; else the game
     /// score. `None` when the position has no such number.
-    fn value(&self, row: usize) -> Option<(f64, Scale)> {
+    pub(super) fn value(&self, row: usize) -> Option<(f64, Scale)> {
         let at = |values: &[Option<f64>]| values.get(row).copied().flatten();
         if self.estimate_mean.is_some() {
             at(&self.estimate).map(|v| {
@@ -155,7 +171,7 @@ impl Balances {
     /// The reference's value on `scale` among `rows` positions: 0 cp or
     /// 50%, the mean of the ranked numbers, or SP 518's number.
     #[allow(clippy::cast_precision_loss)]
-    fn reference(&self, reference: Reference, scale: Scale, rows: usize) -> Option<f64> {
+    pub(super) fn reference(&self, reference: Reference, scale: Scale, rows: usize) -> Option<f64> {
         match reference {
             Reference::Equal => Some(match scale {
                 Scale::Cp => 0.0,
@@ -216,223 +232,10 @@ pub(super) struct Ranked {
     pub(super) rank: usize,
 }
 
-/// The page: the positions ranked by [`Balances::ranked`] against the
-/// default reference, with each reference's ranks in the rows for the
-/// page's choice, each position's numbers and features: the page's body,
-/// with `lead` (HTML) after its heading.
-pub(super) fn fair(frame: &DataFrame, sources: &[Source], lead: &str) -> String {
-    let mut body = String::from("<h1>Fair positions for organizers</h1>\n");
-    body.push_str(lead);
-    body.push_str(&provenance(sources));
-    let sweep = sources.iter().find(|s| s.kind == RunKind::Sweep);
-    let selfplay = sources.iter().find(|s| s.kind.has_games());
-    if sweep.is_none() && selfplay.is_none() {
-        body.push_str("<p>Ranking by balance needs an engine sweep or self-play games: run <code>c960 run</code>, or <code>c960 sweep</code> and give it to <code>c960 report --sweep DIR</code>.</p>");
-        return body;
-    }
-    let balances = Balances::of(frame, sweep, selfplay);
-    let rankings: Vec<(Reference, Vec<Ranked>)> = Reference::ALL
-        .iter()
-        .map(|&r| (r, balances.ranked(frame.height(), r)))
-        .collect();
-    let by_row = |reference: Reference, row: usize| {
-        rankings
-            .iter()
-            .find(|(r, _)| *r == reference)
-            .and_then(|(_, list)| list.iter().find(|x| x.row == row))
-    };
-    let by_estimate = balances.estimate_mean.is_some();
-    let available: Vec<Reference> = rankings
-        .iter()
-        .filter(|(_, list)| !list.is_empty())
-        .map(|(r, _)| *r)
-        .collect();
-    body.push_str(&fair_intro(
-        sweep,
-        selfplay,
-        balances.mean,
-        by_estimate,
-        &available,
-    ));
-    if by_estimate {
-        body.push_str("<p>The balance estimate is shrunk toward the mean of all positions by how noisy its data are, so a position with little data does not top the list by chance. The verdict column compares each position with the typical position (the mean of all positions), whichever reference ranks the list: <b>balanced</b> means within the band around that mean at the stated false discovery rate. Where the reliability above is below 0.5, the order is mostly noise: treat the ranking as a shortlist only.</p>\n");
-    }
-    body.push_str("<table id=\"fair\" class=\"sortable\">\n<thead><tr><th data-type=\"num\">rank</th><th data-type=\"num\">SP</th><th data-type=\"text\">placement</th><th data-type=\"num\">from the reference</th>");
-    if sweep.is_some() {
-        body.push_str("<th data-type=\"num\">score cp</th>");
-    }
-    if selfplay.is_some() {
-        let kind = selfplay.map_or_else(String::new, |s| {
-            let column = format!("{}__interval", s.label);
-            (0..frame.height())
-                .map(|row| cell(frame, &column, row, false))
-                .find(|k| !k.is_empty())
-                .unwrap_or_default()
-        });
-        let _ = write!(
-            body,
-            "<th data-type=\"num\">self-play White score</th><th data-type=\"text\">{}</th><th data-type=\"num\">from the mean</th>",
-            super::position::interval_name(&kind)
-        );
-    }
-    let has_verdicts = frame.column("verdict").is_ok();
-    if has_verdicts {
-        body.push_str("<th data-type=\"num\">balance estimate</th><th data-type=\"text\">verdict (against the typical position)</th><th data-type=\"num\">q-value</th>");
-    }
-    body.push_str("<th data-type=\"num\">weak pawns</th><th data-type=\"num\">attackable</th><th data-type=\"text\">castling on move 1</th></tr></thead>\n<tbody>\n");
-    let default = by_row_list(&rankings, Reference::DEFAULT);
-    for ranked in default {
-        let row = ranked.row;
-        let castle = cell(frame, "castle_a_first_move", row, false) == "yes"
-            || cell(frame, "castle_h_first_move", row, false) == "yes";
-        let sp = cell(frame, "sp", row, false);
-        let mut data = String::new();
-        for reference in Reference::ALL {
-            if let Some(r) = by_row(reference, row) {
-                let _ = write!(
-                    data,
-                    " data-{0}-rank=\"{1}\" data-{0}-distance=\"{2}\" data-{0}-shown=\"{3}\"",
-                    reference.key(),
-                    r.rank,
-                    r.distance,
-                    r.shown
-                );
-            }
-        }
-        let cells = run_cells(frame, &balances, (sweep, selfplay), has_verdicts, row);
-        let _ = writeln!(
-            body,
-            "<tr data-weak=\"{weak}\" data-attack=\"{attack}\" data-castle=\"{castle}\" data-sp=\"{sp}\"{data}><td class=\"rank\">{}</td><td><a href=\"positions/{sp}.html\">{sp}</a></td><td class=\"mono\">{}</td><td class=\"distance\">{}</td>{cells}<td>{weak}</td><td>{attack}</td><td>{}</td></tr>",
-            ranked.rank,
-            cell(frame, "placement", row, false),
-            ranked.shown,
-            if castle { "yes" } else { "no" },
-            weak = cell(frame, "weak_pawns", row, false),
-            attack = cell(frame, "first_move_attackable", row, false),
-        );
-    }
-    body.push_str("</tbody>\n</table>\n");
-    body
-}
-
-/// A row's cells of the runs: engine score, self-play score with its
-/// interval and distance from the mean, and the verdict columns.
-fn run_cells(
-    frame: &DataFrame,
-    balances: &Balances,
-    (sweep, selfplay): (Option<&Source>, Option<&Source>),
-    has_verdicts: bool,
-    row: usize,
-) -> String {
-    let percent = |v: Option<f64>| v.map_or(String::new(), |v| format!("{:.1}%", v * 100.0));
-    let mut cells = String::new();
-    if sweep.is_some() {
-        let _ = write!(
-            cells,
-            "<td>{}</td>",
-            balances.cp[row].map_or(String::new(), |v| format!("{v:+.0}"))
-        );
-    }
-    if selfplay.is_some() {
-        let interval = match (balances.low[row], balances.high[row]) {
-            (Some(l), Some(h)) => format!("{}–{}", percent(Some(l)), percent(Some(h))),
-            _ => String::new(),
-        };
-        let distance = match (balances.score[row], balances.mean) {
-            (Some(v), Some(m)) => format!("{:+.1}", (v - m) * 100.0),
-            _ => String::new(),
-        };
-        let _ = write!(
-            cells,
-            "<td>{}</td><td>{interval}</td><td>{distance}</td>",
-            percent(balances.score[row])
-        );
-    }
-    if has_verdicts {
-        let _ = write!(
-            cells,
-            "<td>{}</td><td>{}</td><td>{}</td>",
-            balances.estimate[row].map_or(String::new(), |v| format!("{v:.3}")),
-            cell(frame, "verdict", row, false),
-            number_at(frame, "q_value", row).map_or_else(String::new, q_value_text)
-        );
-    }
-    cells
-}
-
-/// The ranking against `reference`.
-fn by_row_list(rankings: &[(Reference, Vec<Ranked>)], reference: Reference) -> &[Ranked] {
-    rankings
-        .iter()
-        .find(|(r, _)| *r == reference)
-        .map_or(&[], |(_, list)| list.as_slice())
-}
-
-/// What fair.html ranks by, in one sentence with the reference to choose,
-/// and its filters.
-fn fair_intro(
-    sweep: Option<&Source>,
-    selfplay: Option<&Source>,
-    mean: Option<f64>,
-    by_estimate: bool,
-    available: &[Reference],
-) -> String {
-    let quantity = match sweep {
-        _ if by_estimate => "balance estimate (the verdicts' method: see above)".to_owned(),
-        Some(s) => format!("engine score (<code>{}</code>)", escape(&s.label)),
-        None => "self-play score".to_owned(),
-    };
-    let mut options = String::new();
-    for reference in Reference::ALL {
-        let _ = write!(
-            options,
-            "<option value=\"{}\" data-words=\"{}\"{}>{}{}</option>",
-            reference.key(),
-            escape(reference.words()),
-            match (
-                reference == Reference::DEFAULT,
-                available.contains(&reference)
-            ) {
-                (true, _) => " selected",
-                (false, true) => "",
-                (false, false) => " disabled",
-            },
-            escape(reference.words()),
-            match (
-                reference == Reference::DEFAULT,
-                available.contains(&reference)
-            ) {
-                (true, _) => " (default)",
-                (false, true) => "",
-                (false, false) => " (no number for SP 518)",
-            }
-        );
-    }
-    format!(
-        "<p class=\"meaning\">Rank 1 is the position whose {quantity} is closest to \
-         <span id=\"reference-words\">{}</span>; positions whose distance shows alike share a rank.</p>\n\
-         <p><label>Balanced means closest to <select id=\"reference\">{options}</select></label></p>\n\
-         <p>{}Filters as in <code>c960 draw</code>: \
-         <label><input type=\"checkbox\" data-filter=\"no-attack\"> no pawn attackable on move 1</label> \
-         <label><input type=\"checkbox\" data-filter=\"no-castle\"> no castling on move 1</label> \
-         <label>at most <input type=\"number\" min=\"0\" max=\"8\" value=\"8\" data-filter=\"max-weak\"> weak pawns</label></p>",
-        escape(Reference::DEFAULT.words()),
-        match (selfplay, mean) {
-            (Some(s), Some(m)) => format!(
-                "Self-play (<code>{}</code>): White's score with its interval, and its distance from the mean of all positions ({:.1}%); \
-                 an interval that contains the mean means the games cannot tell the position from an average one. ",
-                escape(&s.label),
-                m * 100.0
-            ),
-            _ => String::new(),
-        }
-    )
-}
-
 /// The balance estimates and their mean, when they are measured (have
 /// intervals); a single search per position has none, and fair.html then
 /// keeps ranking by |engine score|.
-fn balance_ranking(frame: &DataFrame) -> (Vec<Option<f64>>, Option<f64>) {
+pub(super) fn balance_ranking(frame: &DataFrame) -> (Vec<Option<f64>>, Option<f64>) {
     let estimate = float_column(frame, "balance_estimate");
     let estimates: Vec<f64> = estimate.iter().flatten().copied().collect();
     let measured = float_column(frame, "balance_low")
@@ -444,7 +247,7 @@ fn balance_ranking(frame: &DataFrame) -> (Vec<Option<f64>>, Option<f64>) {
 }
 
 /// A column as numbers (`None` where missing or not a number).
-fn float_column(frame: &DataFrame, name: &str) -> Vec<Option<f64>> {
+pub(super) fn float_column(frame: &DataFrame, name: &str) -> Vec<Option<f64>> {
     let column = frame
         .column(name)
         .and_then(|c| c.cast(&DataType::Float64))

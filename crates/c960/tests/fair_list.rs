@@ -1,0 +1,113 @@
+//! fair.html ranks and labels against one reference, with each position's
+//! interval, the interval of its rank and a word on what rank 1 means,
+//! from the published research-v3 raters.
+
+use std::{fs, path::PathBuf, sync::OnceLock};
+
+use crate::util::Dir;
+
+const RATERS: [&str; 4] = [
+    "stockfish-npm-4m",
+    "stockfish-4m",
+    "stockfish-npm-1m-multipv3",
+    "stockfish-1m-hash64",
+];
+
+/// fair.html of a report on the four published research-v3 raters.
+fn page() -> &'static str {
+    static PAGE: OnceLock<String> = OnceLock::new();
+    PAGE.get_or_init(|| {
+        let published = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/research-v3");
+        let dir = Dir::new();
+        let mut args = vec!["report".to_owned()];
+        for rater in RATERS {
+            let to = dir.file(&format!("raters/{rater}"));
+            fs::create_dir_all(&to).unwrap();
+            for file in ["manifest.json", "sweep.parquet"] {
+                fs::copy(published.join(format!("{rater}-{file}")), to.join(file)).unwrap();
+            }
+            args.extend(["--sweep".to_owned(), format!("raters/{rater}")]);
+        }
+        args.extend(["--out", "site", "--quiet"].map(str::to_owned));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        dir.ok(&args);
+        fs::read_to_string(dir.file("site/fair.html")).unwrap()
+    })
+}
+
+fn rows() -> Vec<&'static str> {
+    page()
+        .lines()
+        .filter(|l| l.starts_with("<tr data-weak"))
+        .collect()
+}
+
+/// The value of `data-NAME="…"` in a row.
+fn attribute<'a>(row: &'a str, name: &str) -> &'a str {
+    let key = format!(" data-{name}=\"");
+    let start = row.find(&key).unwrap_or_else(|| panic!("{name} in {row}")) + key.len();
+    &row[start..start + row[start..].find('"').unwrap()]
+}
+
+#[test]
+fn fair_ranks_and_labels_against_the_same_reference() {
+    let rows = rows();
+    assert_eq!(rows.len(), 960);
+    // The six positions closest to equal chances are not "less for White"
+    // than the mean: their verdicts are against equal chances.
+    for row in &rows[..6] {
+        let verdict = attribute(row, "equal-verdict");
+        assert!(["unresolved", "within ±10 cp"].contains(&verdict), "{row}");
+        assert!(row.contains(&format!("<td class=\"verdict\">{verdict}</td>")));
+    }
+    assert!(page().contains("<th data-type=\"text\">verdict against the reference</th>"));
+    assert!(
+        !page().contains("less-for-white</td>"),
+        "no verdict against another reference"
+    );
+    // Against the typical position, the positions within the band are
+    // among the closest to it, not at ranks 481–582.
+    let within: Vec<usize> = rows
+        .iter()
+        .filter(|r| attribute(r, "typical-verdict") == "within ±10 cp")
+        .map(|r| attribute(r, "typical-rank").parse().unwrap())
+        .collect();
+    assert!(!within.is_empty());
+    assert!(
+        within.iter().all(|&rank| rank <= 2 * within.len()),
+        "{within:?}"
+    );
+    // SP 518 as the reference is the reference; its error is stated.
+    let classical = rows.iter().find(|r| attribute(r, "sp") == "518").unwrap();
+    assert_eq!(attribute(classical, "classical-verdict"), "the reference");
+    assert!(
+        page().contains("SP 518&#39;s own error is added to each comparison")
+            || page().contains("SP 518's own error is added to each comparison")
+    );
+}
+
+#[test]
+fn fair_ranks_by_the_consensus_estimate_with_its_interval_and_rank_interval() {
+    let page = page();
+    assert!(page.contains("Rank 1 is the position whose consensus estimate (<code>balance.csv</code>'s published <code>balance_estimate</code>) is closest to"));
+    assert!(page.contains(
+        "<th data-type=\"num\">consensus estimate</th><th data-type=\"text\">95% interval</th>"
+    ));
+    assert!(page.contains("<th data-type=\"num\">rank interval</th>"));
+    assert!(
+        !page.contains(">score cp</th>"),
+        "no unlabelled first-engine score"
+    );
+    let rows = rows();
+    let first = rows[0];
+    let interval = attribute(first, "equal-interval");
+    let (low, high) = interval.split_once('–').unwrap();
+    assert_eq!(low, "1");
+    assert!(
+        high.parse::<usize>().unwrap() > 1,
+        "ranks to 0.1 cp are not certain: {interval}"
+    );
+    assert!(first.contains("<td class=\"interval\">"));
+    assert!(page.contains("The position ranked 1 (SP "));
+    assert!(page.contains("Most ranks are unresolved"));
+}
