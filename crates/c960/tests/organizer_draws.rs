@@ -5,6 +5,8 @@
 //! declared in advance (presets, ranges, earlier kits), console output in
 //! the kit's language, and every sheet on one printed page.
 
+mod language;
+
 use crate::util;
 
 use std::{
@@ -17,7 +19,7 @@ use util::Dir;
 
 /// A sweep balance table: SP `sp` has the estimate and interval `rows`
 /// gives it, every other position +40 cp [30, 50] (unresolved).
-fn table(dir: &Dir, name: &str, rows: &[(u16, f64, f64, f64, &str)]) -> PathBuf {
+pub(crate) fn table(dir: &Dir, name: &str, rows: &[(u16, f64, f64, f64, &str)]) -> PathBuf {
     let mut text = String::from(
         "sp,placement,verdict,q_value,balance_estimate,balance_low,balance_high,verdict_method\n",
     );
@@ -35,7 +37,7 @@ fn table(dir: &Dir, name: &str, rows: &[(u16, f64, f64, f64, &str)]) -> PathBuf 
 
 /// The rows of the tests' table: SP 518 at +24 cp; a few positions near
 /// 0 cp with intervals of different widths.
-fn rows() -> Vec<(u16, f64, f64, f64, &'static str)> {
+pub(crate) fn rows() -> Vec<(u16, f64, f64, f64, &'static str)> {
     vec![
         (3, 1.0, -2.0, 4.0, "less-for-white"),   // farther end 4 from 0
         (7, 0.0, -9.0, 9.0, "less-for-white"),   // 9
@@ -60,7 +62,7 @@ fn sps(value: &Value) -> Vec<u64> {
         .collect()
 }
 
-fn sha256(path: &Path) -> String {
+pub(crate) fn sha256(path: &Path) -> String {
     let out = std::process::Command::new("sha256sum")
         .arg(path)
         .output()
@@ -198,52 +200,6 @@ fn balance_filter_flags_are_refused_in_one_line_and_explained_in_help() {
         "SP 518's",
     ] {
         assert!(help.contains(words), "--help lacks {words:?}");
-    }
-}
-
-/// `--verdict balanced` in the announcement says what balanced means
-/// (within the table's band around the average position) and names the
-/// table with its SHA-256, in every language of the kit.
-#[test]
-fn the_announcement_says_what_the_balance_filter_means_in_every_kit_language() {
-    let dir = Dir::new();
-    let csv = table(&dir, "balance.csv", &rows());
-    let csv_arg = csv.display().to_string();
-    let sha = sha256(&csv);
-    for (lang, meaning) in [
-        ("en", "within the table's band around the average position"),
-        (
-            "de",
-            "im Band der Tabelle um die durchschnittliche Stellung",
-        ),
-        (
-            "nl",
-            "binnen de band van de tabel rond de gemiddelde stelling",
-        ),
-        ("tr", "ortalama konum çevresindeki bandının içindedir"),
-    ] {
-        let out = format!("kit-{lang}");
-        dir.ok(&[
-            "tournament",
-            "--seed",
-            "2",
-            "--rounds",
-            "2",
-            "--verdict",
-            "balanced",
-            "--balance",
-            &csv_arg,
-            "--lang",
-            lang,
-            "--out",
-            &out,
-        ]);
-        for file in ["announcement.html", "VERIFY.md"] {
-            let text = std::fs::read_to_string(dir.file(&format!("{out}/{file}"))).unwrap();
-            assert!(text.contains(meaning), "{lang} {file}: {text}");
-            assert!(text.contains("±10 cp"), "{lang} {file}");
-            assert!(text.contains(&sha), "{lang} {file}");
-        }
     }
 }
 
@@ -459,28 +415,6 @@ fn arbiters_exclude_declared_positions_ranges_and_earlier_kits() {
     assert!(line.contains("\"9-5\" is not a set of positions"), "{line}");
 }
 
-/// `c960 draw --lang` prints in the kit's languages.
-#[test]
-fn draw_prints_in_the_kit_language() {
-    let dir = Dir::new();
-    // The draw's console output in the kit's languages.
-    let tr = dir.ok(&["draw", "--seed", "1", "--rounds", "2", "--lang", "tr"]);
-    assert!(tr.contains("2. tur") && tr.contains("çekiliş"), "{tr}");
-    let nl = dir.ok(&[
-        "draw",
-        "--seed",
-        "1",
-        "--exclude-preset",
-        "freestyle",
-        "--lang",
-        "nl",
-    ]);
-    assert!(
-        nl.contains("ronde 1") && nl.contains("Freestyle-toernooien"),
-        "{nl}"
-    );
-}
-
 /// A missing `draw --verify` file is bad input: exit 2, one line naming it.
 #[test]
 fn draw_verify_of_a_missing_file_exits_2_with_one_line() {
@@ -544,47 +478,4 @@ fn verify_md_names_balance_csv_without_an_escaped_dot() {
     assert!(md.contains("in balance.csv (SHA-256"), "{md}");
     assert!(!md.contains("balance\\.csv"), "{md}");
     assert!(md.contains("Open \\*2026\\*"), "{md}");
-}
-
-/// Every round sheet prints on one page, in German and Turkish, on A4
-/// and Letter: a kit of the positions with the longest castling rules in
-/// these languages and a long title, printed by headless Chromium, has as
-/// many PDF pages as sheets.
-#[test]
-fn every_sheet_prints_on_one_page_in_german_and_turkish_on_a4_and_letter() {
-    let dir = Dir::new();
-    // Leaves SP 710, 713, 717, 725, 746 and 750.
-    let exclude = "0-709,711,712,714-716,718-724,726-745,747-749,751-959";
-    for lang in ["de", "tr"] {
-        for paper in ["a4", "letter"] {
-            let out = format!("kit-{lang}-{paper}");
-            dir.ok(&[
-                "tournament",
-                "--seed",
-                "1",
-                "--rounds",
-                "6",
-                "--exclude",
-                exclude,
-                "--title",
-                "Offene Vereinsmeisterschaft im Chess960 des Schachklubs \
-                 Musterstadt-Unterrheinhausen 2026",
-                "--lang",
-                lang,
-                "--paper",
-                paper,
-                "--out",
-                &out,
-                "--pdf",
-            ]);
-            let html = std::fs::read_to_string(dir.file(&format!("{out}/kit.html"))).unwrap();
-            let sheets = html.matches("<section class=\"sheet\"").count();
-            assert_eq!(sheets, 6);
-            let pages = crate::tournament::pdf_pages(&dir.file(&format!("{out}/kit.pdf")));
-            assert_eq!(
-                pages, sheets,
-                "{lang} on {paper}: {pages} pages for {sheets} sheets"
-            );
-        }
-    }
 }
