@@ -20,6 +20,7 @@ mod import_defects;
 mod integrity;
 mod integrity_tables;
 mod lying_engines;
+mod organizer_draws;
 mod owned_outputs;
 mod probe_consensus;
 mod probe_engines;

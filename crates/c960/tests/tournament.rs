@@ -18,7 +18,7 @@ pub(crate) fn python() -> String {
 }
 
 /// Pages of a PDF, by `pdfinfo` (Debian package poppler-utils).
-fn pdf_pages(pdf: &Path) -> usize {
+pub(crate) fn pdf_pages(pdf: &Path) -> usize {
     let output = Command::new("pdfinfo")
         .arg(pdf)
         .output()

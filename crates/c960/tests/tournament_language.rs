@@ -14,7 +14,7 @@ use crate::tournament_folder::code_blocks;
 /// English function words that a translated kit must not hold outside
 /// code (each list leaves out the words that are also words of that
 /// language: Dutch "is", "of"; Turkish "on", "at").
-fn english_words(lang: &str) -> Vec<&'static str> {
+pub(crate) fn english_words(lang: &str) -> Vec<&'static str> {
     let all = [
         "the",
         "and",
@@ -60,7 +60,7 @@ fn english_words(lang: &str) -> Vec<&'static str> {
 
 /// The running text of a kit file: HTML without tags, styles and
 /// diagrams; Markdown without code blocks and code spans.
-fn prose(name: &str, text: &str) -> String {
+pub(crate) fn prose(name: &str, text: &str) -> String {
     let mut text = text.to_owned();
     let cut = |text: &mut String, open: &str, close: &str| {
         while let Some(start) = text.find(open) {

@@ -93,6 +93,27 @@ pub struct FilterSettings {
     pub no_first_move_castling: bool,
     /// The label of a restriction to some positions (a verdict), if any.
     pub only: Option<String>,
+    /// A named list of positions excluded in advance (`freestyle`), all
+    /// of them in `exclude`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_preset: Option<String>,
+    /// Earlier kits whose drawn positions are excluded, all of them in
+    /// `exclude`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude_drawn: Vec<DrawnRecord>,
+}
+
+/// An earlier kit's draw whose positions a draw excludes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawnRecord {
+    /// Its `draw.json` file name, without its directory.
+    pub file: String,
+    /// SHA-256 of that file's bytes, in hexadecimal.
+    pub sha256: String,
+    /// The SP numbers of all its rounds, ascending (sealed ones opened
+    /// with its secret).
+    pub sps: Vec<u16>,
 }
 
 impl FilterSettings {
@@ -107,34 +128,67 @@ impl FilterSettings {
             no_first_move_attack: filter.no_first_move_attack,
             no_first_move_castling: filter.no_first_move_castling,
             only: filter.only.as_ref().map(|o| o.label.clone()),
+            exclude_preset: None,
+            exclude_drawn: Vec::new(),
         }
     }
 }
 
-/// The balance table a verdict filter read: named by file and SHA-256.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The balance table a balance filter read, named by file and SHA-256,
+/// and which of its positions the filter keeps: those with a verdict, the
+/// `fairest` N to a reference, or those whose whole interval lies
+/// `within` a distance of it. Exactly one of the three is given.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BalanceRecord {
     /// The verdict the draw kept.
-    pub verdict: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    /// How many positions the draw kept: those whose 95 % interval's
+    /// farther end is nearest the reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairest: Option<usize>,
+    /// The distance (centipawns) from the reference that a kept
+    /// position's whole 95 % interval lies within.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<f64>,
+    /// What `fairest` and `within` measure from: `equal`, `typical` or
+    /// `classical`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// The reference's value in the table (centipawns).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_cp: Option<f64>,
     /// The table's file name, without its directory.
     pub file: String,
     /// SHA-256 of the table's bytes, in hexadecimal.
     pub sha256: String,
-    /// Positions with the verdict.
+    /// Positions the filter keeps from the table.
     pub positions: usize,
 }
 
 impl BalanceRecord {
-    /// What the draw's restriction to this table's verdict is called (the
-    /// filter's `only` label): the verdict, the file and the start of its
-    /// SHA-256.
+    /// What the draw's restriction to this table's positions is called
+    /// (the filter's `only` label): the selection, the file and the start
+    /// of its SHA-256.
     pub fn label(&self) -> String {
         let short: String = self.sha256.chars().take(16).collect();
-        format!(
-            "verdict {} in {} (SHA-256 {short})",
-            self.verdict, self.file
-        )
+        let reference = || {
+            format!(
+                "{} ({:+.1} cp)",
+                self.reference.as_deref().unwrap_or("?"),
+                self.reference_cp.unwrap_or(f64::NAN)
+            )
+        };
+        let what = match (&self.verdict, self.fairest, self.within) {
+            (Some(verdict), _, _) => format!("verdict {verdict}"),
+            (None, Some(n), _) => format!("the {n} fairest to {}", reference()),
+            (None, None, Some(cp)) => {
+                format!("95 % interval within ±{cp} cp of {}", reference())
+            }
+            (None, None, None) => "no selection".to_owned(),
+        };
+        format!("{what} in {} (SHA-256 {short})", self.file)
     }
 }
 

@@ -17,10 +17,38 @@ mod record;
 use c960_core::{DrawFilter, DrawMethod, Key, Lang, Seal};
 
 pub use draw_record::{
-    BalanceRecord, DrawRecord, FilterSettings, MethodName, RoundRecord, SealRecord,
+    BalanceRecord, DrawRecord, DrawnRecord, FilterSettings, MethodName, RoundRecord, SealRecord,
 };
 pub use pages::Kit;
 pub use record::secret_of;
+
+/// A fixed text of the kit in `lang` (`lang/kit.toml`), for the
+/// organizer's console output too.
+///
+/// # Panics
+/// Panics if the table lacks `key` (a test checks every language has
+/// every key of English).
+#[must_use]
+pub fn text(lang: Lang, key: &str) -> &'static str {
+    pages::table().get(lang, key)
+}
+
+/// The text of `key` in `lang` for a count of `n`.
+#[must_use]
+pub fn text_count(lang: Lang, key: &str, n: usize) -> String {
+    pages::table().count(lang, key, n)
+}
+
+/// A draw's filters in words of `lang`, as the announcement states them.
+#[must_use]
+pub fn filter_words(
+    filter: &DrawFilter,
+    balance: Option<&BalanceRecord>,
+    excluded: &Excluded,
+    lang: Lang,
+) -> String {
+    pages::filter_words_with(filter, balance, excluded, lang, str::to_owned)
+}
 
 /// The file of a kit that holds the organizer's secret.
 pub const SECRET_FILE: &str = "SECRET.txt";
@@ -47,6 +75,15 @@ pub enum Paper {
     Letter,
 }
 
+/// Where excluded positions came from, besides the numbers given.
+#[derive(Clone, Debug, Default)]
+pub struct Excluded {
+    /// A named preset (`freestyle`: SP 518 and 534).
+    pub preset: Option<String>,
+    /// Earlier kits' draws.
+    pub drawn: Vec<DrawnRecord>,
+}
+
 /// The event's details for the announcement, as the organizer gives them.
 #[derive(Clone, Debug, Default)]
 pub struct Details {
@@ -69,8 +106,11 @@ pub struct KitPlan {
     pub rounds: usize,
     /// Which positions may be drawn.
     pub filter: DrawFilter,
-    /// The balance table a verdict filter read, if any.
+    /// The balance table a balance filter read, if any.
     pub balance: Option<BalanceRecord>,
+    /// The exclusion preset and earlier draws behind some of the
+    /// filter's excluded positions.
+    pub excluded: Excluded,
     /// Rounds published with the announcement (the rest are sealed).
     pub publish: usize,
     /// The organizer's secret, when rounds are sealed.

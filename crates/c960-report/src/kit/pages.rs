@@ -4,11 +4,12 @@
 use std::{fmt::Write as _, sync::OnceLock};
 
 use c960_core::{
-    CastlingText, Key, StartPosition, TextTable, castling_rules, format_position_set,
+    CastlingText, DrawFilter, Key, Lang, StartPosition, TextTable, castling_rules,
+    format_position_set,
     shakmaty::{CastlingSide, Color},
 };
 
-use super::{KitPlan, Paper};
+use super::{BalanceRecord, Excluded, KitPlan, Paper};
 use crate::{
     board::{Marks, diagram_svg},
     html::{NOWRAP_CSS, escape, escape_prose},
@@ -196,50 +197,16 @@ impl Kit<'_> {
         self.filters_with(str::to_owned)
     }
 
-    /// [`Kit::filters`] with the balance file's name passed through
-    /// `quote` (for Markdown).
+    /// [`Kit::filters`] with file names passed through `quote` (for
+    /// Markdown).
     pub(crate) fn filters_with(&self, quote: impl Fn(&str) -> String) -> String {
-        let t = self.texts();
-        let f = &self.plan.filter;
-        let mut parts = Vec::new();
-        if !f.exclude.is_empty() {
-            let list: Vec<StartPosition> = f.exclude.iter().copied().collect();
-            parts.push(
-                t.get("f_exclude")
-                    .replace("{list}", &format!("SP {}", format_position_set(&list))),
-            );
-        }
-        for (limit, key) in [
-            (f.max_undefended, "f_undefended"),
-            (f.max_king_only, "f_king_only"),
-            (f.max_weak, "f_weak"),
-        ] {
-            if let Some(n) = limit {
-                parts.push(t.count(key, n));
-            }
-        }
-        if f.no_first_move_attack {
-            parts.push(t.get("f_no_attack").to_owned());
-        }
-        if f.no_first_move_castling {
-            parts.push(t.get("f_no_castling").to_owned());
-        }
-        if let Some(balance) = &self.plan.balance {
-            parts.push(
-                t.count("f_only", balance.positions)
-                    .replace(
-                        "{verdict}",
-                        t.get(&format!("v_{}", balance.verdict.replace('-', "_"))),
-                    )
-                    .replace("{file}", &quote(&balance.file))
-                    .replace("{sha}", &balance.sha256),
-            );
-        }
-        if parts.is_empty() {
-            t.get("filters_none").to_owned()
-        } else {
-            parts.join("; ")
-        }
+        filter_words_with(
+            &self.plan.filter,
+            self.plan.balance.as_ref(),
+            &self.plan.excluded,
+            self.plan.lang,
+            quote,
+        )
     }
 
     /// The sentences saying how many rounds were drawn and which the
@@ -356,8 +323,104 @@ impl Kit<'_> {
     }
 }
 
+/// A draw's filters in words of `lang`, file names passed through
+/// `quote`: the excluded positions (with the preset and earlier draws
+/// behind them), the feature limits and the balance filter with what it
+/// means and the table's file and SHA-256.
+pub(crate) fn filter_words_with(
+    f: &DrawFilter,
+    balance: Option<&BalanceRecord>,
+    excluded: &Excluded,
+    lang: Lang,
+    quote: impl Fn(&str) -> String,
+) -> String {
+    let t = Texts(lang);
+    let mut parts = Vec::new();
+    if !f.exclude.is_empty() {
+        let list: Vec<StartPosition> = f.exclude.iter().copied().collect();
+        let mut why = Vec::new();
+        if excluded.preset.is_some() {
+            why.push(t.get("f_preset").to_owned());
+        }
+        for drawn in &excluded.drawn {
+            why.push(
+                t.count("f_drawn", drawn.sps.len())
+                    .replace("{file}", &quote(&drawn.file))
+                    .replace("{sha}", &drawn.sha256),
+            );
+        }
+        let why = if why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", why.join(", "))
+        };
+        parts.push(
+            t.get("f_exclude")
+                .replace("{list}", &format!("SP {}{why}", format_position_set(&list))),
+        );
+    }
+    for (limit, key) in [
+        (f.max_undefended, "f_undefended"),
+        (f.max_king_only, "f_king_only"),
+        (f.max_weak, "f_weak"),
+    ] {
+        if let Some(n) = limit {
+            parts.push(t.count(key, n));
+        }
+    }
+    if f.no_first_move_attack {
+        parts.push(t.get("f_no_attack").to_owned());
+    }
+    if f.no_first_move_castling {
+        parts.push(t.get("f_no_castling").to_owned());
+    }
+    if let Some(balance) = balance {
+        parts.push(balance_words(balance, t, &quote));
+    }
+    if parts.is_empty() {
+        t.get("filters_none").to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// What a balance filter keeps, in words: the verdict and what it means,
+/// or the N fairest or those within a distance of the reference, named
+/// with its value; then the table's file and SHA-256.
+fn balance_words(balance: &BalanceRecord, t: Texts, quote: impl Fn(&str) -> String) -> String {
+    let reference = || {
+        let name = balance.reference.as_deref().unwrap_or("typical");
+        t.get(&format!("ref_{name}")).replace(
+            "{cp}",
+            &format!("{:+.1}", balance.reference_cp.unwrap_or_default()),
+        )
+    };
+    let text = match (&balance.verdict, balance.fairest, balance.within) {
+        (Some(verdict), _, _) => t
+            .count("f_only", balance.positions)
+            .replace(
+                "{verdict}",
+                t.get(&format!("v_{}", verdict.replace('-', "_"))),
+            )
+            .replace(
+                "{meaning}",
+                t.get(&format!("m_{}", verdict.replace('-', "_"))),
+            ),
+        (None, Some(n), _) => t.count("f_fairest", n).replace("{reference}", &reference()),
+        (None, None, Some(cp)) => t
+            .count("f_within", balance.positions)
+            .replace("{cp}", &cp.to_string())
+            .replace("{reference}", &reference()),
+        (None, None, None) => String::new(),
+    };
+    text.replace("{file}", &quote(&balance.file))
+        .replace("{sha}", &balance.sha256)
+}
+
 /// Screen and print styles: each round sheet is one printed page on A4 and
-/// on Letter (the content fits the smaller of both, 186 × 255 mm).
+/// on Letter (the content fits the smaller of both, 186 × 255 mm, in every
+/// language: the printed diagram is 88 mm wide, which leaves room for the
+/// longest castling rules, German and Turkish on Letter included).
 const CSS: &str = "body { font-family: 'DejaVu Sans', sans-serif; color: #111; margin: 0 auto; \
 max-width: 52rem; padding: 1rem; font-size: 11pt; line-height: 1.35; }
 .sheet, .intro, .sealed { margin-bottom: 2rem; }
@@ -381,6 +444,7 @@ footer { margin-top: 0.4rem; border-top: 1px solid #ccc; padding-top: 0.2rem; }
 @media (max-width: 40rem) { .castling { grid-template-columns: 1fr; } }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; }
+  .diagram svg.board { width: 88mm; margin: 0.2rem auto; }
   .sheet { break-after: page; page-break-after: always; margin: 0; }
   .sheet:last-child { break-after: auto; page-break-after: auto; }
   .intro { break-after: page; page-break-after: always; }

@@ -27,7 +27,11 @@ pub(crate) fn draw_json(kit: &Kit<'_>) -> DrawRecord {
         seed,
         phrase,
         filters: plan.filter.to_string(),
-        filter_settings: FilterSettings::of(&plan.filter),
+        filter_settings: FilterSettings {
+            exclude_preset: plan.excluded.preset.clone(),
+            exclude_drawn: plan.excluded.drawn.clone(),
+            ..FilterSettings::of(&plan.filter)
+        },
         balance: plan.balance.clone(),
         candidates: kit.candidates.len(),
         candidate_sps: kit.candidates.iter().map(|p| p.sp()).collect(),
@@ -47,9 +51,10 @@ pub(crate) fn draw_json(kit: &Kit<'_>) -> DrawRecord {
     }
 }
 
-/// Text in Markdown's running text: every ASCII punctuation character
-/// escaped (so a phrase or file name cannot open code, emphasis, links or
-/// HTML) and line breaks shown as `\n` (so it cannot start a block).
+/// Text in Markdown's running text: the ASCII punctuation that opens
+/// code, emphasis, links, HTML, entities or a heading escaped (so a phrase
+/// or file name cannot), other punctuation (`balance.csv`) left as it
+/// reads, and line breaks shown as `\n` (so it cannot start a block).
 fn md_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -57,7 +62,7 @@ fn md_text(text: &str) -> String {
             '\n' => out.push_str("\\\\n"),
             '\r' => out.push_str("\\\\r"),
             c if c.is_control() => out.push(' '),
-            c if c.is_ascii_punctuation() => {
+            c if "\\`*_[]<>!&#|~$".contains(c) => {
                 out.push('\\');
                 out.push(c);
             }

@@ -11,7 +11,8 @@ use super::*;
 /// Verdicts the draw can filter by.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum VerdictArg {
-    /// White's edge within the band around the all-position mean.
+    /// White's edge within the table's band (±10 cp by default) around the
+    /// average of all positions, at the table's false discovery rate.
     Balanced,
     /// More for White than the band.
     MoreForWhite,
@@ -41,11 +42,19 @@ impl VerdictArg {
                   --phrase: SHA-256 chain started from the phrase; without filters,\n            \
                   round 1 is int(sha256(phrase)[:8 bytes], big-endian) mod 960\n\n\
                   --verify checks a kit's draw.json (from c960 tournament): its published\n\
-                  rounds, and with --key the sealed rounds up to that key's round.\n\n\
+                  rounds, and with --key the sealed rounds up to that key's round; with\n\
+                  --balance, that the table is the one the record names (SHA-256) and that\n\
+                  the candidates are exactly what its filters keep of that table.\n\n\
+                  Balance filters read balance.csv: balance_estimate is a position's White\n\
+                  edge in centipawns (the consensus of the table's engines), balance_low and\n\
+                  balance_high its 95 % interval.\n\n\
                   Examples:\n  \
                   c960 draw --seed 42\n  \
                   c960 draw --phrase \"Club Open 2026 round 1\"\n  \
                   c960 draw --seed 7 --rounds 9 --exclude 518 --max-undefended 1 --no-first-move-attack\n  \
+                  c960 draw --phrase \"Open 2026\" --rounds 9 --exclude-preset freestyle --exclude-drawn open-2025/draw.json\n  \
+                  c960 draw --seed 7 --fairest 40 --reference equal --balance data/research-v3/balance.csv\n  \
+                  c960 draw --verify kit/draw.json --balance data/research-v3/balance.csv\n  \
                   c960 draw --verify kit/draw.json --key 3f1c...   # a key published at round 3"
 )]
 pub(crate) struct DrawArgs {
@@ -73,11 +82,15 @@ pub(crate) struct DrawArgs {
         long,
         value_name = "FILE",
         conflicts_with_all = [
-            "rounds", "exclude", "max_undefended", "max_king_only", "max_weak",
-            "no_first_move_attack", "no_first_move_castling", "verdict", "balance",
+            "rounds", "exclude", "exclude_preset", "exclude_drawn", "max_undefended",
+            "max_king_only", "max_weak", "no_first_move_attack", "no_first_move_castling",
+            "verdict", "fairest", "within", "reference",
         ]
     )]
     pub(crate) verify: Option<PathBuf>,
+    /// Language of the text output (the kit's languages).
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub(crate) lang: LangArg,
     /// With --verify: a key the organizer published for a sealed round
     /// (64 hexadecimal digits), or the secret after the event; opens every
     /// sealed round up to that key's round.
@@ -100,9 +113,22 @@ pub(crate) struct DrawSourceArgs {
 /// `tournament`.
 #[derive(Debug, Args)]
 pub(crate) struct DrawFilterArgs {
-    /// Never draw these positions (SP numbers, comma-separated or repeated).
+    /// Never draw these positions: SP numbers and ranges (5-9),
+    /// comma-separated or repeated.
     #[arg(long, value_name = "SP,...", value_delimiter = ',')]
     pub(crate) exclude: Vec<String>,
+    /// Never draw the positions of a named list: `freestyle` is SP 518
+    /// (the classical setup) and SP 534, which Freestyle (Chess960) events
+    /// declare excluded in advance.
+    #[arg(long, value_name = "PRESET")]
+    pub(crate) exclude_preset: Option<ExcludePreset>,
+    /// Never draw a position an earlier kit drew: its draw.json (repeat
+    /// for more kits). All its rounds count; its sealed rounds are opened
+    /// with the SECRET.txt beside that draw.json, and a kit with sealed
+    /// rounds and no SECRET.txt beside it is refused (its sealed positions
+    /// cannot be known without the secret).
+    #[arg(long, value_name = "DRAW.JSON")]
+    pub(crate) exclude_drawn: Vec<PathBuf>,
     /// At most this many undefended pawns per side.
     #[arg(long, value_name = "N")]
     pub(crate) max_undefended: Option<usize>,
@@ -119,13 +145,73 @@ pub(crate) struct DrawFilterArgs {
     #[arg(long)]
     pub(crate) no_first_move_castling: bool,
     /// Only positions with this verdict in the balance table given with
-    /// --balance (made by `c960 balance`).
-    #[arg(long, value_name = "VERDICT", requires = "balance")]
+    /// --balance (made by `c960 balance`). `balanced` means: White's edge
+    /// is within the table's band (±10 cp by default) around the average
+    /// of all positions, with the false discovery rate controlled.
+    #[arg(long, value_name = "VERDICT", requires = "balance", conflicts_with_all = ["fairest", "within"])]
     pub(crate) verdict: Option<VerdictArg>,
+    /// Only the N positions of the --balance table nearest --reference,
+    /// interval included: each position's distance is that of the farther
+    /// end of its 95 % interval (`balance_low..balance_high`) from the
+    /// reference (ties: lower SP first). The other filters then apply to
+    /// these N.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "balance",
+        conflicts_with = "within"
+    )]
+    pub(crate) fairest: Option<usize>,
+    /// Only positions of the --balance table whose whole 95 % interval
+    /// (`balance_low..balance_high`) lies within ±CP centipawns of
+    /// --reference.
+    #[arg(long, value_name = "CP", requires = "balance")]
+    pub(crate) within: Option<f64>,
+    /// What --fairest and --within measure from, in the table's
+    /// `balance_estimate` (White's edge in centipawns, the consensus of its
+    /// engines): `equal` is 0 cp (equal chances), `typical` the mean over
+    /// the table's positions (the average position, what the verdicts
+    /// measure from), `classical` SP 518's estimate. Default: typical.
+    #[arg(long, value_name = "REF")]
+    pub(crate) reference: Option<ReferenceArg>,
     /// The balance table (`balance.csv`, or the directory holding it) that
-    /// --verdict reads.
-    #[arg(long, value_name = "FILE", requires = "verdict", value_parser = balance_table)]
+    /// --verdict, --fairest and --within read; with --verify, the table to
+    /// check a record's balance filter against.
+    #[arg(long, value_name = "FILE", value_parser = balance_table)]
     pub(crate) balance: Option<PathBuf>,
+}
+
+/// What --fairest and --within measure from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ReferenceArg {
+    /// Equal chances: a White edge of 0 cp.
+    Equal,
+    /// The typical position: the mean `balance_estimate` of the table.
+    Typical,
+    /// The classical setup: SP 518's `balance_estimate` in the table.
+    Classical,
+}
+
+/// Named lists of positions to exclude.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ExcludePreset {
+    /// What Freestyle (Chess960) events declare excluded in advance: SP 518
+    /// (the classical setup) and SP 534.
+    Freestyle,
+}
+
+impl ExcludePreset {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            ExcludePreset::Freestyle => "freestyle",
+        }
+    }
+
+    pub(crate) fn positions(self) -> &'static [u16] {
+        match self {
+            ExcludePreset::Freestyle => &[518, 534],
+        }
+    }
 }
 
 /// Languages of printed material.

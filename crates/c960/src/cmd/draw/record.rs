@@ -10,11 +10,14 @@
 
 use std::{collections::BTreeSet, path::Path};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use c960_core::{Allowed, DrawFilter, DrawMethod, Features, Key, Lang, StartPosition};
-use c960_report::kit::{DrawRecord, MethodName, RoundRecord, SealRecord};
+use c960_report::kit::{
+    BalanceRecord, DrawRecord, FilterSettings, MethodName, RoundRecord, SealRecord,
+};
 
-use crate::cli::InputError;
+use super::balance::Selection;
+use crate::cli::{ExcludePreset, InputError};
 
 /// What a draw record says, read and checked for its form.
 pub(super) struct Record {
@@ -27,6 +30,11 @@ pub(super) struct Record {
     pub(super) total: usize,
     /// The sealed rounds' commitment and count.
     pub(super) sealed: Option<(Key, usize)>,
+    /// The filter its settings state (the balance filter's positions
+    /// only with the table).
+    pub(super) filter: DrawFilter,
+    /// The balance table its balance filter read.
+    pub(super) balance: Option<BalanceRecord>,
 }
 
 impl Record {
@@ -34,7 +42,7 @@ impl Record {
     /// form; errors are one line naming the file and the field.
     pub(super) fn read(file: &Path) -> Result<Record> {
         let text = std::fs::read_to_string(file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
+            .map_err(|e| InputError(format!("cannot read {}: {e}", file.display())))?;
         let record: DrawRecord = serde_json::from_str(&text).map_err(|e| {
             InputError(format!(
                 "{} is not a draw record of c960 tournament: {e}",
@@ -76,7 +84,7 @@ impl Record {
                 candidates.len()
             ));
         }
-        check_filters(record, &candidates)?;
+        let filter = check_filters(record, &candidates)?;
         let published = published_rounds(record)?;
         let (total, sealed) = total_and_seal(record, published.len(), candidates.len())?;
         Ok(Record {
@@ -85,6 +93,8 @@ impl Record {
             published,
             total,
             sealed,
+            filter,
+            balance: record.balance.clone(),
         })
     }
 }
@@ -143,8 +153,9 @@ fn ascending_sps(numbers: &[u16], field: &str) -> Result<Vec<StartPosition>, Str
 /// named, with that table's label), `filters` their words, and the
 /// candidates what they let through (all of them, or with a verdict some
 /// of them, no more than the table's positions with that verdict).
-fn check_filters(record: &DrawRecord, candidates: &[StartPosition]) -> Result<(), String> {
+fn check_filters(record: &DrawRecord, candidates: &[StartPosition]) -> Result<DrawFilter, String> {
     let f = &record.filter_settings;
+    check_exclusions(f)?;
     let filter = DrawFilter {
         exclude: ascending_sps(&f.exclude, "filter_settings.exclude")?
             .into_iter()
@@ -160,6 +171,7 @@ fn check_filters(record: &DrawRecord, candidates: &[StartPosition]) -> Result<()
     match (&f.only, &record.balance) {
         (None, None) => {}
         (Some(label), Some(balance)) => {
+            Selection::of_record(balance)?;
             if !balance
                 .sha256
                 .parse::<Key>()
@@ -217,13 +229,54 @@ fn check_filters(record: &DrawRecord, candidates: &[StartPosition]) -> Result<()
         candidates.iter().copied().eq(passing.iter().copied())
     };
     if fits {
-        Ok(())
+        Ok(filter)
     } else {
         Err(format!(
             "its candidates are not the positions its filters ({}) let through",
             record.filters
         ))
     }
+}
+
+/// The exclusions' sources: a preset c960 knows and earlier draws (named
+/// by file and SHA-256, their SP numbers ascending), all of whose
+/// positions are excluded.
+fn check_exclusions(f: &FilterSettings) -> Result<(), String> {
+    let excluded = |sp: &u16| f.exclude.contains(sp);
+    if let Some(name) = &f.exclude_preset {
+        let preset = [ExcludePreset::Freestyle]
+            .into_iter()
+            .find(|p| p.name() == name)
+            .ok_or_else(|| {
+                format!("\"filter_settings.exclude_preset\" is {name:?}, not freestyle")
+            })?;
+        if !preset.positions().iter().all(excluded) {
+            return Err(format!(
+                "\"filter_settings.exclude\" lacks positions of the preset {name:?}"
+            ));
+        }
+    }
+    for (i, drawn) in f.exclude_drawn.iter().enumerate() {
+        ascending_sps(&drawn.sps, "filter_settings.exclude_drawn.sps")?;
+        if !drawn
+            .sha256
+            .parse::<Key>()
+            .is_ok_and(|k| k.to_string() == drawn.sha256)
+        {
+            return Err(format!(
+                "\"filter_settings.exclude_drawn\" entry {} has no SHA-256 in lowercase \
+                 hexadecimal",
+                i + 1
+            ));
+        }
+        if !drawn.sps.iter().all(excluded) {
+            return Err(format!(
+                "\"filter_settings.exclude\" lacks positions of the earlier draw {}",
+                drawn.file
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The published rounds: at least one, numbered from 1, each with its

@@ -13,11 +13,11 @@ use std::{fmt::Write as _, path::PathBuf};
 
 use anyhow::Result;
 use c960_core::{Features, Key, Seal, draw, draw_sealed};
-use c960_report::kit::{Details, Kit, KitPlan, SECRET_FILE, secret_of};
+use c960_report::kit::{Details, Kit, KitPlan, SECRET_FILE, secret_of, text_count};
 
 use crate::{
     cli::{InputError, TournamentArgs},
-    cmd::draw::method,
+    cmd::draw::{Filters, method, method_words, round_label, text_of},
 };
 
 /// Everything the kit needs, validated before any file is written.
@@ -85,13 +85,18 @@ impl Plan {
                 return Err(InputError(format!("{flag} must be one line of text")).into());
             }
         }
-        let (filter, balance) = args.filters.to_filter()?;
+        let Filters {
+            filter,
+            balance,
+            excluded,
+        } = args.filters.to_filter()?;
         Ok(Plan {
             kit: KitPlan {
                 method: method(args.source.phrase.as_ref(), args.source.seed),
                 rounds: args.rounds,
                 filter,
                 balance,
+                excluded,
                 publish,
                 seal: secret.map(|s| Seal::new(s, publish, args.rounds)),
                 secret,
@@ -176,21 +181,27 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
         )?;
     }
     folder.finish()?;
+    let lang = p.lang;
     let mut text = crate::output::Text::default();
     writeln!(
         text,
-        "tournament kit in {}: {} round(s) drawn by {} from {} positions",
-        plan.out.display(),
-        p.rounds,
-        p.method,
-        candidates.len()
+        "{}",
+        text_of(lang, "con_kit")
+            .replace("{out}", &plan.out.display().to_string())
+            .replace("{k}", &p.rounds.to_string())
+            .replace("{method}", &method_words(lang, &p.method))
+            .replace("{n}", &candidates.len().to_string())
     )?;
     for (i, position) in positions.iter().enumerate() {
-        let sealed = if i < p.publish { "" } else { "  (sealed)" };
+        let sealed = if i < p.publish {
+            String::new()
+        } else {
+            format!("  {}", text_of(lang, "con_sealed_mark"))
+        };
         writeln!(
             text,
-            "round {:<3} SP {:>3}  {}{sealed}",
-            i + 1,
+            "{}SP {:>3}  {}{sealed}",
+            round_label(lang, i + 1),
             position.sp(),
             position.placement()
         )?;
@@ -199,18 +210,19 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
     let secret = if p.seal.is_some() { ", SECRET.txt" } else { "" };
     writeln!(
         text,
-        "files: announcement.html, round-1..{}.html, kit.html{pdf}, draw.json, VERIFY.md{secret}",
+        "{}: announcement.html, round-1..{}.html, kit.html{pdf}, draw.json, VERIFY.md{secret}",
+        text_of(lang, "con_files"),
         p.rounds
     )?;
     if let Some(seal) = &p.seal {
         writeln!(
             text,
-            "rounds {}-{} are sealed: the announcement publishes the fingerprint {}; \
-             {} holds the secret and each round's key: keep it private until the end of the event",
-            seal.first_round,
-            p.rounds,
-            seal.commitment,
-            plan.out.join(SECRET_FILE).display()
+            "{}",
+            text_count(lang, "con_sealed", seal.keys.len())
+                .replace("{a}", &seal.first_round.to_string())
+                .replace("{b}", &p.rounds.to_string())
+                .replace("{commitment}", &seal.commitment.to_string())
+                .replace("{file}", &plan.out.join(SECRET_FILE).display().to_string())
         )?;
     }
     text.print()?;
