@@ -5,7 +5,7 @@
 
 use crate::util;
 
-use std::fs::File;
+use std::{fmt::Write as _, fs::File};
 
 use polars::prelude::*;
 use util::Dir;
@@ -309,9 +309,9 @@ fn compare_refuses_statistics_that_overflow() {
     let dir = Dir::new();
     let (mut ours, mut theirs) = (String::from("sp,value\n"), String::from("sp,value\n"));
     for sp in 0..100u32 {
-        ours.push_str(&format!("{sp},{}\n", truth(sp)));
+        writeln!(ours, "{sp},{}", truth(sp)).unwrap();
         let value = if sp == 5 { 1e308 } else { view_b(sp) };
-        theirs.push_str(&format!("{sp},{value}\n"));
+        writeln!(theirs, "{sp},{value}").unwrap();
     }
     std::fs::write(dir.file("ours.csv"), ours).unwrap();
     std::fs::write(dir.file("theirs.csv"), theirs).unwrap();

@@ -9,7 +9,8 @@ use std::{
 };
 
 use c960_balance::consensus::MAX_SCORE;
-use c960_core::POSITION_COUNT;
+use c960_balance::verdict::Verdict;
+use c960_core::{POSITION_COUNT, StartPosition};
 use polars::prelude::*;
 
 use crate::ReportError;
@@ -254,4 +255,81 @@ pub(super) fn searches(file: &Path) -> PathBuf {
     } else {
         file.to_owned()
     }
+}
+
+/// The inputs read so far, so that none counts twice: one table named
+/// twice, or two tables that hold the same rows, would make the same
+/// evidence look like twice as much.
+#[derive(Default)]
+pub(super) struct Seen {
+    paths: Vec<(PathBuf, PathBuf)>,
+    contents: Vec<(PathBuf, [u8; 32])>,
+}
+
+impl Seen {
+    pub(super) fn path(&mut self, file: &Path) -> Result<(), ReportError> {
+        let canonical = file.canonicalize().map_err(|e| io_error(file, &e))?;
+        if let Some((first, _)) = self.paths.iter().find(|(_, c)| *c == canonical) {
+            return Err(ReportError::BadRun {
+                dir: file.to_owned(),
+                reason: format!(
+                    "given twice (also as {}): each table counts once",
+                    first.display()
+                ),
+            });
+        }
+        self.paths.push((file.to_owned(), canonical));
+        Ok(())
+    }
+
+    pub(super) fn content(&mut self, file: &Path, rows: &str) -> Result<(), ReportError> {
+        use sha2::{Digest, Sha256};
+        let digest: [u8; 32] = Sha256::digest(rows.as_bytes()).into();
+        if let Some((first, _)) = self.contents.iter().find(|(_, d)| *d == digest) {
+            return Err(ReportError::BadRun {
+                dir: file.to_owned(),
+                reason: format!(
+                    "holds the same rows as {}: the same searches or games would count twice",
+                    first.display()
+                ),
+            });
+        }
+        self.contents.push((file.to_owned(), digest));
+        Ok(())
+    }
+}
+
+/// The positions whose verdict is `verdict` in a `balance.csv`.
+pub fn positions_with_verdict(
+    csv: &Path,
+    verdict: Verdict,
+) -> Result<Vec<StartPosition>, ReportError> {
+    let frame = CsvReadOptions::default()
+        .with_has_header(true)
+        .try_into_reader_with_file_path(Some(csv.to_owned()))?
+        .finish()?;
+    let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
+    let v = frame.column("verdict")?.cast(&DataType::String)?;
+    let (sp, v) = (sp.u32()?, v.str()?);
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for i in 0..frame.height() {
+        if let Some(s) = sp.get(i)
+            && !seen.insert(s)
+        {
+            return Err(bad(
+                csv,
+                format!(
+                    "SP {s} appears twice (row {}): a verdict table lists each position once",
+                    i + 1
+                ),
+            ));
+        }
+        if v.get(i) == Some(verdict.name())
+            && let Some(s) = sp.get(i).and_then(|s| u16::try_from(s).ok())
+        {
+            out.push(StartPosition::new(s).map_err(|e| bad(csv, e.to_string()))?);
+        }
+    }
+    Ok(out)
 }

@@ -35,7 +35,7 @@ use std::{
 
 use c960_balance::{
     reliability::{SplitHalf, describe},
-    verdict::{Decision, Verdict},
+    verdict::Decision,
 };
 use c960_core::{POSITION_COUNT, StartPosition};
 use polars::prelude::*;
@@ -48,7 +48,8 @@ mod input;
 
 use estimate::{count, from_games, from_sweeps};
 pub(crate) use input::is_routine;
-use input::{bad, io_error, read_games, read_sweep, searches, table};
+pub use input::positions_with_verdict;
+use input::{Seen, io_error, read_games, read_sweep, searches, table};
 
 /// The verdict table's file names.
 pub use c960_store::BALANCE_CSV;
@@ -381,48 +382,6 @@ pub fn compute_any(
     }))
 }
 
-/// The inputs read so far, so that none counts twice: one table named
-/// twice, or two tables that hold the same rows, would make the same
-/// evidence look like twice as much.
-#[derive(Default)]
-struct Seen {
-    paths: Vec<(PathBuf, PathBuf)>,
-    contents: Vec<(PathBuf, [u8; 32])>,
-}
-
-impl Seen {
-    fn path(&mut self, file: &Path) -> Result<(), ReportError> {
-        let canonical = file.canonicalize().map_err(|e| input::io_error(file, &e))?;
-        if let Some((first, _)) = self.paths.iter().find(|(_, c)| *c == canonical) {
-            return Err(ReportError::BadRun {
-                dir: file.to_owned(),
-                reason: format!(
-                    "given twice (also as {}): each table counts once",
-                    first.display()
-                ),
-            });
-        }
-        self.paths.push((file.to_owned(), canonical));
-        Ok(())
-    }
-
-    fn content(&mut self, file: &Path, rows: &str) -> Result<(), ReportError> {
-        use sha2::{Digest, Sha256};
-        let digest: [u8; 32] = Sha256::digest(rows.as_bytes()).into();
-        if let Some((first, _)) = self.contents.iter().find(|(_, d)| *d == digest) {
-            return Err(ReportError::BadRun {
-                dir: file.to_owned(),
-                reason: format!(
-                    "holds the same rows as {}: the same searches or games would count twice",
-                    first.display()
-                ),
-            });
-        }
-        self.contents.push((file.to_owned(), digest));
-        Ok(())
-    }
-}
-
 /// The method whose verdicts positions get: the one asked for, or the more
 /// reliable of the two. A method without data never wins over one with,
 /// and one whose reliability is not measured above 0 never wins over the
@@ -596,39 +555,4 @@ impl Balance {
         })?;
         Ok(())
     }
-}
-
-/// The positions whose verdict is `verdict` in a `balance.csv`.
-pub fn positions_with_verdict(
-    csv: &Path,
-    verdict: Verdict,
-) -> Result<Vec<StartPosition>, ReportError> {
-    let frame = CsvReadOptions::default()
-        .with_has_header(true)
-        .try_into_reader_with_file_path(Some(csv.to_owned()))?
-        .finish()?;
-    let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
-    let v = frame.column("verdict")?.cast(&DataType::String)?;
-    let (sp, v) = (sp.u32()?, v.str()?);
-    let mut out = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for i in 0..frame.height() {
-        if let Some(s) = sp.get(i)
-            && !seen.insert(s)
-        {
-            return Err(bad(
-                csv,
-                format!(
-                    "SP {s} appears twice (row {}): a verdict table lists each position once",
-                    i + 1
-                ),
-            ));
-        }
-        if v.get(i) == Some(verdict.name())
-            && let Some(s) = sp.get(i).and_then(|s| u16::try_from(s).ok())
-        {
-            out.push(StartPosition::new(s).map_err(|e| bad(csv, e.to_string()))?);
-        }
-    }
-    Ok(out)
 }
