@@ -435,6 +435,7 @@ table.facts td { padding: 0.1rem 0; word-break: break-all; }
 .mono { font-family: 'DejaVu Sans Mono', monospace; }
 .note, .general, footer { font-size: 9pt; color: #333; margin: 0.2rem 0; }
 footer .key, p.seal { overflow-wrap: anywhere; }
+p, li { overflow-wrap: anywhere; }
 footer .hex { font-size: 7.5pt; }
 h2 { font-size: 12.5pt; margin: 0.5rem 0 0.2rem; }
 .castling { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1rem; }
