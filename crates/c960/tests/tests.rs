@@ -13,6 +13,7 @@ mod compare;
 mod dfrc;
 mod dfrc_report;
 mod engine_faults;
+mod engine_versions;
 mod faults;
 mod import;
 mod import_defects;
