@@ -336,6 +336,47 @@ mod tests {
     }
 
     #[test]
+    fn a_version_matches_by_its_leading_components() {
+        let v = |text: &str| NpmVersion::parse(text).unwrap();
+        assert!(v("17.1").matches("17.1.0"));
+        assert!(v("18").matches("18.0.8"));
+        assert!(v("19.0.0").matches("19.0.0"));
+        assert!(!v("17").matches("16.0.0"));
+        assert!(!v("1").matches("17.1.0"));
+        assert!(!v("17.1.0").matches("17.1"));
+        assert_eq!(
+            v("17.1").install_command(),
+            "npm install sf17@npm:stockfish@17.1.0"
+        );
+        for bad in ["", "17.", "x", "1.2.3.4"] {
+            assert_eq!(NpmVersion::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_script_of_each_layout_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        for file in [
+            "src/stockfish-17.1-single-a496a04.js",
+            "src/stockfish-17.1-lite-single-03e3232.js",
+            "src/stockfish-17.1-8e4d048.js",
+            "src/stockfish-17.1-asm-341ff22.js",
+        ] {
+            fs::create_dir_all(dir.path().join("src")).unwrap();
+            fs::write(dir.path().join(file), "").unwrap();
+        }
+        assert_eq!(
+            script_in(dir.path(), "17", NpmBuild::Full).unwrap(),
+            Path::new("src/stockfish-17.1-single-a496a04.js")
+        );
+        assert_eq!(
+            script_in(dir.path(), "17", NpmBuild::Lite).unwrap(),
+            Path::new("src/stockfish-17.1-lite-single-03e3232.js")
+        );
+        assert_eq!(script_in(dir.path(), "18", NpmBuild::Full), None);
+    }
+
+    #[test]
     fn a_missing_package_says_how_to_install_it() {
         let dir = tempfile::tempdir().unwrap();
         let err = find_in(&[dir.path().join("stockfish")], NpmBuild::Full).unwrap_err();
