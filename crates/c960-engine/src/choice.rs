@@ -1,14 +1,18 @@
 //! Which engine a command runs, as the user names it: `auto`, `builtin`,
 //! `stockfish`, `ethereal`, `stockfish-npm` (Stockfish from npm, run by
-//! Node), `stockfish-npm-lite`, or any UCI engine's path, name or command
-//! line (`node /opt/sf/stockfish-19-single.js`). It parses from and prints
+//! Node), `stockfish-npm-lite`, either with a version of the package
+//! (`stockfish-npm@17.1`), or any UCI engine's path, name or command line
+//! (`node /opt/sf/stockfish-19-single.js`). It parses from and prints
 //! as that text, so a manifest or a settings file holds the same words.
 
 use std::{fmt, fs, path::PathBuf, str::FromStr};
 
 use crate::{
     EngineError,
-    uci::{NpmBuild, UciConfig, find_ethereal, find_stockfish, find_stockfish_npm},
+    uci::{
+        NpmBuild, NpmVersion, UciConfig, find_ethereal, find_stockfish, find_stockfish_npm,
+        find_stockfish_npm_version,
+    },
 };
 
 /// An engine as named on the command line or in a settings file.
@@ -24,8 +28,10 @@ pub enum EngineName {
     Stockfish,
     /// Ethereal on `PATH` or at `/usr/games/ethereal-chess`.
     Ethereal,
-    /// Stockfish from the npm package `stockfish`, run by Node.
-    StockfishNpm(NpmBuild),
+    /// Stockfish from the npm package `stockfish`, run by Node: the package
+    /// `stockfish` found first, or the installed package (or alias) of a
+    /// version (`stockfish-npm@17.1`).
+    StockfishNpm(NpmBuild, Option<NpmVersion>),
     /// Any UCI engine: a program (path or name on `PATH`) and its
     /// arguments.
     Command {
@@ -52,8 +58,16 @@ impl FromStr for EngineName {
             "builtin" => EngineName::Builtin,
             "stockfish" => EngineName::Stockfish,
             "ethereal" => EngineName::Ethereal,
-            "stockfish-npm" => EngineName::StockfishNpm(NpmBuild::Full),
-            "stockfish-npm-lite" => EngineName::StockfishNpm(NpmBuild::Lite),
+            "stockfish-npm" => EngineName::StockfishNpm(NpmBuild::Full, None),
+            "stockfish-npm-lite" => EngineName::StockfishNpm(NpmBuild::Lite, None),
+            _ if npm_name(trimmed).is_some() => {
+                let (build, version) = npm_name(trimmed).expect("checked");
+                let version = NpmVersion::parse(version).ok_or(EngineNameError(
+                    text.to_owned(),
+                    "its version is not numbers separated by dots (stockfish-npm@17.1)",
+                ))?;
+                EngineName::StockfishNpm(build, Some(version))
+            }
             // A file of that name is the program itself, spaces and all.
             _ if PathBuf::from(text).is_file() => EngineName::Command {
                 program: PathBuf::from(text),
@@ -75,6 +89,17 @@ impl FromStr for EngineName {
     }
 }
 
+/// `stockfish-npm@VERSION` or `stockfish-npm-lite@VERSION` as its build
+/// and version text.
+fn npm_name(text: &str) -> Option<(NpmBuild, &str)> {
+    let (engine, version) = text.split_once('@')?;
+    match engine {
+        "stockfish-npm" => Some((NpmBuild::Full, version)),
+        "stockfish-npm-lite" => Some((NpmBuild::Lite, version)),
+        _ => None,
+    }
+}
+
 impl fmt::Display for EngineName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -82,8 +107,16 @@ impl fmt::Display for EngineName {
             EngineName::Builtin => f.write_str("builtin"),
             EngineName::Stockfish => f.write_str("stockfish"),
             EngineName::Ethereal => f.write_str("ethereal"),
-            EngineName::StockfishNpm(NpmBuild::Full) => f.write_str("stockfish-npm"),
-            EngineName::StockfishNpm(NpmBuild::Lite) => f.write_str("stockfish-npm-lite"),
+            EngineName::StockfishNpm(build, version) => {
+                f.write_str(match build {
+                    NpmBuild::Full => "stockfish-npm",
+                    NpmBuild::Lite => "stockfish-npm-lite",
+                })?;
+                match version {
+                    Some(version) => write!(f, "@{version}"),
+                    None => Ok(()),
+                }
+            }
             EngineName::Command { program, args } if args.is_empty() => {
                 write!(f, "{}", program.display())
             }
@@ -174,7 +207,9 @@ impl EngineName {
             EngineName::Ethereal => Resolved::Uci(UciConfig::new(
                 find_ethereal().unwrap_or_else(|| PathBuf::from("ethereal-chess")),
             )),
-            EngineName::StockfishNpm(build) => Resolved::Uci(find_stockfish_npm(*build)?.config()),
+            EngineName::StockfishNpm(build, version) => {
+                Resolved::Uci(find_stockfish_npm_version(*build, version.as_ref())?.config())
+            }
             EngineName::Command { program, args } => {
                 let mut config = UciConfig::new(program);
                 config.args.clone_from(args);
@@ -252,6 +287,10 @@ mod tests {
             "ethereal",
             "stockfish-npm",
             "stockfish-npm-lite",
+            "stockfish-npm@17.1",
+            "stockfish-npm-lite@17.1",
+            "stockfish-npm@18",
+            "stockfish-npm@19.0.0",
             "/usr/games/stockfish",
             "node /opt/sf/stockfish-19-single.js",
             "node '/opt/my engines/sf.js' --flag",
@@ -285,5 +324,13 @@ mod tests {
         assert!("  ".parse::<EngineName>().is_err());
         let err = "node 'unclosed".parse::<EngineName>().unwrap_err();
         assert!(err.to_string().contains("quotes"), "{err}");
+        for bad in [
+            "stockfish-npm@",
+            "stockfish-npm@17.x",
+            "stockfish-npm@1.2.3.4",
+        ] {
+            let err = bad.parse::<EngineName>().unwrap_err();
+            assert!(err.to_string().contains("version"), "{err}");
+        }
     }
 }

@@ -15,6 +15,14 @@ pub enum EngineError {
         /// Advice, such as how to install Stockfish.
         hint: String,
     },
+    /// A package asked for by version is not installed (`stockfish-npm@17.1`).
+    #[error("{engine}: {reason}")]
+    PackageMissing {
+        /// The engine as named.
+        engine: String,
+        /// What is missing and how to install it.
+        reason: String,
+    },
     /// The executable exists but cannot be started.
     #[error("cannot start engine {path:?}: {reason}", path = path.display())]
     Spawn {
@@ -134,6 +142,7 @@ impl EngineError {
         !matches!(
             self,
             EngineError::NotFound { .. }
+                | EngineError::PackageMissing { .. }
                 | EngineError::Spawn { .. }
                 | EngineError::NotUci { .. }
                 | EngineError::NoChess960 { .. }

@@ -9,6 +9,7 @@
 pub mod builtin;
 mod choice;
 mod error;
+mod info;
 mod option;
 pub mod pool;
 mod spec;
@@ -17,11 +18,10 @@ pub mod uci;
 
 pub use choice::{EngineIdentity, EngineName, EngineNameError, Resolved};
 pub use error::EngineError;
+pub use info::{EngineInfo, Network, WdlReport};
 pub use option::{UciOption, UciOptionError};
 pub use spec::{AnyEngine, EngineSpec};
-pub use types::{
-    Bound, Clock, EngineInfo, GamePosition, Limit, Line, Score, SearchResult, Wdl, shredder_fen,
-};
+pub use types::{Bound, Clock, GamePosition, Limit, Line, Score, SearchResult, Wdl, shredder_fen};
 
 /// What to search for: a limit and how many principal variations.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

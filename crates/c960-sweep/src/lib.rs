@@ -143,6 +143,16 @@ struct Settings<'a> {
     /// they were.
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     engine_args: &'a [String],
+    /// The package and the script inside it, and the network files with
+    /// their hash, for engines run from a package (absent otherwise, so
+    /// journals of native engines stay what they were): a resume with
+    /// another build or network is refused, naming both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine_package: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine_script: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine_network: Option<&'a c960_engine::Network>,
     engine_options: &'a [(String, String)],
     limit: Limit,
     multipv: NonZeroU32,
@@ -256,6 +266,11 @@ fn run_locked(
         .map(|(_, row)| row)
         .collect();
     let interrupted = rows.len() + failed.len() < wanted.len();
+    // Whether the table has WDL, from its rows (a resumed run searched
+    // none of them now).
+    if let Some(wdl) = state.engine.wdl.as_mut() {
+        wdl.reported = rows.iter().any(|r| r.wdl_win.is_some());
+    }
     let repeatability = config
         .repeats
         .is_repeated()
@@ -405,6 +420,9 @@ impl Prepared {
             engine: &engine.name,
             engine_path: &engine.path,
             engine_args: &engine.args,
+            engine_package: engine.package.as_deref(),
+            engine_script: engine.script.as_deref(),
+            engine_network: engine.network.as_ref(),
             engine_options: &engine.options,
             limit: config.limit,
             multipv: config.multipv,

@@ -14,6 +14,7 @@ mod dfrc;
 mod dfrc_report;
 mod engine_faults;
 mod fair_list;
+mod engine_versions;
 mod faults;
 mod import;
 mod import_defects;

@@ -31,17 +31,19 @@ use std::{
 use shakmaty::{Chess, Move, Position, uci::UciMove};
 
 use crate::{
-    Engine, EngineError, EngineInfo, GamePosition, Limit, Line, Search, SearchResult,
+    Engine, EngineError, EngineInfo, GamePosition, Line, Search, SearchResult,
     types::shredder_fen,
     uci::{
         config::{CONTEMPT_OPTIONS, UciConfig, resolve},
-        identity::{package_of, runtime_of},
+        identity::{packaged_script, runtime_of},
         iolog::{IoLog, collect_stderr},
         output::{Event, MAX_LINE, kill_group, read_output, spawn_listed},
         parse::{EngineLine, Info, OptionDecl, parse_line},
-        sanity::{self, Fault},
     },
 };
+
+mod limits;
+mod network;
 
 /// A running UCI engine.
 pub struct UciEngine {
@@ -102,21 +104,31 @@ impl UciEngine {
         let stderr_log = log.clone();
         thread::spawn(move || collect_stderr(stderr_pipe, &sink, stderr_log.as_deref()));
 
+        let mut info = EngineInfo {
+            name: path.display().to_string(),
+            path: path.display().to_string(),
+            args: config.args.clone(),
+            runtime: runtime_of(&path),
+            ..EngineInfo::default()
+        };
+        // A script from a package is recorded as its place in the package,
+        // and its runtime by name: no path of this machine.
+        if let Some(packaged) = packaged_script(&config.args) {
+            info.args.remove(packaged.index);
+            if let Some(name) = path.file_name().filter(|_| info.runtime.is_some()) {
+                info.path = name.to_string_lossy().into_owned();
+            }
+            info.package = Some(packaged.package);
+            info.script = Some(packaged.script);
+            info.network = packaged.network;
+        }
         let mut engine = UciEngine {
             config: config.clone(),
             child,
             stdin,
             events,
             stderr,
-            info: EngineInfo {
-                name: path.display().to_string(),
-                author: None,
-                path: path.display().to_string(),
-                args: config.args.clone(),
-                package: package_of(&config.args),
-                runtime: runtime_of(&path),
-                options: Vec::new(),
-            },
+            info,
             offered: BTreeMap::new(),
             multipv: 1,
             probing: false,
@@ -124,6 +136,7 @@ impl UciEngine {
         };
         engine.handshake(&path)?;
         engine.configure()?;
+        engine.name_network()?;
         Ok(engine)
     }
 
@@ -210,6 +223,10 @@ impl UciEngine {
         self.set_option("UCI_Chess960", "true")?;
         if self.offered.contains_key("UCI_ShowWDL") {
             self.set_option("UCI_ShowWDL", "true")?;
+            self.info.wdl = Some(crate::WdlReport {
+                reported: false,
+                model: format!("{}'s built-in WDL model, UCI_ShowWDL", self.info.name),
+            });
         }
         for name in CONTEMPT_OPTIONS {
             let configured = self.config.options.iter().any(|o| o.name == name);
@@ -382,73 +399,6 @@ impl UciEngine {
             })
     }
 
-    /// `result` if it passes the sanity checks (see [`sanity`]); otherwise
-    /// the fault, and for a search short of its limit, which limits this
-    /// engine does honour.
-    fn checked(
-        &mut self,
-        position: &GamePosition,
-        search: Search,
-        result: SearchResult,
-    ) -> Result<SearchResult, EngineError> {
-        match sanity::check(position.current(), search, &result) {
-            Ok(()) => Ok(result),
-            Err(Fault::Unusable(reason)) => Err(EngineError::BadAnswer {
-                name: self.info.name.clone(),
-                fen: shredder_fen(position.current()),
-                reason,
-            }),
-            Err(Fault::ShortOfLimit(reached)) => Err(EngineError::LimitIgnored {
-                name: self.info.name.clone(),
-                limit: search.limit.to_string(),
-                reached,
-                rule: sanity::rule(search.limit),
-                honoured: if self.probing {
-                    String::new()
-                } else {
-                    self.honoured_limits(position, search)
-                },
-            }),
-        }
-    }
-
-    /// Tries the kinds of limit other than the one `search` broke in the
-    /// same position, each with a short watchdog, and says which ones the
-    /// engine honours.
-    fn honoured_limits(&mut self, position: &GamePosition, search: Search) -> String {
-        const PROBE_WATCHDOG: Duration = Duration::from_secs(30);
-        let saved = self.config.watchdog;
-        self.config.watchdog = Some(saved.map_or(PROBE_WATCHDOG, |w| w.min(PROBE_WATCHDOG)));
-        self.probing = true;
-        let mut honoured = Vec::new();
-        for (probe, name) in [(Limit::Depth(5), "depth"), (Limit::Nodes(50_000), "nodes")] {
-            if std::mem::discriminant(&probe) == std::mem::discriminant(&search.limit) {
-                continue;
-            }
-            let probe = Search {
-                limit: probe,
-                multipv: search.multipv,
-            };
-            if self.search(position, probe).is_ok() {
-                honoured.push(name);
-            }
-        }
-        self.probing = false;
-        self.config.watchdog = saved;
-        match honoured.as_slice() {
-            [] => "it honours neither node nor depth limits here (time limits are not checked)"
-                .to_owned(),
-            kinds => {
-                let flags: Vec<String> = kinds.iter().map(|k| format!("--{k} N")).collect();
-                format!(
-                    "this engine honours `go {}` (use {})",
-                    kinds.join("` and `go "),
-                    flags.join(" or ")
-                )
-            }
-        }
-    }
-
     fn line_from(&self, position: &Chess, info: &Info) -> Result<Line, EngineError> {
         let mut pos = position.clone();
         let mut pv = Vec::with_capacity(info.pv.len());
@@ -520,6 +470,9 @@ impl Engine for UciEngine {
         let mut time_ms = None;
         loop {
             let line = self.wait_line(deadline, watchdog, &phase)?;
+            if line.starts_with("info string") {
+                self.note_network(&line);
+            }
             match parse_line(&line) {
                 Ok(EngineLine::Info(info)) => {
                     nodes = info.nodes.or(nodes);
@@ -550,6 +503,9 @@ impl Engine for UciEngine {
                         .filter(|info| info.multipv.unwrap_or(1) <= search.multipv)
                         .map(|info| self.line_from(current, info))
                         .collect::<Result<Vec<_>, _>>()?;
+                    if let Some(wdl) = self.info.wdl.as_mut() {
+                        wdl.reported |= lines.iter().any(|l| l.wdl.is_some());
+                    }
                     let result = SearchResult {
                         turn: current.turn(),
                         best_move,

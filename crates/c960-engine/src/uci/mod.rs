@@ -18,7 +18,10 @@ mod server;
 pub use config::{CONTEMPT_OPTIONS, UciConfig, find_ethereal, find_stockfish};
 pub use driver::UciEngine;
 pub use identity::{package_of, runtime_of};
-pub use npm::{NODE_MODULES_VAR, NPM_HANDSHAKE, NpmBuild, NpmStockfish, find_stockfish_npm};
+pub use npm::{
+    NODE_MODULES_VAR, NPM_HANDSHAKE, NpmBuild, NpmStockfish, NpmVersion, find_stockfish_npm,
+    find_stockfish_npm_version,
+};
 pub use output::{MAX_LINE, kill_all};
 pub use parse::{EngineLine, Info, OptionDecl, ParseError, parse_line};
 pub use server::serve;

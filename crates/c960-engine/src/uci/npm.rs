@@ -9,7 +9,7 @@
 //! `node_modules` of the usual prefixes.
 
 use std::{
-    env,
+    env, fs,
     path::{Path, PathBuf},
     time::Duration,
 };
@@ -39,6 +39,61 @@ pub enum NpmBuild {
     Lite,
 }
 
+/// A version of the `stockfish` package as asked for: one to three
+/// numeric components (`17.1`, `18`, `19.0.0`). It matches an installed
+/// version by its leading components: `17.1` matches `17.1.0`, `18`
+/// matches `18.0.8`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NpmVersion(String);
+
+impl NpmVersion {
+    /// The version in `text`, if it is one.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<NpmVersion> {
+        let parts: Vec<&str> = text.split('.').collect();
+        let numeric = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+        (parts.len() <= 3 && parts.iter().all(numeric)).then(|| NpmVersion(text.to_owned()))
+    }
+
+    /// The version as given.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether the installed version `installed` (`17.1.0`) is this one.
+    #[must_use]
+    pub fn matches(&self, installed: &str) -> bool {
+        let installed: Vec<&str> = installed.split(['.', '-', '+']).collect();
+        self.0
+            .split('.')
+            .enumerate()
+            .all(|(i, part)| installed.get(i) == Some(&part))
+    }
+
+    /// The npm command that installs it beside the other versions, under an
+    /// alias named after its major version (`npm install
+    /// sf17@npm:stockfish@17.1.0`).
+    #[must_use]
+    pub fn install_command(&self) -> String {
+        let major = self.0.split('.').next().unwrap_or(&self.0);
+        let exact = match self.0.as_str() {
+            "16" | "16.0" => "16.0.0",
+            "17" | "17.1" => "17.1.0",
+            "18" | "18.0" => "18.0.8",
+            "19" | "19.0" => "19.0.0",
+            other => other,
+        };
+        format!("npm install sf{major}@npm:stockfish@{exact}")
+    }
+}
+
+impl std::fmt::Display for NpmVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// Where `stockfish` from npm is installed and how to run it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NpmStockfish {
@@ -64,20 +119,64 @@ impl NpmStockfish {
     }
 }
 
-/// The npm package directories to try, in order, given the value of
-/// [`NODE_MODULES_VAR`].
+/// The `node_modules` directories (or package directories) to look in,
+/// given the value of [`NODE_MODULES_VAR`]: those it names, then
+/// `./node_modules`, then the global ones of the usual prefixes.
+fn module_dirs(named: Option<&std::ffi::OsStr>) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = named
+        .map(|list| {
+            env::split_paths(list)
+                .filter(|d| !d.as_os_str().is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.push(PathBuf::from("node_modules"));
+    for prefix in ["/usr/local/lib", "/usr/lib"] {
+        dirs.push(Path::new(prefix).join("node_modules"));
+    }
+    dirs
+}
+
+/// The npm package directories to try, in order, without a version: the
+/// package `stockfish` of each directory (or the directory itself when it
+/// is the package).
 fn candidates(named: Option<&std::ffi::OsStr>) -> Vec<PathBuf> {
+    let named_dirs = named.map_or(0, |list| {
+        env::split_paths(list)
+            .filter(|d| !d.as_os_str().is_empty())
+            .count()
+    });
     let mut dirs = Vec::new();
-    if let Some(list) = named {
-        for dir in env::split_paths(list).filter(|d| !d.as_os_str().is_empty()) {
-            // Either a node_modules directory or the package itself.
-            dirs.push(dir.join("stockfish"));
+    for (i, dir) in module_dirs(named).into_iter().enumerate() {
+        dirs.push(dir.join("stockfish"));
+        // Either a node_modules directory or the package itself.
+        if i < named_dirs {
             dirs.push(dir);
         }
     }
-    dirs.push(PathBuf::from("node_modules/stockfish"));
-    for prefix in ["/usr/local/lib", "/usr/lib"] {
-        dirs.push(Path::new(prefix).join("node_modules/stockfish"));
+    dirs
+}
+
+/// The package directories to try for a version: in each directory, the
+/// package `stockfish`, then every other package (aliases such as `sf17`
+/// installed by `npm install sf17@npm:stockfish@17.1.0`) by name, then the
+/// directory itself.
+fn versioned_candidates(named: Option<&std::ffi::OsStr>) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    for dir in module_dirs(named) {
+        dirs.push(dir.join("stockfish"));
+        let mut others: Vec<PathBuf> = fs::read_dir(&dir)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.file_name().is_some_and(|n| n != "stockfish") && p.is_dir())
+                    .collect()
+            })
+            .unwrap_or_default();
+        others.sort();
+        dirs.extend(others);
+        dirs.push(dir);
     }
     dirs
 }
@@ -86,6 +185,76 @@ fn candidates(named: Option<&std::ffi::OsStr>) -> Vec<PathBuf> {
 /// is missing and how to install it.
 pub fn find_stockfish_npm(build: NpmBuild) -> Result<NpmStockfish, EngineError> {
     find_in(&candidates(env::var_os(NODE_MODULES_VAR).as_deref()), build)
+}
+
+/// Finds the npm build of one version of the package, among the packages
+/// and aliases installed in [`NODE_MODULES_VAR`] and the usual places;
+/// without a version, as [`find_stockfish_npm`].
+pub fn find_stockfish_npm_version(
+    build: NpmBuild,
+    version: Option<&NpmVersion>,
+) -> Result<NpmStockfish, EngineError> {
+    let Some(version) = version else {
+        return find_stockfish_npm(build);
+    };
+    let named = env::var_os(NODE_MODULES_VAR);
+    let found = versioned_candidates(named.as_deref())
+        .into_iter()
+        .filter(|dir| {
+            Package::read(dir).is_some_and(|p| p.name == "stockfish" && version.matches(&p.version))
+        })
+        .find_map(|dir| find_in(&[dir], build).ok());
+    found.ok_or_else(|| {
+        let engine = match build {
+            NpmBuild::Full => "stockfish-npm",
+            NpmBuild::Lite => "stockfish-npm-lite",
+        };
+        let place = named.map_or_else(
+            || format!("{NODE_MODULES_VAR} (unset), ./node_modules or the global node_modules"),
+            |list| format!("{NODE_MODULES_VAR} ({})", list.to_string_lossy()),
+        );
+        EngineError::PackageMissing {
+            engine: format!("{engine}@{version}"),
+            reason: format!(
+                "no stockfish {version} package in {place}: install it with `{}` in that \
+                 node_modules",
+                version.install_command()
+            ),
+        }
+    })
+}
+
+/// The single-threaded UCI script of `build` in the package at `package`
+/// whose scripts are named after `major`, relative to the package: the
+/// first by name of `bin/` then `src/`. Layouts differ between versions:
+/// `bin/stockfish-19-single.js`, `src/stockfish-17.1-single-a496a04.js`,
+/// `src/stockfish-17.1-lite-single-03e3232.js`.
+fn script_in(package: &Path, major: &str, build: NpmBuild) -> Option<PathBuf> {
+    let wanted = |name: &str| {
+        let Some(stem) = name
+            .strip_prefix("stockfish-")
+            .and_then(|n| n.strip_suffix(".js"))
+        else {
+            return false;
+        };
+        let words: Vec<&str> = stem.split('-').collect();
+        let versioned = words.iter().any(|w| {
+            w.split('.').next() == Some(major) && w.contains(|c: char| c.is_ascii_digit())
+        });
+        versioned
+            && words.contains(&"single")
+            && words.contains(&"lite") == (build == NpmBuild::Lite)
+    };
+    ["bin", "src"].into_iter().find_map(|sub| {
+        let mut names: Vec<String> = fs::read_dir(package.join(sub))
+            .ok()?
+            .filter_map(Result::ok)
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| wanted(n))
+            .collect();
+        names.sort();
+        names.into_iter().next().map(|n| Path::new(sub).join(n))
+    })
 }
 
 fn find_in(candidates: &[PathBuf], build: NpmBuild) -> Result<NpmStockfish, EngineError> {
@@ -99,7 +268,7 @@ fn find_in(candidates: &[PathBuf], build: NpmBuild) -> Result<NpmStockfish, Engi
         let major = read
             .build_version
             .unwrap_or_else(|| version.split('.').next().unwrap_or("").to_owned());
-        let script = package.join(format!("bin/stockfish-{major}-{flavour}.js"));
+        let script = package.join(script_in(package, &major, build)?);
         script.is_file().then(|| {
             let package = package.canonicalize().unwrap_or_else(|_| package.clone());
             let script = script.canonicalize().unwrap_or(script);
@@ -164,6 +333,47 @@ mod tests {
         assert!(lite.script.ends_with("bin/stockfish-19-lite-single.js"));
         assert_eq!(lite.config().args, vec![lite.script.display().to_string()]);
         assert_eq!(lite.config().handshake_timeout, NPM_HANDSHAKE);
+    }
+
+    #[test]
+    fn a_version_matches_by_its_leading_components() {
+        let v = |text: &str| NpmVersion::parse(text).unwrap();
+        assert!(v("17.1").matches("17.1.0"));
+        assert!(v("18").matches("18.0.8"));
+        assert!(v("19.0.0").matches("19.0.0"));
+        assert!(!v("17").matches("16.0.0"));
+        assert!(!v("1").matches("17.1.0"));
+        assert!(!v("17.1.0").matches("17.1"));
+        assert_eq!(
+            v("17.1").install_command(),
+            "npm install sf17@npm:stockfish@17.1.0"
+        );
+        for bad in ["", "17.", "x", "1.2.3.4"] {
+            assert_eq!(NpmVersion::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_script_of_each_layout_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        for file in [
+            "src/stockfish-17.1-single-a496a04.js",
+            "src/stockfish-17.1-lite-single-03e3232.js",
+            "src/stockfish-17.1-8e4d048.js",
+            "src/stockfish-17.1-asm-341ff22.js",
+        ] {
+            fs::create_dir_all(dir.path().join("src")).unwrap();
+            fs::write(dir.path().join(file), "").unwrap();
+        }
+        assert_eq!(
+            script_in(dir.path(), "17", NpmBuild::Full).unwrap(),
+            Path::new("src/stockfish-17.1-single-a496a04.js")
+        );
+        assert_eq!(
+            script_in(dir.path(), "17", NpmBuild::Lite).unwrap(),
+            Path::new("src/stockfish-17.1-lite-single-03e3232.js")
+        );
+        assert_eq!(script_in(dir.path(), "18", NpmBuild::Full), None);
     }
 
     #[test]

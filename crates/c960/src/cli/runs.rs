@@ -50,8 +50,9 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
     /// `auto` (the strongest engine installed), `builtin`, `stockfish`,
-    /// `ethereal`, `stockfish-npm`, `stockfish-npm-lite`, or a UCI engine's
-    /// path or command line [default: auto].
+    /// `ethereal`, `stockfish-npm`, `stockfish-npm-lite` (either with a
+    /// version: `stockfish-npm@17.1`), or a UCI engine's path or command
+    /// line [default: auto].
     #[arg(long, value_name = "ENGINE")]
     pub(crate) engine: Option<EngineName>,
     /// A UCI engine option, as NAME=VALUE (repeatable).
@@ -119,7 +120,10 @@ pub(crate) struct EngineArgs {
     /// `stockfish` (also found at /usr/games/stockfish), `ethereal` (also
     /// found at /usr/games/ethereal-chess), `stockfish-npm` or
     /// `stockfish-npm-lite` (the npm package `stockfish`, run by Node; found
-    /// in `./node_modules` or in the directories of `$C960_NODE_MODULES`), or
+    /// in `./node_modules` or in the directories of `$C960_NODE_MODULES`;
+    /// `stockfish-npm@17.1`, `stockfish-npm-lite@18` choose a version,
+    /// installed beside the others as `npm install
+    /// sf17@npm:stockfish@17.1.0`), or
     /// the path, name or command line of any UCI engine (`node
     /// /opt/sf/stockfish-19-single.js`; quote words with spaces).
     #[arg(long, value_name = "ENGINE", default_value = "auto")]

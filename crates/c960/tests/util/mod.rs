@@ -12,18 +12,30 @@ use std::{
 /// Where Stockfish from npm is installed for the tests.
 const NODE_MODULES: &str = "C960_NODE_MODULES";
 
-/// The `node_modules` directory holding Stockfish from npm, from
-/// `$C960_NODE_MODULES`; the test fails, saying how to install it, when it
-/// is missing.
+/// The `node_modules` directory holding Stockfish from npm (the package
+/// `stockfish`), the first of `$C960_NODE_MODULES` (directories separated
+/// by `:`) that does; the test fails, saying how to install it, when none
+/// does.
 pub(crate) fn npm_modules() -> PathBuf {
-    let dir = std::env::var_os(NODE_MODULES).map(PathBuf::from);
-    match dir {
-        Some(dir) if dir.join("stockfish/package.json").is_file() => dir,
-        _ => panic!(
-            "Stockfish 19 from npm is missing: `npm install stockfish@19.0.0` in a directory D \
-             and set C960_NODE_MODULES=D/node_modules (as .ci/run does)"
-        ),
-    }
+    let dirs = std::env::var_os(NODE_MODULES)
+        .map(|list| std::env::split_paths(&list).collect::<Vec<_>>())
+        .unwrap_or_default();
+    dirs.into_iter()
+        .find(|dir| dir.join("stockfish/package.json").is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "Stockfish 19 from npm is missing: `npm install stockfish@19.0.0` in a directory \
+                 D and set C960_NODE_MODULES=D/node_modules (as .ci/run does)"
+            )
+        })
+}
+
+/// `$C960_NODE_MODULES` as the tests were given it (every directory), for
+/// engines installed beside Stockfish 19 under aliases (`sf17`, `sf18`);
+/// [`npm_modules`]'s check first.
+pub(crate) fn npm_path() -> std::ffi::OsString {
+    npm_modules();
+    std::env::var_os(NODE_MODULES).expect("checked by npm_modules")
 }
 
 /// A temporary working directory with the binary at hand.
@@ -73,7 +85,7 @@ impl Dir {
     /// how to install it.
     pub(crate) fn command_with_npm(&self, args: &[&str]) -> Command {
         let mut command = self.command(args);
-        command.env(NODE_MODULES, npm_modules());
+        command.env(NODE_MODULES, npm_path());
         command
     }
 

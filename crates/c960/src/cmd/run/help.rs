@@ -22,7 +22,8 @@ pub(crate) fn run_after_help() -> String {
         ("out", "default runs/PROFILE"),
         (
             "engine",
-            "auto, builtin, stockfish, ethereal, stockfish-npm, stockfish-npm-lite, or a command",
+            "auto, builtin, stockfish, ethereal, stockfish-npm[@VERSION], \
+             stockfish-npm-lite[@VERSION], or a command",
         ),
         ("options", "UCI options, NAME=VALUE"),
         ("positions", "or e.g. \"0-99,518\""),

@@ -110,7 +110,9 @@ pub(crate) enum Installed {
 impl Installed {
     fn engine(self) -> EngineName {
         match self {
-            Installed::StockfishNpm => EngineName::StockfishNpm(c960_engine::uci::NpmBuild::Full),
+            Installed::StockfishNpm => {
+                EngineName::StockfishNpm(c960_engine::uci::NpmBuild::Full, None)
+            }
             Installed::Stockfish => EngineName::Stockfish,
         }
     }
