@@ -334,8 +334,10 @@ pub(crate) fn write_sweep(dir: &Path, scores: &[(u32, Vec<i32>)], failed: &[u32]
         }
     }
     let mut frame = DataFrame::new(n, columns).unwrap();
+    // Sealed, as c960 writes every table of a run whose manifest records
+    // its repeats.
     let file = std::fs::File::create(dir.join(c960_store::SWEEP_TABLE)).unwrap();
-    ParquetWriter::new(file).finish(&mut frame).unwrap();
+    c960_store::write_sealed(file, &mut frame, Vec::new()).unwrap();
     let failed: Vec<String> = failed
         .iter()
         .map(|f| format!(r#"{{"sp":{f},"reason":"engine crashed"}}"#))
@@ -467,9 +469,12 @@ fn a_mate_without_a_centipawn_score_counts_as_a_thousand() {
     frame
         .with_column(Column::new("score_mate".into(), mate))
         .unwrap();
-    ParquetWriter::new(std::fs::File::create(&path).unwrap())
-        .finish(&mut frame)
-        .unwrap();
+    c960_store::write_sealed(
+        std::fs::File::create(&path).unwrap(),
+        &mut frame,
+        Vec::new(),
+    )
+    .unwrap();
     let run = DfrcRun::read(&sweep).unwrap();
     let first = planted(20, 1)[0].0;
     let score = run
