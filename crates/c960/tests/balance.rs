@@ -47,7 +47,8 @@ fn games_table(dir: &Dir, name: &str, sps: &[u32], per: u32, truth: &dyn Fn(u32)
         .unwrap();
 }
 
-fn column(csv: &str, name: &str) -> Vec<String> {
+/// The cells of column `name` of a CSV text.
+pub(crate) fn column(csv: &str, name: &str) -> Vec<String> {
     let mut reader = csv::Reader::from_reader(csv.as_bytes());
     let at = reader
         .headers()

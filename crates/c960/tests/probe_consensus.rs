@@ -87,18 +87,9 @@ fn refused(dir: &Dir, sweeps: &[&str]) -> String {
     line
 }
 
+/// The cells of column `name` of the CSV file at `path`.
 fn csv_column(path: &std::path::Path, name: &str) -> Vec<String> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let at = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .position(|h| h == name)
-        .unwrap();
-    reader
-        .records()
-        .map(|r| r.unwrap()[at].to_owned())
-        .collect()
+    crate::balance::column(&std::fs::read_to_string(path).unwrap(), name)
 }
 
 #[test]
