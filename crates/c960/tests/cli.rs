@@ -186,7 +186,7 @@ fn draw_by_seed_is_reproducible_and_pinned() {
         .map(|l| l.split_whitespace().nth(3).unwrap())
         .collect();
     assert_eq!(sps, ["100", "716", "2", "395", "461"]);
-    assert!(out.starts_with("draw by seed 2026 (ChaCha20): 5 round(s) from 960 positions"));
+    assert!(out.starts_with("draw by seed 2026 (ChaCha20): 5 rounds from 960 positions"));
 }
 
 #[test]

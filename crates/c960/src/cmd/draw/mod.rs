@@ -102,10 +102,9 @@ pub(crate) fn run(args: &DrawArgs) -> Result<()> {
             writeln!(
                 text,
                 "{}",
-                text_of(lang, "con_draw")
+                c960_report::kit::text_count(lang, "con_draw", plan.rounds)
                     .replace("{method}", &method_words(lang, &plan.method))
-                    .replace("{k}", &plan.rounds.to_string())
-                    .replace("{n}", &result.candidates.to_string())
+                    .replace("{m}", &result.candidates.to_string())
                     .replace(
                         "{filters}",
                         &filter_words(&plan.filter, plan.balance.as_ref(), &plan.excluded, lang)

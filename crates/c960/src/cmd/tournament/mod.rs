@@ -186,11 +186,10 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
     writeln!(
         text,
         "{}",
-        text_of(lang, "con_kit")
+        c960_report::kit::text_count(lang, "con_kit", p.rounds)
             .replace("{out}", &plan.out.display().to_string())
-            .replace("{k}", &p.rounds.to_string())
             .replace("{method}", &method_words(lang, &p.method))
-            .replace("{n}", &candidates.len().to_string())
+            .replace("{m}", &candidates.len().to_string())
     )?;
     for (i, position) in positions.iter().enumerate() {
         let sealed = if i < p.publish {
