@@ -281,7 +281,7 @@ fn engine_faults_replay_the_game_or_fail_it_never_fake_a_result() {
     always.env("C960_FAKE_UCI", "--crash");
     let run = run_command(always);
     assert_eq!(run.code, 1);
-    assert!(run.stderr.contains("2 game(s) failed"), "{}", run.stderr);
+    assert!(run.stderr.contains("2 games failed"), "{}", run.stderr);
     assert_eq!(
         pgn_games(&dir.file("always/games.pgn")),
         0,

@@ -310,9 +310,15 @@ pub(crate) fn write_adaptive(
 ) -> std::fmt::Result {
     writeln!(
         text,
-        "adaptive: {} round(s) after {} games each; games per position {}..{}; stopped: {}; \
-         widest 95% anytime interval +-{:.3}, {} position(s) still open",
-        a.rounds, a.initial_games, a.games_min, a.games_max, a.stopped, a.widest_half_width, a.open
+        "adaptive: {} after {} each; games per position {}..{}; stopped: {}; \
+         widest 95% anytime interval +-{:.3}, {} still open",
+        crate::output::count(a.rounds, "round", "rounds"),
+        crate::output::count(a.initial_games, "game", "games"),
+        a.games_min,
+        a.games_max,
+        a.stopped,
+        a.widest_half_width,
+        crate::output::count(a.open, "position", "positions")
     )
 }
 
@@ -390,9 +396,9 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
             format!(" (engine logs: {})", first.logs.join(", "))
         };
         bail!(
-            "{} game(s) failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {} game {}: {}{logs}; \
+            "{} failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {} game {}: {}{logs}; \
              run the same command again to retry them",
-            outcome.failed.len(),
+            crate::output::count(outcome.failed.len(), "game", "games"),
             first.sp,
             first.game,
             first.reason

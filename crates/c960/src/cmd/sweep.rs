@@ -136,9 +136,9 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     text.print()?;
     if let Some(first) = outcome.failed.first() {
         bail!(
-            "{} position(s) failed (listed in {dir}/{MANIFEST_FILE}), e.g. {}: {}; \
+            "{} failed (listed in {dir}/{MANIFEST_FILE}), e.g. {}: {}; \
              run the same command again to retry them",
-            outcome.failed.len(),
+            crate::output::count(outcome.failed.len(), "position", "positions"),
             config.positions[0].variant().label(first.sp),
             first.reason
         );
