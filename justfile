@@ -74,3 +74,11 @@ bench-slurm positions="0-15" games="48" nodes="2000" runs="3" merge_games="10000
 # Validity per engine core-hour: sweep designs (raters alone and combined) on a fixed stratified subset of 96 positions, judged by their agreement with the independent analyses in $C960_VALIDATION (docs/validity.md).
 bench-validity jobs="2":
     bash crates/c960/bench/bench-validity.sh {{jobs}}
+
+# What readers see, in real Chromium: the v3 index, fair.html, a position page and German and Turkish kits at 390 and 1366 px and printed on A4 and Letter (docs/screens; fails when a page sticks out sideways or a round sheet spills).
+screenshots:
+    bash scripts/screenshots.sh
+
+# The candidate raters of dataset v4 over all 960 positions, resumable (data/v4-raters.sh).
+v4-raters parallel="2":
+    bash data/v4-raters.sh {{parallel}}
