@@ -17,6 +17,16 @@ use util::{Dir, fake_engine, run_command};
 
 /// `c960 sweep` of SP 5 and 518 with the fake engine in `mode`.
 fn sweep(dir: &Dir, engine: &Path, mode: &str, extra: &[&str]) -> util::Run {
+    run_command(sweep_command(dir, engine, mode, extra))
+}
+
+/// The command of [`sweep`], not yet run.
+pub(crate) fn sweep_command(
+    dir: &Dir,
+    engine: &Path,
+    mode: &str,
+    extra: &[&str],
+) -> std::process::Command {
     let mut args = vec![
         "sweep",
         "--engine",
@@ -36,7 +46,7 @@ fn sweep(dir: &Dir, engine: &Path, mode: &str, extra: &[&str]) -> util::Run {
     args.extend_from_slice(extra);
     let mut command = dir.command(&args);
     command.env("C960_FAKE_UCI", mode);
-    run_command(command)
+    command
 }
 
 /// Rows a sweep journaled as done.

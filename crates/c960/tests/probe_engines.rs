@@ -19,27 +19,7 @@ use util::{Dir, fake_engine, run_command};
 
 /// `c960 sweep` of SP 5 and 518 into `out` with the fake engine in `mode`.
 fn sweep(dir: &Dir, mode: &str, extra: &[&str]) -> Command {
-    let engine = fake_engine();
-    let mut args = vec![
-        "sweep",
-        "--engine",
-        engine.to_str().unwrap(),
-        "--positions",
-        "5,518",
-        "--nodes",
-        "2000",
-        "--retries",
-        "0",
-        "--jobs",
-        "1",
-        "--out",
-        "out",
-        "--quiet",
-    ];
-    args.extend_from_slice(extra);
-    let mut command = dir.command(&args);
-    command.env("C960_FAKE_UCI", mode);
-    command
+    crate::lying_engines::sweep_command(dir, &fake_engine(), mode, extra)
 }
 
 fn one_line(stderr: &str) -> &str {
