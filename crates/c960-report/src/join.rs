@@ -86,7 +86,7 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
         }
         let mut wanted = vec!["sp".to_owned()];
         wanted.extend(columns.iter().cloned());
-        let mut run = read_columns(&path, wanted)?;
+        let mut run = crate::parquet_columns::columns(&path, wanted)?;
         for c in &columns {
             run.rename(c, format!("{}__{c}", source.label).into())?;
         }
@@ -128,7 +128,7 @@ fn check_table(source: &Source, path: &Path) -> Result<(), ReportError> {
     {
         // The limit labels the run's columns: in a table without its own
         // manifest, every row must have the limit manifest.json says.
-        let limits = read_columns(path, vec!["limit".to_owned()])?;
+        let limits = crate::parquet_columns::columns(path, vec!["limit".to_owned()])?;
         let column = limits.column("limit")?.str()?.clone();
         if let Some(other) = column.iter().flatten().find(|l| *l != limit) {
             return Err(ReportError::BadRun {
@@ -202,17 +202,6 @@ pub(crate) fn with_verdicts(
         "verdict_method",
     ])?;
     sorted_by_sp(&join_on_sp(frame, &verdicts)?)
-}
-
-/// The columns `wanted` of the Parquet table at `path`.
-fn read_columns(path: &Path, wanted: Vec<String>) -> Result<DataFrame, ReportError> {
-    let file = fs::File::open(path)?;
-    c960_store::quietly(|| ParquetReader::new(file).with_columns(Some(wanted)).finish())
-        .map_err(|panic| CorruptFile {
-            path: path.to_owned(),
-            reason: format!("unreadable Parquet ({panic})"),
-        })?
-        .map_err(ReportError::from)
 }
 
 /// `base` left-joined with `other` on `sp`: every row of `base` in its

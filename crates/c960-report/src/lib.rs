@@ -41,6 +41,7 @@ mod features;
 pub mod html;
 mod join;
 pub mod kit;
+mod parquet_columns;
 pub mod sheet;
 pub mod site;
 mod source;

@@ -3,7 +3,6 @@
 
 use std::{
     collections::BTreeMap,
-    fs::File,
     io,
     path::{Path, PathBuf},
 };
@@ -21,24 +20,7 @@ use crate::ReportError;
 /// Fischer Random one.
 fn open_checked(path: &Path, needs: &[&str], optional: &[&str]) -> Result<DataFrame, ReportError> {
     c960_store::check_parquet(path)?;
-    let read = |columns: Option<Vec<String>>| -> Result<_, ReportError> {
-        let file = File::open(path).map_err(|e| io_error(path, &e))?;
-        c960_store::quietly(|| -> PolarsResult<(Vec<String>, Option<DataFrame>)> {
-            let mut reader = ParquetReader::new(file);
-            let names: Vec<String> = reader
-                .schema()?
-                .iter_names()
-                .map(ToString::to_string)
-                .collect();
-            match columns {
-                None => Ok((names, None)),
-                Some(columns) => Ok((names, Some(reader.with_columns(Some(columns)).finish()?))),
-            }
-        })
-        .map_err(|panic| bad(path, format!("unreadable Parquet ({panic})")))?
-        .map_err(ReportError::from)
-    };
-    let (names, _) = read(None)?;
+    let names = crate::parquet_columns::names(path)?;
     if !names.iter().any(|n| n == "sp") && names.iter().any(|n| n == "setup") {
         return Err(bad(
             path,
@@ -58,8 +40,7 @@ fn open_checked(path: &Path, needs: &[&str], optional: &[&str]) -> Result<DataFr
         .chain(optional.iter().filter(|c| names.iter().any(|n| n == *c)))
         .map(|c| (*c).to_owned())
         .collect();
-    let (_, frame) = read(Some(columns))?;
-    Ok(frame.expect("columns were asked for"))
+    crate::parquet_columns::columns(path, columns)
 }
 
 /// Scores of a games table per position, in game order.

@@ -136,24 +136,7 @@ fn setup_columns(path: &Path, wanted: &[&str]) -> Result<DataFrame, ReportError>
         path: path.to_owned(),
         reason,
     };
-    let read = |columns: Option<Vec<String>>| -> Result<_, ReportError> {
-        let file = std::fs::File::open(path).map_err(|e| corrupt(format!("cannot open: {e}")))?;
-        c960_store::quietly(|| -> PolarsResult<(Vec<String>, Option<DataFrame>)> {
-            let mut reader = ParquetReader::new(file);
-            let names = reader
-                .schema()?
-                .iter_names()
-                .map(ToString::to_string)
-                .collect();
-            match columns {
-                None => Ok((names, None)),
-                Some(columns) => Ok((names, Some(reader.with_columns(Some(columns)).finish()?))),
-            }
-        })
-        .map_err(|panic| corrupt(format!("unreadable Parquet ({panic})")))?
-        .map_err(ReportError::from)
-    };
-    let (names, _) = read(None)?;
+    let names = crate::parquet_columns::names(path)?;
     if !names.iter().any(|n| n == "setup") {
         return Err(corrupt("has no setup column: it is not a DFRC sweep table".to_owned()).into());
     }
@@ -162,7 +145,7 @@ fn setup_columns(path: &Path, wanted: &[&str]) -> Result<DataFrame, ReportError>
         .filter(|c| names.iter().any(|n| n == *c))
         .map(|c| (*c).to_owned())
         .collect();
-    Ok(read(Some(present))?.1.unwrap_or_default())
+    crate::parquet_columns::columns(path, present)
 }
 
 /// The scores of the sweep table in `dir`, checked against the manifest.
