@@ -11,8 +11,8 @@
 # Raters (name | c960 sweep flags):
 #   sf17-1m      Stockfish 17.1 from npm, 1,000,000 nodes
 #   sf18-1m      Stockfish 18 from npm, 1,000,000 nodes
-#   sf19-1m      Stockfish 19 from npm, 1,000,000 nodes
 #   sf15-1m      Stockfish 15.1 (Debian), 1,000,000 nodes
+#   sf19-1m      Stockfish 19 from npm, 1,000,000 nodes
 #   sf17-1m-h64  Stockfish 17.1 from npm, 1,000,000 nodes, Hash 64 MiB
 #   sf18-1m-h64  Stockfish 18 from npm, 1,000,000 nodes, Hash 64 MiB
 #
@@ -38,8 +38,8 @@ mkdir -p "$runs"
 raters=(
   "sf17-1m|--engine stockfish-npm@17.1 --nodes 1000000"
   "sf18-1m|--engine stockfish-npm@18 --nodes 1000000"
-  "sf19-1m|--engine stockfish-npm@19 --nodes 1000000"
   "sf15-1m|--engine stockfish --nodes 1000000"
+  "sf19-1m|--engine stockfish-npm@19 --nodes 1000000"
   "sf17-1m-h64|--engine stockfish-npm@17.1 --nodes 1000000 --hash 64"
   "sf18-1m-h64|--engine stockfish-npm@18 --nodes 1000000 --hash 64"
 )

@@ -49,6 +49,7 @@ fn main() -> ExitCode {
         Command::Openings(args) => cmd::openings::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),
         Command::Restore(args) => cmd::restore::run(&args),
+        Command::Book(args) => cmd::book::run(&args),
         Command::Slurm(args) => cmd::slurm::run(&args),
         Command::Completions(args) => cmd::reference::completions(&args),
         Command::Man(args) => cmd::reference::man(&args),

@@ -4,10 +4,12 @@
 //! `runs.rs` the engine runs' flags, `organizer.rs` the organizer's,
 //! `data.rs` those of the commands that read and show data.
 
+mod book;
 mod data;
 mod organizer;
 mod runs;
 
+pub(crate) use book::*;
 pub(crate) use data::*;
 pub(crate) use organizer::*;
 pub(crate) use runs::*;
@@ -79,6 +81,9 @@ pub(crate) enum Command {
     Merge(MergeArgs),
     /// Rebuild a self-play run directory from its published game table.
     Restore(RestoreArgs),
+    /// Opening books for engine testers: start positions, balanced
+    /// starts, exits in an evaluation window; and a line-by-line checker.
+    Book(BookArgs),
     /// Write (and submit) a Slurm array job of shards and the merge after it.
     Slurm(SlurmArgs),
     /// Shell completions, generated from the same definitions as --help.

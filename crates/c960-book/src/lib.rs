@@ -1,0 +1,16 @@
+//! c960-book: opening books for engine testers who play Chess960 and
+//! Double Fischer Random matches (fastchess, cutechess-cli, fishtest and
+//! `OpenBench`).
+//!
+//! A book is a text file of one position per line ([`line`]: a six-field
+//! FEN with Shredder-FEN castling, which every runner reads the same way),
+//! with a manifest beside it ([`manifest`]: what made it, with the book's
+//! line count and SHA-256).
+
+pub mod line;
+pub mod manifest;
+pub mod write;
+
+pub use line::{FORMAT, book_line};
+pub use manifest::{BookKind, BookManifest, manifest_path, sha256_hex};
+pub use write::write_book;
