@@ -4,13 +4,14 @@
 //!
 //! A book is a text file of one position per line ([`line`]: a six-field
 //! FEN with Shredder-FEN castling, which every runner reads the same way),
-//! with a manifest beside it ([`manifest`]: what made it, with the book's
+//! with a manifest beside it ([`BookManifest`]: what made it, with the book's
 //! line count and SHA-256).
 
+mod hash;
 pub mod line;
-pub mod manifest;
 pub mod write;
 
+pub use c960_store::{BookKind, BookManifest, book_manifest_path};
+pub use hash::sha256_hex;
 pub use line::{FORMAT, book_line};
-pub use manifest::{BookKind, BookManifest, manifest_path, sha256_hex};
 pub use write::write_book;

@@ -9,7 +9,7 @@ use std::{
 
 use sha2::{Digest as _, Sha256};
 
-use crate::manifest::{BookManifest, manifest_path};
+use c960_store::{BookManifest, book_manifest_path};
 
 /// Writes `lines` to `book` and `manifest` (its `lines`, `sha256` and
 /// `file` filled in from what was written) beside it. Returns the
@@ -35,13 +35,13 @@ pub fn write_book(
         Ok(())
     })?;
     manifest.lines = count;
-    manifest.sha256 = crate::manifest::hex(&hash.finalize());
+    manifest.sha256 = crate::hash::hex(&hash.finalize());
     manifest.file = book
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
     let json = serde_json::to_string_pretty(&manifest).map_err(io::Error::other)?;
-    c960_store::write_atomically(&manifest_path(book), |out| {
+    c960_store::write_atomically(&book_manifest_path(book), |out| {
         out.write_all(json.as_bytes())?;
         out.write_all(b"\n")
     })?;

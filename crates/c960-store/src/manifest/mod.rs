@@ -20,8 +20,11 @@ use thiserror::Error;
 
 use crate::Verbatim;
 
+mod book;
 #[cfg(test)]
 mod tests;
+
+pub use book::{BookKind, BookManifest, book_manifest_path};
 
 /// A run's provenance, in every run directory.
 pub const MANIFEST_FILE: &str = "manifest.json";

@@ -1,12 +1,12 @@
 //! A book's manifest, written beside it (`NAME.epd` → `NAME.json`): what
 //! the book holds, how it was made, and its line count and SHA-256, so a
-//! tester can tell the book they downloaded is the one described.
+//! tester can tell the book they downloaded is the one described. Written
+//! by `c960-book`; the model lives here with the run directories' own.
 
 use std::path::{Path, PathBuf};
 
 use c960_core::Variant;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest as _, Sha256};
 
 /// What kind of book it is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,25 +52,8 @@ pub struct BookManifest {
 
 /// The manifest's path beside `book`: the extension replaced by `json`.
 #[must_use]
-pub fn manifest_path(book: &Path) -> PathBuf {
+pub fn book_manifest_path(book: &Path) -> PathBuf {
     book.with_extension("json")
-}
-
-/// SHA-256 of `bytes`, lowercase hex.
-#[must_use]
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-/// Bytes as lowercase hex.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes
-        .iter()
-        .fold(String::with_capacity(64), |mut text, byte| {
-            let _ = write!(text, "{byte:02x}");
-            text
-        })
 }
 
 #[cfg(test)]
@@ -80,16 +63,8 @@ mod tests {
     #[test]
     fn the_manifest_sits_beside_the_book() {
         assert_eq!(
-            manifest_path(Path::new("books/c960_FRC_starts.epd")),
+            book_manifest_path(Path::new("books/c960_FRC_starts.epd")),
             PathBuf::from("books/c960_FRC_starts.json")
-        );
-    }
-
-    #[test]
-    fn sha256_is_lowercase_hex() {
-        assert_eq!(
-            sha256_hex(b"abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
     }
 }
