@@ -75,6 +75,10 @@ bench-slurm positions="0-15" games="48" nodes="2000" runs="3" merge_games="10000
 bench-validity jobs="2":
     bash crates/c960/bench/bench-validity.sh {{jobs}}
 
+# Validity per engine core-hour of every v4 candidate rater and design, on all 960 positions (docs/validity.md).
+bench-validity-960:
+    bash crates/c960/bench/bench-validity-960.sh
+
 # What readers see, in real Chromium: the v3 index, fair.html, a position page and German and Turkish kits at 390 and 1366 px and printed on A4 and Letter (docs/screens; fails when a page sticks out sideways or a round sheet spills).
 screenshots:
     bash scripts/screenshots.sh
