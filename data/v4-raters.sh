@@ -6,7 +6,9 @@
 # enter v4 is chosen on all 960 positions by their validity per engine
 # core-hour (docs/validity.md), never on a subset.
 #
-#   bash data/v4-raters.sh [PARALLEL]
+#   bash data/v4-raters.sh [PARALLEL [NAME...]]
+#
+# With NAMEs, only those raters run (data/publish-v4.sh names v4's).
 #
 # Raters (name | c960 sweep flags):
 #   sf17-1m      Stockfish 17.1 from npm, 1,000,000 nodes
@@ -34,6 +36,8 @@ else
 fi
 runs=${C960_V4_RUNS:-$HOME/.cache/c960-v4}
 parallel=${1:-$(nproc)}
+shift || true
+only=("$@")
 mkdir -p "$runs"
 raters=(
   "sf17-1m|--engine stockfish-npm@17.1 --nodes 1000000"
@@ -45,6 +49,9 @@ raters=(
 )
 run_rater() {
   local tag=${1%%|*} flags
+  if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $tag "* ]]; then
+    return 0
+  fi
   read -r -a flags <<<"${1#*|}"
   if [ -f "$runs/$tag/manifest.json" ] && ! grep -q '"failed": \[[^]]' "$runs/$tag/manifest.json"; then
     return 0

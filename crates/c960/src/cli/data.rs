@@ -166,8 +166,9 @@ impl VerdictsFromArg {
                         c960 report --sweep runs/sweep-a --selfplay runs/sp7 --out reports/round1"
 )]
 pub(crate) struct ReportArgs {
-    /// A sweep run directory (repeatable).
-    #[arg(long = "sweep", value_name = "DIR")]
+    /// A sweep run directory, or a sweep table (its sweep.parquet, also as
+    /// published: NAME-sweep.parquet) (repeatable).
+    #[arg(long = "sweep", value_name = "PATH")]
     pub(crate) sweeps: Vec<PathBuf>,
     /// A self-play run directory (repeatable).
     #[arg(long = "selfplay", value_name = "DIR")]
