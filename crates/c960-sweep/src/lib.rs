@@ -393,9 +393,10 @@ impl Prepared {
             // Its table would be empty, and read as a sweep of nothing.
             let searches = config.searches();
             return Err(SweepError::Invalid(format!(
-                "shard {} holds none of the {searches} search(es) of this sweep: use at most \
-                 {searches} shards",
-                config.shard
+                "shard {} holds no search of this sweep, which has {}: use at most {}",
+                config.shard,
+                c960_core::plural(searches, "search", "searches"),
+                c960_core::plural(searches, "shard", "shards")
             )));
         }
         // Outputs that cannot be replaced are refused before any work.

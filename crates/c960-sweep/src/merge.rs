@@ -23,8 +23,8 @@ use c960_engine::Limit;
 use c960_store::{
     Journal, JournalError, RunDir, RunKind, Settings,
     merge::{
-        ExistingOutput, MergeInput, agree, existing_output, missing_message, output_would_lose,
-        outside_the_run, read_inputs, refuse_mixed, unfinished,
+        ExistingOutput, MergeInput, SEARCHES, agree, existing_output, missing_message,
+        output_would_lose, outside_the_run, read_inputs, refuse_mixed, unfinished,
     },
     write_atomically,
 };
@@ -71,9 +71,8 @@ pub fn merge(
     }
     let Some(plan) = read.iter().find_map(|i| i.manifest.as_ref()) else {
         return Err(invalid(format!(
-            "none of the {} input(s) has finished (no {MANIFEST_FILE}): nothing says which \
-             positions the run covers",
-            read.len()
+            "no input has finished (no {MANIFEST_FILE}): nothing says which positions the run \
+             covers"
         )));
     };
     let variant = plan.variant;
@@ -191,11 +190,12 @@ fn unite(
             return Err(outside_the_run(
                 &input.dir,
                 count,
-                "search(es)",
+                SEARCHES,
                 &search_name(variant, key),
                 &format!(
-                    "positions {}, {} repeat(s)",
-                    plan.positions, repeat_plan.repeats
+                    "positions {}, {}",
+                    plan.positions,
+                    c960_core::plural(repeat_plan.repeats.get(), "repeat", "repeats")
                 ),
             )
             .into());
@@ -359,9 +359,7 @@ fn keeps_output<T>(
         },
     )?;
     match first {
-        Some(key) => {
-            Err(output_would_lose(out, lost, "search(es)", &search_name(variant, key)).into())
-        }
+        Some(key) => Err(output_would_lose(out, lost, SEARCHES, &search_name(variant, key)).into()),
         None => Ok(()),
     }
 }
@@ -373,5 +371,5 @@ fn missing_searches(variant: Variant, missing: &[SearchKey], unfinished: &[PathB
         .take(8)
         .map(|&key| search_name(variant, key))
         .collect();
-    missing_message(missing.len(), "search(es)", &shown, unfinished)
+    missing_message(missing.len(), SEARCHES, &shown, unfinished)
 }
