@@ -30,9 +30,9 @@ use c960_store::{
 };
 
 use crate::{
-    CSV_FILE, Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, Manifest, NOTES, PARQUET_FILE,
-    REPEAT_NOTES, REPEATS_CSV, REPEATS_PARQUET, RepeatPlan, Sharding, SweepError, SweepRow,
-    repeats, validate, write_outputs,
+    CSV_FILE, Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, NOTES, PARQUET_FILE,
+    REPEAT_NOTES, REPEATS_CSV, REPEATS_PARQUET, RepeatPlan, Sharding, SweepError, SweepManifest,
+    SweepRow, repeats, validate, write_outputs,
 };
 
 /// What a merge produced.
@@ -64,7 +64,7 @@ pub fn merge(
     c960_store::create_dir(out)?;
     let _dir = RunDir::lock(out)?;
     let (read, _locks) =
-        read_inputs::<Entry, Manifest>(inputs, out, JOURNAL_FILE, RunKind::Sweep, "sweep")?;
+        read_inputs::<Entry, SweepManifest>(inputs, out, JOURNAL_FILE, RunKind::Sweep, "sweep")?;
     let first = &read[0];
     for other in &read[1..] {
         agree(first, other, &fields(first, other))?;
@@ -137,8 +137,8 @@ pub fn merge(
 /// the same row when the run replays exactly). Refuses an input with
 /// searches outside the run.
 fn unite(
-    read: &[MergeInput<Manifest>],
-    plan: &Manifest,
+    read: &[MergeInput<SweepManifest>],
+    plan: &SweepManifest,
     wanted: &BTreeSet<SearchKey>,
     limit: Limit,
     repeat_plan: &RepeatPlan,
@@ -210,13 +210,13 @@ type Rows = BTreeMap<SearchKey, (SweepRow, Vec<u8>, usize)>;
 /// The merged sweep's manifest: the run's settings from `plan`, the
 /// merged counts (and repeatability) and the span of the inputs' clocks.
 fn merged_manifest(
-    read: &[MergeInput<Manifest>],
-    plan: &Manifest,
+    read: &[MergeInput<SweepManifest>],
+    plan: &SweepManifest,
     rows: &[SweepRow],
     repeat_plan: &RepeatPlan,
     missing: Vec<SearchKey>,
-) -> Manifest {
-    let manifests: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
+) -> SweepManifest {
+    let manifests: Vec<&SweepManifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
     let (started, finished) = c960_store::merge::time_span(
         manifests
             .iter()
@@ -237,7 +237,7 @@ fn merged_manifest(
         .collect::<BTreeMap<SearchKey, FailedPosition>>()
         .into_values()
         .collect();
-    Manifest {
+    SweepManifest {
         kind: c960_store::RunKind::Sweep,
         variant: plan.variant,
         c960_version: plan.c960_version.clone(),
@@ -275,8 +275,8 @@ fn merged_manifest(
 /// The manifest fields two inputs must share where both finished:
 /// version, positions, `MultiPV`, limit and repeats.
 fn fields(
-    a: &MergeInput<Manifest>,
-    b: &MergeInput<Manifest>,
+    a: &MergeInput<SweepManifest>,
+    b: &MergeInput<SweepManifest>,
 ) -> Vec<(&'static str, String, String)> {
     let (Some(x), Some(y)) = (&a.manifest, &b.manifest) else {
         return Vec::new();
