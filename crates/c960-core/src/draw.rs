@@ -120,7 +120,8 @@ impl fmt::Display for DrawFilter {
         ];
         for (limit, name) in limits {
             if let Some(max) = limit {
-                parts.push(format!("at most {max} {name} pawn(s)"));
+                let pawns = crate::plural(max, &format!("{name} pawn"), &format!("{name} pawns"));
+                parts.push(format!("at most {pawns}"));
             }
         }
         if self.no_first_move_attack {

@@ -156,7 +156,10 @@ pub enum DiceError {
         step: &'static str,
     },
     /// Rolls left over once the position was complete.
-    #[error("the position was complete after roll {used}, but {extra} more roll(s) were given")]
+    #[error(
+        "the position was complete after roll {used}, but {} followed",
+        crate::plural(*.extra, "more roll", "more rolls")
+    )]
     TooManyRolls {
         /// Rolls used.
         used: usize,

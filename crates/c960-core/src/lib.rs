@@ -53,5 +53,5 @@ pub use setup::{Setup, SetupError, Variant};
 pub use shakmaty;
 pub use shard::{Shard, ShardError};
 pub use tally::{CastlingTally, histogram_median};
-pub use texts::TextTable;
+pub use texts::{TextTable, plural};
 pub use unit::{GameKey, PairKey, RoundTarget, SearchKey};

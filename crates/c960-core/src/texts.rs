@@ -94,6 +94,16 @@ impl TextTable {
     }
 }
 
+/// `n` and the noun for it in English: `1 game`, `2 games`, `0 games`.
+pub fn plural<N: TryInto<u64> + Copy + std::fmt::Display>(n: N, one: &str, many: &str) -> String {
+    let noun = if n.try_into().ok() == Some(1) {
+        one
+    } else {
+        many
+    };
+    format!("{n} {noun}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +131,13 @@ mod tests {
                 "test.toml has no [tr] section",
             ]
         );
+    }
+
+    #[test]
+    fn counts_of_one_are_in_the_singular() {
+        assert_eq!(super::plural(1_u32, "game", "games"), "1 game");
+        assert_eq!(super::plural(0_usize, "game", "games"), "0 games");
+        assert_eq!(super::plural(2_u64, "search", "searches"), "2 searches");
     }
 
     #[test]

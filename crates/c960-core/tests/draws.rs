@@ -127,7 +127,7 @@ fn impossible_draws_are_errors() {
         DrawError::TooFewCandidates {
             candidates: 118,
             rounds: 119,
-            filters: "at most 0 weak pawn(s)".to_owned()
+            filters: "at most 0 weak pawns".to_owned()
         }
     );
     assert_eq!(

@@ -6,3 +6,4 @@ mod dfrc;
 mod draws;
 mod features;
 mod positions;
+mod words;

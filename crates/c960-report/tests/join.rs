@@ -5,7 +5,7 @@ use std::num::NonZeroU32;
 
 use c960_engine::{Bound, EngineInfo, Limit};
 use c960_report::{ReportError, RunKind, labels, per_position, write_table};
-use c960_sweep::{Manifest, Sharding, SweepRow, TopMove, write_outputs};
+use c960_sweep::{Sharding, SweepManifest, SweepRow, TopMove, write_outputs};
 use polars::prelude::*;
 
 fn sweep_row(sp: u16, cp: i32) -> SweepRow {
@@ -41,7 +41,7 @@ fn sweep_row(sp: u16, cp: i32) -> SweepRow {
 
 fn write_sweep(dir: &std::path::Path, limit: &str, rows: &[SweepRow]) {
     fs::create_dir_all(dir).unwrap();
-    let manifest = Manifest {
+    let manifest = SweepManifest {
         kind: c960_store::RunKind::Sweep,
         variant: c960_core::Variant::Chess960,
         c960_version: "0".into(),

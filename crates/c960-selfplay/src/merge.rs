@@ -25,8 +25,8 @@ use c960_core::{GameKey, Setup, Shard};
 use c960_store::{
     Journal, JournalError, RunDir, RunKind, Settings,
     merge::{
-        ExistingOutput, MergeInput, agree, existing_output, missing_message, output_would_lose,
-        outside_the_run, read_inputs, refuse_mixed, unfinished,
+        ExistingOutput, GAMES, MergeInput, agree, existing_output, missing_message,
+        output_would_lose, outside_the_run, read_inputs, refuse_mixed, unfinished,
     },
     write_atomically,
 };
@@ -94,9 +94,7 @@ pub fn merge(
     }
     let Some(plan) = read.iter().find_map(|i| i.manifest.as_ref()) else {
         return Err(invalid(format!(
-            "none of the {} input(s) has finished (no {MANIFEST_FILE}): nothing says which \
-             games the run covers",
-            read.len()
+            "no input has finished (no {MANIFEST_FILE}): nothing says which games the run covers"
         )));
     };
     if plan.openings.is_some() {
@@ -137,7 +135,7 @@ pub fn merge(
             .collect();
         return Err(invalid(missing_message(
             missing.len(),
-            "game(s)",
+            GAMES,
             &shown,
             &unfinished,
         )));
@@ -226,7 +224,7 @@ fn keeps_output(
     )?;
     match first {
         Some(GameKey { setup, game }) => {
-            Err(output_would_lose(out, lost, "game(s)", &format!("SP {setup} game {game}")).into())
+            Err(output_would_lose(out, lost, GAMES, &format!("SP {setup} game {game}")).into())
         }
         None => Ok(()),
     }
@@ -305,7 +303,7 @@ fn unite(read: &[Input], plan: &Manifest) -> Result<Places, SelfplayError> {
             return Err(outside_the_run(
                 &input.dir,
                 count,
-                "game(s)",
+                GAMES,
                 &format!("{} game {game}", plan.variant.label(sp)),
                 &format!(
                     "positions {}, {} games per position",

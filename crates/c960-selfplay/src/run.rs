@@ -208,8 +208,9 @@ fn refuse_mixed_kinds(config: &SelfplayConfig, games: usize) -> Result<(), Selfp
     let dir = config.out.display();
     if whole_adaptive && !rounds && games > 0 {
         return Err(SelfplayError::Invalid(format!(
-            "{dir} holds {games} game(s) of uniform self-play (it has no {}); adaptive \
-             self-play needs a directory of its own",
+            "{dir} holds {} of uniform self-play (it has no {}); adaptive self-play needs a \
+             directory of its own",
+            c960_core::plural(games, "game", "games"),
             crate::ROUNDS_FILE
         )));
     }

@@ -181,7 +181,7 @@ fn a_missing_shard_is_a_gap_listed_by_game() {
     assert!(err.is_bad_input());
     let message = err.to_string();
     assert!(
-        message.contains("in no input") && message.contains("--allow-missing"),
+        message.contains("no input holds") && message.contains("--allow-missing"),
         "{message}"
     );
     assert!(

@@ -219,14 +219,36 @@ pub fn existing_output(
     Ok(ExistingOutput::Empty)
 }
 
+/// The unit of a run in the singular and the plural, for messages.
+pub type Units = (&'static str, &'static str);
+
+/// The unit of a sweep.
+pub const SEARCHES: Units = ("search", "searches");
+
+/// The unit of self-play.
+pub const GAMES: Units = ("game", "games");
+
+/// `count` of `units` in words: `1 game`, `3 games`.
+fn counted(count: usize, (one, many): Units) -> String {
+    c960_core::plural(count, one, many)
+}
+
+/// `, ...` after the first of `count` units named, when there are more.
+fn and_more(count: usize) -> &'static str {
+    if count > 1 { ", ..." } else { "" }
+}
+
 /// The refusal for an output run that holds units (`count`, the first
 /// named in `first`) that no input has.
 #[must_use]
-pub fn output_would_lose(out: &Path, count: usize, units: &str, first: &str) -> MergeRefusal {
+pub fn output_would_lose(out: &Path, count: usize, units: Units, first: &str) -> MergeRefusal {
     MergeRefusal::Invalid(format!(
-        "{} already holds a run with {count} {units} that no input has ({first}, ...); merging \
-         would lose them: give it as an input and merge into a new directory",
-        out.display()
+        "{} already holds a run with {} that no input has ({first}{}); merging would lose \
+         {}: give it as an input and merge into a new directory",
+        out.display(),
+        counted(count, units),
+        and_more(count),
+        if count == 1 { "it" } else { "them" }
     ))
 }
 
@@ -237,15 +259,16 @@ pub fn output_would_lose(out: &Path, count: usize, units: &str, first: &str) -> 
 pub fn outside_the_run(
     input: &Path,
     count: usize,
-    units: &str,
+    units: Units,
     first: &str,
     plan: &str,
 ) -> MergeRefusal {
     MergeRefusal::Invalid(format!(
-        "{} holds {count} {units} outside the run ({first}, ...; the run is {plan}): it was run \
-         with other --positions or more games; finish it with the run's settings or merge it \
-         separately",
-        input.display()
+        "{} holds {} outside the run ({first}{}; the run is {plan}): it was run with other \
+         --positions or more games; finish it with the run's settings or merge it separately",
+        input.display(),
+        counted(count, units),
+        and_more(count)
     ))
 }
 
@@ -268,12 +291,12 @@ pub fn unfinished<M>(read: &[MergeInput<M>]) -> Vec<PathBuf> {
 }
 
 /// The refusal for missing units: how many (`count` of `units`, e.g.
-/// `game(s)`), the first few (`shown`), and which inputs have not
+/// [`GAMES`]), the first few (`shown`), and which inputs have not
 /// finished.
 #[must_use]
 pub fn missing_message(
     count: usize,
-    units: &str,
+    units: Units,
     shown: &[String],
     unfinished: &[PathBuf],
 ) -> String {
@@ -291,8 +314,9 @@ pub fn missing_message(
         )
     };
     format!(
-        "{count} {units} of the run are in no input ({}{more}){unfinished}; finish or add the \
-         missing shards, or pass --allow-missing to merge what there is",
+        "no input holds {} of the run ({}{more}){unfinished}; finish or add the missing \
+         shards, or pass --allow-missing to merge what there is",
+        counted(count, units),
         shown.join(", ")
     )
 }
@@ -344,13 +368,35 @@ mod tests {
     #[test]
     fn missing_units_are_counted_named_and_the_unfinished_inputs_listed() {
         let shown = vec!["SP 1".to_owned(), "SP 2".to_owned()];
-        let message = missing_message(5, "search(es)", &shown, &[PathBuf::from("s/1")]);
+        let message = missing_message(5, SEARCHES, &shown, &[PathBuf::from("s/1")]);
         assert_eq!(
             message,
-            "5 search(es) of the run are in no input (SP 1, SP 2, ...); not finished: s/1; \
+            "no input holds 5 searches of the run (SP 1, SP 2, ...); not finished: s/1; \
              finish or add the missing shards, or pass --allow-missing to merge what there is"
         );
-        let all = missing_message(2, "game(s)", &shown, &[]);
-        assert!(all.starts_with("2 game(s) of the run are in no input (SP 1, SP 2);"));
+        let all = missing_message(2, GAMES, &shown, &[]);
+        assert!(all.starts_with("no input holds 2 games of the run (SP 1, SP 2);"));
+        let one = missing_message(1, GAMES, &shown[..1], &[]);
+        assert!(one.starts_with("no input holds 1 game of the run (SP 1);"));
+    }
+
+    #[test]
+    fn merge_refusals_count_in_words() {
+        let out = Path::new("out");
+        let one = output_would_lose(out, 1, SEARCHES, "SP 7").to_string();
+        assert!(
+            one.contains("a run with 1 search that no input has (SP 7); merging would lose it:"),
+            "{one}"
+        );
+        let two = output_would_lose(out, 2, GAMES, "SP 7 game 0").to_string();
+        assert!(
+            two.contains("2 games that no input has (SP 7 game 0, ...); merging would lose them:"),
+            "{two}"
+        );
+        let outside = outside_the_run(out, 1, GAMES, "SP 3 game 9", "positions 1-4").to_string();
+        assert!(
+            outside.contains("out holds 1 game outside the run (SP 3 game 9; the run is"),
+            "{outside}"
+        );
     }
 }

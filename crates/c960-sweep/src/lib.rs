@@ -17,7 +17,6 @@
 //! so a run killed at any moment resumes without losing or repeating work;
 //! a journal written with other settings is refused.
 
-mod manifest;
 mod merge;
 pub mod repeats;
 mod row;
@@ -42,7 +41,7 @@ use c960_store::{DroppedLine, Journal, RunDir, Validation, write_atomically};
 use serde::{Deserialize, Serialize};
 
 pub use c960_runner::{Progress, RunError};
-pub use manifest::{Manifest, Sharding};
+pub use c960_store::{FailedPosition, Sharding, SweepManifest};
 pub use merge::{MergeError, MergeOutcome, merge};
 pub use repeats::{RepeatPlan, Repeatability};
 pub use row::{MATE_CP, SweepRow, TopMove};
@@ -98,28 +97,6 @@ impl SweepConfig {
     #[must_use]
     pub fn searches(&self) -> u64 {
         self.positions.len() as u64 * u64::from(self.repeats.repeats.get())
-    }
-}
-
-/// A position that failed on every attempt.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FailedPosition {
-    /// The setup's number (Scharnagl number, or DFRC index).
-    pub sp: u32,
-    /// The repeat (0 without repeats).
-    #[serde(default)]
-    pub repeat: u32,
-    /// The last error.
-    pub reason: String,
-    /// Attempts made.
-    pub attempts: u32,
-}
-
-impl FailedPosition {
-    /// The search that failed: its setup and repeat.
-    #[must_use]
-    pub fn key(&self) -> SearchKey {
-        SearchKey::new(self.sp, self.repeat)
     }
 }
 
@@ -290,7 +267,7 @@ fn run_locked(
         // A rerun of a finished sweep keeps when it was made.
         let kept =
             c960_store::manifest::kept_times(&config.out, started, now(), resumed < wanted.len());
-        let manifest = Manifest {
+        let manifest = SweepManifest {
             kind: c960_store::RunKind::Sweep,
             variant: state.variant,
             c960_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -393,9 +370,10 @@ impl Prepared {
             // Its table would be empty, and read as a sweep of nothing.
             let searches = config.searches();
             return Err(SweepError::Invalid(format!(
-                "shard {} holds none of the {searches} search(es) of this sweep: use at most \
-                 {searches} shards",
-                config.shard
+                "shard {} holds no search of this sweep, which has {}: use at most {}",
+                config.shard,
+                c960_core::plural(searches, "search", "searches"),
+                c960_core::plural(searches, "shard", "shards")
             )));
         }
         // Outputs that cannot be replaced are refused before any work.
@@ -541,7 +519,11 @@ impl Prepared {
 /// atomically. `rows` holds every search; with repeats
 /// (`manifest.repeats` > 1) they go to `repeats.parquet` and the
 /// per-position table gets the means over repeats.
-pub fn write_outputs(dir: &Path, rows: &[SweepRow], manifest: &Manifest) -> Result<(), SweepError> {
+pub fn write_outputs(
+    dir: &Path,
+    rows: &[SweepRow],
+    manifest: &SweepManifest,
+) -> Result<(), SweepError> {
     let manifest_json = serde_json::to_string_pretty(manifest).map_err(io::Error::other)?;
 
     let variant = manifest.variant;

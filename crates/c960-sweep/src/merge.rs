@@ -23,16 +23,16 @@ use c960_engine::Limit;
 use c960_store::{
     Journal, JournalError, RunDir, RunKind, Settings,
     merge::{
-        ExistingOutput, MergeInput, agree, existing_output, missing_message, output_would_lose,
-        outside_the_run, read_inputs, refuse_mixed, unfinished,
+        ExistingOutput, MergeInput, SEARCHES, agree, existing_output, missing_message,
+        output_would_lose, outside_the_run, read_inputs, refuse_mixed, unfinished,
     },
     write_atomically,
 };
 
 use crate::{
-    CSV_FILE, Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, Manifest, NOTES, PARQUET_FILE,
-    REPEAT_NOTES, REPEATS_CSV, REPEATS_PARQUET, RepeatPlan, Sharding, SweepError, SweepRow,
-    repeats, validate, write_outputs,
+    CSV_FILE, Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, NOTES, PARQUET_FILE,
+    REPEAT_NOTES, REPEATS_CSV, REPEATS_PARQUET, RepeatPlan, Sharding, SweepError, SweepManifest,
+    SweepRow, repeats, validate, write_outputs,
 };
 
 /// What a merge produced.
@@ -64,16 +64,15 @@ pub fn merge(
     c960_store::create_dir(out)?;
     let _dir = RunDir::lock(out)?;
     let (read, _locks) =
-        read_inputs::<Entry, Manifest>(inputs, out, JOURNAL_FILE, RunKind::Sweep, "sweep")?;
+        read_inputs::<Entry, SweepManifest>(inputs, out, JOURNAL_FILE, RunKind::Sweep, "sweep")?;
     let first = &read[0];
     for other in &read[1..] {
         agree(first, other, &fields(first, other))?;
     }
     let Some(plan) = read.iter().find_map(|i| i.manifest.as_ref()) else {
         return Err(invalid(format!(
-            "none of the {} input(s) has finished (no {MANIFEST_FILE}): nothing says which \
-             positions the run covers",
-            read.len()
+            "no input has finished (no {MANIFEST_FILE}): nothing says which positions the run \
+             covers"
         )));
     };
     let variant = plan.variant;
@@ -138,8 +137,8 @@ pub fn merge(
 /// the same row when the run replays exactly). Refuses an input with
 /// searches outside the run.
 fn unite(
-    read: &[MergeInput<Manifest>],
-    plan: &Manifest,
+    read: &[MergeInput<SweepManifest>],
+    plan: &SweepManifest,
     wanted: &BTreeSet<SearchKey>,
     limit: Limit,
     repeat_plan: &RepeatPlan,
@@ -191,11 +190,12 @@ fn unite(
             return Err(outside_the_run(
                 &input.dir,
                 count,
-                "search(es)",
+                SEARCHES,
                 &search_name(variant, key),
                 &format!(
-                    "positions {}, {} repeat(s)",
-                    plan.positions, repeat_plan.repeats
+                    "positions {}, {}",
+                    plan.positions,
+                    c960_core::plural(repeat_plan.repeats.get(), "repeat", "repeats")
                 ),
             )
             .into());
@@ -210,13 +210,13 @@ type Rows = BTreeMap<SearchKey, (SweepRow, Vec<u8>, usize)>;
 /// The merged sweep's manifest: the run's settings from `plan`, the
 /// merged counts (and repeatability) and the span of the inputs' clocks.
 fn merged_manifest(
-    read: &[MergeInput<Manifest>],
-    plan: &Manifest,
+    read: &[MergeInput<SweepManifest>],
+    plan: &SweepManifest,
     rows: &[SweepRow],
     repeat_plan: &RepeatPlan,
     missing: Vec<SearchKey>,
-) -> Manifest {
-    let manifests: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
+) -> SweepManifest {
+    let manifests: Vec<&SweepManifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
     let (started, finished) = c960_store::merge::time_span(
         manifests
             .iter()
@@ -237,7 +237,7 @@ fn merged_manifest(
         .collect::<BTreeMap<SearchKey, FailedPosition>>()
         .into_values()
         .collect();
-    Manifest {
+    SweepManifest {
         kind: c960_store::RunKind::Sweep,
         variant: plan.variant,
         c960_version: plan.c960_version.clone(),
@@ -275,8 +275,8 @@ fn merged_manifest(
 /// The manifest fields two inputs must share where both finished:
 /// version, positions, `MultiPV`, limit and repeats.
 fn fields(
-    a: &MergeInput<Manifest>,
-    b: &MergeInput<Manifest>,
+    a: &MergeInput<SweepManifest>,
+    b: &MergeInput<SweepManifest>,
 ) -> Vec<(&'static str, String, String)> {
     let (Some(x), Some(y)) = (&a.manifest, &b.manifest) else {
         return Vec::new();
@@ -359,9 +359,7 @@ fn keeps_output<T>(
         },
     )?;
     match first {
-        Some(key) => {
-            Err(output_would_lose(out, lost, "search(es)", &search_name(variant, key)).into())
-        }
+        Some(key) => Err(output_would_lose(out, lost, SEARCHES, &search_name(variant, key)).into()),
         None => Ok(()),
     }
 }
@@ -373,5 +371,5 @@ fn missing_searches(variant: Variant, missing: &[SearchKey], unfinished: &[PathB
         .take(8)
         .map(|&key| search_name(variant, key))
         .collect();
-    missing_message(missing.len(), "search(es)", &shown, unfinished)
+    missing_message(missing.len(), SEARCHES, &shown, unfinished)
 }

@@ -95,8 +95,9 @@ pub(crate) fn check_entry(
             }
             if row.repeat >= plan.repeats.get() {
                 return Err(format!(
-                    "{sp}: repeat {}, but this run has {} repeat(s)",
-                    row.repeat, plan.repeats
+                    "{sp}: repeat {}, but this run has {}",
+                    row.repeat,
+                    c960_core::plural(plan.repeats.get(), "repeat", "repeats")
                 ));
             }
             let budget = plan.budget(limit, row.sp, row.repeat);

@@ -164,7 +164,7 @@ fn sweep_gaps_are_listed_and_other_settings_refused() {
         .unwrap_err()
         .to_string();
     assert!(
-        message.contains("6 search(es) of the run are in no input"),
+        message.contains("no input holds 6 searches of the run"),
         "{message}"
     );
     let outcome = merge(std::slice::from_ref(&a), &temp.path().join("m"), true).unwrap();

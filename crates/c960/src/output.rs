@@ -62,27 +62,3 @@ impl Text {
         write_to(path, |out| out.write_all(self.0.as_bytes()))
     }
 }
-
-/// `n` and the noun for it: `1 game`, `2 games`, `0 games`.
-pub(crate) fn count<N: TryInto<u64> + Copy + std::fmt::Display>(
-    n: N,
-    one: &str,
-    many: &str,
-) -> String {
-    let noun = if n.try_into().ok() == Some(1) {
-        one
-    } else {
-        many
-    };
-    format!("{n} {noun}")
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn counts_of_one_are_in_the_singular() {
-        assert_eq!(super::count(1_u32, "game", "games"), "1 game");
-        assert_eq!(super::count(0_usize, "game", "games"), "0 games");
-        assert_eq!(super::count(2_u64, "run", "runs"), "2 runs");
-    }
-}

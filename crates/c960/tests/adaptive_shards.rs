@@ -222,7 +222,7 @@ fn the_next_round_waits_for_every_shard_of_the_current_round() {
     assert!(
         early
             .stderr
-            .contains("round 0 is not played yet by shard(s) 1"),
+            .contains("round 0 is not played yet by shard 1 "),
         "{}",
         early.stderr
     );
@@ -241,7 +241,7 @@ fn the_next_round_waits_for_every_shard_of_the_current_round() {
     assert!(
         stale
             .stderr
-            .contains("round 1 is not played yet by shard(s) 0,1,2"),
+            .contains("round 1 is not played yet by shards 0,1,2 "),
         "{}",
         stale.stderr
     );

@@ -18,7 +18,7 @@ fn import_prints_what_it_kept_and_skipped() {
     let dir = Dir::new();
     let out = dir.ok(&["import", &fixture(), "--out", "games"]);
     assert!(
-        out.starts_with("13 games read, 4 kept, 9 skipped from 1 file(s)"),
+        out.starts_with("13 games read, 4 kept, 9 skipped from 1 file,"),
         "{out}"
     );
     for line in [

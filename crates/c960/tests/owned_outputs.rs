@@ -210,7 +210,8 @@ fn a_sweep_of_nothing_is_refused_not_written_as_an_empty_table() {
     let run = sweep(&dir, "empty", &["--positions", "0", "--shard", "1/2"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("holds none of the 1 search(es)"),
+        run.stderr
+            .contains("holds no search of this sweep, which has 1 search: use at most 1 shard"),
         "{}",
         run.stderr
     );
@@ -230,7 +231,7 @@ fn a_sweep_of_nothing_is_refused_not_written_as_an_empty_table() {
         "--shards",
         "5",
     ]);
-    assert!(line.contains("more than the run's 4 search(es)"), "{line}");
+    assert!(line.contains("more than the run's 4 searches:"), "{line}");
 }
 
 /// Issue 30 item 8: adaptive and uniform self-play never mix in one
@@ -269,7 +270,7 @@ fn adaptive_and_uniform_self_play_never_mix_and_rounds_keep_their_settings() {
         &["--positions", "0-3", "--games-per-position", "3"],
     );
     let line = refused("u", with(&["--budget", "20"]));
-    assert!(line.contains("12 game(s) of uniform self-play"), "{line}");
+    assert!(line.contains("12 games of uniform self-play"), "{line}");
 
     selfplay(&dir, "a", &with(&["--positions", "0-3", "--budget", "12"]));
     let rounds = fs::read_to_string(dir.file("a/rounds.jsonl")).unwrap();

@@ -105,7 +105,7 @@ fn draw_verify_refuses_non_canonical_records() {
             "has round \"5\"",
         ),
         (
-            edited(&|r| r["filters"] = json!("at most 1 weak pawn(s)")),
+            edited(&|r| r["filters"] = json!("at most 1 weak pawn")),
             "\"filters\"",
         ),
         (edited(&|r| r["kind"] = json!("other")), "\"kind\""),
@@ -342,7 +342,7 @@ fn balance_never_prints_a_nan_decile() {
         "bal",
     ]);
     assert!(!line.contains("NaN"), "{line}");
-    assert!(line.contains("scores only 6 position(s)"), "{line}");
+    assert!(line.contains("scores only 6 positions;"), "{line}");
 }
 
 #[test]

@@ -90,12 +90,9 @@ fn merging_one_half_without_the_other_names_the_gap() {
     args.extend(["--out", "s0", "--shard", "0/2"]);
     dir.ok(&args);
     let line = dir.bad_input(&["merge", "s0", "--out", "m"]);
-    assert!(
-        line.contains("4 game(s) of the run are in no input"),
-        "{line}"
-    );
+    assert!(line.contains("no input holds 4 games of the run"), "{line}");
     let out = dir.ok(&["merge", "s0", "--out", "m", "--allow-missing"]);
-    assert!(out.contains("4 game(s) missing"), "{out}");
+    assert!(out.contains("4 games missing"), "{out}");
 }
 
 /// `c960 run --shard` plays its part of the sweep and the self-play and
@@ -134,7 +131,7 @@ fn run_shards_merge_into_the_unsharded_run() {
     let record = fs::read_to_string(dir.file("r1/run.json")).unwrap();
     assert!(record.contains("\"shard\": \"1/2\""), "{record}");
     let summary = dir.ok(&["merge", "r0", "r1", "--out", "merged"]);
-    assert!(summary.contains("merged 8 game(s)"), "{summary}");
+    assert!(summary.contains("merged 8 games"), "{summary}");
     assert!(dir.file("merged/report/index.html").is_file());
     run("whole", None);
     for file in [

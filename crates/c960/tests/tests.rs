@@ -23,6 +23,7 @@ mod integrity_tables;
 mod lying_engines;
 mod organizer_draws;
 mod owned_outputs;
+mod plural_words;
 mod probe_consensus;
 mod probe_engines;
 mod probe_kits;

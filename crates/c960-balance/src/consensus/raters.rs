@@ -30,8 +30,9 @@ pub const COPY_CORRELATION: f64 = 0.95;
 pub enum RaterError {
     /// Too few positions to put the rater on the common scale.
     #[error(
-        "rater {rater}: scores only {positions} position(s); a rater needs at least \
-         {MIN_POSITIONS} to be put on the common scale"
+        "rater {rater}: scores only {positions} {}; a rater needs at least {MIN_POSITIONS} to \
+         be put on the common scale",
+        if *.positions == 1 { "position" } else { "positions" }
     )]
     TooFewPositions {
         /// The rater.
@@ -73,8 +74,9 @@ pub enum RaterError {
     },
     /// Raters with too few positions in common.
     #[error(
-        "raters {a} and {b} share only {shared} position(s); raters are put on one scale over \
-         the positions all of them score, at least {MIN_POSITIONS}"
+        "raters {a} and {b} share only {shared} {}; raters are put on one scale over the \
+         positions all of them score, at least {MIN_POSITIONS}",
+        if *.shared == 1 { "position" } else { "positions" }
     )]
     TooLittleOverlap {
         /// One rater.
@@ -436,4 +438,48 @@ pub(super) fn own_views(z: &[Vec<Option<f64>>]) -> Vec<f64> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RaterError;
+
+    #[test]
+    fn a_rater_with_one_position_is_refused_in_the_singular() {
+        let few = |positions| {
+            RaterError::TooFewPositions {
+                rater: "sf".to_owned(),
+                positions,
+            }
+            .to_string()
+        };
+        assert!(
+            few(1).starts_with("rater sf: scores only 1 position; "),
+            "{}",
+            few(1)
+        );
+        assert!(
+            few(2).starts_with("rater sf: scores only 2 positions; "),
+            "{}",
+            few(2)
+        );
+        let overlap = |shared| {
+            RaterError::TooLittleOverlap {
+                a: "a".to_owned(),
+                b: "b".to_owned(),
+                shared,
+            }
+            .to_string()
+        };
+        assert!(
+            overlap(1).contains("share only 1 position; "),
+            "{}",
+            overlap(1)
+        );
+        assert!(
+            overlap(2).contains("share only 2 positions; "),
+            "{}",
+            overlap(2)
+        );
+    }
 }

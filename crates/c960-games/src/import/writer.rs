@@ -130,7 +130,7 @@ pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result
     // The manifest a report reads, as self-play and sweeps write one.
     write_json(
         &out.join(MANIFEST_FILE),
-        &Manifest {
+        &c960_store::ImportManifest {
             kind: c960_store::RunKind::Import,
             c960_version: env!("CARGO_PKG_VERSION"),
             files: files
@@ -159,28 +159,6 @@ struct SummaryFile<'a> {
     c960_version: &'static str,
     /// The counts.
     summary: &'a ImportSummary,
-}
-
-/// An import's `manifest.json`, read back as a [`c960_store::RunManifest`].
-#[derive(Serialize)]
-struct Manifest<'a> {
-    /// Always [`c960_store::RunKind::Import`].
-    kind: c960_store::RunKind,
-    /// The c960 version that wrote it.
-    c960_version: &'static str,
-    /// The PGN files read, by name.
-    files: Vec<String>,
-    /// Which games were kept beyond the defects.
-    filters: &'a Filters,
-    /// Games kept.
-    games: u64,
-    /// Games read.
-    read: u64,
-    /// [`c960_store::SEALED_TABLES`]: its tables carry seals, so a table
-    /// found without one was rewritten and is not read.
-    tables: &'static str,
-    /// When the import finished (RFC 3339).
-    finished: String,
 }
 
 /// Writes `value` as pretty JSON to `path`, atomically.

@@ -21,10 +21,14 @@ use thiserror::Error;
 use crate::Verbatim;
 
 mod book;
+mod import;
+mod sweep;
 #[cfg(test)]
 mod tests;
 
 pub use book::{BookKind, BookManifest, book_manifest_path};
+pub use import::ImportManifest;
+pub use sweep::{FailedPosition, Sharding, SweepManifest};
 
 /// A run's provenance, in every run directory.
 pub const MANIFEST_FILE: &str = "manifest.json";

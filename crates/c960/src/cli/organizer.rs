@@ -310,7 +310,7 @@ pub(crate) struct TournamentArgs {
     /// The event's name, at the top of every page.
     #[arg(long, value_name = "TEXT")]
     pub(crate) title: Option<String>,
-    /// The event's date(s), for the announcement (e.g. "14–15 March 2026").
+    /// The event's date or dates, for the announcement (e.g. "14–15 March 2026").
     #[arg(long, value_name = "TEXT")]
     pub(crate) date: Option<String>,
     /// Where the event is played, for the announcement.

@@ -115,8 +115,8 @@ fn agreements(
             )
         } else {
             format!(
-                "no decile overlap ({} position(s) in common, a decile needs 10)",
-                a.positions
+                "no decile overlap ({} in common, a decile needs 10)",
+                c960_core::plural(a.positions, "position", "positions")
             )
         };
         writeln!(

@@ -120,11 +120,11 @@ pub(crate) fn run(args: &ImportArgs) -> Result<()> {
         let megabytes = summary.bytes as f64 / 1e6;
         writeln!(
             text,
-            "{} games read, {} kept, {} skipped from {} file(s), {megabytes:.1} MB of PGN in {seconds:.1}s",
-            summary.read,
+            "{} read, {} kept, {} skipped from {}, {megabytes:.1} MB of PGN in {seconds:.1}s",
+            c960_core::plural(summary.read, "game", "games"),
             summary.kept,
             summary.read - summary.kept,
-            summary.files.len(),
+            c960_core::plural(summary.files.len(), "file", "files"),
         )?;
         for reason in SkipReason::ALL {
             if let Some(n) = summary.skipped.get(&reason) {

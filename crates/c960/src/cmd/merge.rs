@@ -8,7 +8,10 @@ use std::{
 
 use anyhow::{Context, Result};
 use c960_core::{Features, PositionRecord, Shard};
-use c960_store::{RunKind, RunManifest};
+use c960_store::{
+    RunKind, RunManifest,
+    merge::{GAMES, SEARCHES, Units},
+};
 
 use crate::{
     cli::{InputError, MergeArgs},
@@ -105,7 +108,7 @@ fn merge_sweeps(
         .with_context(|| format!("merge into {}", out.display()))?;
     let summary = Merged {
         count: merged.rows as u64,
-        unit: ("sweep row(s)", "search(es)"),
+        unit: (("sweep row", "sweep rows"), SEARCHES),
         inputs: inputs.len(),
         shards: &merged.shards,
         duplicates: merged.duplicates as u64,
@@ -124,7 +127,7 @@ fn merge_selfplay(
         .with_context(|| format!("merge into {}", out.display()))?;
     let summary = Merged {
         count: merged.games,
-        unit: ("game(s)", "game(s)"),
+        unit: (GAMES, GAMES),
         inputs: inputs.len(),
         shards: &merged.shards,
         duplicates: merged.duplicates,
@@ -136,9 +139,9 @@ fn merge_selfplay(
 /// What a merge of sweeps or self-play did, for its summary line.
 struct Merged<'a> {
     count: u64,
-    /// What was merged and what can be missing: (`sweep row(s)`,
-    /// `search(es)`).
-    unit: (&'static str, &'static str),
+    /// What was merged and what can be missing, each in the singular and
+    /// the plural: sweep rows and searches, or games and games.
+    unit: (Units, Units),
     inputs: usize,
     shards: &'a [Shard],
     duplicates: u64,
@@ -146,15 +149,15 @@ struct Merged<'a> {
 }
 
 impl Merged<'_> {
-    /// `merged 960 sweep row(s) from 2 input(s) (shards …) into OUT`, with
+    /// `merged 960 sweep rows from 2 inputs (shards …) into OUT`, with
     /// the duplicates and missing units where there are any.
     fn say(&self, out: &Path, text: &mut Text) -> Result<()> {
-        let (unit, missing_unit) = self.unit;
+        let ((one, many), (missing_one, missing_many)) = self.unit;
         writeln!(
             text,
-            "merged {} {unit} from {} input(s){} into {}{}{}",
-            self.count,
-            self.inputs,
+            "merged {} from {}{} into {}{}{}",
+            c960_core::plural(self.count, one, many),
+            c960_core::plural(self.inputs, "input", "inputs"),
             shard_list(self.shards),
             out.display(),
             duplicates(self.duplicates),
@@ -162,8 +165,8 @@ impl Merged<'_> {
                 String::new()
             } else {
                 format!(
-                    "; {} {missing_unit} missing, listed in the manifest",
-                    self.missing
+                    "; {} missing, listed in the manifest",
+                    c960_core::plural(self.missing, missing_one, missing_many)
                 )
             }
         )?;
@@ -225,6 +228,9 @@ fn duplicates(n: u64) -> String {
     if n == 0 {
         String::new()
     } else {
-        format!("; {n} unit(s) found in more than one input, counted once")
+        format!(
+            "; {} found in more than one input, counted once",
+            c960_core::plural(n, "unit", "units")
+        )
     }
 }

@@ -79,7 +79,7 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         writeln!(
             text,
             "report for 960 positions from {}: {} pages, {} chart files in {:.1}s",
-            crate::output::count(built.sources.len(), "run", "runs"),
+            c960_core::plural(built.sources.len(), "run", "runs"),
             built.pages,
             built.charts.len(),
             started.elapsed().as_secs_f64()
@@ -101,7 +101,7 @@ fn dfrc_summary(
         eprintln!(
             "c960: warning: {} has {}; the report has no numbers for them",
             run.dir.display(),
-            crate::output::count(run.failed.len(), "failed setup", "failed setups")
+            c960_core::plural(run.failed.len(), "failed setup", "failed setups")
         );
     }
     if !args.quiet {
@@ -110,8 +110,8 @@ fn dfrc_summary(
         writeln!(
             text,
             "DFRC report for {} from {}: {} chart files in {:.1}s",
-            crate::output::count(setups, "setup", "setups"),
-            crate::output::count(built.runs.len(), "sweep", "sweeps"),
+            c960_core::plural(setups, "setup", "setups"),
+            c960_core::plural(built.runs.len(), "sweep", "sweeps"),
             built.charts.len(),
             started.elapsed().as_secs_f64()
         )?;

@@ -15,9 +15,9 @@ pub(crate) fn run(args: &RestoreArgs) -> Result<()> {
         writeln!(
             text,
             "restored {} of {} over {} into {}",
-            crate::output::count(restored.games, "game", "games"),
+            c960_core::plural(restored.games, "game", "games"),
             restored.engines.join(" vs "),
-            crate::output::count(restored.positions, "position", "positions"),
+            c960_core::plural(restored.positions, "position", "positions"),
             args.out.display()
         )?;
         text.print()?;

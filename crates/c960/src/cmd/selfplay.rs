@@ -312,13 +312,13 @@ pub(crate) fn write_adaptive(
         text,
         "adaptive: {} after {} each; games per position {}..{}; stopped: {}; \
          widest 95% anytime interval +-{:.3}, {} still open",
-        crate::output::count(a.rounds, "round", "rounds"),
-        crate::output::count(a.initial_games, "game", "games"),
+        c960_core::plural(a.rounds, "round", "rounds"),
+        c960_core::plural(a.initial_games, "game", "games"),
         a.games_min,
         a.games_max,
         a.stopped,
         a.widest_half_width,
-        crate::output::count(a.open, "position", "positions")
+        c960_core::plural(a.open, "position", "positions")
     )
 }
 
@@ -398,7 +398,7 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
         bail!(
             "{} failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {} game {}: {}{logs}; \
              run the same command again to retry them",
-            crate::output::count(outcome.failed.len(), "game", "games"),
+            c960_core::plural(outcome.failed.len(), "game", "games"),
             first.sp,
             first.game,
             first.reason

@@ -138,7 +138,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
         bail!(
             "{} failed (listed in {dir}/{MANIFEST_FILE}), e.g. {}: {}; \
              run the same command again to retry them",
-            crate::output::count(outcome.failed.len(), "position", "positions"),
+            c960_core::plural(outcome.failed.len(), "position", "positions"),
             config.positions[0].variant().label(first.sp),
             first.reason
         );

@@ -148,6 +148,21 @@ fn ascending_sps(numbers: &[u16], field: &str) -> Result<Vec<StartPosition>, Str
     Ok(positions)
 }
 
+/// `words` as records of earlier versions gave them: every pawn limit
+/// as `at most N weak pawn(s)`, whatever N.
+fn earlier_words(words: &str) -> String {
+    words
+        .split("; ")
+        .map(|part| match part.strip_prefix("at most ") {
+            Some(limit) if part.ends_with(" pawn") || part.ends_with(" pawns") => {
+                format!("at most {}(s)", limit.trim_end_matches('s'))
+            }
+            _ => part.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// The filters: `filter_settings` well formed (excluded positions
 /// ascending, a verdict restriction exactly when a balance table is
 /// named, with that table's label), `filters` their words, and the
@@ -215,7 +230,7 @@ fn check_filters(record: &DrawRecord, candidates: &[StartPosition]) -> Result<Dr
         }
     }
     let words = stated.to_string();
-    if record.filters != words {
+    if record.filters != words && record.filters != earlier_words(&words) {
         return Err(format!(
             "\"filters\" is {:?}, but \"filter_settings\" are {words:?}",
             record.filters
@@ -345,15 +360,15 @@ fn total_and_seal(
         .ok_or_else(|| "\"total_rounds\" is missing".to_owned())?;
     if total < published || total > candidates {
         return Err(format!(
-            "\"total_rounds\" is {total}: it must be from the {published} published round(s) \
-             to the {candidates} candidates"
+            "\"total_rounds\" is {total}: it must be at least the rounds published \
+             ({published}) and at most the candidates ({candidates})"
         ));
     }
     let sealed = match &record.sealed {
         None if total == published => None,
         None => {
             return Err(format!(
-                "\"total_rounds\" is {total}, but {published} round(s) are published and \
+                "\"total_rounds\" is {total}, more than the {published} published, but \
                  \"sealed\" is null"
             ));
         }

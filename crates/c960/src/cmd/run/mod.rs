@@ -207,7 +207,7 @@ fn start_engines(
             sweep.positions.len(),
             selfplay.map_or("no self-play".to_owned(), |s| format!(
                 "self-play {} per position at {} per move",
-                crate::output::count(s.games_per_position.get(), "game", "games"),
+                c960_core::plural(s.games_per_position.get(), "game", "games"),
                 s.limit
             )),
             plan.out.display()

@@ -110,7 +110,7 @@ pub(super) fn sweep_stage(
         display.bar.finish_and_clear();
         bail!(
             "{} failed in the sweep, e.g. SP {}: {}; run the same command again to retry them",
-            crate::output::count(swept.failed.len(), "position", "positions"),
+            c960_core::plural(swept.failed.len(), "position", "positions"),
             first.sp,
             first.reason
         );
@@ -120,7 +120,7 @@ pub(super) fn sweep_stage(
         seconds: clock.elapsed().as_secs_f64(),
         what: format!(
             "{} at {}{}{} ({} from the journal)",
-            crate::output::count(swept.rows.len(), "position", "positions"),
+            c960_core::plural(swept.rows.len(), "position", "positions"),
             sweep.limit,
             if sweep.multipv > NonZeroU32::MIN {
                 format!(" with MultiPV {}", sweep.multipv)
@@ -161,7 +161,7 @@ pub(super) fn selfplay_stage(
         display.bar.finish_and_clear();
         bail!(
             "{} failed in self-play, e.g. SP {} game {}: {}; run the same command again to retry them",
-            crate::output::count(outcome.failed.len(), "game", "games"),
+            c960_core::plural(outcome.failed.len(), "game", "games"),
             first.sp,
             first.game,
             first.reason
@@ -172,7 +172,7 @@ pub(super) fn selfplay_stage(
         seconds: clock.elapsed().as_secs_f64(),
         what: format!(
             "{} at {} per move ({} from the journal)",
-            crate::output::count(outcome.games, "game", "games"),
+            c960_core::plural(outcome.games, "game", "games"),
             selfplay.limit,
             outcome.resumed
         ),

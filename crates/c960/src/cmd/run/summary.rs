@@ -149,7 +149,7 @@ pub(super) fn summary(
                 s.mean * 100.0,
                 s.low * 100.0,
                 s.high * 100.0,
-                crate::output::count(n, "game", "games")
+                c960_core::plural(n, "game", "games")
             ),
             None => String::new(),
         };

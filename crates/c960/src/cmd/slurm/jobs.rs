@@ -85,9 +85,11 @@ pub(super) fn next_round(jobs: &Jobs<'_>, config: &SelfplayConfig) -> Result<()>
             let list = list.join(",");
             if !submit {
                 bail!(
-                    "round {round} is not played yet by shard(s) {list} (no manifest of round \
-                     {round} in {}/shards/I): run them, then --next-round again",
-                    out.display()
+                    "round {round} is not played yet by {} {list} (no manifest of round {round} \
+                     in {}/shards/I): run {}, then --next-round again",
+                    if shards.len() == 1 { "shard" } else { "shards" },
+                    out.display(),
+                    if shards.len() == 1 { "it" } else { "them" }
                 );
             }
             resubmit(&mut text, &dir, round, &list)?;
@@ -95,9 +97,9 @@ pub(super) fn next_round(jobs: &Jobs<'_>, config: &SelfplayConfig) -> Result<()>
         RoundStep::Next(round) => {
             writeln!(
                 text,
-                "round {} decided: {} of the {} open position(s) get more games; written to {}",
+                "round {} decided: more games for {} of {} still open; written to {}",
                 round.round,
-                round.targets.len(),
+                c960_core::plural(round.targets.len(), "position", "positions"),
                 round.open,
                 out.join(c960_selfplay::ROUNDS_FILE).display()
             )?;
@@ -143,8 +145,8 @@ pub(super) fn next_round(jobs: &Jobs<'_>, config: &SelfplayConfig) -> Result<()>
             if !outcome.failed.is_empty() {
                 writeln!(
                     text,
-                    "{} game(s) failed, listed in {}/manifest.json",
-                    outcome.failed.len(),
+                    "{} failed, listed in {}/manifest.json",
+                    c960_core::plural(outcome.failed.len(), "game", "games"),
                     out.display()
                 )?;
             }

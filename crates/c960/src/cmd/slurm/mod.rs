@@ -75,7 +75,7 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
             no_shard(args.shard.is_some())?;
             let config = crate::cmd::sweep::config(args)?;
             let searches = config.searches();
-            at_most_one_shard_a_unit(slurm.shards.get(), searches, "search(es)")?;
+            at_most_one_shard_a_unit(slurm.shards.get(), searches, ("search", "searches"))?;
             ("sweep", args.out.clone(), slurm, "manifest.json")
         }
         SlurmCommand::Selfplay { args, slurm } => {
@@ -100,7 +100,12 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
                 config.games_per_position.get()
             };
             let units = config.positions.len() as u64 * u64::from(per_position);
-            at_most_one_shard_a_unit(slurm.shards.get(), units, "game(s) or pair(s)")?;
+            let unit = if config.engine_b.is_some() {
+                ("pair of games", "pairs of games")
+            } else {
+                ("game", "games")
+            };
+            at_most_one_shard_a_unit(slurm.shards.get(), units, unit)?;
             if config.options.adaptive.is_some() {
                 adaptive = Some(config);
             }
@@ -214,11 +219,12 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
 
 /// Refuses more shards than work units: a shard without work would write
 /// an empty table.
-fn at_most_one_shard_a_unit(shards: u32, units: u64, what: &str) -> Result<()> {
+fn at_most_one_shard_a_unit(shards: u32, units: u64, (one, many): (&str, &str)) -> Result<()> {
     within_max_shards(shards)?;
     if u64::from(shards) > units {
         bail!(InputError(format!(
-            "--shards {shards} is more than the run's {units} {what}: use at most {units}"
+            "--shards {shards} is more than the run's {}: use at most {units}",
+            c960_core::plural(units, one, many)
         )));
     }
     Ok(())

@@ -1,18 +1,19 @@
-//! The sweep's manifest: how its table was made, and which part of a
-//! sharded run it is.
+//! A sweep's manifest as the sweep writes it (and its merge reads it
+//! back): how its table was made, and which part of a sharded run it is.
+//! Readers of any run read it as a [`super::RunManifest`].
 
 use std::num::NonZeroU32;
 
 use c960_core::{SearchKey, Shard, Variant};
 use c960_engine::{EngineInfo, Limit};
-use c960_store::{DroppedLine, RunKind};
 use serde::{Deserialize, Serialize};
 
-use crate::{FailedPosition, Repeatability};
+use super::{Repeatability, RunKind};
+use crate::DroppedLine;
 
-/// The manifest: how the table was made.
+/// A sweep's manifest: how its table was made.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Manifest {
+pub struct SweepManifest {
     /// Always [`RunKind::Sweep`].
     pub kind: RunKind,
     /// The setups' variant: absent for Chess960, `dfrc` for Double Fischer
@@ -78,6 +79,28 @@ pub struct Sharding {
     /// in no input (`--allow-missing`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<SearchKey>,
+}
+
+/// A position (a search, with repeats) that failed on every attempt.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailedPosition {
+    /// The setup's number (Scharnagl number, or DFRC index).
+    pub sp: u32,
+    /// The repeat (0 without repeats).
+    #[serde(default)]
+    pub repeat: u32,
+    /// The last error.
+    pub reason: String,
+    /// Attempts made.
+    pub attempts: u32,
+}
+
+impl FailedPosition {
+    /// The search that failed: its setup and repeat.
+    #[must_use]
+    pub fn key(&self) -> SearchKey {
+        SearchKey::new(self.sp, self.repeat)
+    }
 }
 
 fn one() -> NonZeroU32 {

@@ -1,0 +1,60 @@
+//! Messages count in words: `1 more roll`, `2 more rolls`, never
+//! `roll(s)`; and records of earlier versions, which wrote their pawn
+//! limits as `pawn(s)`, still verify.
+
+use crate::util;
+
+use std::fs;
+
+use serde_json::Value;
+use util::Dir;
+
+#[test]
+fn no_plural_in_parentheses_dice_count_extra_rolls_in_words() {
+    let dir = Dir::new();
+    let one = dir.bad_input(&["dice", "2", "3", "3", "2", "3", "4"]);
+    assert!(
+        one.ends_with("the position was complete after roll 5, but 1 more roll followed"),
+        "{one}"
+    );
+    let two = dir.bad_input(&["dice", "2", "3", "3", "2", "3", "4", "5"]);
+    assert!(two.ends_with("but 2 more rolls followed"), "{two}");
+}
+
+#[test]
+fn no_plural_in_parentheses_draw_verify_reads_pawn_limits_of_earlier_records() {
+    let dir = Dir::new();
+    let draw = |out: &str, max: &str| {
+        dir.ok(&[
+            "tournament",
+            "--seed",
+            "11",
+            "--rounds",
+            "3",
+            "--max-weak",
+            max,
+            "--out",
+            out,
+        ]);
+        let text = fs::read_to_string(dir.file(out).join("draw.json")).unwrap();
+        serde_json::from_str::<Value>(&text).unwrap()
+    };
+    let one = draw("one", "1");
+    assert_eq!(one["filters"], "at most 1 weak pawn");
+    let two = draw("two", "2");
+    assert_eq!(two["filters"], "at most 2 weak pawns");
+    // A record written before the counts were spelled out.
+    let mut earlier = one.clone();
+    earlier["filters"] = "at most 1 weak pawn(s)".into();
+    fs::write(dir.file("earlier.json"), earlier.to_string()).unwrap();
+    let ok = dir.ok(&["draw", "--verify", "earlier.json"]);
+    assert!(ok.contains("rounds 1-3 follow from seed 11"), "{ok}");
+    // Its words must still be those of its settings.
+    earlier["filters"] = "at most 2 weak pawn(s)".into();
+    fs::write(dir.file("wrong.json"), earlier.to_string()).unwrap();
+    let line = dir.bad_input(&["draw", "--verify", "wrong.json"]);
+    assert!(
+        line.contains("\"filters\" is \"at most 2 weak pawn(s)\", but \"filter_settings\" are \"at most 1 weak pawn\""),
+        "{line}"
+    );
+}
