@@ -68,7 +68,9 @@ for rater in "${V3_RATERS[@]}"; do sources+=(--sweep "data/research-v3/$rater-sw
 for rater in "${V4_NEW[@]}"; do sources+=(--sweep "$data/$rater-sweep.parquet"); done
 with=()
 for table in "${tables[@]}"; do with+=(--validation "$table"); done
-out=$(mktemp -d "${TMPDIR:-/tmp}/c960-v4.XXXXXX")
+out=runs/research-v4
+rm -rf "$out/published"
+mkdir -p "$out"
 "$c960" report "${sources[@]}" "${with[@]}" --out "$out/published" --quiet
 
 for table in positions.parquet positions.csv balance.csv balance.json agreement.csv agreement.json; do
@@ -79,5 +81,4 @@ rm -rf "$site.tmp"
 mv "$out/published" "$site.tmp"
 rm -rf "$site"
 mv "$site.tmp" "$site"
-rm -rf "$out"
 echo "published $data and $site"
