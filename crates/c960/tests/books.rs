@@ -180,10 +180,14 @@ fn book_balanced_refuses_an_empty_selection() {
     );
     assert!(!dir.file("none.epd").exists() && !dir.file("none.json").exists());
     // --fairest 0 and a window that is no distance are refused too.
-    for args in [["--fairest", "0"], ["--within", "-3"]] {
+    for (args, says) in [
+        (["--fairest", "0"], "at least 1"),
+        (["--within", "-3"], "must be a distance above 0 cp"),
+    ] {
         let mut all = vec!["book", "balanced", "--balance", &table, "--out", "x.epd"];
         all.extend(args);
-        dir.bad_input(&all);
+        let line = dir.bad_input(&all);
+        assert!(line.contains(says), "{line}");
     }
 }
 

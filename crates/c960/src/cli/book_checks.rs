@@ -31,11 +31,11 @@ pub(crate) struct BookBalancedArgs {
     #[arg(
         long,
         value_name = "N",
-        value_parser = super::at_least_one::<usize>,
+        value_parser = super::at_least_one::<std::num::NonZeroUsize>,
         required_unless_present = "within",
         conflicts_with = "within"
     )]
-    pub(crate) fairest: Option<usize>,
+    pub(crate) fairest: Option<std::num::NonZeroUsize>,
     /// Keep the positions whose whole 95 % interval lies within ±CP
     /// centipawns of --reference.
     #[arg(long, value_name = "CP")]

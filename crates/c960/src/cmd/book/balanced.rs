@@ -17,7 +17,7 @@ use crate::{
 pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
     output::check_out(&args.out)?;
     let selection = match (args.fairest, args.within) {
-        (Some(n), _) => Selection::Fairest(n, args.reference.into()),
+        (Some(n), _) => Selection::Fairest(n.get(), args.reference.into()),
         (None, Some(cp)) if cp.is_finite() && cp > 0.0 => {
             Selection::Within(cp, args.reference.into())
         }
