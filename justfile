@@ -17,6 +17,12 @@ positions out="positions.csv":
 data:
     cargo run --release --locked -- positions --out data/positions.csv
 
+# Regenerate the published opening books in data/books (a test fails when one is stale; data/books/README.md).
+books:
+    cargo run --release --locked -- book starts --out data/books/c960_FRC_starts.epd
+    cargo run --release --locked -- book balanced --balance data/research-v3/balance.csv --fairest 240 --reference equal --out data/books/c960_FRC_balanced_v3.epd
+    cargo run --release --locked -- book starts --variant dfrc --positions sample:2000:1 --out data/books/c960_DFRC_sample2000.epd
+
 # The test suite, exactly as the README and CI run it.
 test:
     cargo test --workspace --locked

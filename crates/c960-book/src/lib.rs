@@ -5,13 +5,15 @@
 //! A book is a text file of one position per line ([`line`]: a six-field
 //! FEN with Shredder-FEN castling, which every runner reads the same way),
 //! with a manifest beside it ([`BookManifest`]: what made it, with the book's
-//! line count and SHA-256).
+//! line count and SHA-256). [`verify`] checks any book line by line.
 
 mod hash;
 pub mod line;
+pub mod verify;
 pub mod write;
 
 pub use c960_store::{BookKind, BookManifest, book_manifest_path};
 pub use hash::sha256_hex;
 pub use line::{FORMAT, book_line};
+pub use verify::{BadLine, Checker, Defect, DefectKind, Report, check_book};
 pub use write::write_book;

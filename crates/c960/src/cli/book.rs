@@ -13,13 +13,27 @@ use super::{Variant, variant_parser};
                   and python-chess read alike; a manifest NAME.json beside NAME.epd records \
                   how the book was made, its line count and SHA-256. Name a book with FRC in \
                   it (c960_FRC_starts.epd) and fishtest and OpenBench play it as Chess960.\n\n\
+                  `c960 book --verify FILE...` checks books line by line (legal in Chess960, \
+                  castling rights naming real rooks, KQkq read alike by fastchess and \
+                  cutechess, not game over, no duplicates), naming each bad line as \
+                  FILE:LINE: reason; exit code 2 when any line is bad.\n\n\
                   Examples:\n  \
                   c960 book starts --out c960_FRC_starts.epd\n  \
-                  c960 book starts --variant dfrc --out c960_DFRC_starts.epd"
+                  c960 book starts --variant dfrc --out c960_DFRC_starts.epd\n  \
+                  c960 book balanced --balance data/research-v3/balance.csv --fairest 240 --out c960_FRC_balanced.epd\n  \
+                  c960 book --verify c960_FRC_starts.epd FRC_openings.epd"
 )]
+#[command(args_conflicts_with_subcommands = true, arg_required_else_help = true)]
 pub(crate) struct BookArgs {
+    /// Check these books line by line instead of writing one: each bad
+    /// line as `FILE:LINE: reason` on stdout, then a summary per book.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub(crate) verify: Vec<PathBuf>,
+    /// --verify's output: readable lines, or one JSON document.
+    #[arg(long, value_enum, requires = "verify")]
+    pub(crate) format: Option<super::ReportFormat>,
     #[command(subcommand)]
-    pub(crate) command: BookCommand,
+    pub(crate) command: Option<BookCommand>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -27,6 +41,12 @@ pub(crate) enum BookCommand {
     /// The start positions as a book: Chess960 in SP order, DFRC setups in
     /// index order (white SP × 960 + black SP).
     Starts(BookStartsArgs),
+    /// The start positions of a balance table nearest a reference (equal
+    /// chances by default), each position's interval included, in SP
+    /// order.
+    Balanced(super::BookBalancedArgs),
+    /// Check books line by line (the same as `c960 book --verify`).
+    Verify(super::BookVerifyArgs),
 }
 
 #[derive(Debug, Args)]

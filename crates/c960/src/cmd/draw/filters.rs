@@ -9,11 +9,11 @@ use c960_core::{Allowed, DrawFilter, Key, Seal, StartPosition, draw_sealed, pars
 use c960_report::kit::{BalanceRecord, DrawnRecord, Excluded, SECRET_FILE, secret_of};
 use sha2::{Digest, Sha256};
 
-use super::{
-    balance::{Reference, Selection, Table},
-    record::Record,
+use super::record::Record;
+use crate::{
+    cli::{DrawFilterArgs, InputError, ReferenceArg},
+    cmd::balance_table::{Selection, Table},
 };
-use crate::cli::{DrawFilterArgs, InputError, ReferenceArg};
 
 /// A draw's filter, the balance table it reads and where its excluded
 /// positions come from.
@@ -70,11 +70,7 @@ impl DrawFilterArgs {
 
     /// The selection --verdict, --fairest or --within asks for.
     fn selection(&self) -> Result<Option<Selection>> {
-        let reference = match self.reference.unwrap_or(ReferenceArg::Typical) {
-            ReferenceArg::Equal => Reference::Equal,
-            ReferenceArg::Typical => Reference::Typical,
-            ReferenceArg::Classical => Reference::Classical,
-        };
+        let reference = self.reference.unwrap_or(ReferenceArg::Typical).into();
         if self.reference.is_some() && self.fairest.is_none() && self.within.is_none() {
             return Err(
                 InputError("--reference goes with --fairest or --within".to_owned()).into(),

@@ -1,7 +1,6 @@
 //! `c960 draw`: reproducible draws for tournament rounds, and `c960 draw
 //! --verify`, which recomputes a kit's draw from its record (`record.rs`).
 
-mod balance;
 mod filters;
 mod record;
 mod verify;

@@ -16,8 +16,8 @@ use c960_report::kit::{
     BalanceRecord, DrawRecord, FilterSettings, MethodName, RoundRecord, SealRecord,
 };
 
-use super::balance::Selection;
 use crate::cli::{ExcludePreset, InputError};
+use crate::cmd::balance_table::Selection;
 
 /// What a draw record says, read and checked for its form.
 pub(super) struct Record {

@@ -7,11 +7,12 @@ use std::{fmt::Write as _, path::Path};
 use anyhow::Result;
 use c960_core::{Allowed, Features, Key, StartPosition, draw_among, draw_sealed, open_seal};
 
-use super::{
-    balance::{Selection, Table},
-    record,
+use super::record;
+use crate::{
+    cli::InputError,
+    cmd::balance_table::{Selection, Table},
+    output::Text,
 };
-use crate::{cli::InputError, output::Text};
 use c960_report::kit::BalanceRecord;
 
 /// `c960 draw --verify FILE [--key KEY]`: recomputes a kit's published

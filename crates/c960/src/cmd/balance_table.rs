@@ -1,9 +1,10 @@
-//! The balance filters of a draw: which positions of a balance table
-//! (`balance.csv`, from `c960 balance` or `c960 report`) a draw keeps — a
-//! verdict, the N fairest to a reference, or those whose whole 95 %
-//! interval lies within a distance of it — read from the table's bytes,
-//! whose SHA-256 the draw record names. `c960 draw --verify --balance`
-//! selects again from the record's words.
+//! Selections from a balance table (`balance.csv`, from `c960 balance` or
+//! `c960 report`), shared by `c960 draw` (its balance filters) and `c960
+//! book balanced`: a verdict, the N fairest to a reference, or those whose
+//! whole 95 % interval lies within a distance of it — read from the
+//! table's bytes, whose SHA-256 the draw record and the book manifest
+//! name. `c960 draw --verify --balance` selects again from the record's
+//! words.
 
 use std::{collections::BTreeSet, path::Path};
 
@@ -12,7 +13,13 @@ use c960_core::{Key, StartPosition};
 use c960_report::kit::BalanceRecord;
 use sha2::{Digest, Sha256};
 
-use crate::cli::InputError;
+use crate::cli::{InputError, ReferenceArg};
+
+/// The column of a position's estimate (White's edge in centipawns) that
+/// `fairest` and `within` read, and those of its 95 % interval.
+pub(crate) const ESTIMATE_COLUMN: &str = "balance_estimate";
+/// The columns of the 95 % interval: low end, high end.
+pub(crate) const INTERVAL_COLUMNS: [&str; 2] = ["balance_low", "balance_high"];
 
 /// What the balance estimates are measured from.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -41,7 +48,17 @@ impl Reference {
     }
 }
 
-/// Which of the table's positions a draw keeps.
+impl From<ReferenceArg> for Reference {
+    fn from(arg: ReferenceArg) -> Reference {
+        match arg {
+            ReferenceArg::Equal => Reference::Equal,
+            ReferenceArg::Typical => Reference::Typical,
+            ReferenceArg::Classical => Reference::Classical,
+        }
+    }
+}
+
+/// Which of the table's positions a draw or a book keeps.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub(crate) enum Selection {
     /// Those with this verdict.
@@ -147,9 +164,9 @@ impl Table {
         };
         let (sp, method) = (column("sp"), column("verdict_method"));
         let (estimate, low, high) = (
-            column("balance_estimate"),
-            column("balance_low"),
-            column("balance_high"),
+            column(ESTIMATE_COLUMN),
+            column(INTERVAL_COLUMNS[0]),
+            column(INTERVAL_COLUMNS[1]),
         );
         let Some(sp) = sp else {
             return Err(bad("it has no sp column".to_owned()).into());

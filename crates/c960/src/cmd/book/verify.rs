@@ -1,0 +1,146 @@
+//! `c960 book --verify FILE...` (also `c960 book verify`): each book
+//! checked line by line by `c960_book::verify`; every bad line printed as
+//! `FILE:LINE: reason`, then a summary per book; exit code 2, naming the
+//! first bad line and the count, when any line is bad.
+
+use std::{
+    fmt::Write as _,
+    fs::File,
+    io::{BufReader, Write as _},
+    path::{Path, PathBuf},
+};
+
+use anyhow::Result;
+use c960_book::{DefectKind, Report, check_book};
+use serde_json::json;
+
+use crate::cli::{InputError, ReportFormat};
+
+pub(crate) fn run(files: &[PathBuf], format: ReportFormat) -> Result<()> {
+    // Every book is opened before any is read: a missing one is refused
+    // before anything is printed.
+    let opened = files
+        .iter()
+        .map(|path| {
+            File::open(path).map(|file| (path, file)).map_err(|e| {
+                InputError(format!("--verify {}: cannot read it: {e}", path.display()))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut reports = Vec::with_capacity(opened.len());
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    for (path, file) in opened {
+        let report = check_book(BufReader::with_capacity(1 << 20, file))
+            .map_err(|e| InputError(format!("--verify {}: cannot read it: {e}", path.display())))?;
+        if format == ReportFormat::Text {
+            for bad in &report.bad_lines {
+                writeln!(out, "{}:{}: {}", path.display(), bad.line, bad.reasons())?;
+            }
+            writeln!(out, "{}", summary(path, &report))?;
+        }
+        reports.push((path, report));
+    }
+    if format == ReportFormat::Json {
+        let books: Vec<_> = reports.iter().map(|(path, r)| to_json(path, r)).collect();
+        serde_json::to_writer_pretty(&mut out, &json!({ "books": books }))?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    let bad: usize = reports.iter().map(|(_, r)| r.bad_lines.len()).sum();
+    let Some((path, first)) = reports
+        .iter()
+        .find_map(|(path, r)| r.bad_lines.first().map(|b| (path, b)))
+    else {
+        return Ok(());
+    };
+    Err(InputError(format!(
+        "{}:{}: {} (the first of {bad} bad line{})",
+        path.display(),
+        first.line,
+        first.reasons(),
+        if bad == 1 { "" } else { "s" }
+    ))
+    .into())
+}
+
+/// `FILE: N lines, M bad (counts); castling: NOTATION (counts)`.
+fn summary(path: &Path, report: &Report) -> String {
+    let mut text = format!(
+        "{}: {} line{}, ",
+        path.display(),
+        report.lines,
+        if report.lines == 1 { "" } else { "s" }
+    );
+    if report.bad_lines.is_empty() {
+        text.push_str("all good");
+    } else {
+        let counts: Vec<String> = DefectKind::ALL
+            .into_iter()
+            .filter(|&k| report.count(k) > 0)
+            .map(|k| format!("{} {}", report.count(k), k.name()))
+            .collect();
+        let _ = write!(
+            text,
+            "{} bad ({})",
+            report.bad_lines.len(),
+            counts.join(", ")
+        );
+    }
+    let c = &report.castling;
+    let mut kinds = Vec::new();
+    for (n, name) in [
+        (c.shredder, "Shredder-FEN"),
+        (c.kqkq, "KQkq"),
+        (c.mixed, "both in one line"),
+        (c.none, "no rights"),
+    ] {
+        if n > 0 {
+            kinds.push(format!("{n} {name}"));
+        }
+    }
+    let _ = write!(
+        text,
+        "; castling notation: {}{}",
+        c.describe(),
+        if kinds.len() > 1 {
+            format!(" ({})", kinds.join(", "))
+        } else {
+            String::new()
+        }
+    );
+    if report.with_semicolon > 0 {
+        let _ = write!(text, "; {} lines with ;", report.with_semicolon);
+    }
+    if report.crlf > 0 {
+        let _ = write!(text, "; {} lines end in CR LF", report.crlf);
+    }
+    text
+}
+
+fn to_json(path: &Path, report: &Report) -> serde_json::Value {
+    let counts: serde_json::Map<String, serde_json::Value> = report
+        .counts
+        .iter()
+        .map(|(kind, n)| {
+            (
+                serde_json::to_value(kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+                json!(n),
+            )
+        })
+        .collect();
+    json!({
+        "file": path.display().to_string(),
+        "lines": report.lines,
+        "bad_lines": report.bad_lines.len(),
+        "counts": counts,
+        "castling_notation": report.castling.describe(),
+        "castling": report.castling,
+        "lines_with_semicolon": report.with_semicolon,
+        "crlf_lines": report.crlf,
+        "defects": report.bad_lines,
+    })
+}
