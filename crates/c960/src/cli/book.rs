@@ -27,6 +27,9 @@ pub(crate) enum BookCommand {
     /// The start positions as a book: Chess960 in SP order, DFRC setups in
     /// index order (white SP × 960 + black SP).
     Starts(BookStartsArgs),
+    /// Positions a few plies after each start, kept by an evaluation
+    /// window (White's centipawns or the engine's draw rate).
+    Exits(Box<super::BookExitsArgs>),
 }
 
 #[derive(Debug, Args)]

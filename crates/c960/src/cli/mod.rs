@@ -5,11 +5,13 @@
 //! `data.rs` those of the commands that read and show data.
 
 mod book;
+mod book_exits;
 mod data;
 mod organizer;
 mod runs;
 
 pub(crate) use book::*;
+pub(crate) use book_exits::*;
 pub(crate) use data::*;
 pub(crate) use organizer::*;
 pub(crate) use runs::*;
