@@ -197,11 +197,14 @@ fn book_exits_shards_merged_equal_the_whole_run() {
     let mut whole = exits(&window);
     whole.extend(["--run", "whole", "--out", "whole.epd"]);
     dir.ok(&whole);
-    for (shard, run) in [("0/2", "s0"), ("1/2", "s1")] {
-        let mut part = exits(&window);
-        let out = format!("{run}.epd");
-        part.extend(["--shard", shard, "--run", run, "--out", &out]);
+    // Shards expand without a window; the book comes from their journals.
+    // (SP mod 2: 0, 292, 518, 700 and 91, 959.)
+    for (shard, run, starts) in [("0/2", "s0", 4), ("1/2", "s1", 2)] {
+        let mut part = exits(&["--positions", STARTS]);
+        part.extend(["--shard", shard, "--run", run]);
         dir.ok(&part);
+        let journal = dir.file(&format!("{run}/journal.jsonl"));
+        assert_eq!(journal_starts(&journal), starts);
     }
     dir.ok(&[
         "book",
@@ -309,4 +312,6 @@ fn book_exits_refuses_bad_input_in_one_line() {
     let line = dir.bad_input(&builtin(&["--cp", "30000..32000"]));
     assert!(line.contains("empty selection"), "{line}");
     assert!(!dir.file("b.epd").exists());
+    let line = dir.bad_input(&["book", "exits", "--from", "run", "--out", "b.epd"]);
+    assert!(line.contains("give the book's window"), "{line}");
 }

@@ -22,14 +22,14 @@ fn exits_help() -> String {
          no mate score, each position once, spread over the starts (round-robin with --count, \
          at most K per start with --per-start, else every exit in the window), each start's \
          exits nearest the window's centre first (ties by --seed), lines in start order.\n\n\
-         Sharding: run each part with --shard I/N --run DIR_I (each writes the book of its \
-         part), then build the whole book from the parts' journals with --from DIR_0 DIR_1 ... \
-         (no engine is started).\n\n\
+         Without a window and --out only the expansion runs. Sharding: run each part with \
+         --shard I/N --run DIR_I, then build the book from the parts' journals with --from \
+         DIR_0 DIR_1 ... and a window (no engine is started).\n\n\
          Examples:\n  \
          c960 book exits --cp 90..120 --run runs/exits --out c960_FRC_exits_cp90-120.epd\n  \
          c960 book exits --draw-rate 48..52 --run runs/exits --out c960_FRC_exits_dr48-52.epd\n  \
          c960 book exits --variant dfrc --positions sample:200:1 --cp 90..120 --out c960_DFRC_exits.epd\n  \
-         c960 book exits --shard 0/4 --run runs/exits-0 --cp 90..120 --out part0.epd\n  \
+         c960 book exits --shard 0/4 --run runs/exits-0\n  \
          c960 book exits --from runs/exits-0 runs/exits-1 runs/exits-2 runs/exits-3 --cp 90..120 --count 2000 --out c960_FRC_exits.epd",
         c960_book::exits::Tree {
             limit: c960_engine::Limit::Nodes(DEFAULT_NODES),
@@ -42,7 +42,7 @@ fn exits_help() -> String {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = exits_help(), group(ArgGroup::new("window").required(true)))]
+#[command(after_help = exits_help(), group(ArgGroup::new("window")))]
 #[allow(clippy::struct_excessive_bools)]
 pub(crate) struct BookExitsArgs {
     #[command(flatten)]
@@ -102,7 +102,8 @@ pub(crate) struct BookExitsArgs {
     /// is I.
     #[arg(long, value_name = "I/N")]
     pub(crate) shard: Option<c960_core::Shard>,
-    /// The book file (its manifest goes beside it, extension .json).
+    /// The book file (its manifest goes beside it, extension .json);
+    /// with a window. Without both, only the expansion runs.
     #[arg(long, value_name = "FILE")]
-    pub(crate) out: PathBuf,
+    pub(crate) out: Option<PathBuf>,
 }

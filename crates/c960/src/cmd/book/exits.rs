@@ -2,7 +2,10 @@
 //! (journaled, resumable, sharded like a sweep), then choose the exits in
 //! a window; or choose them from finished runs (`--from`).
 
-use std::fmt::Write as _;
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
 
 use anyhow::{Context, Result, bail};
 use c960_book::exits::{
@@ -20,20 +23,36 @@ use crate::{
 };
 
 pub(crate) fn run(args: &BookExitsArgs) -> Result<()> {
-    output::check_out(&args.out)?;
     let choice = choice(args)?;
     let expansion = if args.from.is_empty() {
-        expand(args, &choice)?
+        expand(args, choice.as_ref())?
     } else {
         exits::read_runs(&args.from).context("reading the runs")?
     };
+    let Some((choice, out)) = choice else {
+        if !args.engine.quiet {
+            let journal = expansion.journals.first().map(|(path, _)| path.display());
+            println!(
+                "{} starts expanded into {}; make a book with c960 book exits --from DIR \
+                 --cp LOW..HIGH --out FILE",
+                expansion.starts.len(),
+                journal.map(|j| j.to_string()).unwrap_or_default()
+            );
+        }
+        return Ok(());
+    };
+    book(args, &expansion, &choice, &out)
+}
+
+/// Chooses the book from `expansion` and writes it with its manifest.
+fn book(args: &BookExitsArgs, expansion: &Expansion, choice: &Choice, out: &Path) -> Result<()> {
     if choice.window.measure == Measure::DrawRate && expansion.settings.wdl_model.is_none() {
         bail!(InputError(format!(
             "--draw-rate needs the engine's WDL model, and {} reports none; use --cp",
             expansion.settings.engine
         )));
     }
-    let starts = exits::in_book_order(&expansion);
+    let starts = exits::in_book_order(expansion);
     let selection = exits::select(&starts, choice.window, choice.quota, choice.seed);
     if selection.kept == 0 {
         bail!(InputError(format!(
@@ -46,11 +65,11 @@ pub(crate) fn run(args: &BookExitsArgs) -> Result<()> {
     let setups = if args.from.is_empty() && variant == Variant::Dfrc && args.shard.is_none() {
         args.positions.trim().to_owned()
     } else {
-        exits::setups_text(variant, &expansion)
+        exits::setups_text(variant, expansion)
     };
-    let manifest = exits::manifest(&expansion, &choice, &selection, setups);
-    let written = c960_book::write_book(&args.out, selection.lines.clone(), manifest)
-        .with_context(|| format!("writing {}", args.out.display()))?;
+    let manifest = exits::manifest(expansion, choice, &selection, setups);
+    let written = c960_book::write_book(out, selection.lines.clone(), manifest)
+        .with_context(|| format!("writing {}", out.display()))?;
     let mut text = Text::default();
     if !args.engine.quiet {
         writeln!(
@@ -58,7 +77,7 @@ pub(crate) fn run(args: &BookExitsArgs) -> Result<()> {
             "{} exits written to {} (SHA-256 {}): {} in the window {} of {} candidates from {} \
              start(s), {} start(s) in the book",
             written.lines,
-            args.out.display(),
+            out.display(),
             written.sha256,
             selection.in_window,
             choice.window,
@@ -71,29 +90,46 @@ pub(crate) fn run(args: &BookExitsArgs) -> Result<()> {
     Ok(())
 }
 
-/// The window, quota and seed, refused before any engine starts.
-fn choice(args: &BookExitsArgs) -> Result<Choice> {
+/// The window, quota and seed with the book file, refused before any
+/// engine starts; `None` for an expansion without a book.
+fn choice(args: &BookExitsArgs) -> Result<Option<(Choice, PathBuf)>> {
     let window = match (args.cp, args.draw_rate) {
-        (Some(range), _) => Window::new(Measure::Cp, range),
-        (None, Some(range)) => Window::new(Measure::DrawRate, range),
-        (None, None) => Err("give a window: --cp LOW..HIGH or --draw-rate LOW..HIGH".to_owned()),
+        (Some(range), _) => Some(Window::new(Measure::Cp, range)),
+        (None, Some(range)) => Some(Window::new(Measure::DrawRate, range)),
+        (None, None) => None,
     }
+    .transpose()
     .map_err(InputError)?;
+    let (window, out) = match (window, &args.out) {
+        (Some(window), Some(out)) => (window, out.clone()),
+        (None, None) if args.from.is_empty() => return Ok(None),
+        (Some(_), None) => bail!(InputError(
+            "a window needs --out FILE for the book".to_owned()
+        )),
+        (None, _) => bail!(InputError(
+            "give the book's window: --cp LOW..HIGH or --draw-rate LOW..HIGH (and --out FILE)"
+                .to_owned()
+        )),
+    };
+    output::check_out(&out)?;
     let quota = match (args.count, args.per_start) {
         (Some(n), _) => Quota::Count(n),
         (None, Some(k)) => Quota::PerStart(k),
         (None, None) => Quota::All,
     };
-    Ok(Choice {
-        window,
-        quota,
-        seed: args.seed,
-    })
+    Ok(Some((
+        Choice {
+            window,
+            quota,
+            seed: args.seed,
+        },
+        out,
+    )))
 }
 
 /// Runs (or resumes) the expansion with a progress bar; Ctrl-C stops it
 /// with what is journaled kept.
-fn expand(args: &BookExitsArgs, choice: &Choice) -> Result<Expansion> {
+fn expand(args: &BookExitsArgs, choice: Option<&(Choice, PathBuf)>) -> Result<Expansion> {
     let limit = args.limit.limit(Limit::Nodes(DEFAULT_NODES))?;
     let setups = Setup::parse_set(args.variant, &args.positions)?;
     let engine = args
@@ -120,7 +156,7 @@ fn expand(args: &BookExitsArgs, choice: &Choice) -> Result<Expansion> {
         retries: args.engine.retries,
         run,
         shard: args.shard.unwrap_or_default(),
-        needs_wdl: choice.window.measure == Measure::DrawRate,
+        needs_wdl: choice.is_some_and(|(c, _)| c.window.measure == Measure::DrawRate),
     };
     interrupt::install();
     let bar = args
