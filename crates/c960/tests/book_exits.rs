@@ -9,7 +9,7 @@ use std::{
     collections::{BTreeSet, HashMap},
     fs,
     path::Path,
-    process::Stdio,
+    process::{Command, Stdio},
     thread,
     time::Duration,
 };
@@ -147,7 +147,7 @@ fn c960_book_sha(path: &Path) -> String {
 }
 
 #[test]
-fn book_exits_are_deterministic_and_resume_after_kill() {
+fn book_exits_are_deterministic_and_resume_after_kill_or_ctrl_c() {
     let dir = Dir::new();
     let book = |run: &'static str, out: &'static str| {
         let mut args = exits(&["--positions", "0-11", "--cp", "-50..150", "--count", "20"]);
@@ -181,6 +181,36 @@ fn book_exits_are_deterministic_and_resume_after_kill() {
     dir.ok(&args_k);
     assert_eq!(journal_starts(&journal), 12, "no start expanded twice");
     assert_eq!(fs::read(dir.file("k.epd")).unwrap(), a, "resumed = whole");
+
+    // Ctrl-C: the starts in progress finish, exit 130, and it says how to
+    // resume.
+    let args_i = book("i", "i.epd");
+    let mut command = dir.command(&args_i);
+    command.stdout(Stdio::null()).stderr(Stdio::piped());
+    let child = command.spawn().unwrap();
+    let journal = dir.file("i/journal.jsonl");
+    while journal_starts(&journal) == 0 {
+        thread::sleep(Duration::from_millis(10));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("run the same command again to resume"),
+        "{stderr}"
+    );
+    assert!(journal_starts(&journal) < 12);
+    dir.ok(&args_i);
+    assert_eq!(
+        fs::read(dir.file("i.epd")).unwrap(),
+        a,
+        "after Ctrl-C = whole"
+    );
 }
 
 #[test]
