@@ -253,6 +253,12 @@ fn book_exits_shards_merged_equal_the_whole_run() {
         fs::read(dir.file("merged.epd")).unwrap(),
         fs::read(dir.file("whole.epd")).unwrap()
     );
+    let counts = |name: &str| {
+        let manifest: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.file(name)).unwrap()).unwrap();
+        manifest["made_with"]["counts"].clone()
+    };
+    assert_eq!(counts("merged.json"), counts("whole.json"));
     // Runs of other settings are not mixed.
     let mut other = exits(&[
         "--positions",

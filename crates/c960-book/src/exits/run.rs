@@ -133,6 +133,8 @@ pub struct Expansion {
     pub interrupted: bool,
     /// The journals read or written, with their SHA-256.
     pub journals: Vec<(PathBuf, String)>,
+    /// What [`read_runs`]' `trim` counted (`None` for a run).
+    pub trimmed: Option<usize>,
 }
 
 /// Runs (or resumes) the expansion of `config.starts()`. `stop`, once set,
@@ -259,6 +261,7 @@ fn run_held(
         resumed,
         interrupted,
         journals: vec![(path.clone(), file_sha256(&path)?)],
+        trimmed: None,
     })
 }
 
@@ -275,7 +278,16 @@ fn file_sha256(path: &Path) -> Result<String, RunError> {
 /// # Errors
 /// [`RunError::Invalid`] naming the directory whose journal is missing,
 /// of other settings, damaged, or in conflict with another.
-pub fn read_runs(dirs: &[PathBuf]) -> Result<Expansion, RunError> {
+///
+/// `trim` is applied to each start as it is read (to drop the exits a book
+/// cannot keep, so that memory holds only what a window keeps, however
+/// many starts the runs hold) and returns the count it wants summed into
+/// [`Expansion::trimmed`] (say, the candidates it saw).
+pub fn read_runs(
+    dirs: &[PathBuf],
+    trim: &dyn Fn(&mut StartExits) -> usize,
+) -> Result<Expansion, RunError> {
+    let mut trimmed = 0;
     let mut settings: Option<(ExitSettings, c960_store::Settings, &Path)> = None;
     let mut starts: BTreeMap<u32, StartExits> = BTreeMap::new();
     let mut journals = Vec::new();
@@ -313,11 +325,13 @@ pub fn read_runs(dirs: &[PathBuf]) -> Result<Expansion, RunError> {
             check_start(entry, setup, tree)
         };
         let mut conflict = None;
-        Journal::<StartExits>::read_records(&path, &reference, &check, |entry, _, _| {
+        Journal::<StartExits>::read_records(&path, &reference, &check, |mut entry, _, _| {
+            let counted = trim(&mut entry);
             match starts.get(&entry.setup) {
                 Some(known) if *known != entry => conflict = Some(entry.setup),
                 Some(_) => {}
                 None => {
+                    trimmed += counted;
                     starts.insert(entry.setup, entry);
                 }
             }
@@ -343,5 +357,6 @@ pub fn read_runs(dirs: &[PathBuf]) -> Result<Expansion, RunError> {
         resumed: 0,
         interrupted: false,
         journals,
+        trimmed: Some(trimmed),
     })
 }

@@ -9,7 +9,7 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 use c960_book::exits::{
-    self, Choice, DEFAULT_NODES, ExpandConfig, Expansion, Measure, Quota, Tree, Window,
+    self, Choice, DEFAULT_NODES, ExpandConfig, Expansion, Measure, Quota, StartExits, Tree, Window,
 };
 use c960_core::{Setup, Variant};
 use c960_engine::Limit;
@@ -24,10 +24,24 @@ use crate::{
 
 pub(crate) fn run(args: &BookExitsArgs) -> Result<()> {
     let choice = choice(args)?;
-    let expansion = if args.from.is_empty() {
-        expand(args, choice.as_ref())?
-    } else {
-        exits::read_runs(&args.from).context("reading the runs")?
+    let expansion = match &choice {
+        Some((choice, _)) if !args.from.is_empty() => {
+            // Only the exits the window keeps are held: a whole DFRC
+            // expansion does not fit in memory.
+            let window = choice.window;
+            let trim = move |start: &mut StartExits| {
+                let mut candidates = 0;
+                start.exits.retain(|exit| {
+                    window.value(exit).is_some_and(|value| {
+                        candidates += 1;
+                        window.contains(value)
+                    })
+                });
+                candidates
+            };
+            exits::read_runs(&args.from, &trim).context("reading the runs")?
+        }
+        _ => expand(args, choice.as_ref())?,
     };
     let Some((choice, out)) = choice else {
         if !args.engine.quiet {
@@ -53,7 +67,10 @@ fn book(args: &BookExitsArgs, expansion: &Expansion, choice: &Choice, out: &Path
         )));
     }
     let starts = exits::in_book_order(expansion);
-    let selection = exits::select(&starts, choice.window, choice.quota, choice.seed);
+    let mut selection = exits::select(&starts, choice.window, choice.quota, choice.seed);
+    if let Some(candidates) = expansion.trimmed {
+        selection.candidates = candidates;
+    }
     if selection.kept == 0 {
         bail!(InputError(format!(
             "empty selection: none of the {} candidate exits of {} start(s) lies in the window \
