@@ -351,3 +351,37 @@ fn book_exits_refuses_bad_input_in_one_line() {
     let line = dir.bad_input(&["book", "exits", "--from", "run", "--out", "b.epd"]);
     assert!(line.contains("give the book's window"), "{line}");
 }
+
+#[test]
+fn book_exits_refuse_a_damaged_journal_and_repair_it() {
+    let dir = Dir::new();
+    let mut args = exits(&["--positions", "0,1,2", "--cp", "-100..200"]);
+    args.extend(["--run", "run", "--out", "b.epd"]);
+    dir.ok(&args);
+    let book = fs::read(dir.file("b.epd")).unwrap();
+    let journal = dir.file("run/journal.jsonl");
+    let text = fs::read_to_string(&journal).unwrap();
+    let damaged: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(n, line)| {
+            if n == 2 {
+                line.replacen("\"cp\":", "\"cp\":1", 1)
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    fs::write(&journal, damaged.join("\n") + "\n").unwrap();
+    let line = dir.bad_input(&args);
+    assert!(
+        line.contains("journal.jsonl is corrupt at line 3"),
+        "{line}"
+    );
+    let mut repair = args.clone();
+    repair.push("--repair");
+    let run = dir.run(&repair);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("repaired: dropped"), "{}", run.stderr);
+    assert_eq!(fs::read(dir.file("b.epd")).unwrap(), book);
+}

@@ -124,7 +124,7 @@ pub fn manifest(
             expansion
                 .journals
                 .iter()
-                .map(|(path, sha)| json!({"journal": path.display().to_string(), "sha256": sha}))
+                .map(|(path, sha)| json!({"journal": run_name(path), "sha256": sha}))
                 .collect(),
         ),
     );
@@ -139,6 +139,20 @@ pub fn manifest(
         setups,
         made_with,
         notes: NOTES.to_owned(),
+    }
+}
+
+/// A journal named by its run directory's name and its own
+/// (`exits-run/journal.jsonl`): no path of the machine that made it.
+fn run_name(journal: &std::path::Path) -> String {
+    let file = journal.file_name().map(|f| f.to_string_lossy());
+    let dir = journal
+        .parent()
+        .and_then(|d| d.file_name())
+        .map(|d| d.to_string_lossy());
+    match (dir, file) {
+        (Some(dir), Some(file)) => format!("{dir}/{file}"),
+        _ => journal.display().to_string(),
     }
 }
 

@@ -36,6 +36,9 @@ pub struct ExpandConfig {
     /// Refuse, before any search, an engine that reports no WDL (for a
     /// draw-rate window).
     pub needs_wdl: bool,
+    /// Drop journal lines that cannot be trusted (and say so) instead of
+    /// refusing to resume.
+    pub repair: bool,
 }
 
 impl ExpandConfig {
@@ -135,6 +138,8 @@ pub struct Expansion {
     pub journals: Vec<(PathBuf, String)>,
     /// What [`read_runs`]' `trim` counted (`None` for a run).
     pub trimmed: Option<usize>,
+    /// Journal lines `repair` dropped in this run.
+    pub repaired: Vec<c960_store::DroppedLine>,
 }
 
 /// Runs (or resumes) the expansion of `config.starts()`. `stop`, once set,
@@ -196,6 +201,11 @@ fn run_held(
             check_start(entry, setup, tree)
         }),
         key: Box::new(|entry: &StartExits| Some(entry.setup.to_string())),
+    };
+    let repaired = if config.repair {
+        Journal::repair(&path, &validation)?
+    } else {
+        Vec::new()
     };
     let (mut journal, entries) =
         Journal::<StartExits>::open_checked(&path, &settings, &validation)?;
@@ -262,6 +272,7 @@ fn run_held(
         interrupted,
         journals: vec![(path.clone(), file_sha256(&path)?)],
         trimmed: None,
+        repaired,
     })
 }
 
@@ -358,5 +369,6 @@ pub fn read_runs(
         interrupted: false,
         journals,
         trimmed: Some(trimmed),
+        repaired: Vec::new(),
     })
 }

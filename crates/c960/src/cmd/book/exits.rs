@@ -174,6 +174,7 @@ fn expand(args: &BookExitsArgs, choice: Option<&(Choice, PathBuf)>) -> Result<Ex
         run,
         shard: args.shard.unwrap_or_default(),
         needs_wdl: choice.is_some_and(|(c, _)| c.window.measure == Measure::DrawRate),
+        repair: args.engine.repair,
     };
     interrupt::install();
     let bar = args
@@ -184,6 +185,7 @@ fn expand(args: &BookExitsArgs, choice: Option<&(Choice, PathBuf)>) -> Result<Ex
         .with_context(|| format!("expanding into {}", config.run.display()))?;
     bar.finish_and_clear();
     let journal = config.run.join(c960_store::JOURNAL_FILE);
+    crate::cmd::sweep::report_repairs(&journal, &expansion.repaired);
     if expansion.interrupted {
         return Err(interrupted(
             "",
