@@ -300,6 +300,34 @@ fn book_exits_work_on_a_dfrc_sample() {
     assert_eq!(manifest["variant"], "dfrc");
     assert_eq!(manifest["setups"], "sample:3:1");
     assert_eq!(manifest["lines"], lines.len());
+    // From the run, the set is named as expanded; another set is refused.
+    let from = [
+        "book",
+        "exits",
+        "--from",
+        "run",
+        "--cp",
+        "-200..200",
+        "--out",
+        "from.epd",
+    ];
+    let mut named = from.to_vec();
+    named.extend(["--positions", "sample:3:1"]);
+    dir.ok(&named);
+    assert_eq!(
+        fs::read(dir.file("from.epd")).unwrap(),
+        fs::read(dir.file("c960_DFRC_exits.epd")).unwrap()
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("from.json")).unwrap()).unwrap();
+    assert_eq!(manifest["setups"], "sample:3:1");
+    let mut other = from.to_vec();
+    other.extend(["--positions", "sample:4:1"]);
+    let line = dir.bad_input(&other);
+    assert!(
+        line.contains("--positions sample:4:1 names 4 start(s)"),
+        "{line}"
+    );
 }
 
 #[test]

@@ -29,6 +29,7 @@ fn exits_help() -> String {
          c960 book exits --cp 90..120 --run runs/exits --out c960_FRC_exits_cp90-120.epd\n  \
          c960 book exits --draw-rate 48..52 --run runs/exits --out c960_FRC_exits_dr48-52.epd\n  \
          c960 book exits --variant dfrc --positions sample:200:1 --cp 90..120 --out c960_DFRC_exits.epd\n  \
+         c960 book exits --from runs/dfrc --positions sample:200:1 --draw-rate 48..52 --out c960_DFRC_exits_dr.epd\n  \
          c960 book exits --shard 0/4 --run runs/exits-0\n  \
          c960 book exits --from runs/exits-0 runs/exits-1 runs/exits-2 runs/exits-3 --cp 90..120 --count 2000 --out c960_FRC_exits.epd",
         c960_book::exits::Tree {
@@ -60,6 +61,7 @@ pub(crate) struct BookExitsArgs {
     pub(crate) variant: Variant,
     /// Which starts: `all`, or numbers and ranges such as 0-99,518; with
     /// --variant dfrc also symmetric, white:SP, black:SP, sample:N:SEED.
+    /// With --from, the set the runs expanded, as the manifest names it.
     #[arg(long, value_name = "SET", default_value = "all")]
     pub(crate) positions: String,
     /// Keep exits whose score for White is in LOW..HIGH centipawns (e.g.
@@ -96,7 +98,7 @@ pub(crate) struct BookExitsArgs {
     pub(crate) run: Option<PathBuf>,
     /// Build the book from these run directories' journals (one run, or
     /// the shards of one run) without an engine.
-    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["shard", "positions", "multipv", "plies", "variant"])]
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["shard", "multipv", "plies", "variant"])]
     pub(crate) from: Vec<PathBuf>,
     /// Expand only shard I of N (0-based): the starts whose number mod N
     /// is I.

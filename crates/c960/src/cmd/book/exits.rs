@@ -78,12 +78,7 @@ fn book(args: &BookExitsArgs, expansion: &Expansion, choice: &Choice, out: &Path
             selection.candidates, selection.starts, choice.window
         )));
     }
-    let variant = expansion.settings.variant;
-    let setups = if args.from.is_empty() && variant == Variant::Dfrc && args.shard.is_none() {
-        args.positions.trim().to_owned()
-    } else {
-        exits::setups_text(variant, expansion)
-    };
+    let setups = setups_named(args, expansion)?;
     let manifest = exits::manifest(expansion, choice, &selection, setups);
     let written = c960_book::write_book(out, selection.lines.clone(), manifest)
         .with_context(|| format!("writing {}", out.display()))?;
@@ -105,6 +100,32 @@ fn book(args: &BookExitsArgs, expansion: &Expansion, choice: &Choice, out: &Path
     }
     text.print()?;
     Ok(())
+}
+
+/// The set the book's manifest names: `--positions` as given when the
+/// expansion holds exactly its starts (a DFRC `sample:200:1` stays that),
+/// else the starts' ranges. With `--from`, a set other than `all` that the
+/// runs do not hold is refused.
+fn setups_named(args: &BookExitsArgs, expansion: &Expansion) -> Result<String> {
+    let variant = expansion.settings.variant;
+    let named: Vec<u32> = Setup::parse_set(variant, &args.positions)?
+        .iter()
+        .map(|s| s.id())
+        .collect();
+    let held: Vec<u32> = expansion.starts.keys().copied().collect();
+    let given = args.positions.trim();
+    if named == held && variant == Variant::Dfrc {
+        Ok(given.to_owned())
+    } else if named != held && !args.from.is_empty() && given != "all" {
+        bail!(InputError(format!(
+            "--positions {given} names {} start(s), and the runs hold {} others; name the set \
+             the runs expanded, or leave --positions out",
+            named.len(),
+            held.len()
+        )))
+    } else {
+        Ok(exits::setups_text(variant, expansion))
+    }
 }
 
 /// The window, quota and seed with the book file, refused before any
