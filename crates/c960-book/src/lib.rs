@@ -7,6 +7,7 @@
 //! with a manifest beside it ([`BookManifest`]: what made it, with the book's
 //! line count and SHA-256). [`verify`] checks any book line by line.
 
+pub mod exits;
 mod hash;
 pub mod line;
 pub mod verify;

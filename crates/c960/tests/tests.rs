@@ -6,6 +6,7 @@ mod util;
 mod adaptive_shards;
 mod argument_errors;
 mod balance;
+mod book_exits;
 mod books;
 mod browser;
 mod builtin;

@@ -47,6 +47,9 @@ pub(crate) enum BookCommand {
     Balanced(super::BookBalancedArgs),
     /// Check books line by line (the same as `c960 book --verify`).
     Verify(super::BookVerifyArgs),
+    /// Positions a few plies after each start, kept by an evaluation
+    /// window (White's centipawns or the engine's draw rate).
+    Exits(Box<super::BookExitsArgs>),
 }
 
 #[derive(Debug, Args)]

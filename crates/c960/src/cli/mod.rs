@@ -6,12 +6,14 @@
 
 mod book;
 mod book_checks;
+mod book_exits;
 mod data;
 mod organizer;
 mod runs;
 
 pub(crate) use book::*;
 pub(crate) use book_checks::*;
+pub(crate) use book_exits::*;
 pub(crate) use data::*;
 pub(crate) use organizer::*;
 pub(crate) use runs::*;

@@ -1,6 +1,7 @@
 //! `c960 book`: one module per subcommand.
 
 mod balanced;
+mod exits;
 mod starts;
 mod verify;
 
@@ -16,5 +17,6 @@ pub(crate) fn run(args: &BookArgs) -> Result<()> {
         BookCommand::Starts(args) => starts::run(args),
         BookCommand::Balanced(args) => balanced::run(args),
         BookCommand::Verify(args) => verify::run(&args.files, args.format),
+        BookCommand::Exits(args) => exits::run(args),
     }
 }

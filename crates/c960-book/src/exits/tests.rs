@@ -1,0 +1,141 @@
+use std::collections::BTreeSet;
+
+use c960_core::{Setup, StartPosition};
+use c960_engine::{EngineSpec, Limit, uci::UciConfig};
+
+use super::*;
+
+fn exit(fen: &str, cp: Option<i32>, draw: u32) -> Exit {
+    Exit {
+        moves: vec!["e2e4".to_owned()],
+        fen: fen.to_owned(),
+        cp,
+        mate: if cp.is_none() { Some(3) } else { None },
+        wdl: Some([500 - draw / 2, draw, 500 - draw / 2]),
+        game_over: false,
+    }
+}
+
+/// A distinct position per `n` (selection reads only the first four
+/// fields).
+fn fen(n: usize) -> String {
+    format!("p{n}/8 w - - 0 1")
+}
+
+fn start(setup: u32, exits: Vec<Exit>) -> StartExits {
+    StartExits {
+        setup,
+        searches: 1,
+        exits,
+    }
+}
+
+fn cp_window(low: f64, high: f64) -> Window {
+    Window::new(Measure::Cp, Range(low, high)).unwrap()
+}
+
+#[test]
+fn windows_outside_the_engine_range_are_refused() {
+    assert!(
+        Window::new(Measure::Cp, Range(120.0, 90.0))
+            .unwrap_err()
+            .contains("LOW is above HIGH")
+    );
+    assert!(
+        Window::new(Measure::Cp, Range(0.0, 40_000.0))
+            .unwrap_err()
+            .contains("outside the engine's range")
+    );
+    assert!(Window::new(Measure::DrawRate, Range(-1.0, 50.0)).is_err());
+    assert!(Window::new(Measure::DrawRate, Range(48.0, 52.0)).is_ok());
+    assert_eq!("90..120".parse::<Range>(), Ok(Range(90.0, 120.0)));
+    assert_eq!("-20..-5".parse::<Range>(), Ok(Range(-20.0, -5.0)));
+    assert!("90-120".parse::<Range>().is_err());
+    assert!("a..1".parse::<Range>().is_err());
+}
+
+#[test]
+fn selection_drops_game_over_and_mates_and_spreads_round_robin() {
+    let mut over = exit(&fen(9), Some(100), 500);
+    over.game_over = true;
+    let a = start(
+        0,
+        vec![
+            exit(&fen(0), Some(100), 500),
+            exit(&fen(1), Some(105), 500),
+            exit(&fen(2), Some(119), 500),
+            exit(&fen(3), None, 500),
+            over,
+            exit(&fen(4), Some(300), 500),
+        ],
+    );
+    let b = start(1, vec![exit(&fen(5), Some(90), 500)]);
+    // A transposition: b's position again, in start c.
+    let c = start(
+        2,
+        vec![exit(&fen(5), Some(90), 500), exit(&fen(6), Some(110), 500)],
+    );
+    let starts = [&a, &b, &c];
+    let window = cp_window(90.0, 120.0);
+    let all = select(&starts, window, Quota::All, 1);
+    assert_eq!(all.candidates, 7, "no mate, no game over");
+    assert_eq!(all.in_window, 5, "the transposition once");
+    assert_eq!(all.lines, [fen(1), fen(0), fen(2), fen(5), fen(6)]);
+    let two = select(&starts, window, Quota::Count(3), 1);
+    assert_eq!(two.lines, [fen(1), fen(5), fen(6)], "one per start first");
+    let per = select(&starts, window, Quota::PerStart(2), 1);
+    assert_eq!(per.lines, [fen(1), fen(0), fen(5), fen(6)]);
+    assert_eq!(per.starts_kept, 3);
+}
+
+#[test]
+fn ties_are_broken_by_the_seed() {
+    let exits: Vec<Exit> = (0..8).map(|n| exit(&fen(n), Some(100), 500)).collect();
+    let one = start(0, exits);
+    let window = cp_window(90.0, 110.0);
+    let orders: BTreeSet<Vec<String>> = (0..6)
+        .map(|seed| select(&[&one], window, Quota::Count(3), seed).lines)
+        .collect();
+    assert!(orders.len() > 1, "the seed decides ties");
+    assert_eq!(
+        select(&[&one], window, Quota::Count(3), 4).lines,
+        select(&[&one], window, Quota::Count(3), 4).lines
+    );
+}
+
+#[test]
+fn draw_rate_windows_read_the_wdl() {
+    let a = start(
+        0,
+        vec![exit(&fen(0), Some(100), 480), exit(&fen(1), Some(100), 600)],
+    );
+    let window = Window::new(Measure::DrawRate, Range(48.0, 52.0)).unwrap();
+    assert_eq!(select(&[&a], window, Quota::All, 1).lines, [fen(0)]);
+}
+
+#[test]
+fn stockfish_expansions_are_legal_and_deterministic() {
+    let spec = EngineSpec::Uci(UciConfig::new("/usr/games/stockfish")).with_multipv(3);
+    let tree = Tree {
+        limit: Limit::Nodes(2000),
+        multipv: 3,
+        plies: 2,
+    };
+    let setup = Setup::Chess960(StartPosition::new(91).unwrap());
+    let mut engine = spec.start().unwrap();
+    let first = expand(&mut engine, setup, tree).unwrap();
+    let second = expand(&mut spec.start().unwrap(), setup, tree).unwrap();
+    assert_eq!(first, second);
+    assert_eq!(first.searches, 4);
+    assert_eq!(first.exits.len(), 9);
+    check_start(&first, setup, tree).unwrap();
+    assert!(
+        first
+            .exits
+            .iter()
+            .all(|e| e.wdl.is_some() && e.moves.len() == 2)
+    );
+    let mut damaged = first.clone();
+    damaged.exits[0].moves[1] = "a1a8".to_owned();
+    assert!(check_start(&damaged, setup, tree).is_err());
+}

@@ -1,0 +1,229 @@
+//! `c960 book exits`: expand the starts with the engine's `MultiPV` lines
+//! (journaled, resumable, sharded like a sweep), then choose the exits in
+//! a window; or choose them from finished runs (`--from`).
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Context, Result, bail};
+use c960_book::exits::{
+    self, Choice, DEFAULT_NODES, ExpandConfig, Expansion, Measure, Quota, StartExits, Tree, Window,
+};
+use c960_core::{Setup, Variant};
+use c960_engine::Limit;
+
+use crate::{
+    cli::{BookExitsArgs, InputError},
+    cmd::engine_args::default_out,
+    follow::{Follow, interrupted},
+    interrupt,
+    output::{self, Text},
+};
+
+pub(crate) fn run(args: &BookExitsArgs) -> Result<()> {
+    let choice = choice(args)?;
+    let expansion = match &choice {
+        Some((choice, _)) if !args.from.is_empty() => {
+            // Only the exits the window keeps are held: a whole DFRC
+            // expansion does not fit in memory.
+            let window = choice.window;
+            let trim = move |start: &mut StartExits| {
+                let mut candidates = 0;
+                start.exits.retain(|exit| {
+                    window.value(exit).is_some_and(|value| {
+                        candidates += 1;
+                        window.contains(value)
+                    })
+                });
+                candidates
+            };
+            exits::read_runs(&args.from, &trim).context("reading the runs")?
+        }
+        _ => expand(args, choice.as_ref())?,
+    };
+    let Some((choice, out)) = choice else {
+        if !args.engine.quiet {
+            let journal = expansion.journals.first().map(|(path, _)| path.display());
+            println!(
+                "{} starts expanded into {}; make a book with c960 book exits --from DIR \
+                 --cp LOW..HIGH --out FILE",
+                expansion.starts.len(),
+                journal.map(|j| j.to_string()).unwrap_or_default()
+            );
+        }
+        return Ok(());
+    };
+    book(args, &expansion, &choice, &out)
+}
+
+/// Chooses the book from `expansion` and writes it with its manifest.
+fn book(args: &BookExitsArgs, expansion: &Expansion, choice: &Choice, out: &Path) -> Result<()> {
+    if choice.window.measure == Measure::DrawRate && expansion.settings.wdl_model.is_none() {
+        bail!(InputError(format!(
+            "--draw-rate needs the engine's WDL model, and {} reports none; use --cp",
+            expansion.settings.engine
+        )));
+    }
+    let starts = exits::in_book_order(expansion);
+    let mut selection = exits::select(&starts, choice.window, choice.quota, choice.seed);
+    if let Some(candidates) = expansion.trimmed {
+        selection.candidates = candidates;
+    }
+    if selection.kept == 0 {
+        bail!(InputError(format!(
+            "empty selection: none of the {} candidate exits of {} lies in the window {}; widen \
+             the window, or expand more (--multipv, --plies)",
+            selection.candidates,
+            c960_core::plural(selection.starts, "start", "starts"),
+            choice.window
+        )));
+    }
+    let setups = setups_named(args, expansion)?;
+    let manifest = exits::manifest(expansion, choice, &selection, setups);
+    let written = c960_book::write_book(out, selection.lines.clone(), manifest)
+        .with_context(|| format!("writing {}", out.display()))?;
+    let mut text = Text::default();
+    if !args.engine.quiet {
+        writeln!(
+            text,
+            "{} exits written to {} (SHA-256 {}): {} in the window {} of {} candidates from {}, \
+             {} in the book",
+            written.lines,
+            out.display(),
+            written.sha256,
+            selection.in_window,
+            choice.window,
+            selection.candidates,
+            c960_core::plural(selection.starts, "start", "starts"),
+            c960_core::plural(selection.starts_kept, "start", "starts")
+        )?;
+    }
+    text.print()?;
+    Ok(())
+}
+
+/// The set the book's manifest names: `--positions` as given when the
+/// expansion holds exactly its starts (a DFRC `sample:200:1` stays that),
+/// else the starts' ranges. With `--from`, a set other than `all` that the
+/// runs do not hold is refused.
+fn setups_named(args: &BookExitsArgs, expansion: &Expansion) -> Result<String> {
+    let variant = expansion.settings.variant;
+    let named: Vec<u32> = Setup::parse_set(variant, &args.positions)?
+        .iter()
+        .map(|s| s.id())
+        .collect();
+    let held: Vec<u32> = expansion.starts.keys().copied().collect();
+    let given = args.positions.trim();
+    if named == held && variant == Variant::Dfrc {
+        Ok(given.to_owned())
+    } else if named != held && !args.from.is_empty() && given != "all" {
+        bail!(InputError(format!(
+            "--positions {given} names {}, and the runs hold {} others; name the set the runs \
+             expanded, or leave --positions out",
+            c960_core::plural(named.len(), "start", "starts"),
+            held.len()
+        )))
+    } else {
+        Ok(exits::setups_text(variant, expansion))
+    }
+}
+
+/// The window, quota and seed with the book file, refused before any
+/// engine starts; `None` for an expansion without a book.
+fn choice(args: &BookExitsArgs) -> Result<Option<(Choice, PathBuf)>> {
+    let window = match (args.cp, args.draw_rate) {
+        (Some(range), _) => Some(Window::new(Measure::Cp, range)),
+        (None, Some(range)) => Some(Window::new(Measure::DrawRate, range)),
+        (None, None) => None,
+    }
+    .transpose()
+    .map_err(InputError)?;
+    let (window, out) = match (window, &args.out) {
+        (Some(window), Some(out)) => (window, out.clone()),
+        (None, None) if args.from.is_empty() => return Ok(None),
+        (Some(_), None) => bail!(InputError(
+            "a window needs --out FILE for the book".to_owned()
+        )),
+        (None, _) => bail!(InputError(
+            "give the book's window: --cp LOW..HIGH or --draw-rate LOW..HIGH (and --out FILE)"
+                .to_owned()
+        )),
+    };
+    output::check_out(&out)?;
+    let quota = match (args.count, args.per_start) {
+        (Some(n), _) => Quota::Count(n),
+        (None, Some(k)) => Quota::PerStart(k),
+        (None, None) => Quota::All,
+    };
+    Ok(Some((
+        Choice {
+            window,
+            quota,
+            seed: args.seed,
+        },
+        out,
+    )))
+}
+
+/// Runs (or resumes) the expansion with a progress bar; Ctrl-C stops it
+/// with what is journaled kept.
+fn expand(args: &BookExitsArgs, choice: Option<&(Choice, PathBuf)>) -> Result<Expansion> {
+    let limit = args.limit.limit(Limit::Nodes(DEFAULT_NODES))?;
+    let setups = Setup::parse_set(args.variant, &args.positions)?;
+    let engine = args
+        .engine
+        .engine_spec(&args.engine.engine, &args.engine.options)?;
+    let tree = Tree {
+        limit,
+        multipv: args.multipv.get(),
+        plies: args.plies.get(),
+    };
+    let mut suffix = format!("mpv{}-p{}", tree.multipv, tree.plies);
+    if args.variant == Variant::Dfrc {
+        suffix = format!("dfrc-{suffix}");
+    }
+    let run = args
+        .run
+        .clone()
+        .unwrap_or_else(|| default_out("exits", &engine, limit, &suffix));
+    let config = ExpandConfig {
+        engine,
+        tree,
+        setups,
+        jobs: args.engine.jobs(),
+        retries: args.engine.retries,
+        run,
+        shard: args.shard.unwrap_or_default(),
+        needs_wdl: choice.is_some_and(|(c, _)| c.window.measure == Measure::DrawRate),
+        repair: args.engine.repair,
+    };
+    interrupt::install();
+    let bar = args
+        .engine
+        .progress_bar(config.starts().len() as u64, "starts");
+    let mut follow = Follow::new(&bar);
+    let expansion = exits::run(&config, &interrupt::STOP, |p| follow.update(p))
+        .with_context(|| format!("expanding into {}", config.run.display()))?;
+    bar.finish_and_clear();
+    let journal = config.run.join(c960_store::JOURNAL_FILE);
+    crate::cmd::sweep::report_repairs(&journal, &expansion.repaired);
+    if expansion.interrupted {
+        return Err(interrupted(
+            "",
+            expansion.starts.len() as u64,
+            follow.planned(),
+            "starts",
+            &journal,
+        ));
+    }
+    if let Some((setup, reason)) = expansion.failed.first() {
+        bail!(
+            "{} failed, e.g. {}: {reason}; run the same command again to retry them",
+            c960_core::plural(expansion.failed.len(), "start", "starts"),
+            args.variant.label(*setup)
+        );
+    }
+    Ok(expansion)
+}
