@@ -413,3 +413,83 @@ fn book_exits_refuse_a_damaged_journal_and_repair_it() {
     assert!(run.stderr.contains("repaired: dropped"), "{}", run.stderr);
     assert_eq!(fs::read(dir.file("b.epd")).unwrap(), book);
 }
+
+/// The published exit books come from their recorded settings: four starts
+/// expanded again with the manifest's engine, nodes, K and P and cut with
+/// its window, quota and seed give lines that are the published book's, in
+/// its order (each start's block where the book has it). The expansion's
+/// journal of all 960 starts is not committed; this is its slice.
+#[test]
+fn the_published_exit_books_regenerate_on_a_slice_of_starts() {
+    let books = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/books");
+    let dir = Dir::new();
+    let mut expanded = false;
+    for (name, window) in [
+        ("c960_FRC_exits_cp90-120", ["--cp", "90..120"]),
+        ("c960_FRC_exits_dr48-52", ["--draw-rate", "48..52"]),
+    ] {
+        let manifest: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(books.join(format!("{name}.json"))).unwrap())
+                .unwrap();
+        let made = &manifest["made_with"];
+        assert_eq!(made["engine"]["id_name"], "Stockfish 15.1", "{name}");
+        let expansion = &made["expansion"];
+        let (nodes, multipv, plies) = (
+            expansion["nodes"].to_string(),
+            expansion["multipv"].to_string(),
+            expansion["plies"].to_string(),
+        );
+        let per_start = made["selection"]["quota"]["per-start"].to_string();
+        let seed = made["selection"]["seed"].to_string();
+        let mut args = vec!["book", "exits", "--seed", &seed, "--per-start", &per_start];
+        if expanded {
+            args.extend(["--from", "slice"]);
+        } else {
+            args.extend([
+                "--engine",
+                "/usr/games/stockfish",
+                "--nodes",
+                &nodes,
+                "--multipv",
+                &multipv,
+                "--plies",
+                &plies,
+                "--positions",
+                "0,300,518,959",
+                "--jobs",
+                "2",
+                "--run",
+                "slice",
+            ]);
+        }
+        args.extend(window);
+        args.extend(["--out", "slice.epd", "--quiet"]);
+        dir.ok(&args);
+        expanded = true;
+        let published = fs::read_to_string(books.join(format!("{name}.epd"))).unwrap();
+        let published: Vec<&str> = published.lines().collect();
+        let slice = fs::read_to_string(dir.file("slice.epd")).unwrap();
+        let at: Vec<usize> = slice
+            .lines()
+            .map(|line| {
+                published
+                    .iter()
+                    .position(|p| *p == line)
+                    .unwrap_or_else(|| panic!("{name} lacks the exit {line}"))
+            })
+            .collect();
+        assert!(!at.is_empty(), "{name}: the slice keeps no exit");
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{name}: order {at:?}");
+        // `--help` states how many starts have exits in each window over
+        // all 960, from these manifests.
+        let kept = made["counts"]["starts_kept"].to_string();
+        let help = dir.ok(&["book", "exits", "--help"]);
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        let window = window.join(" ");
+        assert!(
+            help.contains(&format!("{kept} have exits in {window}"))
+                || help.contains(&format!("and {kept} in {window}")),
+            "--help gives {kept} starts with exits in {window}"
+        );
+    }
+}
