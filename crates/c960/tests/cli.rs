@@ -19,6 +19,11 @@ fn help_for_every_subcommand_has_examples() {
         &["sweep"],
         &["selfplay"],
         &["uci"],
+        &["book"],
+        &["book", "starts"],
+        &["book", "balanced"],
+        &["book", "exits"],
+        &["book", "verify"],
     ] {
         let mut args = sub.to_vec();
         args.push("--help");
