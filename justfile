@@ -77,6 +77,10 @@ bench-resolve positions="48" nodes="250000" k="4" games="24" game_nodes="1000" t
 bench-slurm positions="0-15" games="48" nodes="2000" runs="3" merge_games="100000":
     bash crates/c960/bench/bench-slurm.sh {{positions}} {{games}} {{nodes}} {{runs}} {{merge_games}}
 
+# The opening books in fastchess and cutechess-cli, both built from source into ~/.cache/c960-bench-books: each runner plays every published book and the official FRC books (LOAD_PAIRS game pairs at LOAD_NODES), each line read as python-chess reads it; then fastchess measures each book's resolution, Stockfish at 1.5×NODES against NODES nodes, PAIRS game pairs per book (docs/books.md).
+bench-books pairs="1000" nodes="2000" load_pairs="4" load_nodes="1000" concurrency="2" seed="960":
+    bash crates/c960-book/bench/bench-books.sh {{pairs}} {{nodes}} {{load_pairs}} {{load_nodes}} {{concurrency}} {{seed}}
+
 # Validity per engine core-hour: sweep designs (raters alone and combined) on a fixed stratified subset of 96 positions, judged by their agreement with the independent analyses in $C960_VALIDATION (docs/validity.md).
 bench-validity jobs="2":
     bash crates/c960/bench/bench-validity.sh {{jobs}}

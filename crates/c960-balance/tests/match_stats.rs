@@ -154,3 +154,35 @@ fn sprt_bounds_and_decisions() {
     assert!(h1.elo.is_none());
     assert_eq!(h1.los, Some(1.0));
 }
+
+/// Pentanomial counts and the figures fastchess v1.8.2-alpha printed for
+/// them (`Elo: E +/- e, nElo: N +/- n`, two decimals), from real matches of
+/// Stockfish 15.1 at 1.5×N against N nodes per move (the book benchmark,
+/// `crates/c960-book/bench/bench-books.sh`, checks every run the same way).
+const FASTCHESS_PRINTED: [([u64; 5], [f64; 4]); 5] = [
+    ([0, 4, 15, 4, 17], [157.66, 72.92, 192.44, 76.13]),
+    ([0, 1, 6, 3, 10], [214.85, 116.47, 271.60, 107.67]),
+    ([0, 0, 2, 9, 9], [284.85, 97.11, 507.25, 107.67]),
+    ([2, 1, 8, 6, 3], [61.43, 89.10, 77.61, 107.67]),
+    ([1, 1, 4, 5, 9], [190.85, 124.56, 215.47, 107.67]),
+];
+
+#[test]
+fn resolution_elo_and_nelo_equal_fastchess_figures() {
+    for (counts, [elo, elo_error, nelo, nelo_error]) in FASTCHESS_PRINTED {
+        let stats = MatchStats::from_pentanomial(counts, 0, [0; 3], None);
+        let (e, n) = (stats.elo.unwrap(), stats.normalized_elo.unwrap());
+        // fastchess prints the half-width of the same mapped interval.
+        for (what, got, want) in [
+            ("Elo", e.value, elo),
+            ("Elo ±", (e.high - e.low) / 2.0, elo_error),
+            ("nElo", n.value, nelo),
+            ("nElo ±", (n.high - n.low) / 2.0, nelo_error),
+        ] {
+            assert!(
+                (got - want).abs() <= 0.005 + 1e-9,
+                "{counts:?} {what}: c960 {got:.4}, fastchess {want:.2}"
+            );
+        }
+    }
+}
