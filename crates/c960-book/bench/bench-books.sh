@@ -183,20 +183,32 @@ if ((pairs > 0)); then
     "$root/data/books/c960_FRC_exits_cp90-120.epd" "$root/data/books/c960_FRC_exits_dr48-52.epd"
     "$official/FRC_openings.epd" "$official/3moves_FRC.epd")
   say "== resolution: ${#res_books[@]} books, $pairs game pairs each, $strong_nodes against $nodes nodes, seed $seed"
+  # Each book's match is kept under the settings' name, so a run stopped
+  # between books (a session's end, a kill) resumes with the next book;
+  # a book's match itself starts again if it was stopped midway.
+  done_dir="$cache/resolution/pairs$pairs-nodes$nodes-seed$seed-c$concurrency"
+  mkdir -p "$done_dir"
   : >"$run/resolution.tsv"
   for book in "${res_books[@]}"; do
     name=$(basename "$book" .epd)
-    out="$run/resolution-$name.out"
+    if [ -f "$done_dir/$name.tsv" ] && [ -f "$done_dir/$name.out" ] && grep -q '^Elo' "$done_dir/$name.out"; then
+      say "$name: done in an earlier run ($done_dir)"
+      cat "$done_dir/$name.tsv" >>"$run/resolution.tsv"
+      continue
+    fi
+    out="$done_dir/$name.out"
     start=$(date +%s.%N)
     "$fastchess" -engine "cmd=$stockfish" "name=sf-$strong_nodes" "nodes=$strong_nodes" \
       -engine "cmd=$stockfish" "name=sf-$nodes" "nodes=$nodes" \
       -each proto=uci tc=inf option.Hash=16 option.Threads=1 "${adjudication[@]}" -variant fischerandom \
       -openings "file=$book" format=epd order=random -srand "$seed" \
       -rounds "$pairs" -games 2 -repeat -concurrency "$concurrency" -report penta=true \
-      -ratinginterval "$pairs" -pgnout "file=$run/resolution-$name.pgn" >"$out" 2>&1 ||
-      die "fastchess failed on $name; see $out"
+      -ratinginterval "$pairs" -pgnout "file=$done_dir/$name.pgn" >"$out.tmp" 2>&1 ||
+      die "fastchess failed on $name; see $out.tmp"
+    mv "$out.tmp" "$out"
     seconds=$(echo "$(date +%s.%N) - $start" | bc)
-    printf '%s\t%s\t%s\n' "$name" "$seconds" "$out" >>"$run/resolution.tsv"
+    printf '%s\t%s\t%s\n' "$name" "$seconds" "$out" >"$done_dir/$name.tsv"
+    cat "$done_dir/$name.tsv" >>"$run/resolution.tsv"
     say "$name: $seconds s"
   done
   {
