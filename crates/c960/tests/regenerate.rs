@@ -9,6 +9,8 @@
 
 use crate::util;
 
+mod npm_pins;
+
 use std::{
     collections::BTreeSet,
     fs,
