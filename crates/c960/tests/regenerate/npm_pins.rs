@@ -93,7 +93,9 @@ fn published_npm_raters_name_their_package_file_not_a_path_of_the_machine() {
     assert!(manifests.len() >= 4 && tables.len() >= 4, "{manifests:?}");
     for path in &manifests {
         let text = fs::read_to_string(path).unwrap();
-        if republish() && let Some(text) = repin(&text) {
+        if republish()
+            && let Some(text) = repin(&text)
+        {
             fs::write(path, format!("{text}\n")).unwrap();
         }
         let text = fs::read_to_string(path).unwrap();
@@ -109,7 +111,9 @@ fn published_npm_raters_name_their_package_file_not_a_path_of_the_machine() {
         let Some(text) = info.get(PARQUET_MANIFEST_KEY) else {
             continue;
         };
-        if republish() && let Some(text) = repin(text) {
+        if republish()
+            && let Some(text) = repin(text)
+        {
             // The same rows, sealed again with the repinned manifest; any
             // other metadata the writer does not add itself is kept.
             let mut frame = read_parquet(path);
@@ -118,7 +122,11 @@ fn published_npm_raters_name_their_package_file_not_a_path_of_the_machine() {
                 .iter()
                 .filter(|(k, _)| !k.starts_with("c960.") || k == PARQUET_MANIFEST_KEY)
                 .map(|(k, v)| {
-                    let v = if k == PARQUET_MANIFEST_KEY { text.clone() } else { v.clone() };
+                    let v = if k == PARQUET_MANIFEST_KEY {
+                        text.clone()
+                    } else {
+                        v.clone()
+                    };
                     (k.clone(), v)
                 })
                 .collect();
