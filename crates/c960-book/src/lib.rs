@@ -8,13 +8,12 @@
 //! line count and SHA-256). [`verify`] checks any book line by line.
 
 pub mod exits;
-mod hash;
 pub mod line;
 pub mod verify;
 pub mod write;
 
+pub use c960_store::sha256_hex;
 pub use c960_store::{BookKind, BookManifest, book_manifest_path};
-pub use hash::sha256_hex;
 pub use line::{FORMAT, book_line};
 pub use verify::{BadLine, Checker, Defect, DefectKind, Report, check_book};
 pub use write::write_book;

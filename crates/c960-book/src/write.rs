@@ -35,7 +35,7 @@ pub fn write_book(
         Ok(())
     })?;
     manifest.lines = count;
-    manifest.sha256 = crate::hash::hex(&hash.finalize());
+    manifest.sha256 = c960_store::hex(&hash.finalize());
     manifest.file = book
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())

@@ -20,6 +20,7 @@
 mod atomic;
 mod bad_input;
 pub mod columns;
+mod digest;
 mod game_slices;
 mod journal;
 mod lock;
@@ -40,6 +41,7 @@ pub use atomic::{
     write_atomically,
 };
 pub use bad_input::{BadInput, bad_input, is_bad_input};
+pub use digest::{hex, sha256_hex};
 pub use game_slices::{GameSlices, SLICE_ROWS};
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};

@@ -148,7 +148,7 @@ impl<W: Write> SealedWriter<W> {
                 .tally
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            (hex(&tally.hash.clone().finalize()), tally.bytes)
+            (crate::hex(&tally.hash.clone().finalize()), tally.bytes)
         };
         let mut pairs = vec![schema_to_metadata_key(writer.schema())];
         pairs.extend(self.metadata.into_iter().map(|(key, value)| KeyValue {
@@ -189,14 +189,6 @@ pub fn write_sealed<W: Write>(
         }
     }
     writer.finish().map_err(io::Error::other)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::new(), |mut out, b| {
-        let _ = write!(out, "{b:02x}");
-        out
-    })
 }
 
 /// Checks the Parquet file at `path`: its footer can be read, and if it
@@ -258,7 +250,7 @@ pub fn check_parquet(path: &Path) -> Result<ParquetInfo, CorruptFile> {
     );
     let mut hasher = Sha256::new();
     io::copy(&mut reader, &mut hasher).map_err(|e| corrupt(format!("cannot read: {e}")))?;
-    if hex(&hasher.finalize()) != hash {
+    if crate::hex(&hasher.finalize()) != hash {
         return Err(corrupt(
             "content does not match its checksum: the file is damaged".to_owned(),
         ));

@@ -28,7 +28,6 @@ use c960_balance::agreement::{
 };
 use c960_store::{CsvCell, read_position_column, spreadsheet_csv};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::{ReportError, balance::Balance, charts, html::escape, site::Shown};
 
@@ -103,7 +102,7 @@ pub fn compute_and_write(
             reason: e.reason,
         })?;
         let bytes = fs::read(&column.path).map_err(ReportError::Io)?;
-        let sha256 = hex(&Sha256::digest(&bytes));
+        let sha256 = c960_store::sha256_hex(&bytes);
         if let Some(earlier) = columns.iter().find(|c| c.values == column.values) {
             return Err(bad(format!(
                 "holds the same values as {earlier}: a table given twice would weigh twice in \
@@ -220,13 +219,6 @@ fn write(agreement: &Agreement, out: &Path) -> Result<(Agreement, Shown), Report
         hotspots,
     };
     Ok((agreement.clone(), shown))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::new(), |mut out, b| {
-        let _ = write!(out, "{b:02x}");
-        out
-    })
 }
 
 /// One row per reference, every cell quoted and the names made inert for

@@ -1,4 +1,5 @@
-//! SHA-256 in lowercase hex, as book manifests record it.
+//! SHA-256 digests in lowercase hex, as manifests, seals and records
+//! write them: the one hex writer of the workspace.
 
 use sha2::{Digest as _, Sha256};
 
@@ -9,7 +10,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// Bytes as lowercase hex.
-pub(crate) fn hex(bytes: &[u8]) -> String {
+pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     bytes
         .iter()
