@@ -3,4 +3,5 @@
 
 mod integrity;
 mod one_model;
+mod shape;
 mod store;
