@@ -18,6 +18,7 @@
 #    analyses in $C960_VALIDATION (default ../shared/validation; compared
 #    with, never committed). Its tables go to data/research-v4/, its site to
 #    reports/research-v4/.
+# 4. The design bench on the same raters, as data/research-v4/validity-960.csv.
 #
 # Which raters enter v4 is decided by `just bench-validity-960`
 # (docs/validity.md): V4_NEW below. Needs Stockfish 15.1 (apt-get install
@@ -81,4 +82,12 @@ rm -rf "$site.tmp"
 mv "$out/published" "$site.tmp"
 rm -rf "$site"
 mv "$site.tmp" "$site"
+
+# 4. The design bench over the same raters (crates/c960/bench/
+#    bench-validity-960.sh): each rater alone and each design's r with the
+#    analyses' standardized mean and its engine core-hours, published as
+#    validity-960.csv (docs/validity.md quotes it).
+C960_BENCH_DIR="$out/bench" bash crates/c960/bench/bench-validity-960.sh
+cp "$out/bench/validity-960.csv" "$data/validity-960.csv.tmp"
+mv "$data/validity-960.csv.tmp" "$data/validity-960.csv"
 echo "published $data and $site"
