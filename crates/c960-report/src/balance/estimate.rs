@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use c960_balance::{
     consensus::{EngineMeans, Merged, consensus, prepare},
+    means::pooled_variance,
     reliability::{components, split_half},
     sequential::confidence_sequence,
     shrink::shrink,
@@ -37,15 +38,7 @@ pub(super) fn from_games(
     let all: Vec<f64> = scores.values().flatten().copied().collect();
     let mean = all.iter().sum::<f64>() / all.len() as f64;
     // The per-game variance pooled within positions.
-    let (mut ss, mut df) = (0.0, 0.0);
-    for s in scores.values() {
-        if s.len() >= 2 {
-            let m = s.iter().sum::<f64>() / s.len() as f64;
-            ss += s.iter().map(|x| (x - m).powi(2)).sum::<f64>();
-            df += (s.len() - 1) as f64;
-        }
-    }
-    let per_game = if df > 0.0 { ss / df } else { 0.125 };
+    let per_game = pooled_variance(scores.values().map(Vec::as_slice)).unwrap_or(0.125);
     let band = Band {
         centre: mean,
         half_width: settings.band_score,
@@ -159,13 +152,7 @@ fn engine_means(
     let mut engines = Vec::new();
     let mut means = Vec::new();
     let mean_of = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len() as f64;
-    let se_of = |v: &Vec<f64>| {
-        (v.len() >= 2).then(|| {
-            let m = mean_of(v);
-            let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64;
-            (var / v.len() as f64).sqrt()
-        })
-    };
+    let se_of = |v: &Vec<f64>| c960_balance::means::se(v);
     for name in &order {
         let per = &by_engine[name];
         let groups: Vec<Vec<f64>> = per.values().cloned().collect();

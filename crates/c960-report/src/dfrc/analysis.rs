@@ -292,19 +292,17 @@ const EMPTY: MeanInterval = MeanInterval {
 
 /// The noise of one search, pooled over the setups with repeats.
 fn noise(run: &DfrcRun) -> Noise {
-    let (mut sum, mut df) = (0.0, 0.0);
-    let mut repeated = 0;
-    for s in &run.scores {
-        if let (Some(sd), true) = (s.cp_sd, s.searches >= 2) {
-            sum += f64::from(s.searches - 1) * sd * sd;
-            df += f64::from(s.searches - 1);
-            repeated += 1;
-        }
-    }
+    let repeated_sds = || {
+        run.scores
+            .iter()
+            .filter_map(|s| s.cp_sd.map(|sd| (sd, s.searches)))
+            .filter(|&(_, searches)| searches >= 2)
+    };
+    let repeated = repeated_sds().count();
     Noise {
         searches: run.scores.iter().map(|s| s.searches).max().unwrap_or(0),
         repeated,
-        search_sd: (df > 0.0).then(|| (sum / df).sqrt()),
+        search_sd: c960_balance::means::pooled_sd(repeated_sds()),
         repeatability: run.manifest.repeatability,
         reliability: None,
         words: String::new(),
