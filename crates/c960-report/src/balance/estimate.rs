@@ -170,6 +170,36 @@ fn engine_means(
     (sps, engines, means)
 }
 
+/// Each position's row of the consensus `present`, with its shrunk
+/// estimate (when shrinking is possible) and its decision.
+fn consensus_rows(
+    present: &[(u16, c960_balance::consensus::Estimate)],
+    shrunk: Option<&[c960_balance::shrink::Shrunk]>,
+    decisions: &[Decision],
+) -> BTreeMap<u16, SweepRow> {
+    let mut out = BTreeMap::new();
+    for (i, (sp, e)) in present.iter().enumerate() {
+        let (s, lo, hi) = shrunk.map_or((e.estimate, e.low, e.high), |r| {
+            (r[i].estimate, r[i].low, r[i].high)
+        });
+        out.insert(
+            *sp,
+            SweepRow {
+                engines: e.engines,
+                estimate: e.estimate,
+                low: e.low,
+                high: e.high,
+                se: e.se,
+                shrunk: s,
+                shrunk_low: lo,
+                shrunk_high: hi,
+                decision: decisions[i],
+            },
+        );
+    }
+    out
+}
+
 #[allow(clippy::cast_precision_loss)]
 pub(super) fn from_sweeps(
     rows: &[(String, u16, String, f64)],
@@ -222,26 +252,7 @@ pub(super) fn from_sweeps(
     // to all of them.
     let reliability = result.split_half(SPLITS, settings.seed);
     let components_reliability = components(&values, &ses).map(|c| c.reliability);
-    let mut out = BTreeMap::new();
-    for (i, (sp, e)) in present.iter().enumerate() {
-        let (s, lo, hi) = shrunk.as_ref().map_or((e.estimate, e.low, e.high), |r| {
-            (r[i].estimate, r[i].low, r[i].high)
-        });
-        out.insert(
-            *sp,
-            SweepRow {
-                engines: e.engines,
-                estimate: e.estimate,
-                low: e.low,
-                high: e.high,
-                se: e.se,
-                shrunk: s,
-                shrunk_low: lo,
-                shrunk_high: hi,
-                decision: decisions[i],
-            },
-        );
-    }
+    let out = consensus_rows(&present, shrunk.as_deref(), &decisions);
     let summary = MethodSummary::new(
         reliability,
         components_reliability,
