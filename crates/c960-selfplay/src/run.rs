@@ -17,8 +17,8 @@ use serde::Serialize;
 use crate::{
     Book, Control, FailedGame, GameRecord, GameSpec, JOURNAL_FILE, Manifest, PROCESS_PER_SIDE,
     PairTally, PgnExtras, PositionStats, PositionSummary, Progress, Rules, RunTiming,
-    SelfplayConfig, SelfplayError, SelfplayOutcome, adaptive, checks, game_seed, manifest, now,
-    play, processes_label, validate, write_run_outputs,
+    SelfplayConfig, SelfplayError, SelfplayOutcome, adaptive, checks, game_seed, now, play,
+    processes_label, validate, write_run_outputs,
 };
 
 /// The settings a journal belongs to: games are only mixed when these are
@@ -183,23 +183,9 @@ fn run_locked(
         round: shard_round.map(|(round, _)| round),
     };
     if !interrupted {
-        write_finished(config, &outcome, started)?;
+        crate::manifest::write_finished(config, &outcome, started)?;
     }
     Ok(outcome)
-}
-
-/// Writes the outputs and manifest of a finished run (`started` when this
-/// run began; a rerun of a finished run keeps when it was made).
-fn write_finished(
-    config: &SelfplayConfig,
-    outcome: &SelfplayOutcome,
-    started: String,
-) -> Result<(), SelfplayError> {
-    let mut manifest = manifest(config, outcome, started);
-    let worked = outcome.timing.games > 0 || !outcome.failed.is_empty();
-    (manifest.started, manifest.finished) =
-        c960_store::manifest::kept_times(&config.out, manifest.started, manifest.finished, worked);
-    write_outputs(config, outcome, &manifest)
 }
 
 /// Refuses to mix adaptive and uniform self-play in one directory: an
