@@ -40,7 +40,7 @@ impl MeanInterval {
         let n = values.len() as f64;
         let mean = values.iter().sum::<f64>() / n;
         let sd = sd(values);
-        let half = sd.map(|s| t_critical(n - 1.0) * s / n.sqrt());
+        let half = half_width(values);
         Some(MeanInterval {
             n: values.len(),
             mean,
@@ -60,6 +60,50 @@ pub fn sd(values: &[f64]) -> Option<f64> {
     let n = values.len() as f64;
     let mean = values.iter().sum::<f64>() / n;
     Some((values.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt())
+}
+
+/// The standard error of the mean, `sd / √n`; `None` below two values.
+#[must_use]
+pub fn se(values: &[f64]) -> Option<f64> {
+    sd(values).map(|s| s / (values.len() as f64).sqrt())
+}
+
+/// The half-width of the 95% interval of the mean of `values` (Student's
+/// t with `n − 1` degrees of freedom); `None` below two values.
+#[must_use]
+pub fn half_width(values: &[f64]) -> Option<f64> {
+    let n = values.len() as f64;
+    sd(values).map(|s| t_critical(n - 1.0) * s / n.sqrt())
+}
+
+/// The pooled variance of `groups` about their own means: the sum of
+/// squared deviations over the degrees of freedom (`n − 1` each, groups
+/// of one adding none); `None` without a group of two values.
+#[must_use]
+pub fn pooled_variance<'a>(groups: impl IntoIterator<Item = &'a [f64]>) -> Option<f64> {
+    let (mut ss, mut df) = (0.0, 0.0);
+    for group in groups {
+        if group.len() >= 2 {
+            let mean = group.iter().sum::<f64>() / group.len() as f64;
+            ss += group.iter().map(|x| (x - mean).powi(2)).sum::<f64>();
+            df += (group.len() - 1) as f64;
+        }
+    }
+    (df > 0.0).then(|| ss / df)
+}
+
+/// The pooled standard deviation of groups given as `(sd, n)`: each
+/// variance weighted by its `n − 1`; `None` without a group of two.
+#[must_use]
+pub fn pooled_sd(groups: impl IntoIterator<Item = (f64, u32)>) -> Option<f64> {
+    let (mut sum, mut df) = (0.0, 0.0);
+    for (sd, n) in groups {
+        if n >= 2 {
+            sum += f64::from(n - 1) * sd * sd;
+            df += f64::from(n - 1);
+        }
+    }
+    (df > 0.0).then(|| (sum / df).sqrt())
 }
 
 /// A difference between two groups with its 95% interval.
@@ -134,6 +178,29 @@ pub fn sd_difference(a: &[f64], b: &[f64], resamples: usize, seed: u64) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sample_sd_se_half_width_and_pooling_follow_their_formulas() {
+        let values = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
+        // Squared deviations from the mean 5 sum to 32: variance 32 / 7.
+        let sd = (32.0f64 / 7.0).sqrt();
+        assert!((super::sd(&values).unwrap() - sd).abs() < 1e-12);
+        assert!((se(&values).unwrap() - sd / 8f64.sqrt()).abs() < 1e-12);
+        let t = student::two_sided(LEVEL, 7.0);
+        assert!((half_width(&values).unwrap() - t * sd / 8f64.sqrt()).abs() < 1e-12);
+        let interval = MeanInterval::of(&values).unwrap();
+        assert!((interval.high.unwrap() - 5.0 - half_width(&values).unwrap()).abs() < 1e-12);
+        assert_eq!(se(&[1.0]), None);
+        assert_eq!(half_width(&[1.0]), None);
+
+        // Groups {1, 3} and {2, 4, 6} and a lone 9: (2 + 8) / (1 + 2).
+        let groups: [&[f64]; 3] = [&[1.0, 3.0], &[2.0, 4.0, 6.0], &[9.0]];
+        assert!((pooled_variance(groups).unwrap() - 10.0 / 3.0).abs() < 1e-12);
+        assert_eq!(pooled_variance([&[9.0][..]]), None);
+        let pooled = pooled_sd([(2f64.sqrt(), 2), (2.0, 3), (5.0, 1)]).unwrap();
+        assert!((pooled - (10.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        assert_eq!(pooled_sd([(5.0, 1)]), None);
+    }
 
     #[test]
     fn a_mean_interval_covers_the_truth_about_95_times_in_100() {

@@ -301,46 +301,14 @@ impl CastlingText {
             }),
             &squares,
         );
-        let empty_squares: Vec<String> = rule
-            .must_be_empty
-            .into_iter()
-            .map(|s| s.to_string())
-            .collect();
-        let empty = match empty_squares.len() {
-            0 => lang.text("empty_none").to_owned(),
-            n => fill(
-                lang.text(if n == 1 { "empty_one" } else { "empty_many" }),
-                &[("squares", &lang.list(&empty_squares))],
-            ),
-        };
+        let empty = empty_text(rule, lang);
         let path: Vec<String> = rule.king_path.iter().map(ToString::to_string).collect();
         let safety = if path.len() == 1 {
             fill(lang.text("safe_one"), &squares)
         } else {
             fill(lang.text("safe_many"), &[("squares", &lang.list(&path))])
         };
-        let first_move = if rule.first_move {
-            lang.text("first_yes").to_owned()
-        } else {
-            let blockers: Vec<String> = rule
-                .in_the_way
-                .iter()
-                .map(|(sq, role)| {
-                    fill(
-                        lang.text("piece_on"),
-                        &[("piece", lang.piece(*role)), ("square", &sq.to_string())],
-                    )
-                })
-                .collect();
-            fill(
-                lang.text(if blockers.len() == 1 {
-                    "first_no_one"
-                } else {
-                    "first_no_many"
-                }),
-                &[("blockers", &lang.list(&blockers))],
-            )
-        };
+        let first_move = first_move_text(rule, lang);
         CastlingText {
             title,
             movement,
@@ -374,4 +342,46 @@ pub fn castling_texts(position: StartPosition, lang: Lang) -> Vec<CastlingText> 
                 .collect::<Vec<_>>()
         })
         .collect()
+}
+/// The sentence on whether castling is possible on the first move, and
+/// what is in the way.
+fn first_move_text(rule: &CastlingRule, lang: Lang) -> String {
+    if rule.first_move {
+        lang.text("first_yes").to_owned()
+    } else {
+        let blockers: Vec<String> = rule
+            .in_the_way
+            .iter()
+            .map(|(sq, role)| {
+                fill(
+                    lang.text("piece_on"),
+                    &[("piece", lang.piece(*role)), ("square", &sq.to_string())],
+                )
+            })
+            .collect();
+        fill(
+            lang.text(if blockers.len() == 1 {
+                "first_no_one"
+            } else {
+                "first_no_many"
+            }),
+            &[("blockers", &lang.list(&blockers))],
+        )
+    }
+}
+
+/// The sentence on the squares that must be empty.
+fn empty_text(rule: &CastlingRule, lang: Lang) -> String {
+    let empty_squares: Vec<String> = rule
+        .must_be_empty
+        .into_iter()
+        .map(|s| s.to_string())
+        .collect();
+    match empty_squares.len() {
+        0 => lang.text("empty_none").to_owned(),
+        n => fill(
+            lang.text(if n == 1 { "empty_one" } else { "empty_many" }),
+            &[("squares", &lang.list(&empty_squares))],
+        ),
+    }
 }

@@ -129,15 +129,7 @@ impl Features {
                 .expect("a start position has both castling rights");
             let king_to = side.king_to(Color::White);
             let rook_to = side.rook_to(Color::White);
-            let kind = if king == king_to {
-                CastlingKind::RookOnly
-            } else if rook == rook_to {
-                CastlingKind::KingOnly
-            } else if king == rook_to && rook == king_to {
-                CastlingKind::Swap
-            } else {
-                CastlingKind::Normal
-            };
+            let kind = CastlingKind::of(king, rook, king_to, rook_to);
             CastlingFeature {
                 rook,
                 king_to,
@@ -150,28 +142,8 @@ impl Features {
             }
         });
 
-        let black_undefended = *undefended_pawns.get(Color::Black);
-        let mut first_move_attacks: Vec<FirstMoveAttack> = black_undefended
-            .into_iter()
-            .map(|pawn| FirstMoveAttack {
-                pawn,
-                moves: Vec::new(),
-            })
-            .collect();
-        for m in &legal {
-            let mut after = start.clone();
-            after.play_unchecked(*m);
-            let after_board = after.board();
-            for attack in &mut first_move_attacks {
-                if after_board
-                    .attacks_to(attack.pawn, Color::White, after_board.occupied())
-                    .any()
-                {
-                    attack.moves.push(San::from_move(&start, *m));
-                }
-            }
-        }
-        first_move_attacks.retain(|a| !a.moves.is_empty());
+        let first_move_attacks =
+            first_move_attacks(&start, &legal, *undefended_pawns.get(Color::Black));
 
         Features {
             position,
@@ -276,4 +248,51 @@ fn pawns_defended_by(
 
 fn files(squares: Bitboard) -> Vec<char> {
     squares.into_iter().map(|sq| sq.file().char()).collect()
+}
+
+impl CastlingKind {
+    /// How the king on `king` and the rook on `rook` castle to `king_to`
+    /// and `rook_to`.
+    fn of(king: Square, rook: Square, king_to: Square, rook_to: Square) -> CastlingKind {
+        if king == king_to {
+            CastlingKind::RookOnly
+        } else if rook == rook_to {
+            CastlingKind::KingOnly
+        } else if king == rook_to && rook == king_to {
+            CastlingKind::Swap
+        } else {
+            CastlingKind::Normal
+        }
+    }
+}
+
+/// The undefended Black pawns (`black_undefended`) that a legal first move
+/// of White's attacks, each with those moves.
+fn first_move_attacks(
+    start: &shakmaty::Chess,
+    legal: &[Move],
+    black_undefended: Bitboard,
+) -> Vec<FirstMoveAttack> {
+    let mut first_move_attacks: Vec<FirstMoveAttack> = black_undefended
+        .into_iter()
+        .map(|pawn| FirstMoveAttack {
+            pawn,
+            moves: Vec::new(),
+        })
+        .collect();
+    for m in legal {
+        let mut after = start.clone();
+        after.play_unchecked(*m);
+        let after_board = after.board();
+        for attack in &mut first_move_attacks {
+            if after_board
+                .attacks_to(attack.pawn, Color::White, after_board.occupied())
+                .any()
+            {
+                attack.moves.push(San::from_move(start, *m));
+            }
+        }
+    }
+    first_move_attacks.retain(|a| !a.moves.is_empty());
+    first_move_attacks
 }

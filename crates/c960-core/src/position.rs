@@ -136,29 +136,7 @@ impl StartPosition {
     /// The start position with the given White back rank, file a first.
     pub fn from_back_rank(rank: &[Role; 8]) -> Result<StartPosition, StartPositionError> {
         let placement = || rank.iter().map(|r| r.upper_char()).collect::<String>();
-        let mut counts = ByRole::new_with(|_| 0u8);
-        for role in rank {
-            *counts.get_mut(*role) += 1;
-        }
-        let expected = ByRole {
-            pawn: 0,
-            knight: 2,
-            bishop: 2,
-            rook: 2,
-            queen: 1,
-            king: 1,
-        };
-        for role in Role::ALL {
-            if counts.get(role) != expected.get(role) {
-                return Err(StartPositionError::PieceCount {
-                    placement: placement(),
-                    role,
-                    found: *counts.get(role),
-                    expected: *expected.get(role),
-                });
-            }
-        }
-
+        check_piece_counts(*rank, placement)?;
         let files_of = |wanted: Role| {
             rank.iter()
                 .enumerate()
@@ -186,39 +164,7 @@ impl StartPosition {
             });
         }
 
-        // Scharnagl numbering (docs/domain.md#numbering-scharnagl): light bishop, dark bishop,
-        // queen among the six free squares, knight pair among the last five.
-        let light = bishops
-            .iter()
-            .find(|f| *f % 2 == 1)
-            .expect("one light bishop")
-            / 2;
-        let dark = bishops
-            .iter()
-            .find(|f| *f % 2 == 0)
-            .expect("one dark bishop")
-            / 2;
-        let without_bishops: Vec<Role> = rank
-            .iter()
-            .copied()
-            .filter(|r| *r != Role::Bishop)
-            .collect();
-        let queen = without_bishops
-            .iter()
-            .position(|r| *r == Role::Queen)
-            .expect("one queen");
-        let knights: Vec<usize> = without_bishops
-            .iter()
-            .filter(|r| **r != Role::Queen)
-            .enumerate()
-            .filter(|(_, r)| **r == Role::Knight)
-            .map(|(i, _)| i)
-            .collect();
-        let pair = KNIGHT_PAIRS
-            .iter()
-            .position(|p| p[0] == knights[0] && p[1] == knights[1])
-            .expect("two knights among five squares");
-        let sp = pair * 96 + queen * 16 + dark * 4 + light;
+        let sp = scharnagl(*rank, &bishops);
         let position = StartPosition(sp as u16);
         debug_assert_eq!(&position.back_rank(), rank);
         Ok(position)
@@ -433,6 +379,75 @@ const KNIGHT_PAIRS: [[usize; 2]; 10] = [
 
 fn square_name(file: usize, rank: Rank) -> String {
     Square::from_coords(File::new(file as u32), rank).to_string()
+}
+
+/// Refuses a back rank without two knights, two bishops, two rooks, one
+/// queen and one king (`placement` names it).
+fn check_piece_counts(
+    rank: [Role; 8],
+    placement: impl Fn() -> String,
+) -> Result<(), StartPositionError> {
+    let mut counts = ByRole::new_with(|_| 0u8);
+    for role in &rank {
+        *counts.get_mut(*role) += 1;
+    }
+    let expected = ByRole {
+        pawn: 0,
+        knight: 2,
+        bishop: 2,
+        rook: 2,
+        queen: 1,
+        king: 1,
+    };
+    for role in Role::ALL {
+        if counts.get(role) != expected.get(role) {
+            return Err(StartPositionError::PieceCount {
+                placement: placement(),
+                role,
+                found: *counts.get(role),
+                expected: *expected.get(role),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The Scharnagl number of a valid back rank whose bishops stand on the
+/// files `bishops`.
+fn scharnagl(rank: [Role; 8], bishops: &[usize]) -> usize {
+    // Scharnagl numbering (docs/domain.md#numbering-scharnagl): light bishop, dark bishop,
+    // queen among the six free squares, knight pair among the last five.
+    let light = bishops
+        .iter()
+        .find(|f| *f % 2 == 1)
+        .expect("one light bishop")
+        / 2;
+    let dark = bishops
+        .iter()
+        .find(|f| *f % 2 == 0)
+        .expect("one dark bishop")
+        / 2;
+    let without_bishops: Vec<Role> = rank
+        .iter()
+        .copied()
+        .filter(|r| *r != Role::Bishop)
+        .collect();
+    let queen = without_bishops
+        .iter()
+        .position(|r| *r == Role::Queen)
+        .expect("one queen");
+    let knights: Vec<usize> = without_bishops
+        .iter()
+        .filter(|r| **r != Role::Queen)
+        .enumerate()
+        .filter(|(_, r)| **r == Role::Knight)
+        .map(|(i, _)| i)
+        .collect();
+    let pair = KNIGHT_PAIRS
+        .iter()
+        .position(|p| p[0] == knights[0] && p[1] == knights[1])
+        .expect("two knights among five squares");
+    pair * 96 + queen * 16 + dark * 4 + light
 }
 
 #[cfg(test)]

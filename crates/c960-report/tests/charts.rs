@@ -109,7 +109,7 @@ fn score_curve_and_histogram_as_svg_and_png() {
 
 #[test]
 fn weak_pawns_by_file_and_advantage_by_weak_pawns() {
-    use c960_report::charts::{Bars, GroupMeans, mean_interval};
+    use c960_report::charts::{Bars, GroupMeans};
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../data/sweep-stockfish-15.1-nodes1000000-mpv3");
     let (frame, sources) = per_position(&[dir]).unwrap();
@@ -191,10 +191,21 @@ fn weak_pawns_by_file_and_advantage_by_weak_pawns() {
     if let Ok(keep) = std::env::var("C960_KEEP_CHARTS") {
         fs::copy(&png, format!("{keep}/means.png")).unwrap();
     }
+}
+
+#[test]
+fn group_means_take_their_t_interval_from_c960_balance() {
+    use c960_report::charts::mean_interval;
     let (mean, half) = mean_interval(&[1.0, 2.0, 3.0]);
     assert!((mean - 2.0).abs() < 1e-12);
-    let z = c960_balance::normal::two_sided(c960_balance::LEVEL);
-    assert!((half - z * (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
+    // Student's t with 2 degrees of freedom (4.30), not the normal 1.96.
+    let t = c960_balance::student::two_sided(c960_balance::LEVEL, 2.0);
+    assert!((t - 4.303).abs() < 1e-3);
+    assert!((half - t * (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
+    let interval = c960_balance::means::MeanInterval::of(&[1.0, 2.0, 3.0]).unwrap();
+    assert!((interval.high.unwrap() - (mean + half)).abs() < 1e-12);
+    assert_eq!(mean_interval(&[5.0]), (5.0, 0.0));
+    assert_eq!(mean_interval(&[]), (0.0, 0.0));
 }
 
 #[test]

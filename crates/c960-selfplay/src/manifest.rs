@@ -305,3 +305,17 @@ pub const CLOCK_NOTE: &str = "Played on the clock: the games depend on the machi
 pub(crate) fn now() -> String {
     humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
 }
+
+/// Writes the outputs and manifest of a finished run (`started` when this
+/// run began; a rerun of a finished run keeps when it was made).
+pub(crate) fn write_finished(
+    config: &SelfplayConfig,
+    outcome: &crate::SelfplayOutcome,
+    started: String,
+) -> Result<(), crate::SelfplayError> {
+    let mut manifest = manifest(config, outcome, started);
+    let worked = outcome.timing.games > 0 || !outcome.failed.is_empty();
+    (manifest.started, manifest.finished) =
+        c960_store::manifest::kept_times(&config.out, manifest.started, manifest.finished, worked);
+    crate::run::write_outputs(config, outcome, &manifest)
+}

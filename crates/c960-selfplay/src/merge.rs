@@ -15,20 +15,18 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    fs::File,
     hash::{DefaultHasher, Hash, Hasher},
-    io::{self, BufRead, BufReader, Seek, SeekFrom, Write},
+    io,
     path::{Path, PathBuf},
 };
 
 use c960_core::{GameKey, Setup, Shard};
 use c960_store::{
-    Journal, JournalError, RunDir, RunKind, Settings,
+    RunKind,
     merge::{
-        ExistingOutput, GAMES, MergeInput, agree, existing_output, missing_message,
-        output_would_lose, outside_the_run, read_inputs, refuse_mixed, unfinished,
+        ExistingOutput, GAMES, MergeInput, MergeRefusal, RunFiles, Unit, Unite, begin,
+        existing_output, keeps_output, missing, unfinished, unite, write_journal,
     },
-    write_atomically,
 };
 use serde::{Deserialize, Serialize};
 
@@ -67,8 +65,13 @@ pub struct MergeOutcome {
 /// One input: its directory, manifest (if it finished) and journal header.
 type Input = MergeInput<Manifest>;
 
-/// Where one game's line is: input, byte offset, and a hash of the line.
-type Place = (usize, u64, u64);
+/// A self-play run's files, as a merge reads them.
+const SELFPLAY: RunFiles<'static> = RunFiles {
+    journal: JOURNAL_FILE,
+    kind: RunKind::Selfplay,
+    what: "self-play",
+    covers: "games",
+};
 
 /// Merges the self-play directories `inputs` into `out` (see the module
 /// documentation).
@@ -78,25 +81,8 @@ pub fn merge(
     allow_missing: bool,
 ) -> Result<MergeOutcome, SelfplayError> {
     let invalid = SelfplayError::Invalid;
-    c960_store::create_dir(out)?;
-    let _dir = RunDir::lock(out).map_err(io::Error::other)?;
-    let (read, _locks) = read_inputs::<GameRecord, Manifest>(
-        inputs,
-        out,
-        JOURNAL_FILE,
-        RunKind::Selfplay,
-        "self-play",
-    )?;
-    refuse_adaptive(&read)?;
-    let first = &read[0];
-    for other in &read[1..] {
-        agree(first, other, &fields(first, other))?;
-    }
-    let Some(plan) = read.iter().find_map(|i| i.manifest.as_ref()) else {
-        return Err(invalid(format!(
-            "no input has finished (no {MANIFEST_FILE}): nothing says which games the run covers"
-        )));
-    };
+    let merging = begin::<GameRecord, Manifest>(inputs, out, SELFPLAY, refuse_adaptive, fields)?;
+    let (read, plan, first) = (&merging.read, merging.plan(), merging.first());
     if plan.openings.is_some() {
         return Err(invalid(
             "runs from an opening book cannot be merged; play them unsharded".to_owned(),
@@ -111,43 +97,26 @@ pub fn merge(
         &first.settings,
         &[MANIFEST_FILE, GAMES_FILE, PGN_FILE, POSITIONS_PARQUET],
     )?;
-    let places = unite(&read, plan)?;
+    let united = unite_games(read, plan)?;
     if existing == ExistingOutput::SameRun {
-        keeps_output(out, &first.settings, &places.units)?;
-    }
-    let missing: Vec<MissingGame> = positions
-        .iter()
-        .flat_map(|p| (0..plan.games_per_position).map(move |game| GameKey::new(p.id(), game)))
-        .filter(|unit| !places.units.contains_key(unit))
-        .map(|key| MissingGame {
-            sp: key.setup,
-            game: key.game,
-        })
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let unfinished = unfinished(&read);
-    if !missing.is_empty() && !allow_missing {
-        let shown: Vec<String> = missing
-            .iter()
-            .take(6)
-            .map(|m| format!("{} game {}", variant.label(m.sp), m.game))
-            .collect();
-        return Err(invalid(missing_message(
-            missing.len(),
+        keeps_output(
+            out,
+            JOURNAL_FILE,
+            first,
+            &united.units,
             GAMES,
-            &shown,
-            &unfinished,
-        )));
+            |game: GameRecord| Some(game.key()),
+            |GameKey { setup, game }| format!("SP {setup} game {game}"),
+        )?;
     }
-
+    let missing = missing_games(read, plan, &positions, &united.units, allow_missing)?;
     let paired = plan.engines.len() > 1;
     let journal = out.join(JOURNAL_FILE);
-    let (stats, pairs) = write_journal(&read, &places.units, &journal, paired)?;
+    let (stats, pairs) = write_games(read, &united.units, &journal, paired)?;
     let summaries: Vec<PositionSummary> = PositionStats::rows(&positions, &stats, paired);
     let games: u64 = summaries.iter().map(|p| p.games).sum();
     let match_stats = paired.then(|| pairs.stats(None));
-    let manifest = merged_manifest(&read, plan, games, match_stats, missing);
+    let manifest = merged_manifest(read, plan, games, match_stats, missing);
     let extras = PgnExtras {
         scores: first
             .settings
@@ -168,21 +137,21 @@ pub fn merge(
     )?;
     Ok(MergeOutcome {
         games,
-        duplicates: places.duplicates,
+        duplicates: united.duplicates as u64,
         missing: manifest.merged.missing,
         shards: manifest.merged.shards,
-        unfinished,
+        unfinished: unfinished(read),
     })
 }
 
 /// Adaptive runs and their shards are never merged here: their rounds are
 /// merged one by one into the run directory.
-fn refuse_adaptive(read: &[Input]) -> Result<(), SelfplayError> {
+fn refuse_adaptive(read: &[Input]) -> Result<(), MergeRefusal> {
     if let Some(adaptive) = read
         .iter()
         .find(|i| i.manifest.as_ref().is_some_and(|m| m.adaptive.is_some()))
     {
-        return Err(SelfplayError::Invalid(format!(
+        return Err(MergeRefusal::Invalid(format!(
             "{} is an adaptive run: its games follow rounds decided from all positions, \
              so it is never sharded and has nothing to merge",
             adaptive.dir.display()
@@ -192,7 +161,7 @@ fn refuse_adaptive(read: &[Input]) -> Result<(), SelfplayError> {
         .iter()
         .find(|i| i.manifest.as_ref().is_some_and(|m| m.round.is_some()))
     {
-        return Err(SelfplayError::Invalid(format!(
+        return Err(MergeRefusal::Invalid(format!(
             "{} is a shard of an adaptive run: its rounds are merged one by one into the \
              run directory (c960 slurm selfplay --next-round)",
             shard.dir.display()
@@ -201,48 +170,13 @@ fn refuse_adaptive(read: &[Input]) -> Result<(), SelfplayError> {
     Ok(())
 }
 
-/// Refuses to replace the run in `out` (of the inputs' settings) when it
-/// holds a game that no input has.
-fn keeps_output(
-    out: &Path,
-    settings: &Settings,
-    units: &BTreeMap<GameKey, Place>,
-) -> Result<(), SelfplayError> {
-    let mut lost = 0;
-    let mut first = None;
-    Journal::<GameRecord>::read_records(
-        &out.join(JOURNAL_FILE),
-        settings,
-        &|_| Ok(()),
-        |game, _, _| {
-            if !units.contains_key(&game.key()) {
-                lost += 1;
-                first.get_or_insert(game.key());
-            }
-            Ok(())
-        },
-    )?;
-    match first {
-        Some(GameKey { setup, game }) => {
-            Err(output_would_lose(out, lost, GAMES, &format!("SP {setup} game {game}")).into())
-        }
-        None => Ok(()),
-    }
-}
-
-/// Where each game of the run is, over all inputs.
-struct Places {
-    /// By (SP, game): the first input that has it.
-    units: BTreeMap<GameKey, Place>,
-    /// Games found again in a later input (or line) and counted once.
-    duplicates: u64,
-}
-
-/// Reads every input's journal, checked, and unites their games of the
-/// run; refuses two different games for one unit of a run that replays
-/// exactly.
-fn unite(read: &[Input], plan: &Manifest) -> Result<Places, SelfplayError> {
-    let first = &read[0];
+/// Each game of the run over all inputs, with a hash of its line; a game
+/// found again counts once (and must be the same game where the run
+/// replays exactly).
+fn unite_games(
+    read: &[Input],
+    plan: &Manifest,
+) -> Result<c960_store::merge::United<GameKey, u64>, SelfplayError> {
     let sps: BTreeSet<u32> = Setup::parse_set(plan.variant, &plan.positions)
         .map_err(|e| SelfplayError::Invalid(e.to_string()))?
         .iter()
@@ -250,104 +184,70 @@ fn unite(read: &[Input], plan: &Manifest) -> Result<Places, SelfplayError> {
         .collect();
     let limits = game_limits(plan.limit, plan.limit_b);
     let variant = plan.variant;
-    let check = move |game: &GameRecord| check_game(game, &limits, variant);
-    let mut places = Places {
-        units: BTreeMap::new(),
-        duplicates: 0,
+    let how = Unite {
+        files: SELFPLAY,
+        units: GAMES,
+        check: &move |game: &GameRecord| check_game(game, &limits, variant),
+        unit: &|game: GameRecord, line: &[u8]| Some((game.key(), line_hash(line))),
+        in_run: &|key: &GameKey| sps.contains(&key.setup) && key.game < plan.games_per_position,
+        same: plan
+            .replays_exactly
+            .then_some(&u64::eq as &dyn Fn(&u64, &u64) -> bool),
+        name: &|key: GameKey| format!("{} game {}", variant.label(key.setup), key.game),
+        conflict: &|key: GameKey| {
+            format!("SP {} game {} is two different games", key.setup, key.game)
+        },
+        plan: format!(
+            "positions {}, {} games per position",
+            plan.positions, plan.games_per_position
+        ),
     };
-    for (k, input) in read.iter().enumerate() {
-        let path = input.dir.join(JOURNAL_FILE);
-        let mut refused = None;
-        let mut outside: (usize, Option<GameKey>) = (0, None);
-        let result = Journal::<GameRecord>::read_records(
-            &path,
-            &first.settings,
-            &check,
-            |game, at, line| {
-                if !sps.contains(&game.sp) || game.game >= plan.games_per_position {
-                    outside.0 += 1;
-                    outside.1.get_or_insert(game.key());
-                    return Ok(());
-                }
-                let hash = line_hash(line);
-                match places.units.get(&game.key()) {
-                    None => {
-                        places.units.insert(game.key(), (k, at, hash));
-                    }
-                    Some(&(from, _, seen)) => {
-                        if plan.replays_exactly && seen != hash {
-                            refused = Some(format!(
-                                "cannot merge {} with {}: SP {} game {} is two different games \
-                                 in a run that replays exactly (a conflicting duplicate)",
-                                input.dir.display(),
-                                read[from].dir.display(),
-                                game.sp,
-                                game.game
-                            ));
-                            return Err(JournalError::Io {
-                                path: path.clone(),
-                                source: io::Error::other("conflicting duplicate"),
-                            });
-                        }
-                        places.duplicates += 1;
-                    }
-                }
-                Ok(())
-            },
-        );
-        if let Some(message) = refused {
-            return Err(SelfplayError::Invalid(message));
-        }
-        result.map_err(|e| refuse_mixed(first, input, e))?;
-        if let (count, Some(GameKey { setup: sp, game })) = outside {
-            return Err(outside_the_run(
-                &input.dir,
-                count,
-                GAMES,
-                &format!("{} game {game}", plan.variant.label(sp)),
-                &format!(
-                    "positions {}, {} games per position",
-                    plan.positions, plan.games_per_position
-                ),
-            )
-            .into());
-        }
-    }
-    Ok(places)
+    Ok(unite(read, &how)?)
 }
 
-/// Writes the merged journal: the first input's header, then each game's
-/// line copied from its input, in (SP, game) order. Returns the games'
-/// statistics, aggregated as they pass.
-fn write_journal(
+/// The games of the run that no input has, in (SP, game) order; refused
+/// (the first six named) unless `allow_missing`.
+fn missing_games(
     read: &[Input],
-    units: &BTreeMap<GameKey, Place>,
+    plan: &Manifest,
+    positions: &[Setup],
+    units: &BTreeMap<GameKey, Unit<u64>>,
+    allow_missing: bool,
+) -> Result<Vec<MissingGame>, SelfplayError> {
+    let wanted: BTreeSet<GameKey> = positions
+        .iter()
+        .flat_map(|p| (0..plan.games_per_position).map(move |game| GameKey::new(p.id(), game)))
+        .collect();
+    let variant = plan.variant;
+    let missing = missing(read, wanted, units, allow_missing, (GAMES, 6), |key| {
+        format!("{} game {}", variant.label(key.setup), key.game)
+    })?;
+    Ok(missing
+        .into_iter()
+        .map(|key| MissingGame {
+            sp: key.setup,
+            game: key.game,
+        })
+        .collect())
+}
+
+/// Writes the merged journal (see [`write_journal`]) and returns the
+/// games' statistics, aggregated as they pass.
+fn write_games(
+    read: &[Input],
+    units: &BTreeMap<GameKey, Unit<u64>>,
     journal: &Path,
     paired: bool,
 ) -> Result<(BTreeMap<u32, PositionStats>, PairTally), SelfplayError> {
     let mut stats: BTreeMap<u32, PositionStats> = BTreeMap::new();
     let mut pairs = PairTally::default();
-    let mut readers = read
-        .iter()
-        .map(|i| File::open(i.dir.join(JOURNAL_FILE)).map(BufReader::new))
-        .collect::<io::Result<Vec<_>>>()?;
-    write_atomically(journal, |file| {
-        let mut file = io::BufWriter::new(file);
-        file.write_all(&read[0].header)?;
-        let mut line = Vec::new();
-        for &(k, at, _) in units.values() {
-            let reader = &mut readers[k];
-            reader.seek(SeekFrom::Start(at))?;
-            line.clear();
-            reader.read_until(b'\n', &mut line)?;
-            let game: GameRecord = serde_json::from_slice(&line).map_err(io::Error::other)?;
-            stats.entry(game.sp).or_default().add(&game, paired);
-            if paired {
-                pairs.add(&game);
-            }
-            file.write_all(&line)?;
+    write_journal(read, JOURNAL_FILE, units, journal, |line| {
+        let game: GameRecord = serde_json::from_slice(line).map_err(io::Error::other)?;
+        stats.entry(game.sp).or_default().add(&game, paired);
+        if paired {
+            pairs.add(&game);
         }
-        file.flush()
+        Ok(())
     })?;
     Ok((stats, pairs))
 }
@@ -434,10 +334,7 @@ fn line_hash(line: &[u8]) -> u64 {
 
 /// The manifest fields two inputs must share where both finished:
 /// version, positions, games per position and processes.
-fn fields(a: &Input, b: &Input) -> Vec<(&'static str, String, String)> {
-    let (Some(x), Some(y)) = (&a.manifest, &b.manifest) else {
-        return Vec::new();
-    };
+fn fields(x: &Manifest, y: &Manifest) -> Vec<(&'static str, String, String)> {
     vec![
         (
             "c960_version",

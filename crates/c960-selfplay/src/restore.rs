@@ -101,26 +101,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
             games.iter().try_for_each(&mut *append)
         })
     })?;
-    let match_json = if paired {
-        let sprt = plan
-            .match_stats
-            .as_ref()
-            .and_then(|m| m.sprt.as_ref())
-            .map(|s| s.settings);
-        let run = MatchRun {
-            c960_version: &plan.c960_version,
-            engines: &plan.engines,
-            limit: plan.limit,
-            limit_b: plan.limit_b,
-            positions: &plan.positions,
-            seed: plan.seed,
-            replays_exactly: plan.replays_exactly,
-            finished: &plan.finished,
-        };
-        Some(run.render(&pairs.stats(sprt))?)
-    } else {
-        None
-    };
+    let match_json = paired.then(|| match_json(&plan, &pairs)).transpose()?;
     let summaries: Vec<PositionSummary> = PositionStats::rows(&positions, &stats, paired);
     let extras = PgnExtras {
         scores: settings.keep_scores,
@@ -141,6 +122,27 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
         positions: summaries.len(),
         engines: plan.engines.iter().map(|e| e.name.clone()).collect(),
     })
+}
+
+/// The `match.json` of a paired run, from its manifest and its games'
+/// tally.
+fn match_json(plan: &Manifest, pairs: &PairTally) -> io::Result<String> {
+    let sprt = plan
+        .match_stats
+        .as_ref()
+        .and_then(|m| m.sprt.as_ref())
+        .map(|s| s.settings);
+    let run = MatchRun {
+        c960_version: &plan.c960_version,
+        engines: &plan.engines,
+        limit: plan.limit,
+        limit_b: plan.limit_b,
+        positions: &plan.positions,
+        seed: plan.seed,
+        replays_exactly: plan.replays_exactly,
+        finished: &plan.finished,
+    };
+    run.render(&pairs.stats(sprt))
 }
 
 /// A game table read and checked, with its games' statistics.
@@ -178,9 +180,10 @@ fn for_each_chunk(
     Ok(())
 }
 
-/// Reads the game table at `table` with its manifest and checks every
-/// game; says in words why a table cannot be restored.
-fn read_table(table: &Path) -> Result<Table, String> {
+/// The manifest of the game table at `table` (as written, and read),
+/// refused unless it is a self-play run this can restore whose games the
+/// table holds.
+fn read_plan(table: &Path) -> Result<(String, Manifest), String> {
     let info = check_parquet(table).map_err(|e| e.reason)?;
     let manifest_json = info
         .get(PARQUET_MANIFEST_KEY)
@@ -211,6 +214,13 @@ fn read_table(table: &Path) -> Result<Table, String> {
             info.rows, plan.games
         ));
     }
+    Ok((manifest_json, plan))
+}
+
+/// Reads the game table at `table` with its manifest and checks every
+/// game; says in words why a table cannot be restored.
+fn read_table(table: &Path) -> Result<Table, String> {
+    let (manifest_json, plan) = read_plan(table)?;
     let limits = game_limits(plan.limit, plan.limit_b);
     let paired = plan.engines.len() > 1;
     let positions = Setup::parse_set(plan.variant, &plan.positions)
@@ -304,6 +314,27 @@ fn refuse_unrestorable(plan: &Manifest) -> Result<(), String> {
     }
 }
 
+/// A side's castling from its table cells: none, or a side (`a` or `h`)
+/// at a ply; `at` places a refusal.
+fn castling_of(
+    side: Option<&str>,
+    ply: Option<u64>,
+    at: &dyn Fn(&str) -> String,
+) -> Result<Option<Castling>, String> {
+    match (side, ply) {
+        (None, None) => Ok(None),
+        (Some("a"), Some(ply)) => Ok(Some(Castling {
+            ply: u32::try_from(ply).map_err(|e| at(&e.to_string()))?,
+            side: 'a',
+        })),
+        (Some("h"), Some(ply)) => Ok(Some(Castling {
+            ply: u32::try_from(ply).map_err(|e| at(&e.to_string()))?,
+            side: 'h',
+        })),
+        (side, ply) => Err(at(&format!("castling side {side:?} at ply {ply:?}"))),
+    }
+}
+
 /// The games of a slice of the table that starts at row `offset`, in row
 /// order.
 fn games_of(frame: &DataFrame, variant: Variant, offset: usize) -> Result<Vec<GameRecord>, String> {
@@ -350,20 +381,8 @@ fn games_of(frame: &DataFrame, variant: Variant, offset: usize) -> Result<Vec<Ga
             let text = |c: &[Option<String>], name: &str| -> Result<String, String> {
                 c[i].clone().ok_or_else(|| at(&format!("no {name}")))
             };
-            let castling = |k: usize| -> Result<Option<Castling>, String> {
-                match (castle_side[k][i].as_deref(), castle_ply[k][i]) {
-                    (None, None) => Ok(None),
-                    (Some("a"), Some(ply)) => Ok(Some(Castling {
-                        ply: u32::try_from(ply).map_err(|e| at(&e.to_string()))?,
-                        side: 'a',
-                    })),
-                    (Some("h"), Some(ply)) => Ok(Some(Castling {
-                        ply: u32::try_from(ply).map_err(|e| at(&e.to_string()))?,
-                        side: 'h',
-                    })),
-                    (side, ply) => Err(at(&format!("castling side {side:?} at ply {ply:?}"))),
-                }
-            };
+            let castling =
+                |k: usize| castling_of(castle_side[k][i].as_deref(), castle_ply[k][i], &at);
             let result = text(&result, "result")?;
             let termination = text(&termination, "termination")?;
             let moves = text(&moves, "moves")?;

@@ -17,8 +17,8 @@ use serde::Serialize;
 use crate::{
     Book, Control, FailedGame, GameRecord, GameSpec, JOURNAL_FILE, Manifest, PROCESS_PER_SIDE,
     PairTally, PgnExtras, PositionStats, PositionSummary, Progress, Rules, RunTiming,
-    SelfplayConfig, SelfplayError, SelfplayOutcome, adaptive, checks, game_seed, manifest, now,
-    play, processes_label, validate, write_run_outputs,
+    SelfplayConfig, SelfplayError, SelfplayOutcome, adaptive, checks, game_seed, now, play,
+    processes_label, validate, write_run_outputs,
 };
 
 /// The settings a journal belongs to: games are only mixed when these are
@@ -116,8 +116,7 @@ fn run_locked(
     let clock = std::time::Instant::now();
     let mut state = Prepared::new(config)?;
     refuse_mixed_kinds(config, state.done.len())?;
-    let decided_before = state.sprt_decided(config);
-    let (jobs, slots) = if decided_before {
+    let (jobs, slots) = if state.sprt_decided(config) {
         (Vec::new(), slots(config))
     } else {
         (jobs(config, &state.done), slots(config))
@@ -165,8 +164,9 @@ fn run_locked(
         Some(record) => record.is_none(),
         None => !sprt_stopped && games + (failed.len() as u64) < total,
     };
-    let mut engines = vec![state.engine_a];
-    engines.extend(state.engine_b);
+    let engines: Vec<_> = std::iter::once(state.engine_a)
+        .chain(state.engine_b)
+        .collect();
     timing.wall_seconds = clock.elapsed().as_secs_f64();
     let outcome = SelfplayOutcome {
         engines,
@@ -183,16 +183,7 @@ fn run_locked(
         round: shard_round.map(|(round, _)| round),
     };
     if !interrupted {
-        let mut manifest = manifest(config, &outcome, started);
-        // A rerun of a finished run keeps when it was made.
-        let worked = outcome.timing.games > 0 || !outcome.failed.is_empty();
-        (manifest.started, manifest.finished) = c960_store::manifest::kept_times(
-            &config.out,
-            manifest.started,
-            manifest.finished,
-            worked,
-        );
-        write_outputs(config, &outcome, &manifest)?;
+        crate::manifest::write_finished(config, &outcome, started)?;
     }
     Ok(outcome)
 }
@@ -432,27 +423,11 @@ impl Prepared {
         mut on_finished: impl FnMut(u64, u64),
     ) -> Result<(Vec<FailedGame>, RunTiming), SelfplayError> {
         let paired = self.engine_b.is_some();
-        let failed_logs: std::sync::Mutex<HashMap<GameKey, Vec<String>>> =
-            std::sync::Mutex::default();
+        let failed_logs = FailedLogs::default();
         let spare = &self.spare;
         let start = || Prepared::players(spare, config);
         let work = |players: &mut Players, job: &(Setup, u32)| {
-            let (position, index) = *job;
-            let spec = game_spec(config, paired, position, index);
-            let result = match players {
-                Players::Sides { a, b } if paired && index % 2 == 1 => play(&spec, b, Some(a)),
-                Players::Sides { a, b } => play(&spec, a, Some(b)),
-                Players::Shared(a) => play(&spec, a, None),
-            };
-            if result.is_err() {
-                let logs = players.logs();
-                if !logs.is_empty()
-                    && let Ok(mut map) = failed_logs.lock()
-                {
-                    map.insert(GameKey::new(position.id(), index), logs);
-                }
-            }
-            result
+            play_job(config, paired, players, *job, &failed_logs)
         };
         let mut failed = Vec::new();
         let mut timing = RunTiming::default();
@@ -517,6 +492,35 @@ impl Prepared {
         Ok((failed, timing))
     }
 }
+
+/// Plays job (`position`, `index`) with `players`; a failed game's engine
+/// logs go to `failed_logs`.
+fn play_job(
+    config: &SelfplayConfig,
+    paired: bool,
+    players: &mut Players,
+    (position, index): (Setup, u32),
+    failed_logs: &FailedLogs,
+) -> Result<GameRecord, EngineError> {
+    let spec = game_spec(config, paired, position, index);
+    let result = match players {
+        Players::Sides { a, b } if paired && index % 2 == 1 => play(&spec, b, Some(a)),
+        Players::Sides { a, b } => play(&spec, a, Some(b)),
+        Players::Shared(a) => play(&spec, a, None),
+    };
+    if result.is_err() {
+        let logs = players.logs();
+        if !logs.is_empty()
+            && let Ok(mut map) = failed_logs.lock()
+        {
+            map.insert(GameKey::new(position.id(), index), logs);
+        }
+    }
+    result
+}
+
+/// The engine logs of failed games, by game.
+type FailedLogs = std::sync::Mutex<HashMap<GameKey, Vec<String>>>;
 
 /// The game to play for job (`position`, `index`): its seed, each side's
 /// control (A is White in even games against B) and its opening.

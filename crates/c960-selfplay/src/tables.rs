@@ -220,10 +220,44 @@ fn games_frame(games: &[GameRecord], variant: Variant) -> io::Result<DataFrame> 
     Ok(frame)
 }
 
-fn plain_games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
+/// Each side's castling: the side (`a` or `h`) and the ply, or nothing.
+fn castling_columns(games: &[GameRecord]) -> [Column; 4] {
     let castle = |c: Option<Castling>| c.map(|c| c.side.to_string());
     let ply = |c: Option<Castling>| c.map(|c| c.ply);
-    let columns = vec![
+    [
+        Column::new(
+            "white_castle_side".into(),
+            games
+                .iter()
+                .map(|g| castle(g.white_castling))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "white_castle_ply".into(),
+            games
+                .iter()
+                .map(|g| ply(g.white_castling))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black_castle_side".into(),
+            games
+                .iter()
+                .map(|g| castle(g.black_castling))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "black_castle_ply".into(),
+            games
+                .iter()
+                .map(|g| ply(g.black_castling))
+                .collect::<Vec<_>>(),
+        ),
+    ]
+}
+
+fn plain_games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
+    let mut columns = vec![
         Column::new("sp".into(), games.iter().map(|g| g.sp).collect::<Vec<_>>()),
         Column::new(
             "game".into(),
@@ -271,34 +305,9 @@ fn plain_games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
             "moves".into(),
             games.iter().map(|g| g.moves.join(" ")).collect::<Vec<_>>(),
         ),
-        Column::new(
-            "white_castle_side".into(),
-            games
-                .iter()
-                .map(|g| castle(g.white_castling))
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "white_castle_ply".into(),
-            games
-                .iter()
-                .map(|g| ply(g.white_castling))
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "black_castle_side".into(),
-            games
-                .iter()
-                .map(|g| castle(g.black_castling))
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "black_castle_ply".into(),
-            games
-                .iter()
-                .map(|g| ply(g.black_castling))
-                .collect::<Vec<_>>(),
-        ),
+    ];
+    columns.extend(castling_columns(games));
+    columns.extend([
         Column::new(
             "scores".into(),
             games
@@ -317,7 +326,7 @@ fn plain_games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
             "book_plies".into(),
             games.iter().map(|g| g.book_plies).collect::<Vec<_>>(),
         ),
-    ];
+    ]);
     DataFrame::new(games.len(), columns).map_err(io::Error::other)
 }
 

@@ -5,7 +5,8 @@
 //!
 //! The kinds differ only in their units and tables (a sweep's (position,
 //! repeat) searches, a self-play run's games), which their own crates
-//! unite and write.
+//! name and write through the shared skeleton ([`begin`], [`unite`],
+//! [`missing`], [`write_journal`]).
 
 use std::{
     fs, io,
@@ -16,6 +17,13 @@ use serde::de::DeserializeOwned;
 use thiserror::Error;
 
 use crate::{DirLock, Journal, JournalError, LockError, MANIFEST_FILE, RunKind, Settings};
+
+mod skeleton;
+
+pub use skeleton::{
+    Merging, RunFiles, Same, Unit, UnitOf, Unite, United, begin, keeps_output, missing, unite,
+    write_journal,
+};
 
 /// One input of a merge: its directory, its manifest if it finished, and
 /// its journal's header line (as written) and settings.

@@ -267,49 +267,60 @@ fn run_locked(
         // A rerun of a finished sweep keeps when it was made.
         let kept =
             c960_store::manifest::kept_times(&config.out, started, now(), resumed < wanted.len());
-        let manifest = SweepManifest {
-            kind: c960_store::RunKind::Sweep,
-            variant: state.variant,
-            c960_version: env!("CARGO_PKG_VERSION").to_owned(),
-            engine: outcome.engine.clone(),
-            limit: config.limit,
-            multipv: config.multipv,
-            repeats: config.repeats.repeats,
-            repeat_rule: config
-                .repeats
-                .is_repeated()
-                .then(|| config.repeats.describe(config.limit)),
-            seed: config.repeats.is_repeated().then_some(config.repeats.seed),
-            repeatability,
-            positions: config
-                .set
-                .clone()
-                .unwrap_or_else(|| Setup::format_set(&config.positions)),
-            rows: outcome
-                .rows
-                .iter()
-                .map(|r| r.sp)
-                .collect::<BTreeSet<_>>()
-                .len(),
-            failed: outcome.failed.clone(),
-            resumed,
-            jobs: config.jobs,
-            started: kept.0,
-            finished: kept.1,
-            notes: if config.repeats.is_repeated() {
-                format!("{NOTES}{REPEAT_NOTES}")
-            } else {
-                NOTES.to_owned()
-            },
-            repaired: outcome.repaired.clone(),
-            sharding: Sharding {
-                shard: (!config.shard.is_whole()).then_some(config.shard),
-                ..Sharding::default()
-            },
-        };
+        let manifest = manifest(config, state.variant, &outcome, kept);
         write_outputs(&config.out, &outcome.rows, &manifest)?;
     }
     Ok(outcome)
+}
+
+/// The manifest of a finished sweep (`kept`: when it started and
+/// finished).
+fn manifest(
+    config: &SweepConfig,
+    variant: Variant,
+    outcome: &SweepOutcome,
+    kept: (String, String),
+) -> SweepManifest {
+    SweepManifest {
+        kind: c960_store::RunKind::Sweep,
+        variant,
+        c960_version: env!("CARGO_PKG_VERSION").to_owned(),
+        engine: outcome.engine.clone(),
+        limit: config.limit,
+        multipv: config.multipv,
+        repeats: config.repeats.repeats,
+        repeat_rule: config
+            .repeats
+            .is_repeated()
+            .then(|| config.repeats.describe(config.limit)),
+        seed: config.repeats.is_repeated().then_some(config.repeats.seed),
+        repeatability: outcome.repeatability,
+        positions: config
+            .set
+            .clone()
+            .unwrap_or_else(|| Setup::format_set(&config.positions)),
+        rows: outcome
+            .rows
+            .iter()
+            .map(|r| r.sp)
+            .collect::<BTreeSet<_>>()
+            .len(),
+        failed: outcome.failed.clone(),
+        resumed: outcome.resumed,
+        jobs: config.jobs,
+        started: kept.0,
+        finished: kept.1,
+        notes: if config.repeats.is_repeated() {
+            format!("{NOTES}{REPEAT_NOTES}")
+        } else {
+            NOTES.to_owned()
+        },
+        repaired: outcome.repaired.clone(),
+        sharding: Sharding {
+            shard: (!config.shard.is_whole()).then_some(config.shard),
+            ..Sharding::default()
+        },
+    }
 }
 
 pub(crate) const NOTES: &str = "Scores and WDL are from White's point of view. best_move_uci and move*_uci \
@@ -347,35 +358,43 @@ struct Prepared {
     repaired: Vec<DroppedLine>,
 }
 
+/// Refuses a sweep without positions, of two variants, with a repeat rule
+/// its limit does not allow, or of a shard without searches; returns its
+/// variant.
+fn check_config(config: &SweepConfig) -> Result<Variant, SweepError> {
+    if config.positions.is_empty() {
+        return Err(SweepError::Invalid("no positions to sweep".to_owned()));
+    }
+    let variant = config.positions[0].variant();
+    if config.positions.iter().any(|p| p.variant() != variant) {
+        return Err(SweepError::Invalid(
+            "a sweep takes setups of one variant (Chess960 or DFRC), not both".to_owned(),
+        ));
+    }
+    config
+        .repeats
+        .check(config.limit)
+        .map_err(SweepError::Invalid)?;
+    if units(config).is_empty() {
+        // Its table would be empty, and read as a sweep of nothing.
+        let searches = config.searches();
+        return Err(SweepError::Invalid(format!(
+            "shard {} holds no search of this sweep, which has {}: use at most {}",
+            config.shard,
+            c960_core::plural(searches, "search", "searches"),
+            c960_core::plural(searches, "shard", "shards")
+        )));
+    }
+    Ok(variant)
+}
+
 impl Prepared {
     fn new(
         config: &SweepConfig,
         dir: &RunDir,
         started: Option<AnyEngine>,
     ) -> Result<Prepared, SweepError> {
-        if config.positions.is_empty() {
-            return Err(SweepError::Invalid("no positions to sweep".to_owned()));
-        }
-        let variant = config.positions[0].variant();
-        if config.positions.iter().any(|p| p.variant() != variant) {
-            return Err(SweepError::Invalid(
-                "a sweep takes setups of one variant (Chess960 or DFRC), not both".to_owned(),
-            ));
-        }
-        config
-            .repeats
-            .check(config.limit)
-            .map_err(SweepError::Invalid)?;
-        if units(config).is_empty() {
-            // Its table would be empty, and read as a sweep of nothing.
-            let searches = config.searches();
-            return Err(SweepError::Invalid(format!(
-                "shard {} holds no search of this sweep, which has {}: use at most {}",
-                config.shard,
-                c960_core::plural(searches, "search", "searches"),
-                c960_core::plural(searches, "shard", "shards")
-            )));
-        }
+        let variant = check_config(config)?;
         // Outputs that cannot be replaced are refused before any work.
         dir.check_outputs(&[
             JOURNAL_FILE,

@@ -14,19 +14,17 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    io,
     path::{Path, PathBuf},
 };
 
 use c960_core::{SearchKey, Setup, Shard, Variant};
 use c960_engine::Limit;
 use c960_store::{
-    Journal, JournalError, RunDir, RunKind, Settings,
+    RunKind, Settings,
     merge::{
-        ExistingOutput, MergeInput, SEARCHES, agree, existing_output, missing_message,
-        output_would_lose, outside_the_run, read_inputs, refuse_mixed, unfinished,
+        ExistingOutput, MergeInput, RunFiles, SEARCHES, Unite, begin, existing_output,
+        keeps_output, missing, unfinished, unite, write_journal,
     },
-    write_atomically,
 };
 
 use crate::{
@@ -53,6 +51,14 @@ pub struct MergeOutcome {
 /// Why a merge was refused; the same errors as a sweep's.
 pub type MergeError = SweepError;
 
+/// A sweep's files, as a merge reads them.
+const SWEEP: RunFiles<'static> = RunFiles {
+    journal: JOURNAL_FILE,
+    kind: RunKind::Sweep,
+    what: "sweep",
+    covers: "positions",
+};
+
 /// Merges the sweep directories `inputs` into `out` (see the module
 /// documentation).
 pub fn merge(
@@ -60,31 +66,17 @@ pub fn merge(
     out: &Path,
     allow_missing: bool,
 ) -> Result<MergeOutcome, MergeError> {
-    let invalid = |m: String| SweepError::Invalid(m);
-    c960_store::create_dir(out)?;
-    let _dir = RunDir::lock(out)?;
-    let (read, _locks) =
-        read_inputs::<Entry, SweepManifest>(inputs, out, JOURNAL_FILE, RunKind::Sweep, "sweep")?;
-    let first = &read[0];
-    for other in &read[1..] {
-        agree(first, other, &fields(first, other))?;
-    }
-    let Some(plan) = read.iter().find_map(|i| i.manifest.as_ref()) else {
-        return Err(invalid(format!(
-            "no input has finished (no {MANIFEST_FILE}): nothing says which positions the run \
-             covers"
-        )));
-    };
+    let merging = begin::<Entry, SweepManifest>(inputs, out, SWEEP, |_| Ok(()), fields)?;
+    let (read, plan, first) = (&merging.read, merging.plan(), merging.first());
     let variant = plan.variant;
-    let positions = Setup::parse_set(variant, &plan.positions)
-        .map_err(|e| invalid(format!("manifest positions {:?}: {e}", plan.positions)))?;
-    let limit = plan.limit;
+    let positions = Setup::parse_set(variant, &plan.positions).map_err(|e| {
+        SweepError::Invalid(format!("manifest positions {:?}: {e}", plan.positions))
+    })?;
     let repeat_plan = repeat_plan(&first.settings)?;
     let wanted: BTreeSet<SearchKey> = positions
         .iter()
         .flat_map(|p| (0..repeat_plan.repeats.get()).map(move |r| SearchKey::new(p.id(), r)))
         .collect();
-    let exact = matches!(limit, Limit::Nodes(_) | Limit::Depth(_));
     let existing = existing_output(
         out,
         JOURNAL_FILE,
@@ -98,114 +90,87 @@ pub fn merge(
         ],
     )?;
 
-    let (rows, duplicates) = unite(&read, plan, &wanted, limit, &repeat_plan, exact)?;
+    let united = unite_searches(read, plan, &wanted, &repeat_plan)?;
     if existing == ExistingOutput::SameRun {
-        keeps_output(out, &first.settings, variant, &rows)?;
+        keeps_output(
+            out,
+            JOURNAL_FILE,
+            first,
+            &united.units,
+            SEARCHES,
+            |entry: Entry| match entry {
+                Entry::Done(row) => Some(row.key()),
+                Entry::Failed(_) => None,
+            },
+            |key| search_name(variant, key),
+        )?;
     }
-    let missing: Vec<SearchKey> = wanted
-        .iter()
-        .copied()
-        .filter(|key| !rows.contains_key(key))
-        .collect();
-    let unfinished = unfinished(&read);
-    if !missing.is_empty() && !allow_missing {
-        return Err(invalid(missing_searches(variant, &missing, &unfinished)));
-    }
+    let missing = missing(
+        read,
+        wanted,
+        &united.units,
+        allow_missing,
+        (SEARCHES, 8),
+        |key| search_name(variant, key),
+    )?;
 
     // The journal first, as a run writes it: header, then one line per row.
-    write_atomically(&out.join(JOURNAL_FILE), |file| {
-        io::Write::write_all(file, &first.header)?;
-        for (_, line, _) in rows.values() {
-            io::Write::write_all(file, line)?;
-        }
-        Ok(())
-    })?;
-    let rows: Vec<SweepRow> = rows.into_values().map(|(row, _, _)| row).collect();
-    let manifest = merged_manifest(&read, plan, &rows, &repeat_plan, missing);
+    write_journal(
+        read,
+        JOURNAL_FILE,
+        &united.units,
+        &out.join(JOURNAL_FILE),
+        |_| Ok(()),
+    )?;
+    let rows: Vec<SweepRow> = united.units.into_values().map(|unit| unit.kept).collect();
+    let manifest = merged_manifest(read, plan, &rows, &repeat_plan, missing);
     write_outputs(out, &rows, &manifest)?;
     Ok(MergeOutcome {
         rows: rows.len(),
-        duplicates,
+        duplicates: united.duplicates,
         missing: manifest.sharding.missing,
         shards: manifest.sharding.shards,
-        unfinished,
+        unfinished: unfinished(read),
     })
 }
 
-/// Each input's row of each search of the run (`wanted`), with its
-/// journal line and input; a search found again counts once (and must be
-/// the same row when the run replays exactly). Refuses an input with
-/// searches outside the run.
-fn unite(
+/// Each search of the run (`wanted`) over all inputs, with its row; a
+/// search found again counts once (and must be the same row, apart from
+/// its time, when the run replays exactly: a node or depth limit).
+fn unite_searches(
     read: &[MergeInput<SweepManifest>],
     plan: &SweepManifest,
     wanted: &BTreeSet<SearchKey>,
-    limit: Limit,
     repeat_plan: &RepeatPlan,
-    exact: bool,
-) -> Result<(Rows, usize), MergeError> {
-    let first = &read[0];
-    let variant = plan.variant;
-    let repeat_plan = *repeat_plan;
-    let mut rows: Rows = BTreeMap::new();
-    let mut duplicates = 0;
-    for (k, input) in read.iter().enumerate() {
-        let path = input.dir.join(JOURNAL_FILE);
-        let check = move |entry: &Entry| validate::check_entry(entry, limit, &repeat_plan, variant);
-        let mut refused = None;
-        let mut outside: (usize, Option<SearchKey>) = (0, None);
-        let result =
-            Journal::<Entry>::read_records(&path, &first.settings, &check, |entry, _, line| {
-                let Entry::Done(row) = entry else {
-                    return Ok(());
-                };
-                let key = row.key();
-                if !wanted.contains(&key) {
-                    outside.0 += 1;
-                    outside.1.get_or_insert(key);
-                    return Ok(());
-                }
-                match rows.get(&key) {
-                    None => {
-                        rows.insert(key, (*row, line.to_vec(), k));
-                    }
-                    Some((seen, _, from)) => {
-                        if exact && !same_apart_from_time(seen, &row) {
-                            refused = Some(conflict(&read[*from].dir, &input.dir, variant, key));
-                            return Err(JournalError::Io {
-                                path: path.clone(),
-                                source: io::Error::other("conflicting duplicate"),
-                            });
-                        }
-                        duplicates += 1;
-                    }
-                }
-                Ok(())
-            });
-        if let Some(message) = refused {
-            return Err(SweepError::Invalid(message));
-        }
-        result.map_err(|e| refuse_mixed(first, input, e))?;
-        if let (count, Some(key)) = outside {
-            return Err(outside_the_run(
-                &input.dir,
-                count,
-                SEARCHES,
-                &search_name(variant, key),
-                &format!(
-                    "positions {}, {}",
-                    plan.positions,
-                    c960_core::plural(repeat_plan.repeats.get(), "repeat", "repeats")
-                ),
+) -> Result<c960_store::merge::United<SearchKey, SweepRow>, MergeError> {
+    let (variant, limit, repeat_plan) = (plan.variant, plan.limit, *repeat_plan);
+    let exact = matches!(limit, Limit::Nodes(_) | Limit::Depth(_));
+    let how = Unite {
+        files: SWEEP,
+        units: SEARCHES,
+        check: &move |entry: &Entry| validate::check_entry(entry, limit, &repeat_plan, variant),
+        unit: &|entry: Entry, _: &[u8]| match entry {
+            Entry::Done(row) => Some((row.key(), *row)),
+            Entry::Failed(_) => None,
+        },
+        in_run: &|key: &SearchKey| wanted.contains(key),
+        same: exact.then_some(&same_apart_from_time as &dyn Fn(&SweepRow, &SweepRow) -> bool),
+        name: &|key| search_name(variant, key),
+        conflict: &|key: SearchKey| {
+            format!(
+                "{} repeat {} has two different rows",
+                variant.label(key.setup),
+                key.repeat
             )
-            .into());
-        }
-    }
-    Ok((rows, duplicates))
+        },
+        plan: format!(
+            "positions {}, {}",
+            plan.positions,
+            c960_core::plural(repeat_plan.repeats.get(), "repeat", "repeats")
+        ),
+    };
+    Ok(unite(read, &how)?)
 }
-
-/// Each search's row, journal line and input.
-type Rows = BTreeMap<SearchKey, (SweepRow, Vec<u8>, usize)>;
 
 /// The merged sweep's manifest: the run's settings from `plan`, the
 /// merged counts (and repeatability) and the span of the inputs' clocks.
@@ -274,13 +239,7 @@ fn merged_manifest(
 
 /// The manifest fields two inputs must share where both finished:
 /// version, positions, `MultiPV`, limit and repeats.
-fn fields(
-    a: &MergeInput<SweepManifest>,
-    b: &MergeInput<SweepManifest>,
-) -> Vec<(&'static str, String, String)> {
-    let (Some(x), Some(y)) = (&a.manifest, &b.manifest) else {
-        return Vec::new();
-    };
+fn fields(x: &SweepManifest, y: &SweepManifest) -> Vec<(&'static str, String, String)> {
     vec![
         (
             "c960_version",
@@ -293,16 +252,6 @@ fn fields(
         ("limit", x.limit.to_string(), y.limit.to_string()),
         ("repeats", x.repeats.to_string(), y.repeats.to_string()),
     ]
-}
-
-fn conflict(a: &Path, b: &Path, variant: Variant, key: SearchKey) -> String {
-    let (sp, repeat) = (variant.label(key.setup), key.repeat);
-    format!(
-        "cannot merge {} with {}: {sp} repeat {repeat} has two different rows in a run \
-         that replays exactly (a conflicting duplicate)",
-        b.display(),
-        a.display()
-    )
 }
 
 fn same_apart_from_time(a: &SweepRow, b: &SweepRow) -> bool {
@@ -332,44 +281,4 @@ fn search_name(variant: Variant, key: SearchKey) -> String {
     } else {
         format!("{} repeat {}", variant.label(key.setup), key.repeat)
     }
-}
-
-/// Refuses to replace the sweep in `out` (of the inputs' settings) when it
-/// holds a search that no input has.
-fn keeps_output<T>(
-    out: &Path,
-    settings: &Settings,
-    variant: Variant,
-    rows: &BTreeMap<SearchKey, T>,
-) -> Result<(), MergeError> {
-    let mut lost = 0;
-    let mut first = None;
-    Journal::<Entry>::read_records(
-        &out.join(JOURNAL_FILE),
-        settings,
-        &|_| Ok(()),
-        |entry, _, _| {
-            if let Entry::Done(row) = entry
-                && !rows.contains_key(&row.key())
-            {
-                lost += 1;
-                first.get_or_insert(row.key());
-            }
-            Ok(())
-        },
-    )?;
-    match first {
-        Some(key) => Err(output_would_lose(out, lost, SEARCHES, &search_name(variant, key)).into()),
-        None => Ok(()),
-    }
-}
-
-/// The refusal for missing searches, the first few named.
-fn missing_searches(variant: Variant, missing: &[SearchKey], unfinished: &[PathBuf]) -> String {
-    let shown: Vec<String> = missing
-        .iter()
-        .take(8)
-        .map(|&key| search_name(variant, key))
-        .collect();
-    missing_message(missing.len(), SEARCHES, &shown, unfinished)
 }

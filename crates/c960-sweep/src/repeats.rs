@@ -154,12 +154,10 @@ impl Moments {
         }
         let n = values.len() as f64;
         let mean = values.iter().sum::<f64>() / n;
-        let sd = (values.len() >= 2)
-            .then(|| (values.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt());
         Some(Moments {
             mean,
-            sd,
-            se: sd.map(|s| s / n.sqrt()),
+            sd: c960_balance::means::sd(values),
+            se: c960_balance::means::se(values),
         })
     }
 }

@@ -80,6 +80,14 @@ pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
         Column::new(best_move_san.into(), strings(|r| &r.best_move_san)),
         Column::new(pv_san.into(), strings(|r| &r.pv_san)),
     ];
+    columns.extend(top_move_columns(rows, multipv));
+    DataFrame::new(rows.len(), columns)
+}
+
+/// The columns of the top `multipv` moves: `move{k}_uci`, `_san`, `_cp`
+/// and `_mate` for each k.
+fn top_move_columns(rows: &[SweepRow], multipv: u32) -> Vec<Column> {
+    let mut columns = Vec::new();
     for k in 0..multipv as usize {
         let top = |r: &SweepRow| r.top_moves.get(k).cloned();
         let n = k + 1;
@@ -108,7 +116,7 @@ pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
                 .collect::<Vec<_>>(),
         ));
     }
-    DataFrame::new(rows.len(), columns)
+    columns
 }
 
 /// One row per (SP, repeat) search: the columns of [`frame`] with

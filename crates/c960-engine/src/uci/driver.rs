@@ -399,6 +399,23 @@ impl UciEngine {
             })
     }
 
+    /// Sets the engine's `MultiPV` to `multipv` where it differs; refuses
+    /// more than one line from an engine that offers no `MultiPV`.
+    fn ensure_multipv(&mut self, multipv: u32) -> Result<(), EngineError> {
+        if multipv != self.multipv {
+            if multipv > 1 && !self.offered.contains_key("MultiPV") {
+                return Err(EngineError::Option {
+                    name: self.info.name.clone(),
+                    reason: "it offers no MultiPV option".to_owned(),
+                });
+            }
+            self.set_option("MultiPV", &multipv.to_string())?;
+            self.sync("setting MultiPV")?;
+            self.multipv = multipv;
+        }
+        Ok(())
+    }
+
     fn line_from(&self, position: &Chess, info: &Info) -> Result<Line, EngineError> {
         let mut pos = position.clone();
         let mut pv = Vec::with_capacity(info.pv.len());
@@ -443,17 +460,7 @@ impl Engine for UciEngine {
         position: &GamePosition,
         search: Search,
     ) -> Result<SearchResult, EngineError> {
-        if search.multipv != self.multipv {
-            if search.multipv > 1 && !self.offered.contains_key("MultiPV") {
-                return Err(EngineError::Option {
-                    name: self.info.name.clone(),
-                    reason: "it offers no MultiPV option".to_owned(),
-                });
-            }
-            self.set_option("MultiPV", &search.multipv.to_string())?;
-            self.sync("setting MultiPV")?;
-            self.multipv = search.multipv;
-        }
+        self.ensure_multipv(search.multipv)?;
         let phase = format!("searching ({})", search.limit);
         self.send(&position.to_uci(), &phase)?;
         self.send(&format!("go {}", search.limit.to_uci()), &phase)?;

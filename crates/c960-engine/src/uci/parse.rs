@@ -189,6 +189,32 @@ fn parse_option(line: &str) -> Result<OptionDecl, ParseError> {
     Ok(decl)
 }
 
+/// The score of an `info` line: `kind` (`cp` or `mate`) and `value`.
+fn score(line: &str, kind: Option<&str>, value: i64) -> Result<Score, ParseError> {
+    let value = i32::try_from(value).map_err(|_| error(line, "score out of range"))?;
+    match kind {
+        Some("cp") => Ok(Score::Cp(value)),
+        Some("mate") => Ok(Score::Mate(value)),
+        _ => Err(error(line, "score must be cp or mate")),
+    }
+}
+
+/// Refuses a `wdl` that does not add up to 1000 (per mille: anything else
+/// is not a win/draw/loss expectation).
+fn per_mille(line: &str, wdl: Wdl) -> Result<Wdl, ParseError> {
+    let sum = u64::from(wdl.win) + u64::from(wdl.draw) + u64::from(wdl.loss);
+    if sum != 1000 {
+        return Err(error(
+            line,
+            &format!(
+                "wdl {} {} {} adds up to {sum}, not 1000",
+                wdl.win, wdl.draw, wdl.loss
+            ),
+        ));
+    }
+    Ok(wdl)
+}
+
 fn parse_info(line: &str) -> Result<Info, ParseError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut info = Info::default();
@@ -232,21 +258,16 @@ fn parse_info(line: &str) -> Result<Info, ParseError> {
                 i += 2;
             }
             "score" => {
-                let value = i32::try_from(number(i + 2, "score")?)
-                    .map_err(|_| error(line, "score out of range"))?;
-                info.score = Some(match words.get(i + 1) {
-                    Some(&"cp") => Score::Cp(value),
-                    Some(&"mate") => Score::Mate(value),
-                    _ => return Err(error(line, "score must be cp or mate")),
-                });
+                let value = number(i + 2, "score")?;
+                info.score = Some(score(line, words.get(i + 1).copied(), value)?);
                 i += 3;
             }
-            "lowerbound" => {
-                info.bound = Bound::Lower;
-                i += 1;
-            }
-            "upperbound" => {
-                info.bound = Bound::Upper;
+            bound @ ("lowerbound" | "upperbound") => {
+                info.bound = if bound == "lowerbound" {
+                    Bound::Lower
+                } else {
+                    Bound::Upper
+                };
                 i += 1;
             }
             "wdl" => {
@@ -255,18 +276,7 @@ fn parse_info(line: &str) -> Result<Info, ParseError> {
                     draw: small(i + 2, "wdl")?,
                     loss: small(i + 3, "wdl")?,
                 };
-                // Per mille: anything else is not a win/draw/loss expectation.
-                let sum = u64::from(wdl.win) + u64::from(wdl.draw) + u64::from(wdl.loss);
-                if sum != 1000 {
-                    return Err(error(
-                        line,
-                        &format!(
-                            "wdl {} {} {} adds up to {sum}, not 1000",
-                            wdl.win, wdl.draw, wdl.loss
-                        ),
-                    ));
-                }
-                info.wdl = Some(wdl);
+                info.wdl = Some(per_mille(line, wdl)?);
                 i += 4;
             }
             "pv" => {

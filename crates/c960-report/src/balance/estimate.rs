@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use c960_balance::{
     consensus::{EngineMeans, Merged, consensus, prepare},
+    means::pooled_variance,
     reliability::{components, split_half},
     sequential::confidence_sequence,
     shrink::shrink,
@@ -37,15 +38,7 @@ pub(super) fn from_games(
     let all: Vec<f64> = scores.values().flatten().copied().collect();
     let mean = all.iter().sum::<f64>() / all.len() as f64;
     // The per-game variance pooled within positions.
-    let (mut ss, mut df) = (0.0, 0.0);
-    for s in scores.values() {
-        if s.len() >= 2 {
-            let m = s.iter().sum::<f64>() / s.len() as f64;
-            ss += s.iter().map(|x| (x - m).powi(2)).sum::<f64>();
-            df += (s.len() - 1) as f64;
-        }
-    }
-    let per_game = if df > 0.0 { ss / df } else { 0.125 };
+    let per_game = pooled_variance(scores.values().map(Vec::as_slice)).unwrap_or(0.125);
     let band = Band {
         centre: mean,
         half_width: settings.band_score,
@@ -159,13 +152,7 @@ fn engine_means(
     let mut engines = Vec::new();
     let mut means = Vec::new();
     let mean_of = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len() as f64;
-    let se_of = |v: &Vec<f64>| {
-        (v.len() >= 2).then(|| {
-            let m = mean_of(v);
-            let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64;
-            (var / v.len() as f64).sqrt()
-        })
-    };
+    let se_of = |v: &Vec<f64>| c960_balance::means::se(v);
     for name in &order {
         let per = &by_engine[name];
         let groups: Vec<Vec<f64>> = per.values().cloned().collect();
@@ -181,6 +168,36 @@ fn engine_means(
         });
     }
     (sps, engines, means)
+}
+
+/// Each position's row of the consensus `present`, with its shrunk
+/// estimate (when shrinking is possible) and its decision.
+fn consensus_rows(
+    present: &[(u16, c960_balance::consensus::Estimate)],
+    shrunk: Option<&[c960_balance::shrink::Shrunk]>,
+    decisions: &[Decision],
+) -> BTreeMap<u16, SweepRow> {
+    let mut out = BTreeMap::new();
+    for (i, (sp, e)) in present.iter().enumerate() {
+        let (s, lo, hi) = shrunk.map_or((e.estimate, e.low, e.high), |r| {
+            (r[i].estimate, r[i].low, r[i].high)
+        });
+        out.insert(
+            *sp,
+            SweepRow {
+                engines: e.engines,
+                estimate: e.estimate,
+                low: e.low,
+                high: e.high,
+                se: e.se,
+                shrunk: s,
+                shrunk_low: lo,
+                shrunk_high: hi,
+                decision: decisions[i],
+            },
+        );
+    }
+    out
 }
 
 #[allow(clippy::cast_precision_loss)]
@@ -235,26 +252,7 @@ pub(super) fn from_sweeps(
     // to all of them.
     let reliability = result.split_half(SPLITS, settings.seed);
     let components_reliability = components(&values, &ses).map(|c| c.reliability);
-    let mut out = BTreeMap::new();
-    for (i, (sp, e)) in present.iter().enumerate() {
-        let (s, lo, hi) = shrunk.as_ref().map_or((e.estimate, e.low, e.high), |r| {
-            (r[i].estimate, r[i].low, r[i].high)
-        });
-        out.insert(
-            *sp,
-            SweepRow {
-                engines: e.engines,
-                estimate: e.estimate,
-                low: e.low,
-                high: e.high,
-                se: e.se,
-                shrunk: s,
-                shrunk_low: lo,
-                shrunk_high: hi,
-                decision: decisions[i],
-            },
-        );
-    }
+    let out = consensus_rows(&present, shrunk.as_deref(), &decisions);
     let summary = MethodSummary::new(
         reliability,
         components_reliability,

@@ -296,13 +296,19 @@ pub fn compute(
     })
 }
 
-/// [`compute`], with `None` when the tables score no position (a sweep
-/// whose every search failed, say).
-pub fn compute_any(
-    games: &[PathBuf],
-    sweeps: &[PathBuf],
-    settings: Settings,
-) -> Result<Option<Balance>, ReportError> {
+/// What the tables given to [`compute_any`] hold.
+struct Tables {
+    /// Each position's game scores, over all game tables.
+    scores: BTreeMap<u16, Vec<f64>>,
+    /// Every search of the sweeps: (engine, SP, run, score).
+    sweep_rows: Vec<(String, u16, String, f64)>,
+    /// The tables read, as given.
+    inputs: Vec<String>,
+}
+
+/// Reads the game tables `games` and sweep tables `sweeps`, refusing one
+/// given twice (by path or content).
+fn read_all(games: &[PathBuf], sweeps: &[PathBuf]) -> Result<Tables, ReportError> {
     let mut inputs = Vec::new();
     let mut seen = Seen::default();
     let mut scores: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
@@ -328,6 +334,25 @@ pub fn compute_any(
         sweep_rows.extend(read);
         inputs.push(file.display().to_string());
     }
+    Ok(Tables {
+        scores,
+        sweep_rows,
+        inputs,
+    })
+}
+
+/// [`compute`], with `None` when the tables score no position (a sweep
+/// whose every search failed, say).
+pub fn compute_any(
+    games: &[PathBuf],
+    sweeps: &[PathBuf],
+    settings: Settings,
+) -> Result<Option<Balance>, ReportError> {
+    let Tables {
+        scores,
+        sweep_rows,
+        inputs,
+    } = read_all(games, sweeps)?;
     if scores.is_empty() && sweep_rows.is_empty() {
         return Ok(None);
     }

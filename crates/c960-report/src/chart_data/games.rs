@@ -48,51 +48,65 @@ pub(super) fn selfplay_charts(
         &timing,
     )?;
     for sweep in sources.iter().filter(|s| s.kind == RunKind::Sweep) {
-        let scores: std::collections::HashMap<u32, f64> =
-            sweep_scores(frame, sweep)?.into_iter().collect();
-        let scatter = charts::Scatter {
-            title: format!("Engine score against the score in {what}"),
-            provenance: pair_provenance(sweep, source),
-            points: points
-                .iter()
-                .filter_map(|p| Some((p.0, *scores.get(&p.0)?, p.1)))
-                .collect(),
-            x_desc: "engine score, centipawns (White's view)".to_owned(),
-            y_desc: format!("White's score in {what}"),
-        };
-        shelf.add(
-            &format!(
-                "Engine score against the score in {what} ({} × {})",
-                sweep.label, source.label
-            ),
-            &format!("engine-vs-selfplay-{}-{}", sweep.label, source.label),
-            &scatter,
-        )?;
-        let share = frame
-            .column(&format!("{}__first_move_share", source.label))?
-            .f64()?
-            .clone();
-        let concentration = charts::Scatter {
-            title: "How concentrated play is, against White's advantage".to_owned(),
-            provenance: pair_provenance(sweep, source),
-            points: (0..frame.height())
-                .filter_map(|row| {
-                    let sp = u32::try_from(row).ok()?;
-                    Some((sp, *scores.get(&sp)?, share.get(row)?))
-                })
-                .collect(),
-            x_desc: "engine score, centipawns (White's view)".to_owned(),
-            y_desc: "share of the most played first move".to_owned(),
-        };
-        shelf.add(
-            &format!(
-                "Most played first move's share against engine score ({} × {})",
-                sweep.label, source.label
-            ),
-            &format!("first-move-concentration-{}-{}", sweep.label, source.label),
-            &concentration,
-        )?;
+        against_sweep(shelf, frame, (source, sweep), &points, what)?;
     }
+    Ok(())
+}
+
+/// The charts of the self-play run `source` (its scores `points`) against
+/// the sweep `sweep`: engine score against game score, and how
+/// concentrated the first moves are.
+fn against_sweep(
+    shelf: &mut Shelf,
+    frame: &DataFrame,
+    (source, sweep): (&Source, &Source),
+    points: &[(u32, f64, f64, f64)],
+    what: &str,
+) -> Result<(), ReportError> {
+    let scores: std::collections::HashMap<u32, f64> =
+        sweep_scores(frame, sweep)?.into_iter().collect();
+    let scatter = charts::Scatter {
+        title: format!("Engine score against the score in {what}"),
+        provenance: pair_provenance(sweep, source),
+        points: points
+            .iter()
+            .filter_map(|p| Some((p.0, *scores.get(&p.0)?, p.1)))
+            .collect(),
+        x_desc: "engine score, centipawns (White's view)".to_owned(),
+        y_desc: format!("White's score in {what}"),
+    };
+    shelf.add(
+        &format!(
+            "Engine score against the score in {what} ({} × {})",
+            sweep.label, source.label
+        ),
+        &format!("engine-vs-selfplay-{}-{}", sweep.label, source.label),
+        &scatter,
+    )?;
+    let share = frame
+        .column(&format!("{}__first_move_share", source.label))?
+        .f64()?
+        .clone();
+    let concentration = charts::Scatter {
+        title: "How concentrated play is, against White's advantage".to_owned(),
+        provenance: pair_provenance(sweep, source),
+        points: (0..frame.height())
+            .filter_map(|row| {
+                let sp = u32::try_from(row).ok()?;
+                Some((sp, *scores.get(&sp)?, share.get(row)?))
+            })
+            .collect(),
+        x_desc: "engine score, centipawns (White's view)".to_owned(),
+        y_desc: "share of the most played first move".to_owned(),
+    };
+    shelf.add(
+        &format!(
+            "Most played first move's share against engine score ({} × {})",
+            sweep.label, source.label
+        ),
+        &format!("first-move-concentration-{}-{}", sweep.label, source.label),
+        &concentration,
+    )?;
     Ok(())
 }
 
@@ -140,33 +154,28 @@ const CASTLING_COLUMNS: [&str; 4] = [
     "black_castle_ply",
 ];
 
-/// Castling sides and timing of a self-play run, from its games table.
-fn selfplay_castling(
-    source: &Source,
-    provenance: &str,
-    what: &str,
-) -> Result<(charts::Bars, charts::Bars), ReportError> {
-    let path = source.dir.join(GAMES_TABLE);
-    if !path.is_file() {
-        return Err(ReportError::BadRun {
-            dir: source.dir.clone(),
-            reason: format!("{GAMES_TABLE} is missing"),
-        });
-    }
-    let bins: [(u32, u32, &str); 6] = [
-        (1, 5, "1–5"),
-        (6, 10, "6–10"),
-        (11, 15, "11–15"),
-        (16, 20, "16–20"),
-        (21, 30, "21–30"),
-        (31, u32::MAX, "31 and later"),
-    ];
+/// The move bins of the castling timing chart: first and last move, label.
+const CASTLING_BINS: [(u32, u32, &str); 6] = [
+    (1, 5, "1–5"),
+    (6, 10, "6–10"),
+    (11, 15, "11–15"),
+    (16, 20, "16–20"),
+    (21, 30, "21–30"),
+    (31, u32::MAX, "31 and later"),
+];
+
+/// Games castled per side and per move bin, by colour, and the games in
+/// the table at `path`.
+type CastlingCounts = ([[usize; 3]; 2], [[usize; 6]; 2], usize);
+
+/// Counts the castling of the game table at `path`.
+fn count_castling(path: &std::path::Path) -> Result<CastlingCounts, ReportError> {
     // Per colour: the games castled a-side, h-side and not at all, and
     // those castled at a move in each bin.
     let mut side_games = [[0usize; 3]; 2];
     let mut bin_games = [[0usize; 6]; 2];
     let mut rows = 0;
-    let table = GameSlices::open(&path)?;
+    let table = GameSlices::open(path)?;
     for slice in table.slices(Some(&CASTLING_COLUMNS), SLICE_ROWS) {
         let (_, games) = slice?;
         rows += games.height();
@@ -183,12 +192,32 @@ fn selfplay_castling(
             let ply = games.column(&format!("{colour}_castle_ply"))?.u32()?;
             for ply in ply.iter().flatten() {
                 let m = ply.div_ceil(2);
-                if let Some(bin) = bins.iter().position(|(f, l, _)| *f <= m && m <= *l) {
+                if let Some(bin) = CASTLING_BINS
+                    .iter()
+                    .position(|(f, l, _)| *f <= m && m <= *l)
+                {
                     bin_games[k][bin] += 1;
                 }
             }
         }
     }
+    Ok((side_games, bin_games, rows))
+}
+
+/// Castling sides and timing of a self-play run, from its games table.
+fn selfplay_castling(
+    source: &Source,
+    provenance: &str,
+    what: &str,
+) -> Result<(charts::Bars, charts::Bars), ReportError> {
+    let path = source.dir.join(GAMES_TABLE);
+    if !path.is_file() {
+        return Err(ReportError::BadRun {
+            dir: source.dir.clone(),
+            reason: format!("{GAMES_TABLE} is missing"),
+        });
+    }
+    let (side_games, bin_games, rows) = count_castling(&path)?;
     let total = count(rows.max(1));
     let percent = |n: &usize| 100.0 * count(*n) / total;
     let sides: Vec<Vec<f64>> = side_games
@@ -221,7 +250,7 @@ fn selfplay_castling(
         charts::Bars {
             title: format!("Castling in {what}: at which move"),
             provenance: provenance.to_owned(),
-            categories: bins.iter().map(|b| b.2.to_owned()).collect(),
+            categories: CASTLING_BINS.iter().map(|b| b.2.to_owned()).collect(),
             series: series(timing),
             x_desc: "move number of the castling move".to_owned(),
             y_desc: "% of games".to_owned(),

@@ -38,6 +38,31 @@ pub(super) fn sweep_charts(
         &format!("histogram-{}", source.label),
         &histogram,
     )?;
+    group_charts(shelf, frame, source, &scores, &line)?;
+    let twins = mirror_differences(frame, &scores)?;
+    let mirror = charts::ScoreHistogram {
+        title: "Mirror twins: score difference (the castling effect)".to_owned(),
+        provenance: line,
+        scores: twins,
+        x_desc: "score of the lower SP minus its mirror twin's, centipawns, 10-cp bins".to_owned(),
+    };
+    shelf.add(
+        &format!("Mirror twins: score differences ({})", source.label),
+        &format!("mirror-twins-{}", source.label),
+        &mirror,
+    )?;
+    Ok(())
+}
+
+/// The charts of White's advantage (`scores`) in a sweep grouped by a
+/// feature: weak pawns, castling on move 1, pieces in the way.
+fn group_charts(
+    shelf: &mut Shelf,
+    frame: &DataFrame,
+    source: &Source,
+    scores: &[(u32, f64)],
+    line: &str,
+) -> Result<(), ReportError> {
     // White's advantage grouped by a feature: (chart title, index title,
     // file name, grouping, x axis).
     let groupings: [(&str, &str, &str, GroupKey, &str); 3] = [
@@ -66,8 +91,8 @@ pub(super) fn sweep_charts(
     for (title, shown, name, key, x_desc) in groupings {
         let chart = charts::GroupMeans {
             title: title.to_owned(),
-            provenance: line.clone(),
-            groups: group_by(frame, &scores, key)?,
+            provenance: line.to_owned(),
+            groups: group_by(frame, scores, key)?,
             x_desc: x_desc.to_owned(),
             y_desc: "mean engine score, centipawns (White's view)".to_owned(),
         };
@@ -77,18 +102,6 @@ pub(super) fn sweep_charts(
             &chart,
         )?;
     }
-    let twins = mirror_differences(frame, &scores)?;
-    let mirror = charts::ScoreHistogram {
-        title: "Mirror twins: score difference (the castling effect)".to_owned(),
-        provenance: line,
-        scores: twins,
-        x_desc: "score of the lower SP minus its mirror twin's, centipawns, 10-cp bins".to_owned(),
-    };
-    shelf.add(
-        &format!("Mirror twins: score differences ({})", source.label),
-        &format!("mirror-twins-{}", source.label),
-        &mirror,
-    )?;
     Ok(())
 }
 

@@ -64,23 +64,17 @@ pub struct Intervals {
     pub reference: Option<(String, f64)>,
 }
 
-/// Mean and half-width of the normal 95% interval of `values` (0 for fewer
-/// than two values).
+/// Mean and half-width of the 95% interval of `values` (Student's t, as
+/// [`c960_balance::means::MeanInterval`]; 0 for fewer than two values).
 #[must_use]
 pub fn mean_interval(values: &[f64]) -> (f64, f64) {
-    let n = values.len() as f64;
-    if values.is_empty() {
-        return (0.0, 0.0);
+    match c960_balance::means::MeanInterval::of(values) {
+        Some(interval) => (
+            interval.mean,
+            c960_balance::means::half_width(values).unwrap_or(0.0),
+        ),
+        None => (0.0, 0.0),
     }
-    let mean = values.iter().sum::<f64>() / n;
-    if values.len() < 2 {
-        return (mean, 0.0);
-    }
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (
-        mean,
-        c960_balance::normal::two_sided(c960_balance::LEVEL) * (variance / n).sqrt(),
-    )
 }
 
 impl Chart for Bars {

@@ -30,19 +30,14 @@ pub struct Scatter {
 }
 
 /// Slope and intercept of the least-squares line through `points`.
+/// (`None` for fewer than three points or a constant x).
 fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    if points.len() < 3 {
-        return None;
+    let (x, y): (Vec<Vec<f64>>, Vec<f64>) = points.iter().map(|&(x, y)| (vec![x], y)).unzip();
+    let fit = c960_balance::regression::ols(&["x"], &x, &y)?;
+    match fit.coefficients.as_slice() {
+        [intercept, slope] => Some((slope.estimate, intercept.estimate)),
+        _ => None,
     }
-    let n = points.len() as f64;
-    let mean_x = points.iter().map(|p| p.0).sum::<f64>() / n;
-    let mean_y = points.iter().map(|p| p.1).sum::<f64>() / n;
-    let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
-    let sxy: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
-    (sxx > 0.0).then(|| {
-        let slope = sxy / sxx;
-        (slope, mean_y - slope * mean_x)
-    })
 }
 
 /// The spread of x values from which an axis is taken to be in

@@ -195,9 +195,8 @@ pub fn analyse(run: &DfrcRun, settings: Settings) -> Analysis {
     analyse_described(run, &described, settings)
 }
 
-fn analyse_described(run: &DfrcRun, described: &[Described], settings: Settings) -> Analysis {
-    let cps: Vec<f64> = described.iter().map(|d| d.score.cp).collect();
-    let all_expected: Option<Vec<f64>> = described.iter().map(|d| d.score.expected).collect();
+/// The setups grouped by each value of each feature, with their means.
+fn feature_groups(described: &[Described]) -> Vec<Group> {
     let mut groups = Vec::new();
     for (k, feature) in FEATURES.iter().enumerate() {
         let mut by_value: BTreeMap<i32, Vec<&Described>> = BTreeMap::new();
@@ -216,11 +215,12 @@ fn analyse_described(run: &DfrcRun, described: &[Described], settings: Settings)
             });
         }
     }
-    let names: Vec<&str> = FEATURES[..PER_SIDE].iter().map(|f| f.name).collect();
-    let x: Vec<Vec<f64>> = described
-        .iter()
-        .map(|d| d.values[..PER_SIDE].iter().map(|v| f64::from(*v)).collect())
-        .collect();
+    groups
+}
+
+/// The symmetric setups against the rest: means, and the differences of
+/// mean and spread.
+fn symmetric(described: &[Described], settings: Settings) -> Symmetric {
     let (sym, rest): (Vec<f64>, Vec<f64>) = {
         let (s, r): (Vec<&Described>, Vec<&Described>) =
             described.iter().partition(|d| d.score.setup.is_symmetric());
@@ -229,12 +229,24 @@ fn analyse_described(run: &DfrcRun, described: &[Described], settings: Settings)
             r.iter().map(|d| d.score.cp).collect(),
         )
     };
-    let symmetric = Symmetric {
+    Symmetric {
         symmetric: MeanInterval::of(&sym).unwrap_or(EMPTY),
         rest: MeanInterval::of(&rest).unwrap_or(EMPTY),
         mean_difference: welch(&sym, &rest),
         sd_difference: sd_difference(&sym, &rest, settings.resamples, settings.seed),
-    };
+    }
+}
+
+fn analyse_described(run: &DfrcRun, described: &[Described], settings: Settings) -> Analysis {
+    let cps: Vec<f64> = described.iter().map(|d| d.score.cp).collect();
+    let all_expected: Option<Vec<f64>> = described.iter().map(|d| d.score.expected).collect();
+    let groups = feature_groups(described);
+    let names: Vec<&str> = FEATURES[..PER_SIDE].iter().map(|f| f.name).collect();
+    let x: Vec<Vec<f64>> = described
+        .iter()
+        .map(|d| d.values[..PER_SIDE].iter().map(|v| f64::from(*v)).collect())
+        .collect();
+    let symmetric = symmetric(described, settings);
     let noise = noise(run);
     let (rows, decided) = setup_rows(&run.scores, noise.search_sd, settings);
     let noise = Noise {
@@ -292,19 +304,17 @@ const EMPTY: MeanInterval = MeanInterval {
 
 /// The noise of one search, pooled over the setups with repeats.
 fn noise(run: &DfrcRun) -> Noise {
-    let (mut sum, mut df) = (0.0, 0.0);
-    let mut repeated = 0;
-    for s in &run.scores {
-        if let (Some(sd), true) = (s.cp_sd, s.searches >= 2) {
-            sum += f64::from(s.searches - 1) * sd * sd;
-            df += f64::from(s.searches - 1);
-            repeated += 1;
-        }
-    }
+    let repeated_sds = || {
+        run.scores
+            .iter()
+            .filter_map(|s| s.cp_sd.map(|sd| (sd, s.searches)))
+            .filter(|&(_, searches)| searches >= 2)
+    };
+    let repeated = repeated_sds().count();
     Noise {
         searches: run.scores.iter().map(|s| s.searches).max().unwrap_or(0),
         repeated,
-        search_sd: (df > 0.0).then(|| (sum / df).sqrt()),
+        search_sd: c960_balance::means::pooled_sd(repeated_sds()),
         repeatability: run.manifest.repeatability,
         reliability: None,
         words: String::new(),

@@ -165,32 +165,34 @@ pub(super) fn write_charts(
         },
     )?;
     if let Some(r) = &analysis.regression {
-        chart(
-            "regression",
-            Estimates {
-                title: format!(
-                    "Centipawns per unit of each side's feature (OLS, HC3, n = {})",
-                    r.n
-                ),
-                provenance,
-                bars: r
-                    .coefficients
-                    .iter()
-                    .skip(1)
-                    .map(|c| Bar {
-                        label: c.name.replace('_', " "),
-                        value: c.estimate,
-                        interval: Some((c.low, c.high)),
-                        n: None,
-                    })
-                    .collect(),
-                x_desc: "feature".to_owned(),
-                y_desc: "centipawns per unit".to_owned(),
-                reference: Some(("no effect".to_owned(), 0.0)),
-            },
-        )?;
+        chart("regression", regression_chart(r, provenance))?;
     }
     Ok(shown)
+}
+
+/// The chart of a regression's coefficients (the intercept aside).
+fn regression_chart(r: &c960_balance::regression::Regression, provenance: String) -> Estimates {
+    Estimates {
+        title: format!(
+            "Centipawns per unit of each side's feature (OLS, HC3, n = {})",
+            r.n
+        ),
+        provenance,
+        bars: r
+            .coefficients
+            .iter()
+            .skip(1)
+            .map(|c| Bar {
+                label: c.name.replace('_', " "),
+                value: c.estimate,
+                interval: Some((c.low, c.high)),
+                n: None,
+            })
+            .collect(),
+        x_desc: "feature".to_owned(),
+        y_desc: "centipawns per unit".to_owned(),
+        reference: Some(("no effect".to_owned(), 0.0)),
+    }
 }
 
 fn bar(label: &str, m: &MeanInterval) -> Bar {

@@ -148,10 +148,14 @@ fn setup_columns(path: &Path, wanted: &[&str]) -> Result<DataFrame, ReportError>
     crate::parquet_columns::columns(path, present)
 }
 
-/// The scores of the sweep table in `dir`, checked against the manifest.
-fn read_scores(dir: &Path, manifest: &RunManifest) -> Result<Vec<SetupScore>, ReportError> {
+/// Refuses a sweep table in `dir` whose embedded manifest (`info`) or row
+/// count disagrees with the run's `manifest`.
+fn check_against_manifest(
+    dir: &Path,
+    info: &c960_store::ParquetInfo,
+    manifest: &RunManifest,
+) -> Result<(), ReportError> {
     let path = dir.join(c960_store::SWEEP_TABLE);
-    let info = check_parquet(&path)?;
     let corrupt = |reason: String| CorruptFile {
         path: path.clone(),
         reason,
@@ -178,6 +182,18 @@ fn read_scores(dir: &Path, manifest: &RunManifest) -> Result<Vec<SetupScore>, Re
         ))
         .into());
     }
+    Ok(())
+}
+
+/// The scores of the sweep table in `dir`, checked against the manifest.
+fn read_scores(dir: &Path, manifest: &RunManifest) -> Result<Vec<SetupScore>, ReportError> {
+    let path = dir.join(c960_store::SWEEP_TABLE);
+    let info = check_parquet(&path)?;
+    let corrupt = |reason: String| CorruptFile {
+        path: path.clone(),
+        reason,
+    };
+    check_against_manifest(dir, &info, manifest)?;
     let wanted = [
         "setup",
         "score_cp",

@@ -11,7 +11,9 @@ use crate::{
     output::Text,
 };
 
-pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
+/// Refuses a `c960 balance` without tables, with a level or band out of
+/// range, or with a table that does not exist.
+fn check_args(args: &BalanceArgs) -> Result<()> {
     if args.games.is_empty() && args.sweep.is_empty() {
         return Err(InputError("give at least one --games or --sweep table".to_owned()).into());
     }
@@ -29,6 +31,36 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
             return Err(InputError(format!("{} does not exist", path.display())).into());
         }
     }
+    Ok(())
+}
+
+/// The summary lines of one method (`name`, scores in `unit`).
+fn describe(
+    text: &mut Text,
+    (name, unit): (&str, &str),
+    m: &MethodSummary,
+    fdr: f64,
+) -> std::fmt::Result {
+    let reliability = m.reliability.map_or_else(
+        || "not measurable".to_owned(),
+        |r| {
+            format!(
+                "{:.2} (split-half {:.2} over {} positions)",
+                r.whole, r.half, r.positions
+            )
+        },
+    );
+    writeln!(
+        text,
+        "{name}: mean {:.3}{unit}, band ±{}{unit}; reliability {reliability}: {}",
+        m.mean, m.band, m.words
+    )?;
+    let counts: Vec<String> = m.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
+    writeln!(text, "  verdicts at FDR {}: {}", fdr, counts.join(", "))
+}
+
+pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
+    check_args(args)?;
     let settings = Settings {
         band_score: args.band,
         band_cp: args.band_cp,
@@ -46,35 +78,11 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
         .write(&args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let mut text = Text::default();
-    let describe =
-        |text: &mut Text, name: &str, unit: &str, m: &MethodSummary| -> std::fmt::Result {
-            let reliability = m.reliability.map_or_else(
-                || "not measurable".to_owned(),
-                |r| {
-                    format!(
-                        "{:.2} (split-half {:.2} over {} positions)",
-                        r.whole, r.half, r.positions
-                    )
-                },
-            );
-            writeln!(
-                text,
-                "{name}: mean {:.3}{unit}, band ±{}{unit}; reliability {reliability}: {}",
-                m.mean, m.band, m.words
-            )?;
-            let counts: Vec<String> = m.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
-            writeln!(
-                text,
-                "  verdicts at FDR {}: {}",
-                args.fdr,
-                counts.join(", ")
-            )
-        };
     if let Some(m) = &balance.games {
-        describe(&mut text, "games", "", m)?;
+        describe(&mut text, ("games", ""), m, args.fdr)?;
     }
     if let Some(m) = &balance.sweep {
-        describe(&mut text, "sweep consensus", " cp", m)?;
+        describe(&mut text, ("sweep consensus", " cp"), m, args.fdr)?;
     }
     engines(&mut text, &balance.engines)?;
     agreements(&mut text, &balance.agreement)?;

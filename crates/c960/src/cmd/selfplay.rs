@@ -34,16 +34,7 @@ pub(crate) fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
     }
     let (positions, openings) = positions_and_book(args)?;
     let control = timed_control(args.tc.as_deref(), args.st.as_deref(), "")?;
-    let control_b = match (args.nodes_b, args.depth_b) {
-        (Some(0), _) | (_, Some(0)) => {
-            bail!(InputError(
-                "--nodes-b and --depth-b must be positive".to_owned()
-            ))
-        }
-        (Some(n), _) => Some(Control::Fixed(Limit::Nodes(n))),
-        (_, Some(d)) => Some(Control::Fixed(Limit::Depth(d))),
-        (None, None) => timed_control(args.tc_b.as_deref(), args.st_b.as_deref(), "-b")?,
-    };
+    let control_b = control_b(args)?;
     let sprt = args
         .sprt
         .as_deref()
@@ -58,21 +49,7 @@ pub(crate) fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
             ))
         })?;
     }
-    let engine = with_log(
-        args.engine
-            .engine_spec(&args.engine.engine, &args.engine.options)?,
-        args,
-    );
-    let engine_b = match args.engine_b.as_ref() {
-        Some(b) => Some(with_log(
-            engine_b_spec(args.engine.engine_spec(b, &args.options_b)?, args)?,
-            args,
-        )),
-        None if !args.options_b.is_empty() => {
-            bail!(InputError("--option-b needs --engine-b".to_owned()))
-        }
-        None => None,
-    };
+    let (engine, engine_b) = engines(args)?;
     let out = args
         .out
         .clone()
@@ -110,6 +87,42 @@ pub(crate) fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
         },
         shard: args.shard.unwrap_or_default(),
     })
+}
+
+/// The second engine's control: a fixed --nodes-b or --depth-b, or its
+/// own time control.
+fn control_b(args: &SelfplayArgs) -> Result<Option<Control>> {
+    Ok(match (args.nodes_b, args.depth_b) {
+        (Some(0), _) | (_, Some(0)) => {
+            bail!(InputError(
+                "--nodes-b and --depth-b must be positive".to_owned()
+            ))
+        }
+        (Some(n), _) => Some(Control::Fixed(Limit::Nodes(n))),
+        (_, Some(d)) => Some(Control::Fixed(Limit::Depth(d))),
+        (None, None) => timed_control(args.tc_b.as_deref(), args.st_b.as_deref(), "-b")?,
+    })
+}
+
+/// The engine and the second engine (with --engine-b), each logging where
+/// --log-engine says.
+fn engines(args: &SelfplayArgs) -> Result<(EngineSpec, Option<EngineSpec>)> {
+    let engine = with_log(
+        args.engine
+            .engine_spec(&args.engine.engine, &args.engine.options)?,
+        args,
+    );
+    let engine_b = match args.engine_b.as_ref() {
+        Some(b) => Some(with_log(
+            engine_b_spec(args.engine.engine_spec(b, &args.options_b)?, args)?,
+            args,
+        )),
+        None if !args.options_b.is_empty() => {
+            bail!(InputError("--option-b needs --engine-b".to_owned()))
+        }
+        None => None,
+    };
+    Ok((engine, engine_b))
 }
 
 /// The adaptive rule, with --target-halfwidth or --budget.
@@ -322,6 +335,35 @@ pub(crate) fn write_adaptive(
     )
 }
 
+/// The control of the run, and the second engine's where it differs.
+fn controls(config: &SelfplayConfig) -> String {
+    if config.engine_b.is_some() && config.control_b() != config.control_a() {
+        format!("{} (B: {})", config.control_a(), config.control_b())
+    } else {
+        config.control_a().to_string()
+    }
+}
+
+/// The error for games that failed, naming the first.
+fn refuse_failed(dir: &str, failed: &[c960_selfplay::FailedGame]) -> Result<()> {
+    if let Some(first) = failed.first() {
+        let logs = if first.logs.is_empty() {
+            String::new()
+        } else {
+            format!(" (engine logs: {})", first.logs.join(", "))
+        };
+        bail!(
+            "{} failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {} game {}: {}{logs}; \
+             run the same command again to retry them",
+            c960_core::plural(failed.len(), "game", "games"),
+            first.sp,
+            first.game,
+            first.reason
+        );
+    }
+    Ok(())
+}
+
 pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     let config = config(args)?;
     prepare(&config, args.engine.repair)?;
@@ -354,11 +396,7 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
             outcome.resumed,
             outcome.positions.iter().filter(|p| p.games > 0).count(),
             names.join(" vs "),
-            if config.engine_b.is_some() && config.control_b() != config.control_a() {
-                format!("{} (B: {})", config.control_a(), config.control_b())
-            } else {
-                config.control_a().to_string()
-            },
+            controls(&config),
             started.elapsed().as_secs_f64()
         )?;
         writeln!(
@@ -389,20 +427,5 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
         }
     }
     text.print()?;
-    if let Some(first) = outcome.failed.first() {
-        let logs = if first.logs.is_empty() {
-            String::new()
-        } else {
-            format!(" (engine logs: {})", first.logs.join(", "))
-        };
-        bail!(
-            "{} failed (listed in {dir}/{MANIFEST_FILE}), e.g. SP {} game {}: {}{logs}; \
-             run the same command again to retry them",
-            c960_core::plural(outcome.failed.len(), "game", "games"),
-            first.sp,
-            first.game,
-            first.reason
-        );
-    }
-    Ok(())
+    refuse_failed(&dir.to_string(), &outcome.failed)
 }

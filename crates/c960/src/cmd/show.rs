@@ -310,32 +310,9 @@ fn render_dfrc(f: &DfrcFeatures, lang: Lang) -> String {
     s
 }
 
-/// White's and Black's features side by side, then their differences.
-fn sides_table(record: &DfrcRecord, lang: Lang) -> String {
+/// The rows of [`sides_table`]: label, White's value, Black's.
+fn side_rows(record: &DfrcRecord, lang: Lang) -> [(&'static str, String, String); 7] {
     let t = |key: &str| text(lang, key);
-    let mut s = String::new();
-    let row = |s: &mut String, label: &str, white: String, black: String| {
-        let _ = writeln!(s, "{label:<24}{white:<28}{black}");
-    };
-    row(&mut s, "", t("white").to_owned(), t("black").to_owned());
-    row(
-        &mut s,
-        t("t_undefended"),
-        record.white_undefended.to_string(),
-        record.black_undefended.to_string(),
-    );
-    row(
-        &mut s,
-        t("t_king_only"),
-        record.white_king_only.to_string(),
-        record.black_king_only.to_string(),
-    );
-    row(
-        &mut s,
-        t("t_weak"),
-        record.white_weak.to_string(),
-        record.black_weak.to_string(),
-    );
     let attacks = |list: &str| {
         if list.is_empty() {
             "0".to_owned()
@@ -343,46 +320,69 @@ fn sides_table(record: &DfrcRecord, lang: Lang) -> String {
             list.to_owned()
         }
     };
-    row(
-        &mut s,
-        t("t_attacks"),
-        attacks(&record.white_attacks),
-        attacks(&record.black_attacks),
-    );
-    row(
-        &mut s,
-        t("t_castle_a"),
-        castle_cell(
-            record.white_castle_a_first_move,
-            &record.white_castle_a_kind,
-            lang,
+    [
+        (
+            t("t_undefended"),
+            record.white_undefended.to_string(),
+            record.black_undefended.to_string(),
         ),
-        castle_cell(
-            record.black_castle_a_first_move,
-            &record.black_castle_a_kind,
-            lang,
+        (
+            t("t_king_only"),
+            record.white_king_only.to_string(),
+            record.black_king_only.to_string(),
         ),
-    );
-    row(
-        &mut s,
-        t("t_castle_h"),
-        castle_cell(
-            record.white_castle_h_first_move,
-            &record.white_castle_h_kind,
-            lang,
+        (
+            t("t_weak"),
+            record.white_weak.to_string(),
+            record.black_weak.to_string(),
         ),
-        castle_cell(
-            record.black_castle_h_first_move,
-            &record.black_castle_h_kind,
-            lang,
+        (
+            t("t_attacks"),
+            attacks(&record.white_attacks),
+            attacks(&record.black_attacks),
         ),
-    );
-    row(
-        &mut s,
-        t("t_corner"),
-        record.white_corner_bishops.to_string(),
-        record.black_corner_bishops.to_string(),
-    );
+        (
+            t("t_castle_a"),
+            castle_cell(
+                record.white_castle_a_first_move,
+                &record.white_castle_a_kind,
+                lang,
+            ),
+            castle_cell(
+                record.black_castle_a_first_move,
+                &record.black_castle_a_kind,
+                lang,
+            ),
+        ),
+        (
+            t("t_castle_h"),
+            castle_cell(
+                record.white_castle_h_first_move,
+                &record.white_castle_h_kind,
+                lang,
+            ),
+            castle_cell(
+                record.black_castle_h_first_move,
+                &record.black_castle_h_kind,
+                lang,
+            ),
+        ),
+        (
+            t("t_corner"),
+            record.white_corner_bishops.to_string(),
+            record.black_corner_bishops.to_string(),
+        ),
+    ]
+}
+
+/// White's and Black's features side by side, then their differences.
+fn sides_table(record: &DfrcRecord, lang: Lang) -> String {
+    let t = |key: &str| text(lang, key);
+    let mut s = String::new();
+    let header = ("", t("white").to_owned(), t("black").to_owned());
+    for (label, white, black) in std::iter::once(header).chain(side_rows(record, lang)) {
+        let _ = writeln!(s, "{label:<24}{white:<28}{black}");
+    }
     let _ = writeln!(
         s,
         "{}",

@@ -61,6 +61,30 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
     })
 }
 
+/// The line on the repeatability of a repeated sweep.
+fn repeatability(
+    text: &mut Text,
+    repeatability: Option<c960_sweep::Repeatability>,
+) -> std::fmt::Result {
+    match repeatability {
+        Some(r) => writeln!(
+            text,
+            "repeatability over {} repeats: split-half r = {:.3}, all {} repeats {:.3} \
+             (Spearman-Brown; {} positions): {}",
+            r.repeats,
+            r.split_half,
+            r.repeats,
+            r.all_repeats,
+            r.positions,
+            c960_balance::reliability::describe(Some(r.all_repeats))
+        ),
+        None => writeln!(
+            text,
+            "repeatability: not measurable (needs 3 or more positions with 2 or more repeats)"
+        ),
+    }
+}
+
 pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     let config = config(args)?;
     interrupt::install();
@@ -100,23 +124,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
             started.elapsed().as_secs_f64()
         )?;
         if config.repeats.is_repeated() {
-            match outcome.repeatability {
-                Some(r) => writeln!(
-                    text,
-                    "repeatability over {} repeats: split-half r = {:.3}, all {} repeats {:.3} \
-                     (Spearman-Brown; {} positions): {}",
-                    r.repeats,
-                    r.split_half,
-                    r.repeats,
-                    r.all_repeats,
-                    r.positions,
-                    c960_balance::reliability::describe(Some(r.all_repeats))
-                )?,
-                None => writeln!(
-                    text,
-                    "repeatability: not measurable (needs 3 or more positions with 2 or more repeats)"
-                )?,
-            }
+            repeatability(&mut text, outcome.repeatability)?;
         }
         let files: &[&str] = if config.repeats.is_repeated() {
             &[

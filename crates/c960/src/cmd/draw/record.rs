@@ -186,37 +186,7 @@ fn check_filters(record: &DrawRecord, candidates: &[StartPosition]) -> Result<Dr
     match (&f.only, &record.balance) {
         (None, None) => {}
         (Some(label), Some(balance)) => {
-            Selection::of_record(balance)?;
-            if !balance
-                .sha256
-                .parse::<Key>()
-                .is_ok_and(|k| k.to_string() == balance.sha256)
-            {
-                return Err(
-                    "\"balance.sha256\" is not a SHA-256 in lowercase hexadecimal".to_owned(),
-                );
-            }
-            if *label != balance.label() {
-                return Err(format!(
-                    "\"filter_settings.only\" is {label:?}, but its balance table is {:?}",
-                    balance.label()
-                ));
-            }
-            if balance.positions < candidates.len()
-                || balance.positions > usize::from(c960_core::POSITION_COUNT)
-            {
-                return Err(format!(
-                    "\"balance.positions\" is {}, but {} positions are candidates",
-                    balance.positions,
-                    candidates.len()
-                ));
-            }
-            // The filter's words count the verdict's positions; which
-            // ones they are, the balance table says (by its SHA-256).
-            stated.only = Some(Allowed {
-                label: label.clone(),
-                positions: StartPosition::all().take(balance.positions).collect(),
-            });
+            stated.only = Some(check_balance(label, balance, candidates)?);
         }
         (Some(_), None) => {
             return Err(
@@ -251,6 +221,45 @@ fn check_filters(record: &DrawRecord, candidates: &[StartPosition]) -> Result<Dr
             record.filters
         ))
     }
+}
+
+/// Checks the balance table a verdict restriction (`label`) names: well
+/// formed, of that label, and with at least the candidates' positions;
+/// returns what the filter's words say of it.
+fn check_balance(
+    label: &str,
+    balance: &BalanceRecord,
+    candidates: &[StartPosition],
+) -> Result<Allowed, String> {
+    Selection::of_record(balance)?;
+    if !balance
+        .sha256
+        .parse::<Key>()
+        .is_ok_and(|k| k.to_string() == balance.sha256)
+    {
+        return Err("\"balance.sha256\" is not a SHA-256 in lowercase hexadecimal".to_owned());
+    }
+    if *label != balance.label() {
+        return Err(format!(
+            "\"filter_settings.only\" is {label:?}, but its balance table is {:?}",
+            balance.label()
+        ));
+    }
+    if balance.positions < candidates.len()
+        || balance.positions > usize::from(c960_core::POSITION_COUNT)
+    {
+        return Err(format!(
+            "\"balance.positions\" is {}, but {} positions are candidates",
+            balance.positions,
+            candidates.len()
+        ));
+    }
+    // The filter's words count the verdict's positions; which
+    // ones they are, the balance table says (by its SHA-256).
+    Ok(Allowed {
+        label: label.to_owned(),
+        positions: StartPosition::all().take(balance.positions).collect(),
+    })
 }
 
 /// The exclusions' sources: a preset c960 knows and earlier draws (named

@@ -21,20 +21,7 @@ use c960_report::kit::BalanceRecord;
 pub(super) fn verify(file: &Path, key: Option<&str>, table: Option<&Path>) -> Result<()> {
     let record = record::Record::read(file)?;
     let published = &record.published;
-    let recomputed = draw_among(&record.method, published.len().max(1), &record.candidates)?;
-    for (round, (given, computed)) in published.iter().zip(&recomputed.positions).enumerate() {
-        if given != computed {
-            return Err(InputError(format!(
-                "{} does not verify: it gives SP {} for round {}, but its method and candidates \
-                 give SP {}",
-                file.display(),
-                given.sp(),
-                round + 1,
-                computed.sp()
-            ))
-            .into());
-        }
-    }
+    check_published(file, &record)?;
     let mut text = Text::default();
     writeln!(
         text,
@@ -54,23 +41,7 @@ pub(super) fn verify(file: &Path, key: Option<&str>, table: Option<&Path>) -> Re
     let mut opened: Vec<StartPosition> = Vec::new();
     match (record.sealed, key) {
         (Some((commitment, count)), Some(key)) => {
-            let key: Key = key.parse().map_err(|e| InputError(format!("--key: {e}")))?;
-            let keys = open_seal(commitment, key, count).ok_or_else(|| {
-                InputError(format!(
-                    "--key {key} is not a key of this draw: hashing it up to {count} times never \
-                     gives the fingerprint {commitment}"
-                ))
-            })?;
-            opened = draw_sealed(&record.method, published.len(), &keys, &record.candidates)?
-                .positions[published.len()..]
-                .to_vec();
-            writeln!(
-                text,
-                "the key opens sealed round {}: it hashes to the fingerprint {commitment} in {} {}",
-                published.len() + keys.len(),
-                keys.len(),
-                if keys.len() == 1 { "step" } else { "steps" }
-            )?;
+            opened = open_rounds(&record, key, (commitment, count), &mut text)?;
         }
         (Some((commitment, count)), None) => writeln!(
             text,
@@ -112,6 +83,56 @@ pub(super) fn verify(file: &Path, key: Option<&str>, table: Option<&Path>) -> Re
     }
     text.print()?;
     Ok(())
+}
+
+/// Refuses a record whose published rounds its method and candidates do
+/// not give.
+fn check_published(file: &Path, record: &record::Record) -> Result<()> {
+    let published = &record.published;
+    let recomputed = draw_among(&record.method, published.len().max(1), &record.candidates)?;
+    for (round, (given, computed)) in published.iter().zip(&recomputed.positions).enumerate() {
+        if given != computed {
+            return Err(InputError(format!(
+                "{} does not verify: it gives SP {} for round {}, but its method and candidates \
+                 give SP {}",
+                file.display(),
+                given.sp(),
+                round + 1,
+                computed.sp()
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// The sealed rounds `key` opens (the seal's `commitment` and round
+/// `count`), said in `text`; refuses a key that is not the draw's.
+fn open_rounds(
+    record: &record::Record,
+    key: &str,
+    (commitment, count): (Key, usize),
+    text: &mut Text,
+) -> Result<Vec<StartPosition>> {
+    let published = &record.published;
+    let key: Key = key.parse().map_err(|e| InputError(format!("--key: {e}")))?;
+    let keys = open_seal(commitment, key, count).ok_or_else(|| {
+        InputError(format!(
+            "--key {key} is not a key of this draw: hashing it up to {count} times never \
+             gives the fingerprint {commitment}"
+        ))
+    })?;
+    let opened = draw_sealed(&record.method, published.len(), &keys, &record.candidates)?.positions
+        [published.len()..]
+        .to_vec();
+    writeln!(
+        text,
+        "the key opens sealed round {}: it hashes to the fingerprint {commitment} in {} {}",
+        published.len() + keys.len(),
+        keys.len(),
+        if keys.len() == 1 { "step" } else { "steps" }
+    )?;
+    Ok(opened)
 }
 
 /// What `--verify` says of the record's balance filter: checked against

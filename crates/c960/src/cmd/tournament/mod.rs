@@ -27,6 +27,52 @@ struct Plan {
     out: PathBuf,
 }
 
+/// The secret that seals the unpublished rounds: given with --secret, or
+/// drawn from the system; none when every round is published.
+fn secret(args: &TournamentArgs, sealed: bool) -> Result<Option<Key>> {
+    Ok(match (&args.secret, sealed) {
+        (Some(_), false) => {
+            return Err(InputError(
+                "--secret seals rounds: give it with --publish-rounds below --rounds".to_owned(),
+            )
+            .into());
+        }
+        (Some(text), true) => Some(
+            text.parse::<Key>()
+                .map_err(|e| InputError(format!("--secret: {e}")))?,
+        ),
+        (None, true) => {
+            let mut bytes = [0u8; 32];
+            getrandom::fill(&mut bytes)
+                .map_err(|e| anyhow::anyhow!("cannot draw a secret from the system: {e}"))?;
+            Some(Key(bytes))
+        }
+        (None, false) => None,
+    })
+}
+
+/// Refuses a title, date, venue, time control or schedule line that is
+/// not one line of text.
+fn check_one_line(args: &TournamentArgs) -> Result<()> {
+    for (flag, value) in [
+        ("--title", args.title.as_deref()),
+        ("--date", args.date.as_deref()),
+        ("--venue", args.venue.as_deref()),
+        ("--time-control", args.time_control.as_deref()),
+    ]
+    .into_iter()
+    .chain(
+        args.schedule
+            .iter()
+            .map(|s| ("--schedule", Some(s.as_str()))),
+    ) {
+        if value.is_some_and(|v| v.chars().any(char::is_control)) {
+            return Err(InputError(format!("{flag} must be one line of text")).into());
+        }
+    }
+    Ok(())
+}
+
 impl Plan {
     fn from_args(args: &TournamentArgs) -> Result<Plan> {
         if args.rounds == 0 {
@@ -49,42 +95,8 @@ impl Plan {
             return Err(InputError("--phrase must not be empty".to_owned()).into());
         }
         let sealed = publish < args.rounds;
-        let secret = match (&args.secret, sealed) {
-            (Some(_), false) => {
-                return Err(InputError(
-                    "--secret seals rounds: give it with --publish-rounds below --rounds"
-                        .to_owned(),
-                )
-                .into());
-            }
-            (Some(text), true) => Some(
-                text.parse::<Key>()
-                    .map_err(|e| InputError(format!("--secret: {e}")))?,
-            ),
-            (None, true) => {
-                let mut bytes = [0u8; 32];
-                getrandom::fill(&mut bytes)
-                    .map_err(|e| anyhow::anyhow!("cannot draw a secret from the system: {e}"))?;
-                Some(Key(bytes))
-            }
-            (None, false) => None,
-        };
-        for (flag, value) in [
-            ("--title", args.title.as_deref()),
-            ("--date", args.date.as_deref()),
-            ("--venue", args.venue.as_deref()),
-            ("--time-control", args.time_control.as_deref()),
-        ]
-        .into_iter()
-        .chain(
-            args.schedule
-                .iter()
-                .map(|s| ("--schedule", Some(s.as_str()))),
-        ) {
-            if value.is_some_and(|v| v.chars().any(char::is_control)) {
-                return Err(InputError(format!("{flag} must be one line of text")).into());
-            }
-        }
+        let secret = secret(args, sealed)?;
+        check_one_line(args)?;
         let Filters {
             filter,
             balance,
