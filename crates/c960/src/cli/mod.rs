@@ -37,7 +37,7 @@ pub(crate) struct InputError(pub(crate) String);
                   results as tables, charts and a static site, and draws positions for \
                   tournaments reproducibly.",
     after_help = "Examples:\n  \
-                  c960 run                               # the whole pipeline, ~10 minutes\n  \
+                  c960 run                               # the whole pipeline, ~20 minutes\n  \
                   c960 positions --out positions.csv\n  \
                   c960 show 518\n  \
                   c960 draw --phrase \"Club Open 2026 round 1\"\n  \

@@ -174,7 +174,8 @@ impl Profile {
     pub(super) fn plan(self) -> Plan {
         let rules = Rules::default();
         let (sweep, games, nodes, adaptive) = match self {
-            // About ten minutes on two cores for all 960 positions.
+            // All 960 positions in about 20 minutes on two cores with Stockfish 19
+            // from npm, about 7 with Debian's Stockfish 15.1 (docs/researcher.md).
             Profile::Quick => (
                 SweepPlan {
                     nodes: 100_000,
@@ -241,7 +242,7 @@ impl Profile {
         );
         match self {
             Profile::Quick => format!(
-                "All 960 positions in about ten minutes on two cores: sweep at {} nodes, {games}",
+                "All 960 positions in about 20 minutes on two cores (Stockfish 19 from npm; about 7 with Debian's Stockfish 15.1): sweep at {} nodes, {games}",
                 grouped(plan.sweep.nodes)
             ),
             Profile::Research => {
