@@ -85,13 +85,10 @@ enum Mark {
 fn legend(weak: Bitboard, targets: Bitboard, lang: Lang) -> Vec<(Mark, Vec<String>)> {
     let mut out = Vec::new();
     if weak.any() {
-        out.push((Mark::Ring, wrap(crate::sheet::text(lang, "legend_weak"))));
+        out.push((Mark::Ring, wrap(crate::lang::text(lang, "legend_weak"))));
     }
     if targets.any() {
-        out.push((
-            Mark::Square,
-            wrap(crate::sheet::text(lang, "legend_target")),
-        ));
+        out.push((Mark::Square, wrap(crate::lang::text(lang, "legend_target"))));
     }
     out
 }

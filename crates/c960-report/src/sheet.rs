@@ -4,37 +4,16 @@
 //! rules in words, in English, German, Dutch or Turkish (`lang/sheet.toml`).
 //! Used by `c960 show` and the report's position pages.
 
-use std::{fmt::Write as _, sync::OnceLock};
+use std::fmt::Write as _;
 
-use c960_core::{CastlingKind, Features, Lang, StartPosition, TextTable, castling_texts};
+use c960_core::{CastlingKind, Features, Lang, StartPosition, castling_texts};
 
 use crate::{
     board::{Marks, diagram_svg},
     html::{NOWRAP_CSS, escape, escape_prose},
 };
 
-/// The sheets' fixed texts: `lang/sheet.toml`.
-fn table() -> &'static TextTable {
-    static TABLE: OnceLock<TextTable> = OnceLock::new();
-    TABLE.get_or_init(|| TextTable::parse("lang/sheet.toml", include_str!("../lang/sheet.toml")))
-}
-
-/// The text of `key` in `lang`.
-///
-/// # Panics
-/// Panics if the table lacks it (a test checks that every language has
-/// every key of English).
-#[must_use]
-pub fn text(lang: Lang, key: &str) -> &'static str {
-    table().get(lang, key)
-}
-
-/// The text of `key` in `lang` for a count of `n` (`key_one` for one,
-/// where the language has it; see [`TextTable::count`]).
-#[must_use]
-pub fn count(lang: Lang, key: &str, n: usize) -> String {
-    table().count(lang, key, n)
-}
+pub use crate::lang::{count, text};
 
 /// The name of a castling kind in a short table cell (`swap`, `Tausch`).
 #[must_use]
@@ -350,22 +329,18 @@ pub fn sheet_html(
     crate::html::Page {
         lang: lang.code(),
         title: &format!("SP {} {}", position.sp(), position.placement()),
-        head: &format!("<style>\n{SHEET_CSS}{NOWRAP_CSS}</style>\n"),
+        head: &crate::html::Style {
+            page_size: None,
+            sheets: &[SHEET_CSS, NOWRAP_CSS],
+        }
+        .to_string(),
         banner: "",
         body: &body,
     }
     .render()
 }
 
-const SHEET_CSS: &str = "body { font-family: 'DejaVu Sans', sans-serif; max-width: 44rem; margin: 0 auto; padding: 1rem; line-height: 1.4; }
-.mono { font-family: 'DejaVu Sans Mono', monospace; }
-.diagram svg { display: block; width: min(100%, 340px); height: auto; }
-td { word-break: break-all; padding-left: 0.6rem; }
-th { text-align: left; }
-h3 { font-size: 1rem; margin: 0.6rem 0 0.1rem; }
-h3 + p { margin: 0; }
-.note { color: #555; font-size: 0.85rem; }
-";
+const SHEET_CSS: &str = include_str!("../assets/sheet.css");
 
 #[cfg(test)]
 mod tests {
@@ -383,7 +358,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_text_of_english() {
-        assert_eq!(table().gaps(), Vec::<String>::new());
+        assert_eq!(crate::lang::table().gaps(), Vec::<String>::new());
     }
 
     fn with(engine: IntervalView) -> Measured {

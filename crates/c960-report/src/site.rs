@@ -13,17 +13,15 @@ mod position;
 mod raters;
 mod swap;
 
-use std::{
-    fmt::Write as _,
-    fs, io,
-    path::{Path, PathBuf},
-};
+use std::{fmt::Write as _, fs, io, path::Path};
 
+use askama::Template;
 use c960_core::StartPosition;
 use polars::prelude::*;
 
 use crate::{RunKind, Source, Trees, html::escape};
 
+pub use crate::charts::Shown;
 pub use position::board_svg;
 pub(crate) use swap::Swap;
 
@@ -131,32 +129,19 @@ pub struct Site<'a> {
     pub agreement: Option<(&'a crate::agreement::Agreement, &'a Shown)>,
 }
 
-/// A chart shown on the index, with its points a reader can hover and
-/// click.
-#[derive(Clone, Debug)]
-pub struct Shown {
-    /// Its title.
-    pub title: String,
-    /// The chart file, relative to the site.
-    pub file: PathBuf,
-    /// Its per-position points.
-    pub hotspots: Vec<crate::charts::Hotspot>,
-}
-
 /// The games sampled for each position's PGN download, by run label.
 pub type Samples = std::collections::BTreeMap<u16, Vec<crate::downloads::SampleGame>>;
 
 /// A page of the site, `depth` directories below its top (where
 /// `style.css` and `table.js` are), with `banner` above `body`.
 pub(crate) fn page(title: &str, depth: usize, banner: &str, body: &str) -> String {
-    let up = "../".repeat(depth);
     crate::html::Page {
         lang: "en",
         title,
-        head: &format!(
-            "<link rel=\"stylesheet\" href=\"{up}style.css\">\n\
-             <script src=\"{up}table.js\" defer></script>\n"
-        ),
+        head: &SiteHead {
+            up: &"../".repeat(depth),
+        }
+        .to_string(),
         banner,
         body: &format!("{body}\n"),
     }
@@ -257,13 +242,31 @@ fn failures_banner(sources: &[Source], sp: Option<u16>) -> String {
         }
         lines.push(line);
     }
+    warning(&lines)
+}
+
+/// The head of a site page (`templates/site/head.html`): the style sheet
+/// and the table script, `up` (`../` per level) above the page.
+#[derive(Template)]
+#[template(path = "site/head.html")]
+struct SiteHead<'a> {
+    up: &'a str,
+}
+
+/// The warning above a page (`templates/banner.html`): `lines` (HTML),
+/// one per line; empty for none.
+#[derive(Template)]
+#[template(path = "banner.html")]
+struct Warning<'a> {
+    lines: &'a [String],
+}
+
+/// The warning about `lines` (HTML) above a page; empty for none.
+pub(crate) fn warning(lines: &[String]) -> String {
     if lines.is_empty() {
         return String::new();
     }
-    format!(
-        "<div class=\"warning\" role=\"alert\" style=\"border:2px solid #b00;background:#fee;padding:0.5em 1em;margin:0.5em 0\">{}</div>\n",
-        lines.join("<br>")
-    )
+    Warning { lines }.to_string()
 }
 
 /// What the verdicts rest on, stated wherever a ranking is shown: each
@@ -323,86 +326,84 @@ fn index(
     charts: &[Shown],
     lead: &str,
 ) -> String {
-    let mut body = String::from("<h1>Chess960: how balanced is each start position?</h1>\n");
-    body.push_str(lead);
     let consensus =
         |row: usize| raters::consensus_row(verdicts, u16::try_from(row).unwrap_or(u16::MAX));
     let has_consensus = (0..frame.height()).any(|row| consensus(row).is_some());
-    body.push_str(&balance_note(
-        sources,
-        verdicts
-            .filter(|_| has_consensus)
-            .map(|b| b.engines.len() - b.merged.len()),
-    ));
-    body.push_str(
-        "<p><a href=\"fair.html\">Fair positions for organizers</a></p>\n<div class=\"charts\">\n",
-    );
-    for chart in charts {
-        body.push_str(&figure(chart));
-    }
-    body.push_str("</div>\n<h2>All 960 positions</h2>\n");
-    body.push_str("<p><input id=\"filter\" type=\"search\" placeholder=\"filter: SP, placement, files…\"> <span id=\"shown\"></span></p>\n");
-    body.push_str("<table id=\"positions\" class=\"sortable\">\n<thead><tr>");
-    let fixed = [
-        ("SP", "num"),
-        ("placement", "text"),
-        ("weak pawns", "num"),
-        ("undefended", "text"),
-        ("king-only", "text"),
-        ("attackable on move 1", "num"),
-        ("castle a on move 1", "text"),
-        ("castle h on move 1", "text"),
-    ];
-    for (h, kind) in fixed {
-        let _ = write!(body, "<th data-type=\"{kind}\">{h}</th>");
-    }
-    if has_consensus {
-        body.push_str("<th data-type=\"num\">consensus cp<br><small>of the raters</small></th><th data-type=\"num\">its 95% interval<br><small>shrunk, as the verdicts use it</small></th>");
-    }
-    for c in columns {
-        let kind = if c.text { "text" } else { "num" };
-        let _ = write!(body, "<th data-type=\"{kind}\">{}</th>", c.header);
-    }
     let has_verdicts = frame.column("verdict").is_ok();
-    if has_verdicts {
-        body.push_str("<th data-type=\"text\">verdict</th>");
+    IndexPage {
+        lead,
+        balance_note: balance_note(
+            sources,
+            verdicts
+                .filter(|_| has_consensus)
+                .map(|b| b.engines.len() - b.merged.len()),
+        ),
+        charts: charts.iter().map(figure).collect(),
+        fixed: [
+            ("SP", "num"),
+            ("placement", "text"),
+            ("weak pawns", "num"),
+            ("undefended", "text"),
+            ("king-only", "text"),
+            ("attackable on move 1", "num"),
+            ("castle a on move 1", "text"),
+            ("castle h on move 1", "text"),
+        ],
+        has_consensus,
+        columns,
+        has_verdicts,
+        rows: (0..frame.height())
+            .map(|row| IndexRow {
+                sp: cell(frame, "sp", row, false),
+                placement: cell(frame, "placement", row, false),
+                features: [
+                    "weak_pawns",
+                    "undefended_files",
+                    "king_only_files",
+                    "first_move_attackable",
+                    "castle_a_first_move",
+                    "castle_h_first_move",
+                ]
+                .map(|column| cell(frame, column, row, false)),
+                consensus: consensus(row).map(|r| {
+                    (
+                        format!("{:+.0}", r.shrunk),
+                        format!("{:+.0} to {:+.0}", r.shrunk_low, r.shrunk_high),
+                    )
+                }),
+                runs: columns
+                    .iter()
+                    .map(|c| cell(frame, &c.column, row, c.percent))
+                    .collect(),
+                verdict: has_verdicts.then(|| cell(frame, "verdict", row, false)),
+            })
+            .collect(),
     }
-    body.push_str("</tr></thead>\n<tbody>\n");
-    for row in 0..frame.height() {
-        let sp = cell(frame, "sp", row, false);
-        let _ = write!(
-            body,
-            "<tr><td><a href=\"positions/{sp}.html\">{sp}</a></td><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
-            cell(frame, "placement", row, false),
-            cell(frame, "weak_pawns", row, false),
-            cell(frame, "undefended_files", row, false),
-            cell(frame, "king_only_files", row, false),
-            cell(frame, "first_move_attackable", row, false),
-            cell(frame, "castle_a_first_move", row, false),
-            cell(frame, "castle_h_first_move", row, false),
-        );
-        if has_consensus {
-            match consensus(row) {
-                Some(r) => {
-                    let _ = write!(
-                        body,
-                        "<td>{:+.0}</td><td class=\"nobr\">{:+.0} to {:+.0}</td>",
-                        r.shrunk, r.shrunk_low, r.shrunk_high
-                    );
-                }
-                None => body.push_str("<td></td><td></td>"),
-            }
-        }
-        for c in columns {
-            let _ = write!(body, "<td>{}</td>", cell(frame, &c.column, row, c.percent));
-        }
-        if has_verdicts {
-            let _ = write!(body, "<td>{}</td>", cell(frame, "verdict", row, false));
-        }
-        body.push_str("</tr>\n");
-    }
-    body.push_str("</tbody>\n</table>\n");
-    body
+    .to_string()
+}
+
+/// The index's body (`templates/site/index.html`).
+#[derive(Template)]
+#[template(path = "site/index.html")]
+struct IndexPage<'a> {
+    lead: &'a str,
+    balance_note: String,
+    charts: Vec<Figure<'a>>,
+    fixed: [(&'static str, &'static str); 8],
+    has_consensus: bool,
+    columns: &'a [RunColumn],
+    has_verdicts: bool,
+    rows: Vec<IndexRow>,
+}
+
+/// One position's row of the index's table, its cells as HTML.
+struct IndexRow {
+    sp: String,
+    placement: String,
+    features: [String; 6],
+    consensus: Option<(String, String)>,
+    runs: Vec<String>,
+    verdict: Option<String>,
 }
 
 /// What the index's balance numbers are: the consensus of the raters with
@@ -505,41 +506,47 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
 /// a transparent SVG of linked points whose titles name the position and
 /// its value (hover shows them, a click opens the position's page). The
 /// overlay scales with the image, so it works at any width.
-fn figure(chart: &Shown) -> String {
-    let image = format!(
-        "<img src=\"{}\" alt=\"{}\">",
-        escape(&chart.file.to_string_lossy()),
-        escape(&chart.title)
-    );
-    if chart.hotspots.is_empty() {
-        return format!(
-            "<figure>{image}<figcaption>{}</figcaption></figure>\n",
-            escape(&chart.title)
-        );
+fn figure(chart: &Shown) -> Figure<'_> {
+    let (width, height) = crate::charts::size();
+    Figure {
+        file: chart.file.to_string_lossy().into_owned(),
+        title: &chart.title,
+        width,
+        height,
+        hotspots: chart
+            .hotspots
+            .iter()
+            .map(|spot| Spot {
+                sp: spot.sp,
+                x: spot.x,
+                y: spot.y,
+                placement: u16::try_from(spot.sp)
+                    .ok()
+                    .and_then(|sp| StartPosition::new(sp).ok())
+                    .map(StartPosition::placement)
+                    .unwrap_or_default(),
+                value: &spot.value,
+            })
+            .collect(),
     }
-    let (w, h) = crate::charts::size();
-    let mut overlay =
-        format!("<svg class=\"hotspots\" viewBox=\"0 0 {w} {h}\" preserveAspectRatio=\"none\">");
-    for spot in &chart.hotspots {
-        let placement = u16::try_from(spot.sp)
-            .ok()
-            .and_then(|sp| StartPosition::new(sp).ok())
-            .map(StartPosition::placement)
-            .unwrap_or_default();
-        let _ = write!(
-            overlay,
-            "<a href=\"positions/{sp}.html\"><circle cx=\"{}\" cy=\"{}\" r=\"6\"><title>SP {sp} {placement}: {}</title></circle></a>",
-            spot.x,
-            spot.y,
-            escape(&spot.value),
-            sp = spot.sp
-        );
-    }
-    overlay.push_str("</svg>");
-    format!(
-        "<figure class=\"explorable\"><div class=\"hot\">{image}{overlay}</div><figcaption>{} <small>(point at a position to see it; click to open its page)</small></figcaption></figure>\n",
-        escape(&chart.title)
-    )
+}
+
+/// A chart on the index (`templates/site/figure.html`).
+struct Figure<'a> {
+    file: String,
+    title: &'a str,
+    width: u32,
+    height: u32,
+    hotspots: Vec<Spot<'a>>,
+}
+
+/// A linked point over a chart.
+struct Spot<'a> {
+    sp: u32,
+    x: i32,
+    y: i32,
+    placement: String,
+    value: &'a str,
 }
 
 #[cfg(test)]

@@ -29,7 +29,12 @@ use c960_balance::agreement::{
 use c960_store::{CsvCell, read_position_column, spreadsheet_csv};
 use serde::{Deserialize, Serialize};
 
-use crate::{ReportError, balance::Balance, charts, html::escape, site::Shown};
+use crate::{
+    ReportError,
+    balance::Balance,
+    charts::{self, Shown},
+    html::escape,
+};
 
 /// The agreement files in the site.
 pub const AGREEMENT_JSON: &str = "agreement.json";

@@ -81,9 +81,11 @@ impl Kit<'_> {
         crate::html::Page {
             lang: self.plan.lang.code(),
             title,
-            head: &format!(
-                "<style>\n@page {{ size: {size}; margin: 12mm; }}\n{CSS}{NOWRAP_CSS}</style>\n"
-            ),
+            head: &crate::html::Style {
+                page_size: Some(size),
+                sheets: &[CSS, NOWRAP_CSS],
+            }
+            .to_string(),
             banner: "",
             body,
         }
@@ -421,34 +423,4 @@ fn balance_words(balance: &BalanceRecord, t: Texts, quote: impl Fn(&str) -> Stri
 /// on Letter (the content fits the smaller of both, 186 × 255 mm, in every
 /// language: the printed diagram is 88 mm wide, which leaves room for the
 /// longest castling rules, German and Turkish on Letter included).
-const CSS: &str = "body { font-family: 'DejaVu Sans', sans-serif; color: #111; margin: 0 auto; \
-max-width: 52rem; padding: 1rem; font-size: 11pt; line-height: 1.35; }
-.sheet, .intro, .sealed { margin-bottom: 2rem; }
-.sheet header h1 { margin: 0 0 0.2rem; font-size: 20pt; }
-.sheet header .sp { font-weight: normal; color: #444; }
-.event { margin: 0; color: #555; font-size: 10pt; text-transform: uppercase; letter-spacing: 0.05em; }
-.diagram svg.board { display: block; width: min(100%, 110mm); height: auto; margin: 0.4rem auto; }
-.diagram text { font-family: 'DejaVu Sans', sans-serif; }
-table.facts, table.details { border-collapse: collapse; margin: 0.3rem 0; font-size: 9.5pt; }
-table.facts th, table.details th { text-align: left; padding: 0.1rem 0.8rem 0.1rem 0; font-weight: 600; white-space: nowrap; vertical-align: top; }
-table.facts td { padding: 0.1rem 0; word-break: break-all; }
-.mono { font-family: 'DejaVu Sans Mono', monospace; }
-.note, .general, footer { font-size: 9pt; color: #333; margin: 0.2rem 0; }
-footer .key, p.seal { overflow-wrap: anywhere; }
-p, li { overflow-wrap: anywhere; }
-footer .hex { font-size: 7.5pt; }
-h2 { font-size: 12.5pt; margin: 0.5rem 0 0.2rem; }
-.castling { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1rem; }
-.rule h3 { font-size: 9.5pt; margin: 0.35rem 0 0.05rem; }
-.rule p { font-size: 8.8pt; margin: 0; }
-footer { margin-top: 0.4rem; border-top: 1px solid #ccc; padding-top: 0.2rem; }
-@media (max-width: 40rem) { .castling { grid-template-columns: 1fr; } }
-@media print {
-  body { max-width: none; padding: 0; font-size: 10pt; }
-  .diagram svg.board { width: 88mm; margin: 0.2rem auto; }
-  .sheet { break-after: page; page-break-after: always; margin: 0; }
-  .sheet:last-child { break-after: auto; page-break-after: auto; }
-  .intro { break-after: page; page-break-after: always; }
-  .sealed { margin: 0 0 0.5rem; }
-}
-";
+const CSS: &str = include_str!("../../assets/kit.css");

@@ -309,90 +309,98 @@ fn run_facts(
         let c =
             |name: &str, percent: bool| cell(frame, &format!("{}__{name}", s.label), row, percent);
         match s.kind {
-            RunKind::Sweep => {
-                let searches = s.manifest.searches();
-                if searches > 1 {
-                    repeat_facts(s, &c, fact);
-                    fact(
-                        &format!("first of the {searches} searches"),
-                        format!("{} cp, {}", c("score_cp", false), wdl(&c)),
-                    );
-                } else {
-                    fact(
-                        &format!("engine score <small>{}</small>", escape(&s.label)),
-                        format!("{} cp, {}", c("score_cp", false), wdl(&c)),
-                    );
-                }
-                // The line begins with the best move: shown once.
-                let line = c("pv_san", false);
-                fact(
-                    if searches > 1 {
-                        "its best line"
-                    } else {
-                        "best line"
-                    },
-                    if line.is_empty() {
-                        c("best_move_san", false)
-                    } else {
-                        line
-                    },
-                );
-                let lines = s.manifest.lines();
-                if lines > 1 {
-                    let moves = best_first(&c, lines);
-                    fact("best first moves", moves.join(", "));
-                }
-            }
-            RunKind::Selfplay | RunKind::Import => {
-                fact(
-                    &format!(
-                        "{} <small>{}</small>",
-                        if s.kind == RunKind::Import {
-                            "games"
-                        } else {
-                            "self-play"
-                        },
-                        escape(&s.label)
-                    ),
-                    format!(
-                        "White {} ({} {}) over {} games: +{} ={} −{}",
-                        c("white_score", true),
-                        interval_name(&c("interval", false)),
-                        shown_range(&c("white_score_low", true), &c("white_score_high", true)),
-                        c("games", false),
-                        c("white_wins", false),
-                        c("draws", false),
-                        c("black_wins", false)
-                    ),
-                );
-                let terminations: &[(&str, &str)] = if s.kind == RunKind::Import {
-                    &crate::IMPORT_TERMINATIONS
-                } else {
-                    &crate::TERMINATIONS
-                };
-                let ended: Vec<String> = terminations
-                    .iter()
-                    .filter_map(|(column, name)| {
-                        let n = c(column, false);
-                        (!n.is_empty() && n != "0").then(|| format!("{name} {n}"))
-                    })
-                    .collect();
-                fact("how games ended", ended.join(", "));
-                fact(
-                    "castled (share of games)",
-                    format!(
-                        "White a-side {}, h-side {}; Black a-side {}, h-side {}; median castling ply White {}, Black {}",
-                        c("white_castled_a", true),
-                        c("white_castled_h", true),
-                        c("black_castled_a", true),
-                        c("black_castled_h", true),
-                        one_decimal(&c("white_median_castle_ply", false)),
-                        one_decimal(&c("black_median_castle_ply", false))
-                    ),
-                );
-            }
+            RunKind::Sweep => sweep_facts(s, &c, fact),
+            RunKind::Selfplay | RunKind::Import => game_facts(s, &c, fact),
         }
     }
+}
+
+/// A sweep's facts on a position's page: its score, best line and best
+/// first moves (`c` reads the run's cells).
+fn sweep_facts(s: &Source, c: &impl Fn(&str, bool) -> String, fact: &mut impl FnMut(&str, String)) {
+    let searches = s.manifest.searches();
+    if searches > 1 {
+        repeat_facts(s, c, fact);
+        fact(
+            &format!("first of the {searches} searches"),
+            format!("{} cp, {}", c("score_cp", false), wdl(c)),
+        );
+    } else {
+        fact(
+            &format!("engine score <small>{}</small>", escape(&s.label)),
+            format!("{} cp, {}", c("score_cp", false), wdl(c)),
+        );
+    }
+    // The line begins with the best move: shown once.
+    let line = c("pv_san", false);
+    fact(
+        if searches > 1 {
+            "its best line"
+        } else {
+            "best line"
+        },
+        if line.is_empty() {
+            c("best_move_san", false)
+        } else {
+            line
+        },
+    );
+    let lines = s.manifest.lines();
+    if lines > 1 {
+        let moves = best_first(c, lines);
+        fact("best first moves", moves.join(", "));
+    }
+}
+
+/// A game run's facts on a position's page: White's score, how the games
+/// ended and who castled where (`c` reads the run's cells).
+fn game_facts(s: &Source, c: &impl Fn(&str, bool) -> String, fact: &mut impl FnMut(&str, String)) {
+    fact(
+        &format!(
+            "{} <small>{}</small>",
+            if s.kind == RunKind::Import {
+                "games"
+            } else {
+                "self-play"
+            },
+            escape(&s.label)
+        ),
+        format!(
+            "White {} ({} {}) over {} games: +{} ={} −{}",
+            c("white_score", true),
+            interval_name(&c("interval", false)),
+            shown_range(&c("white_score_low", true), &c("white_score_high", true)),
+            c("games", false),
+            c("white_wins", false),
+            c("draws", false),
+            c("black_wins", false)
+        ),
+    );
+    let terminations: &[(&str, &str)] = if s.kind == RunKind::Import {
+        &crate::IMPORT_TERMINATIONS
+    } else {
+        &crate::TERMINATIONS
+    };
+    let ended: Vec<String> = terminations
+        .iter()
+        .filter_map(|(column, name)| {
+            let n = c(column, false);
+            (!n.is_empty() && n != "0").then(|| format!("{name} {n}"))
+        })
+        .collect();
+    fact("how games ended", ended.join(", "));
+    fact(
+        "castled (share of games)",
+        format!(
+            "White a-side {}, h-side {}; Black a-side {}, h-side {}; median castling ply White {}, Black {}",
+            c("white_castled_a", true),
+            c("white_castled_h", true),
+            c("black_castled_a", true),
+            c("black_castled_h", true),
+            one_decimal(&c("white_median_castle_ply", false)),
+            one_decimal(&c("black_median_castle_ply", false))
+        ),
+    );
 }
 
 /// `low–high`, or that there is no interval when both ends are alike.
