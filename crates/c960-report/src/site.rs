@@ -9,11 +9,12 @@
 //! index.
 
 mod fair;
+mod notes;
 mod position;
 mod raters;
 mod swap;
 
-use std::{fmt::Write as _, fs, io, path::Path};
+use std::{fs, io, path::Path};
 
 use askama::Template;
 use c960_core::StartPosition;
@@ -22,6 +23,8 @@ use polars::prelude::*;
 use crate::{RunKind, Source, Trees, html::escape};
 
 pub use crate::charts::Shown;
+pub(crate) use notes::{Failure, warning};
+use notes::{balance_note, failures_banner, provenance, provenance_of, reliability_note};
 pub use position::board_svg;
 pub(crate) use swap::Swap;
 
@@ -183,137 +186,12 @@ fn cell(frame: &DataFrame, column: &str, row: usize, percent: bool) -> String {
     }
 }
 
-fn provenance(sources: &[Source]) -> String {
-    provenance_of(sources, &[])
-}
-
-/// The inputs' provenance, each sweep with how many of its scores are
-/// bounds when `bounds` has them.
-fn provenance_of(sources: &[Source], bounds: &[raters::Bounds]) -> String {
-    if sources.is_empty() {
-        return "<p class=\"provenance\">Static features only: no sweep or self-play run was given.</p>".to_owned();
-    }
-    let mut text = String::from("<ul class=\"provenance\">");
-    for s in sources {
-        let (what, with) = match s.kind {
-            RunKind::Sweep => ("engine sweep", format!("{}, {}", s.engines(), s.limit())),
-            RunKind::Selfplay => ("self-play", format!("{}, {}", s.engines(), s.limit())),
-            RunKind::Import => ("imported games", s.imported()),
-        };
-        let _ = write!(
-            text,
-            "<li><code>{}</code>: {what} with {}, {}, {}{}</li>",
-            escape(&s.label),
-            escape(&with),
-            escape(&s.finished()),
-            escape(&s.version()),
-            if s.kind == RunKind::Sweep {
-                raters::bound_counts(bounds, &s.label)
-            } else {
-                String::new()
-            },
-        );
-    }
-    text.push_str("</ul>");
-    text
-}
-
-/// A warning naming the runs with failed positions or games (empty if
-/// none); on a position's page (`sp`), also what failed there.
-fn failures_banner(sources: &[Source], sp: Option<u16>) -> String {
-    let mut lines = Vec::new();
-    for source in sources {
-        let Some(summary) = source.failures() else {
-            continue;
-        };
-        let mut line = format!(
-            "Incomplete input: run <b>{}</b> has {}; the table has no numbers for them.",
-            escape(&source.label),
-            escape(&summary)
-        );
-        if let Some(sp) = sp {
-            for (failed, reason) in source.failed.iter().filter(|(f, _)| *f == sp) {
-                let _ = write!(
-                    line,
-                    "<br>SP {failed} failed in this run: {}",
-                    escape(reason)
-                );
-            }
-        }
-        lines.push(line);
-    }
-    warning(&lines)
-}
-
 /// The head of a site page (`templates/site/head.html`): the style sheet
 /// and the table script, `up` (`../` per level) above the page.
 #[derive(Template)]
 #[template(path = "site/head.html")]
 struct SiteHead<'a> {
     up: &'a str,
-}
-
-/// The warning above a page (`templates/banner.html`): `lines` (HTML),
-/// one per line; empty for none.
-#[derive(Template)]
-#[template(path = "banner.html")]
-struct Warning<'a> {
-    lines: &'a [String],
-}
-
-/// The warning about `lines` (HTML) above a page; empty for none.
-pub(crate) fn warning(lines: &[String]) -> String {
-    if lines.is_empty() {
-        return String::new();
-    }
-    Warning { lines }.to_string()
-}
-
-/// What the verdicts rest on, stated wherever a ranking is shown: each
-/// method's reliability in numbers and words, the band and the error rate.
-fn reliability_note(verdicts: Option<&crate::balance::Balance>) -> String {
-    use crate::balance::{Method, VerdictsFrom};
-    let Some(b) = verdicts else {
-        return String::new();
-    };
-    let mut parts = Vec::new();
-    for (name, unit, method) in [
-        ("games", "", b.games.as_ref()),
-        ("engine sweeps", " cp", b.sweep.as_ref()),
-    ] {
-        if let Some(m) = method {
-            let number = m.reliability.map_or_else(
-                || "not measurable".to_owned(),
-                |r| format!("{:.2}", r.whole),
-            );
-            let counts: Vec<String> = m.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
-            parts.push(format!(
-                "<li><b>{name}</b>: reliability {number} — {}; verdicts (balanced = within ±{}{unit} of the mean of all positions, false discovery rate {:.0}%): {}</li>",
-                escape(&m.words),
-                m.band,
-                b.settings.level * 100.0,
-                counts.join(", ")
-            ));
-        }
-    }
-    let both = b.games.is_some() && b.sweep.is_some();
-    let from = match (b.verdict_method, both) {
-        (Method::Games, true) => "the games (the sweeps fill in for positions without games)",
-        (Method::Sweep, true) => {
-            "the engine sweeps (the games fill in for positions without a sweep)"
-        }
-        (Method::Games, false) => "the games",
-        (Method::Sweep, false) => "the engine sweeps",
-    };
-    let why = if both && b.settings.verdicts_from == VerdictsFrom::MoreReliable {
-        ", the more reliable method"
-    } else {
-        ""
-    };
-    format!(
-        "<ul class=\"reliability\">{}</ul>\n<p class=\"small\">The verdicts and the balance estimate come from {from}{why}; see <code>balance.json</code> and <code>balance.csv</code>.</p>\n",
-        parts.join("")
-    )
 }
 
 /// The index's body; `lead` (HTML, with the inputs' provenance) follows
@@ -406,37 +284,11 @@ struct IndexRow {
     verdict: Option<String>,
 }
 
-/// What the index's balance numbers are: the consensus of the raters with
-/// its interval on the reference rater's scale, or one engine's view.
-fn balance_note(sources: &[Source], consensus_of: Option<usize>) -> String {
-    let sweeps: Vec<&Source> = sources
-        .iter()
-        .filter(|s| s.kind == RunKind::Sweep)
-        .collect();
-    let Some(first) = sweeps.first() else {
-        return String::new();
-    };
-    let reference = escape(&raters::reference(sources).unwrap_or_default());
-    if let Some(raters) = consensus_of {
-        format!(
-            "<p class=\"small\">Balance here is the <b>consensus of the {raters} raters</b> (the engine sweeps listed above), in centipawns for White on the scale of {reference}, the reference rater, with its {} (<code>balance_estimate</code>, <code>balance_low</code>, <code>balance_high</code> in <code>balance.csv</code>; before shrinking: <code>sweep_cp</code>). Each rater's own score, on its own scale, is in its column and on each position's page, with whether it is exact or a bound.</p>\n",
-            raters::CONSENSUS_INTERVAL.trim_end_matches(',')
-        )
-    } else {
-        format!(
-            "<p class=\"small\">The engine scores here are <b>one engine's view</b>, {reference}{}: there is no consensus of raters, so how far it is from the truth is not measured.</p>\n",
-            if sweeps.len() == 1 && first.manifest.searches() <= 1 {
-                ", a single search per position"
-            } else {
-                ""
-            }
-        )
-    }
-}
-
-/// One column of a run in the tables: header, column name, number format.
+/// One column of a run in the tables: header (with the run's label
+/// below it, if shown), column name, number format.
 struct RunColumn {
     header: String,
+    label: Option<String>,
     column: String,
     percent: bool,
     text: bool,
@@ -451,14 +303,16 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
                 let repeats = s.manifest.searches();
                 columns.push(if repeats > 1 {
                     RunColumn {
-                        header: format!("mean cp of {repeats} searches<br><small>{short}</small>"),
+                        header: format!("mean cp of {repeats} searches"),
+                        label: Some(short),
                         column: format!("{}__score_cp_mean", s.label),
                         percent: false,
                         text: false,
                     }
                 } else {
                     RunColumn {
-                        header: format!("score cp<br><small>{short}</small>"),
+                        header: "score cp".to_owned(),
+                        label: Some(short),
                         column: format!("{}__score_cp", s.label),
                         percent: false,
                         text: false,
@@ -466,6 +320,7 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
                 });
                 columns.push(RunColumn {
                     header: "engine's first move".to_owned(),
+                    label: None,
                     column: format!("{}__best_move_san", s.label),
                     percent: false,
                     text: true,
@@ -473,25 +328,29 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
             }
             RunKind::Selfplay | RunKind::Import => {
                 columns.push(RunColumn {
-                    header: format!("White score<br><small>{short}</small>"),
+                    header: "White score".to_owned(),
+                    label: Some(short),
                     column: format!("{}__white_score", s.label),
                     percent: true,
                     text: false,
                 });
                 columns.push(RunColumn {
                     header: "games".to_owned(),
+                    label: None,
                     column: format!("{}__games", s.label),
                     percent: false,
                     text: false,
                 });
                 columns.push(RunColumn {
                     header: "most played first move".to_owned(),
+                    label: None,
                     column: format!("{}__first_move", s.label),
                     percent: false,
                     text: true,
                 });
                 columns.push(RunColumn {
                     header: "its share".to_owned(),
+                    label: None,
                     column: format!("{}__first_move_share", s.label),
                     percent: true,
                     text: false,

@@ -306,15 +306,25 @@ fn failures_banner(runs: &[DfrcRun]) -> String {
         .iter()
         .filter(|r| !r.failed.is_empty())
         .map(|r| {
-            let listed: Vec<String> = r.failed.iter().take(10).map(|(n, _)| n.to_string()).collect();
-            format!(
-                "Incomplete input: run <b>{}</b> has {} failed setup{} ({}{}); the report has no numbers for them.",
-                escape(&r.label),
-                r.failed.len(),
-                if r.failed.len() == 1 { "" } else { "s" },
-                listed.join(", "),
-                if r.failed.len() > 10 { ", …" } else { "" }
-            )
+            let listed: Vec<String> = r
+                .failed
+                .iter()
+                .take(10)
+                .map(|(n, _)| n.to_string())
+                .collect();
+            site::Failure {
+                label: &r.label,
+                summary: &format!(
+                    "{} failed setup{} ({}{})",
+                    r.failed.len(),
+                    if r.failed.len() == 1 { "" } else { "s" },
+                    listed.join(", "),
+                    if r.failed.len() > 10 { ", …" } else { "" }
+                ),
+                what: "report",
+                failed: Vec::new(),
+            }
+            .to_string()
         })
         .collect();
     site::warning(&lines)
