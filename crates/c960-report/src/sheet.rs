@@ -4,13 +4,11 @@
 //! rules in words, in English, German, Dutch or Turkish (`lang/sheet.toml`).
 //! Used by `c960 show` and the report's position pages.
 
-use std::fmt::Write as _;
-
 use c960_core::{CastlingKind, Features, Lang, StartPosition, castling_texts};
 
 use crate::{
     board::{Marks, diagram_svg},
-    html::{NOWRAP_CSS, escape, escape_prose},
+    html::{NOWRAP_CSS, escape_prose},
 };
 
 pub use crate::lang::{count, text};
@@ -287,8 +285,9 @@ fn q_relation(q: f64) -> String {
     }
 }
 
-/// A standalone HTML sheet for one position in `lang`: facts, diagram
-/// (with `marks` and their legend), FENs and the castling rules in words.
+/// A standalone HTML sheet for one position in `lang`
+/// (`templates/sheet.html`): facts, diagram (with `marks` and their
+/// legend), FENs and the castling rules in words.
 #[must_use]
 pub fn sheet_html(
     position: StartPosition,
@@ -297,35 +296,21 @@ pub fn sheet_html(
     lang: Lang,
 ) -> String {
     let features = Features::of(position);
-    let mut body = String::new();
-    let _ = writeln!(
-        body,
-        "<h1>SP {} <span class=\"mono\">{}</span></h1>\n<div class=\"diagram\">{}</div>\n<p class=\"facts\">{}</p>",
-        position.sp(),
-        position.placement(),
-        diagram_svg(position, marks, None, lang),
-        escape_prose(&facts(&features, measured, lang).join(" "))
-    );
-    let _ = writeln!(
-        body,
-        "<table>\n<tr><th>X-FEN</th><td class=\"mono\">{}</td></tr>\n<tr><th>Shredder-FEN</th><td class=\"mono\">{}</td></tr>\n</table>\n<h2>{}</h2>",
-        position.to_xfen(),
-        position.to_shredder_fen(),
-        escape(text(lang, "castling_title"))
-    );
-    for t in castling_texts(position, lang) {
-        let _ = writeln!(
-            body,
-            "<h3>{}</h3>\n<p>{}</p>",
-            escape_prose(&t.title),
-            escape_prose(&t.sentences())
-        );
+    let body = Sheet {
+        sp: position.sp(),
+        placement: position.placement(),
+        diagram: diagram_svg(position, marks, None, lang),
+        facts: escape_prose(&facts(&features, measured, lang).join(" ")),
+        xfen: position.to_xfen(),
+        shredder: position.to_shredder_fen(),
+        castling_title: text(lang, "castling_title"),
+        castling: castling_texts(position, lang)
+            .iter()
+            .map(|t| (escape_prose(&t.title), escape_prose(&t.sentences())))
+            .collect(),
+        made_with: text(lang, "made_with").replace("{version}", env!("CARGO_PKG_VERSION")),
     }
-    let _ = writeln!(
-        body,
-        "<p class=\"note\">{}</p>",
-        escape(&text(lang, "made_with").replace("{version}", env!("CARGO_PKG_VERSION")))
-    );
+    .to_string();
     crate::html::Page {
         lang: lang.code(),
         title: &format!("SP {} {}", position.sp(), position.placement()),
@@ -338,6 +323,22 @@ pub fn sheet_html(
         body: &body,
     }
     .render()
+}
+
+/// A position's sheet: its diagram (SVG), facts in a sentence and the
+/// castling rules (HTML), FENs.
+#[derive(askama::Template)]
+#[template(path = "sheet.html")]
+struct Sheet {
+    sp: u16,
+    placement: String,
+    diagram: String,
+    facts: String,
+    xfen: String,
+    shredder: String,
+    castling_title: &'static str,
+    castling: Vec<(String, String)>,
+    made_with: String,
 }
 
 const SHEET_CSS: &str = include_str!("../assets/sheet.css");

@@ -12,10 +12,10 @@ const MAX_FILE_LINES: usize = 600;
 /// A function longer than this many lines counts as long.
 const LONG_FUNCTION: usize = 80;
 /// At most this many long functions in the crates' `src` (tests aside).
-const MAX_LONG_FUNCTIONS: usize = 46;
+const MAX_LONG_FUNCTIONS: usize = 45;
 /// At most this many lines of HTML markup in the crates' `src` (pages are
 /// templates).
-const MAX_HTML_LINES: usize = 31;
+const MAX_HTML_LINES: usize = 4;
 /// The source files that still hold a `<style>` (style sheets belong in
 /// the report's `assets/`).
 const STYLE_IN_RUST: &[&str] = &[];
