@@ -51,3 +51,40 @@ fn castling_notation_never_breaks() {
     );
     assert_eq!(escape_prose("no castling"), "no castling");
 }
+
+/// The templates' markup carries no inline style: how a page looks is in
+/// the style sheets of `assets/` (the warning banner's frame is the
+/// `warning` class of `style.css`).
+#[test]
+fn templates_have_no_inline_styles() {
+    fn templates(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                templates(&path, out);
+            } else {
+                out.push((
+                    path.display().to_string(),
+                    std::fs::read_to_string(&path).unwrap(),
+                ));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    templates(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates"),
+        &mut found,
+    );
+    assert!(found.len() > 10, "{found:?}");
+    let styled: Vec<&str> = found
+        .iter()
+        .filter(|(_, text)| text.contains(" style="))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert!(styled.is_empty(), "inline styles in {styled:?}");
+    assert_eq!(
+        crate::site::warning(&["one".to_owned(), "two <b>x</b>".to_owned()]),
+        "<div class=\"warning\" role=\"alert\">one<br>two <b>x</b></div>\n"
+    );
+    assert!(crate::site::STYLE.contains("\n.warning { border: 2px solid #b00;"));
+}
