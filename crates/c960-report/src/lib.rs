@@ -32,18 +32,26 @@
 //!
 //! Where things live: HTML markup is in askama templates (`templates/`):
 //! the one layout of every page (`layout.html`), a page's own style sheets
-//! (`style.html`), the warning banner (`banner.html`), the site's head,
-//! index and figures (`site/`) and the DFRC index (`dfrc/index.html`).
+//! (`style.html`), the warning banner (`banner.html`, styled by the
+//! `warning` class of `style.css`), the site's pages and their parts
+//! (`site/`: head, index and figures, fair positions, a position's page
+//! with its openings and balance section, the provenance, the reliability
+//! and balance notes, a line of the failures warning), the agreement
+//! section and sentence (`agreement/`), the tournament kit's announcement
+//! and round sheet (`kit/`), the writers' position sheet (`sheet.html`)
+//! and the DFRC index (`dfrc/index.html`). Rust computes what a page
+//! shows (numbers formatted, texts chosen) and hands it to the template.
 //! Templates escape values with [`html::Escape`] (named in the crate's
 //! `askama.toml`), which writes exactly what [`html::escape`] does; markup
-//! made in Rust goes in with `|safe`. Askama drops a template file's last
-//! newline, so a template whose output ends in one ends with an empty
-//! line. Style sheets are files in `assets/` (`style.css` for the site,
-//! `sheet.css` for the writers' sheets, `kit.css` for the tournament kit,
-//! `nowrap.css` for castling notation), read with `include_str!`. The
-//! error type is in `error.rs`, the build in order in `build.rs`, the
-//! sheets' and board legends' fixed texts in `lang.rs`; this file holds
-//! the docs and the re-exports.
+//! made in Rust (the board's SVG, [`html::escape_prose`]) goes in with
+//! `|safe`. Askama drops a template file's last newline, so a template
+//! whose output ends in one ends with an empty line. Style sheets are
+//! files in `assets/` (`style.css` for the site, `sheet.css` for the
+//! writers' sheets, `kit.css` for the tournament kit, `nowrap.css` for
+//! castling notation), read with `include_str!`. The error type is in
+//! `error.rs`, the build in order in `build.rs`, the sheets' and board
+//! legends' fixed texts in `lang.rs`; this file holds the docs and the
+//! re-exports.
 
 pub mod agreement;
 pub mod balance;

@@ -216,3 +216,6 @@ struct BalanceNote {
     interval: &'static str,
     single: bool,
 }
+
+#[cfg(test)]
+mod tests;
