@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use c960_core::{
     Features, Lang, StartPosition,
-    shakmaty::{Bitboard, Color, File, Rank, Role, Square},
+    shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square},
 };
 
 use crate::html::escape;
@@ -85,13 +85,10 @@ enum Mark {
 fn legend(weak: Bitboard, targets: Bitboard, lang: Lang) -> Vec<(Mark, Vec<String>)> {
     let mut out = Vec::new();
     if weak.any() {
-        out.push((Mark::Ring, wrap(crate::sheet::text(lang, "legend_weak"))));
+        out.push((Mark::Ring, wrap(crate::lang::text(lang, "legend_weak"))));
     }
     if targets.any() {
-        out.push((
-            Mark::Square,
-            wrap(crate::sheet::text(lang, "legend_target")),
-        ));
+        out.push((Mark::Square, wrap(crate::lang::text(lang, "legend_target"))));
     }
     out
 }
@@ -212,69 +209,12 @@ enum Shape {
 /// The one drawing of a diagram, which both the SVG and the PNG render:
 /// the squares with their marks and pieces, the file and rank labels, and
 /// the legend of the marks shown.
-fn drawing(
-    position: StartPosition,
-    (weak, targets): (Bitboard, Bitboard),
-    lang: Lang,
-) -> Vec<Shape> {
+fn drawing(position: StartPosition, marks: (Bitboard, Bitboard), lang: Lang) -> Vec<Shape> {
     let board = position.board();
     let mut shapes = Vec::new();
-    let piece = |x: u32, y: u32, class, fill, glyph: char| Shape::Text {
-        class,
-        x: x + 20,
-        baseline: y + 31,
-        middle: y + 21,
-        size: 32,
-        centred: true,
-        fill,
-        text: glyph.to_string(),
-    };
     for rank in Rank::ALL {
         for file in File::ALL {
-            let sq = Square::from_coords(file, rank);
-            let x = 20 + 40 * u32::from(file);
-            let y = 20 + 40 * (7 - u32::from(rank));
-            let light = (u32::from(file) + u32::from(rank)) % 2 == 1;
-            shapes.push(Shape::Square {
-                x,
-                y,
-                fill: if light { LIGHT } else { DARK },
-            });
-            if targets.contains(sq) {
-                shapes.push(Shape::Outline {
-                    class: "castle-target",
-                    x: x + 2,
-                    y: y + 2,
-                    size: 36,
-                    colour: GREEN,
-                    width: 3,
-                });
-            }
-            let Some(p) = board.piece_at(sq) else {
-                continue;
-            };
-            if weak.contains(sq) {
-                shapes.push(Shape::Ring {
-                    class: "weak",
-                    cx: x + 20,
-                    cy: y + 20,
-                    r: 17,
-                    colour: RED,
-                    width: 3,
-                });
-            }
-            if p.color == Color::White {
-                // The solid glyph in white under the hollow one fills the
-                // piece's inside.
-                shapes.push(piece(
-                    x,
-                    y,
-                    Some("fill"),
-                    Some(PAPER),
-                    glyph(Color::Black, p.role),
-                ));
-            }
-            shapes.push(piece(x, y, None, None, glyph(p.color, p.role)));
+            square_shapes(&mut shapes, &board, Square::from_coords(file, rank), marks);
         }
     }
     let label = |x: u32, baseline: u32, text: char| Shape::Text {
@@ -293,8 +233,71 @@ fn drawing(
     for (i, rank) in (0u32..).zip(Rank::ALL) {
         shapes.push(label(8, 44 + 40 * (7 - i), rank.char()));
     }
+    let (weak, targets) = marks;
     legend_shapes(&mut shapes, legend(weak, targets, lang));
     shapes
+}
+
+/// One square of the board: its colour, the castling target's outline,
+/// the weak pawn's ring and the piece on it.
+fn square_shapes(
+    shapes: &mut Vec<Shape>,
+    board: &Board,
+    sq: Square,
+    (weak, targets): (Bitboard, Bitboard),
+) {
+    let (file, rank) = (sq.file(), sq.rank());
+    let x = 20 + 40 * u32::from(file);
+    let y = 20 + 40 * (7 - u32::from(rank));
+    let light = (u32::from(file) + u32::from(rank)) % 2 == 1;
+    shapes.push(Shape::Square {
+        x,
+        y,
+        fill: if light { LIGHT } else { DARK },
+    });
+    if targets.contains(sq) {
+        shapes.push(Shape::Outline {
+            class: "castle-target",
+            x: x + 2,
+            y: y + 2,
+            size: 36,
+            colour: GREEN,
+            width: 3,
+        });
+    }
+    let Some(p) = board.piece_at(sq) else {
+        return;
+    };
+    if weak.contains(sq) {
+        shapes.push(Shape::Ring {
+            class: "weak",
+            cx: x + 20,
+            cy: y + 20,
+            r: 17,
+            colour: RED,
+            width: 3,
+        });
+    }
+    let piece = |class, fill, glyph: char| Shape::Text {
+        class,
+        x: x + 20,
+        baseline: y + 31,
+        middle: y + 21,
+        size: 32,
+        centred: true,
+        fill,
+        text: glyph.to_string(),
+    };
+    if p.color == Color::White {
+        // The solid glyph in white under the hollow one fills the piece's
+        // inside.
+        shapes.push(piece(
+            Some("fill"),
+            Some(PAPER),
+            glyph(Color::Black, p.role),
+        ));
+    }
+    shapes.push(piece(None, None, glyph(p.color, p.role)));
 }
 
 /// The legend under the board: a sample of each mark and its meaning.

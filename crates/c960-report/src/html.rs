@@ -25,16 +25,48 @@ impl Page<'_> {
     /// The whole page.
     #[must_use]
     pub fn render(&self) -> String {
-        format!(
-            "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-             <title>{title}</title>\n{head}</head>\n<body>\n{banner}{body}</body>\n</html>\n",
-            lang = self.lang,
-            title = escape(self.title),
-            head = self.head,
-            banner = self.banner,
-            body = self.body,
-        )
+        Layout { page: self }.to_string()
+    }
+}
+
+/// The one layout of every page (`templates/layout.html`).
+#[derive(askama::Template)]
+#[template(path = "layout.html")]
+struct Layout<'a> {
+    page: &'a Page<'a>,
+}
+
+/// A page's own style sheets, in the head (`templates/style.html`): the
+/// sheets (from `assets/`) one after the other, after an `@page` rule with
+/// the paper size for printed material.
+#[derive(askama::Template)]
+#[template(path = "style.html")]
+pub struct Style<'a> {
+    /// The printed page's size (`A4`, `letter`), if the page is printed.
+    pub page_size: Option<&'a str>,
+    /// The style sheets' text.
+    pub sheets: &'a [&'a str],
+}
+
+/// The escaper of the report's templates: [`escape`], as an askama
+/// escaper (named in the crate's `askama.toml`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Escape;
+
+impl askama::filters::Escaper for Escape {
+    fn write_escaped_str<W: std::fmt::Write>(&self, mut dest: W, text: &str) -> std::fmt::Result {
+        let mut rest = text;
+        while let Some(at) = rest.find(['&', '<', '>', '"']) {
+            dest.write_str(&rest[..at])?;
+            dest.write_str(match rest.as_bytes()[at] {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                _ => "&quot;",
+            })?;
+            rest = &rest[at + 1..];
+        }
+        dest.write_str(rest)
     }
 }
 
@@ -54,7 +86,7 @@ pub fn escape(text: &str) -> String {
 pub const NOWRAP_CLASS: &str = "nobr";
 
 /// The CSS rule for [`NOWRAP_CLASS`].
-pub const NOWRAP_CSS: &str = ".nobr { white-space: nowrap; }\n";
+pub const NOWRAP_CSS: &str = include_str!("../assets/nowrap.css");
 
 /// [`escape`] for running text: also keeps every castling notation
 /// (`O-O-O`, `O-O`) in one piece with a [`NOWRAP_CLASS`] span.
@@ -82,15 +114,4 @@ pub fn escape_prose(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn castling_notation_never_breaks() {
-        assert_eq!(
-            escape_prose("O-O-O or O-O <b>"),
-            "<span class=\"nobr\">O-O-O</span> or <span class=\"nobr\">O-O</span> &lt;b&gt;"
-        );
-        assert_eq!(escape_prose("no castling"), "no castling");
-    }
-}
+mod tests;

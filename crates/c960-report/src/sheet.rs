@@ -4,37 +4,14 @@
 //! rules in words, in English, German, Dutch or Turkish (`lang/sheet.toml`).
 //! Used by `c960 show` and the report's position pages.
 
-use std::{fmt::Write as _, sync::OnceLock};
-
-use c960_core::{CastlingKind, Features, Lang, StartPosition, TextTable, castling_texts};
+use c960_core::{CastlingKind, Features, Lang, StartPosition, castling_texts};
 
 use crate::{
     board::{Marks, diagram_svg},
-    html::{NOWRAP_CSS, escape, escape_prose},
+    html::{NOWRAP_CSS, escape_prose},
 };
 
-/// The sheets' fixed texts: `lang/sheet.toml`.
-fn table() -> &'static TextTable {
-    static TABLE: OnceLock<TextTable> = OnceLock::new();
-    TABLE.get_or_init(|| TextTable::parse("lang/sheet.toml", include_str!("../lang/sheet.toml")))
-}
-
-/// The text of `key` in `lang`.
-///
-/// # Panics
-/// Panics if the table lacks it (a test checks that every language has
-/// every key of English).
-#[must_use]
-pub fn text(lang: Lang, key: &str) -> &'static str {
-    table().get(lang, key)
-}
-
-/// The text of `key` in `lang` for a count of `n` (`key_one` for one,
-/// where the language has it; see [`TextTable::count`]).
-#[must_use]
-pub fn count(lang: Lang, key: &str, n: usize) -> String {
-    table().count(lang, key, n)
-}
+pub use crate::lang::{count, text};
 
 /// The name of a castling kind in a short table cell (`swap`, `Tausch`).
 #[must_use]
@@ -308,8 +285,9 @@ fn q_relation(q: f64) -> String {
     }
 }
 
-/// A standalone HTML sheet for one position in `lang`: facts, diagram
-/// (with `marks` and their legend), FENs and the castling rules in words.
+/// A standalone HTML sheet for one position in `lang`
+/// (`templates/sheet.html`): facts, diagram (with `marks` and their
+/// legend), FENs and the castling rules in words.
 #[must_use]
 pub fn sheet_html(
     position: StartPosition,
@@ -318,54 +296,52 @@ pub fn sheet_html(
     lang: Lang,
 ) -> String {
     let features = Features::of(position);
-    let mut body = String::new();
-    let _ = writeln!(
-        body,
-        "<h1>SP {} <span class=\"mono\">{}</span></h1>\n<div class=\"diagram\">{}</div>\n<p class=\"facts\">{}</p>",
-        position.sp(),
-        position.placement(),
-        diagram_svg(position, marks, None, lang),
-        escape_prose(&facts(&features, measured, lang).join(" "))
-    );
-    let _ = writeln!(
-        body,
-        "<table>\n<tr><th>X-FEN</th><td class=\"mono\">{}</td></tr>\n<tr><th>Shredder-FEN</th><td class=\"mono\">{}</td></tr>\n</table>\n<h2>{}</h2>",
-        position.to_xfen(),
-        position.to_shredder_fen(),
-        escape(text(lang, "castling_title"))
-    );
-    for t in castling_texts(position, lang) {
-        let _ = writeln!(
-            body,
-            "<h3>{}</h3>\n<p>{}</p>",
-            escape_prose(&t.title),
-            escape_prose(&t.sentences())
-        );
+    let body = Sheet {
+        sp: position.sp(),
+        placement: position.placement(),
+        diagram: diagram_svg(position, marks, None, lang),
+        facts: escape_prose(&facts(&features, measured, lang).join(" ")),
+        xfen: position.to_xfen(),
+        shredder: position.to_shredder_fen(),
+        castling_title: text(lang, "castling_title"),
+        castling: castling_texts(position, lang)
+            .iter()
+            .map(|t| (escape_prose(&t.title), escape_prose(&t.sentences())))
+            .collect(),
+        made_with: text(lang, "made_with").replace("{version}", env!("CARGO_PKG_VERSION")),
     }
-    let _ = writeln!(
-        body,
-        "<p class=\"note\">{}</p>",
-        escape(&text(lang, "made_with").replace("{version}", env!("CARGO_PKG_VERSION")))
-    );
+    .to_string();
     crate::html::Page {
         lang: lang.code(),
         title: &format!("SP {} {}", position.sp(), position.placement()),
-        head: &format!("<style>\n{SHEET_CSS}{NOWRAP_CSS}</style>\n"),
+        head: &crate::html::Style {
+            page_size: None,
+            sheets: &[SHEET_CSS, NOWRAP_CSS],
+        }
+        .to_string(),
         banner: "",
         body: &body,
     }
     .render()
 }
 
-const SHEET_CSS: &str = "body { font-family: 'DejaVu Sans', sans-serif; max-width: 44rem; margin: 0 auto; padding: 1rem; line-height: 1.4; }
-.mono { font-family: 'DejaVu Sans Mono', monospace; }
-.diagram svg { display: block; width: min(100%, 340px); height: auto; }
-td { word-break: break-all; padding-left: 0.6rem; }
-th { text-align: left; }
-h3 { font-size: 1rem; margin: 0.6rem 0 0.1rem; }
-h3 + p { margin: 0; }
-.note { color: #555; font-size: 0.85rem; }
-";
+/// A position's sheet: its diagram (SVG), facts in a sentence and the
+/// castling rules (HTML), FENs.
+#[derive(askama::Template)]
+#[template(path = "sheet.html")]
+struct Sheet {
+    sp: u16,
+    placement: String,
+    diagram: String,
+    facts: String,
+    xfen: String,
+    shredder: String,
+    castling_title: &'static str,
+    castling: Vec<(String, String)>,
+    made_with: String,
+}
+
+const SHEET_CSS: &str = include_str!("../assets/sheet.css");
 
 #[cfg(test)]
 mod tests {
@@ -383,7 +359,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_text_of_english() {
-        assert_eq!(table().gaps(), Vec::<String>::new());
+        assert_eq!(crate::lang::table().gaps(), Vec::<String>::new());
     }
 
     fn with(engine: IntervalView) -> Measured {

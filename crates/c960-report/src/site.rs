@@ -9,21 +9,22 @@
 //! index.
 
 mod fair;
+mod notes;
 mod position;
 mod raters;
 mod swap;
 
-use std::{
-    fmt::Write as _,
-    fs, io,
-    path::{Path, PathBuf},
-};
+use std::{fs, io, path::Path};
 
+use askama::Template;
 use c960_core::StartPosition;
 use polars::prelude::*;
 
 use crate::{RunKind, Source, Trees, html::escape};
 
+pub use crate::charts::Shown;
+pub(crate) use notes::{Failure, warning};
+use notes::{balance_note, failures_banner, provenance, provenance_of, reliability_note};
 pub use position::board_svg;
 pub(crate) use swap::Swap;
 
@@ -131,32 +132,19 @@ pub struct Site<'a> {
     pub agreement: Option<(&'a crate::agreement::Agreement, &'a Shown)>,
 }
 
-/// A chart shown on the index, with its points a reader can hover and
-/// click.
-#[derive(Clone, Debug)]
-pub struct Shown {
-    /// Its title.
-    pub title: String,
-    /// The chart file, relative to the site.
-    pub file: PathBuf,
-    /// Its per-position points.
-    pub hotspots: Vec<crate::charts::Hotspot>,
-}
-
 /// The games sampled for each position's PGN download, by run label.
 pub type Samples = std::collections::BTreeMap<u16, Vec<crate::downloads::SampleGame>>;
 
 /// A page of the site, `depth` directories below its top (where
 /// `style.css` and `table.js` are), with `banner` above `body`.
 pub(crate) fn page(title: &str, depth: usize, banner: &str, body: &str) -> String {
-    let up = "../".repeat(depth);
     crate::html::Page {
         lang: "en",
         title,
-        head: &format!(
-            "<link rel=\"stylesheet\" href=\"{up}style.css\">\n\
-             <script src=\"{up}table.js\" defer></script>\n"
-        ),
+        head: &SiteHead {
+            up: &"../".repeat(depth),
+        }
+        .to_string(),
         banner,
         body: &format!("{body}\n"),
     }
@@ -198,119 +186,12 @@ fn cell(frame: &DataFrame, column: &str, row: usize, percent: bool) -> String {
     }
 }
 
-fn provenance(sources: &[Source]) -> String {
-    provenance_of(sources, &[])
-}
-
-/// The inputs' provenance, each sweep with how many of its scores are
-/// bounds when `bounds` has them.
-fn provenance_of(sources: &[Source], bounds: &[raters::Bounds]) -> String {
-    if sources.is_empty() {
-        return "<p class=\"provenance\">Static features only: no sweep or self-play run was given.</p>".to_owned();
-    }
-    let mut text = String::from("<ul class=\"provenance\">");
-    for s in sources {
-        let (what, with) = match s.kind {
-            RunKind::Sweep => ("engine sweep", format!("{}, {}", s.engines(), s.limit())),
-            RunKind::Selfplay => ("self-play", format!("{}, {}", s.engines(), s.limit())),
-            RunKind::Import => ("imported games", s.imported()),
-        };
-        let _ = write!(
-            text,
-            "<li><code>{}</code>: {what} with {}, {}, {}{}</li>",
-            escape(&s.label),
-            escape(&with),
-            escape(&s.finished()),
-            escape(&s.version()),
-            if s.kind == RunKind::Sweep {
-                raters::bound_counts(bounds, &s.label)
-            } else {
-                String::new()
-            },
-        );
-    }
-    text.push_str("</ul>");
-    text
-}
-
-/// A warning naming the runs with failed positions or games (empty if
-/// none); on a position's page (`sp`), also what failed there.
-fn failures_banner(sources: &[Source], sp: Option<u16>) -> String {
-    let mut lines = Vec::new();
-    for source in sources {
-        let Some(summary) = source.failures() else {
-            continue;
-        };
-        let mut line = format!(
-            "Incomplete input: run <b>{}</b> has {}; the table has no numbers for them.",
-            escape(&source.label),
-            escape(&summary)
-        );
-        if let Some(sp) = sp {
-            for (failed, reason) in source.failed.iter().filter(|(f, _)| *f == sp) {
-                let _ = write!(
-                    line,
-                    "<br>SP {failed} failed in this run: {}",
-                    escape(reason)
-                );
-            }
-        }
-        lines.push(line);
-    }
-    if lines.is_empty() {
-        return String::new();
-    }
-    format!(
-        "<div class=\"warning\" role=\"alert\" style=\"border:2px solid #b00;background:#fee;padding:0.5em 1em;margin:0.5em 0\">{}</div>\n",
-        lines.join("<br>")
-    )
-}
-
-/// What the verdicts rest on, stated wherever a ranking is shown: each
-/// method's reliability in numbers and words, the band and the error rate.
-fn reliability_note(verdicts: Option<&crate::balance::Balance>) -> String {
-    use crate::balance::{Method, VerdictsFrom};
-    let Some(b) = verdicts else {
-        return String::new();
-    };
-    let mut parts = Vec::new();
-    for (name, unit, method) in [
-        ("games", "", b.games.as_ref()),
-        ("engine sweeps", " cp", b.sweep.as_ref()),
-    ] {
-        if let Some(m) = method {
-            let number = m.reliability.map_or_else(
-                || "not measurable".to_owned(),
-                |r| format!("{:.2}", r.whole),
-            );
-            let counts: Vec<String> = m.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
-            parts.push(format!(
-                "<li><b>{name}</b>: reliability {number} — {}; verdicts (balanced = within ±{}{unit} of the mean of all positions, false discovery rate {:.0}%): {}</li>",
-                escape(&m.words),
-                m.band,
-                b.settings.level * 100.0,
-                counts.join(", ")
-            ));
-        }
-    }
-    let both = b.games.is_some() && b.sweep.is_some();
-    let from = match (b.verdict_method, both) {
-        (Method::Games, true) => "the games (the sweeps fill in for positions without games)",
-        (Method::Sweep, true) => {
-            "the engine sweeps (the games fill in for positions without a sweep)"
-        }
-        (Method::Games, false) => "the games",
-        (Method::Sweep, false) => "the engine sweeps",
-    };
-    let why = if both && b.settings.verdicts_from == VerdictsFrom::MoreReliable {
-        ", the more reliable method"
-    } else {
-        ""
-    };
-    format!(
-        "<ul class=\"reliability\">{}</ul>\n<p class=\"small\">The verdicts and the balance estimate come from {from}{why}; see <code>balance.json</code> and <code>balance.csv</code>.</p>\n",
-        parts.join("")
-    )
+/// The head of a site page (`templates/site/head.html`): the style sheet
+/// and the table script, `up` (`../` per level) above the page.
+#[derive(Template)]
+#[template(path = "site/head.html")]
+struct SiteHead<'a> {
+    up: &'a str,
 }
 
 /// The index's body; `lead` (HTML, with the inputs' provenance) follows
@@ -323,119 +204,91 @@ fn index(
     charts: &[Shown],
     lead: &str,
 ) -> String {
-    let mut body = String::from("<h1>Chess960: how balanced is each start position?</h1>\n");
-    body.push_str(lead);
     let consensus =
         |row: usize| raters::consensus_row(verdicts, u16::try_from(row).unwrap_or(u16::MAX));
     let has_consensus = (0..frame.height()).any(|row| consensus(row).is_some());
-    body.push_str(&balance_note(
-        sources,
-        verdicts
-            .filter(|_| has_consensus)
-            .map(|b| b.engines.len() - b.merged.len()),
-    ));
-    body.push_str(
-        "<p><a href=\"fair.html\">Fair positions for organizers</a></p>\n<div class=\"charts\">\n",
-    );
-    for chart in charts {
-        body.push_str(&figure(chart));
-    }
-    body.push_str("</div>\n<h2>All 960 positions</h2>\n");
-    body.push_str("<p><input id=\"filter\" type=\"search\" placeholder=\"filter: SP, placement, files…\"> <span id=\"shown\"></span></p>\n");
-    body.push_str("<table id=\"positions\" class=\"sortable\">\n<thead><tr>");
-    let fixed = [
-        ("SP", "num"),
-        ("placement", "text"),
-        ("weak pawns", "num"),
-        ("undefended", "text"),
-        ("king-only", "text"),
-        ("attackable on move 1", "num"),
-        ("castle a on move 1", "text"),
-        ("castle h on move 1", "text"),
-    ];
-    for (h, kind) in fixed {
-        let _ = write!(body, "<th data-type=\"{kind}\">{h}</th>");
-    }
-    if has_consensus {
-        body.push_str("<th data-type=\"num\">consensus cp<br><small>of the raters</small></th><th data-type=\"num\">its 95% interval<br><small>shrunk, as the verdicts use it</small></th>");
-    }
-    for c in columns {
-        let kind = if c.text { "text" } else { "num" };
-        let _ = write!(body, "<th data-type=\"{kind}\">{}</th>", c.header);
-    }
     let has_verdicts = frame.column("verdict").is_ok();
-    if has_verdicts {
-        body.push_str("<th data-type=\"text\">verdict</th>");
+    IndexPage {
+        lead,
+        balance_note: balance_note(
+            sources,
+            verdicts
+                .filter(|_| has_consensus)
+                .map(|b| b.engines.len() - b.merged.len()),
+        ),
+        charts: charts.iter().map(figure).collect(),
+        fixed: [
+            ("SP", "num"),
+            ("placement", "text"),
+            ("weak pawns", "num"),
+            ("undefended", "text"),
+            ("king-only", "text"),
+            ("attackable on move 1", "num"),
+            ("castle a on move 1", "text"),
+            ("castle h on move 1", "text"),
+        ],
+        has_consensus,
+        columns,
+        has_verdicts,
+        rows: (0..frame.height())
+            .map(|row| IndexRow {
+                sp: cell(frame, "sp", row, false),
+                placement: cell(frame, "placement", row, false),
+                features: [
+                    "weak_pawns",
+                    "undefended_files",
+                    "king_only_files",
+                    "first_move_attackable",
+                    "castle_a_first_move",
+                    "castle_h_first_move",
+                ]
+                .map(|column| cell(frame, column, row, false)),
+                consensus: consensus(row).map(|r| {
+                    (
+                        format!("{:+.0}", r.shrunk),
+                        format!("{:+.0} to {:+.0}", r.shrunk_low, r.shrunk_high),
+                    )
+                }),
+                runs: columns
+                    .iter()
+                    .map(|c| cell(frame, &c.column, row, c.percent))
+                    .collect(),
+                verdict: has_verdicts.then(|| cell(frame, "verdict", row, false)),
+            })
+            .collect(),
     }
-    body.push_str("</tr></thead>\n<tbody>\n");
-    for row in 0..frame.height() {
-        let sp = cell(frame, "sp", row, false);
-        let _ = write!(
-            body,
-            "<tr><td><a href=\"positions/{sp}.html\">{sp}</a></td><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
-            cell(frame, "placement", row, false),
-            cell(frame, "weak_pawns", row, false),
-            cell(frame, "undefended_files", row, false),
-            cell(frame, "king_only_files", row, false),
-            cell(frame, "first_move_attackable", row, false),
-            cell(frame, "castle_a_first_move", row, false),
-            cell(frame, "castle_h_first_move", row, false),
-        );
-        if has_consensus {
-            match consensus(row) {
-                Some(r) => {
-                    let _ = write!(
-                        body,
-                        "<td>{:+.0}</td><td class=\"nobr\">{:+.0} to {:+.0}</td>",
-                        r.shrunk, r.shrunk_low, r.shrunk_high
-                    );
-                }
-                None => body.push_str("<td></td><td></td>"),
-            }
-        }
-        for c in columns {
-            let _ = write!(body, "<td>{}</td>", cell(frame, &c.column, row, c.percent));
-        }
-        if has_verdicts {
-            let _ = write!(body, "<td>{}</td>", cell(frame, "verdict", row, false));
-        }
-        body.push_str("</tr>\n");
-    }
-    body.push_str("</tbody>\n</table>\n");
-    body
+    .to_string()
 }
 
-/// What the index's balance numbers are: the consensus of the raters with
-/// its interval on the reference rater's scale, or one engine's view.
-fn balance_note(sources: &[Source], consensus_of: Option<usize>) -> String {
-    let sweeps: Vec<&Source> = sources
-        .iter()
-        .filter(|s| s.kind == RunKind::Sweep)
-        .collect();
-    let Some(first) = sweeps.first() else {
-        return String::new();
-    };
-    let reference = escape(&raters::reference(sources).unwrap_or_default());
-    if let Some(raters) = consensus_of {
-        format!(
-            "<p class=\"small\">Balance here is the <b>consensus of the {raters} raters</b> (the engine sweeps listed above), in centipawns for White on the scale of {reference}, the reference rater, with its {} (<code>balance_estimate</code>, <code>balance_low</code>, <code>balance_high</code> in <code>balance.csv</code>; before shrinking: <code>sweep_cp</code>). Each rater's own score, on its own scale, is in its column and on each position's page, with whether it is exact or a bound.</p>\n",
-            raters::CONSENSUS_INTERVAL.trim_end_matches(',')
-        )
-    } else {
-        format!(
-            "<p class=\"small\">The engine scores here are <b>one engine's view</b>, {reference}{}: there is no consensus of raters, so how far it is from the truth is not measured.</p>\n",
-            if sweeps.len() == 1 && first.manifest.searches() <= 1 {
-                ", a single search per position"
-            } else {
-                ""
-            }
-        )
-    }
+/// The index's body (`templates/site/index.html`).
+#[derive(Template)]
+#[template(path = "site/index.html")]
+struct IndexPage<'a> {
+    lead: &'a str,
+    balance_note: String,
+    charts: Vec<Figure<'a>>,
+    fixed: [(&'static str, &'static str); 8],
+    has_consensus: bool,
+    columns: &'a [RunColumn],
+    has_verdicts: bool,
+    rows: Vec<IndexRow>,
 }
 
-/// One column of a run in the tables: header, column name, number format.
+/// One position's row of the index's table, its cells as HTML.
+struct IndexRow {
+    sp: String,
+    placement: String,
+    features: [String; 6],
+    consensus: Option<(String, String)>,
+    runs: Vec<String>,
+    verdict: Option<String>,
+}
+
+/// One column of a run in the tables: header (with the run's label
+/// below it, if shown), column name, number format.
 struct RunColumn {
     header: String,
+    label: Option<String>,
     column: String,
     percent: bool,
     text: bool,
@@ -450,14 +303,16 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
                 let repeats = s.manifest.searches();
                 columns.push(if repeats > 1 {
                     RunColumn {
-                        header: format!("mean cp of {repeats} searches<br><small>{short}</small>"),
+                        header: format!("mean cp of {repeats} searches"),
+                        label: Some(short),
                         column: format!("{}__score_cp_mean", s.label),
                         percent: false,
                         text: false,
                     }
                 } else {
                     RunColumn {
-                        header: format!("score cp<br><small>{short}</small>"),
+                        header: "score cp".to_owned(),
+                        label: Some(short),
                         column: format!("{}__score_cp", s.label),
                         percent: false,
                         text: false,
@@ -465,6 +320,7 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
                 });
                 columns.push(RunColumn {
                     header: "engine's first move".to_owned(),
+                    label: None,
                     column: format!("{}__best_move_san", s.label),
                     percent: false,
                     text: true,
@@ -472,25 +328,29 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
             }
             RunKind::Selfplay | RunKind::Import => {
                 columns.push(RunColumn {
-                    header: format!("White score<br><small>{short}</small>"),
+                    header: "White score".to_owned(),
+                    label: Some(short),
                     column: format!("{}__white_score", s.label),
                     percent: true,
                     text: false,
                 });
                 columns.push(RunColumn {
                     header: "games".to_owned(),
+                    label: None,
                     column: format!("{}__games", s.label),
                     percent: false,
                     text: false,
                 });
                 columns.push(RunColumn {
                     header: "most played first move".to_owned(),
+                    label: None,
                     column: format!("{}__first_move", s.label),
                     percent: false,
                     text: true,
                 });
                 columns.push(RunColumn {
                     header: "its share".to_owned(),
+                    label: None,
                     column: format!("{}__first_move_share", s.label),
                     percent: true,
                     text: false,
@@ -505,41 +365,47 @@ fn run_columns(sources: &[Source]) -> Vec<RunColumn> {
 /// a transparent SVG of linked points whose titles name the position and
 /// its value (hover shows them, a click opens the position's page). The
 /// overlay scales with the image, so it works at any width.
-fn figure(chart: &Shown) -> String {
-    let image = format!(
-        "<img src=\"{}\" alt=\"{}\">",
-        escape(&chart.file.to_string_lossy()),
-        escape(&chart.title)
-    );
-    if chart.hotspots.is_empty() {
-        return format!(
-            "<figure>{image}<figcaption>{}</figcaption></figure>\n",
-            escape(&chart.title)
-        );
+fn figure(chart: &Shown) -> Figure<'_> {
+    let (width, height) = crate::charts::size();
+    Figure {
+        file: chart.file.to_string_lossy().into_owned(),
+        title: &chart.title,
+        width,
+        height,
+        hotspots: chart
+            .hotspots
+            .iter()
+            .map(|spot| Spot {
+                sp: spot.sp,
+                x: spot.x,
+                y: spot.y,
+                placement: u16::try_from(spot.sp)
+                    .ok()
+                    .and_then(|sp| StartPosition::new(sp).ok())
+                    .map(StartPosition::placement)
+                    .unwrap_or_default(),
+                value: &spot.value,
+            })
+            .collect(),
     }
-    let (w, h) = crate::charts::size();
-    let mut overlay =
-        format!("<svg class=\"hotspots\" viewBox=\"0 0 {w} {h}\" preserveAspectRatio=\"none\">");
-    for spot in &chart.hotspots {
-        let placement = u16::try_from(spot.sp)
-            .ok()
-            .and_then(|sp| StartPosition::new(sp).ok())
-            .map(StartPosition::placement)
-            .unwrap_or_default();
-        let _ = write!(
-            overlay,
-            "<a href=\"positions/{sp}.html\"><circle cx=\"{}\" cy=\"{}\" r=\"6\"><title>SP {sp} {placement}: {}</title></circle></a>",
-            spot.x,
-            spot.y,
-            escape(&spot.value),
-            sp = spot.sp
-        );
-    }
-    overlay.push_str("</svg>");
-    format!(
-        "<figure class=\"explorable\"><div class=\"hot\">{image}{overlay}</div><figcaption>{} <small>(point at a position to see it; click to open its page)</small></figcaption></figure>\n",
-        escape(&chart.title)
-    )
+}
+
+/// A chart on the index (`templates/site/figure.html`).
+struct Figure<'a> {
+    file: String,
+    title: &'a str,
+    width: u32,
+    height: u32,
+    hotspots: Vec<Spot<'a>>,
+}
+
+/// A linked point over a chart.
+struct Spot<'a> {
+    sp: u32,
+    x: i32,
+    y: i32,
+    placement: String,
+    value: &'a str,
 }
 
 #[cfg(test)]

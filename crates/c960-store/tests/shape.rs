@@ -12,16 +12,13 @@ const MAX_FILE_LINES: usize = 600;
 /// A function longer than this many lines counts as long.
 const LONG_FUNCTION: usize = 80;
 /// At most this many long functions in the crates' `src` (tests aside).
-const MAX_LONG_FUNCTIONS: usize = 22;
+const MAX_LONG_FUNCTIONS: usize = 14;
 /// At most this many lines of HTML markup in the crates' `src` (pages are
 /// templates).
-const MAX_HTML_LINES: usize = 212;
+const MAX_HTML_LINES: usize = 4;
 /// The source files that still hold a `<style>` (style sheets belong in
 /// the report's `assets/`).
-const STYLE_IN_RUST: &[&str] = &[
-    "crates/c960-report/src/kit/pages.rs",
-    "crates/c960-report/src/sheet.rs",
-];
+const STYLE_IN_RUST: &[&str] = &[];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

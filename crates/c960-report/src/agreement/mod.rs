@@ -18,18 +18,22 @@ pub use record::from_record;
 
 use std::{
     collections::BTreeMap,
-    fmt::Write as _,
     fs, io,
     path::{Path, PathBuf},
 };
 
+use askama::Template;
 use c960_balance::agreement::{
     Bootstrap, Comparison, SAME_MEASUREMENT, compare_by_sp, significant, standardized_mean_by_sp,
 };
 use c960_store::{CsvCell, read_position_column, spreadsheet_csv};
 use serde::{Deserialize, Serialize};
 
-use crate::{ReportError, balance::Balance, charts, html::escape, site::Shown};
+use crate::{
+    ReportError,
+    balance::Balance,
+    charts::{self, Shown},
+};
 
 /// The agreement files in the site.
 pub const AGREEMENT_JSON: &str = "agreement.json";
@@ -92,42 +96,8 @@ pub fn compute_and_write(
     let bootstrap = Bootstrap::default();
     let mut references = Vec::new();
     for table in tables {
-        let bad = |reason: String| ReportError::BadRun {
-            dir: table.clone(),
-            reason,
-        };
-        let spec = table.to_string_lossy();
-        let column = read_position_column(&spec).map_err(|e| ReportError::BadRun {
-            dir: e.path.clone(),
-            reason: e.reason,
-        })?;
-        let bytes = fs::read(&column.path).map_err(ReportError::Io)?;
-        let sha256 = c960_store::sha256_hex(&bytes);
-        if let Some(earlier) = columns.iter().find(|c| c.values == column.values) {
-            return Err(bad(format!(
-                "holds the same values as {earlier}: a table given twice would weigh twice in \
-                 the mean; give each table once"
-            )));
-        }
-        let name = column
-            .path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let comparison = compare_by_sp(&ours, &column.values, bootstrap)
-            .map_err(|why| bad(why.describe("the report's estimate", &name)))?;
-        if comparison.pearson.value >= SAME_MEASUREMENT {
-            return Err(bad(format!(
-                "agrees with the report's estimate at r = {:.6}: it is the same measurement (a \
-                 copy or a rescaling), not an independent analysis",
-                comparison.pearson.value
-            )));
-        }
-        references.push(Reference {
-            name,
-            sha256,
-            positions: column.values.len(),
-            comparison,
-        });
+        let (reference, column) = compare_table(table, &ours, &columns, bootstrap)?;
+        references.push(reference);
         columns.push(column);
     }
     let tables_by_sp: Vec<&BTreeMap<u32, f64>> = columns.iter().map(|c| &c.values).collect();
@@ -159,6 +129,54 @@ pub fn compute_and_write(
             .collect(),
     };
     write(&agreement, out).map(Some)
+}
+
+/// One independent table (`table`: a file or `FILE:COLUMN`) against the
+/// estimate `ours`, with the column read; refused if it repeats one of
+/// `earlier` or is the same measurement as the estimate.
+fn compare_table(
+    table: &Path,
+    ours: &BTreeMap<u32, f64>,
+    earlier: &[c960_store::PositionColumn],
+    bootstrap: Bootstrap,
+) -> Result<(Reference, c960_store::PositionColumn), ReportError> {
+    let bad = |reason: String| ReportError::BadRun {
+        dir: table.to_path_buf(),
+        reason,
+    };
+    let spec = table.to_string_lossy();
+    let column = read_position_column(&spec).map_err(|e| ReportError::BadRun {
+        dir: e.path.clone(),
+        reason: e.reason,
+    })?;
+    let bytes = fs::read(&column.path).map_err(ReportError::Io)?;
+    let sha256 = c960_store::sha256_hex(&bytes);
+    if let Some(earlier) = earlier.iter().find(|c| c.values == column.values) {
+        return Err(bad(format!(
+            "holds the same values as {earlier}: a table given twice would weigh twice in \
+             the mean; give each table once"
+        )));
+    }
+    let name = column
+        .path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let comparison = compare_by_sp(ours, &column.values, bootstrap)
+        .map_err(|why| bad(why.describe("the report's estimate", &name)))?;
+    if comparison.pearson.value >= SAME_MEASUREMENT {
+        return Err(bad(format!(
+            "agrees with the report's estimate at r = {:.6}: it is the same measurement (a \
+             copy or a rescaling), not an independent analysis",
+            comparison.pearson.value
+        )));
+    }
+    let reference = Reference {
+        name,
+        sha256,
+        positions: column.values.len(),
+        comparison,
+    };
+    Ok((reference, column))
 }
 
 /// The estimate the analyses are compared with: the sweep consensus when
@@ -267,76 +285,80 @@ fn csv(agreement: &Agreement) -> io::Result<String> {
     spreadsheet_csv(&header, rows)
 }
 
-/// The index's section: what was compared, a table of the agreements with
-/// their intervals, and how to check them.
+/// The index's section (`templates/agreement/section.html`): what was
+/// compared, a table of the agreements with their intervals, and how to
+/// check them.
 #[must_use]
 pub fn section(agreement: &Agreement, chart: &str) -> String {
-    let mut out = String::from(
-        "<!-- agreement -->\n<h2 id=\"agreement\">Agreement with independent analyses</h2>\n",
-    );
-    let _ = writeln!(
-        out,
-        "<p>How far {} agrees with per-position analyses made independently, by other people \
-         with other engines and settings (Pearson's and Spearman's correlation over the \
-         positions both score, with 95% percentile bootstrap intervals over positions; the \
-         share of each analysis's top and bottom tenth that c960 puts there too). These \
-         analyses are only compared with, never used in an estimate.</p>",
-        escape(&agreement.estimate)
-    );
-    out.push_str(
-        "<table class=\"agreement\"><thead><tr><th>independent analysis</th><th>positions</th>\
-         <th>Pearson r (95% interval)</th><th>Spearman (95% interval)</th><th>top tenth</th>\
-         <th>bottom tenth</th></tr></thead>\n<tbody>\n",
-    );
-    for r in &agreement.references {
-        let c = &r.comparison;
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td>{}</td><td>{:.2} ({:.2} to {:.2})</td><td>{:.2} ({:.2} to \
-             {:.2})</td><td>{:.0}%</td><td>{:.0}%</td></tr>",
-            escape(&r.name),
-            c.positions,
-            c.pearson.value,
-            c.pearson.low,
-            c.pearson.high,
-            c.spearman.value,
-            c.spearman.low,
-            c.spearman.high,
-            c.top_decile * 100.0,
-            c.bottom_decile * 100.0
-        );
+    let interval = |c: &c960_balance::agreement::Estimate| {
+        format!("{:.2} ({:.2} to {:.2})", c.value, c.low, c.high)
+    };
+    Section {
+        estimate: &agreement.estimate,
+        rows: agreement
+            .references
+            .iter()
+            .map(|r| {
+                let c = &r.comparison;
+                Row {
+                    name: &r.name,
+                    positions: c.positions,
+                    pearson: interval(&c.pearson),
+                    spearman: interval(&c.spearman),
+                    top: format!("{:.0}", c.top_decile * 100.0),
+                    bottom: format!("{:.0}", c.bottom_decile * 100.0),
+                }
+            })
+            .collect(),
+        chart,
     }
-    out.push_str("</tbody></table>\n");
-    let _ = writeln!(
-        out,
-        "<figure><img src=\"{chart}\" alt=\"Balance estimate against the independent \
-         analyses\"><figcaption>Each position: the independent analyses' standardized mean \
-         against c960's estimate.</figcaption></figure>"
-    );
-    out.push_str(
-        "<p class=\"small\">The files, their SHA-256 and every figure are in \
-         <code>agreement.json</code> and <code>agreement.csv</code>; <code>c960 compare</code> \
-         recomputes them from the same files.</p>\n<!-- /agreement -->\n",
-    );
-    out
+    .to_string()
 }
 
-/// One sentence for the fair positions page: how far the independent
-/// analyses agree with the ranking it is made from.
+/// The index's agreement section.
+#[derive(Template)]
+#[template(path = "agreement/section.html")]
+struct Section<'a> {
+    estimate: &'a str,
+    rows: Vec<Row<'a>>,
+    chart: &'a str,
+}
+
+/// One analysis against the estimate, its numbers as the table shows them.
+struct Row<'a> {
+    name: &'a str,
+    positions: usize,
+    pearson: String,
+    spearman: String,
+    top: String,
+    bottom: String,
+}
+
+/// One sentence for the fair positions page
+/// (`templates/agreement/sentence.html`): how far the independent analyses
+/// agree with the ranking it is made from.
 #[must_use]
 pub fn sentence(agreement: &Agreement) -> String {
     let Some(headline) = agreement.headline() else {
         return String::new();
     };
     let c = &headline.comparison;
-    format!(
-        "<p class=\"small\"><!-- agreement -->Independent analyses agree with the estimate this \
-         page ranks by at Pearson r = {:.2} (95% interval {:.2} to {:.2}) over {} positions \
-         ({}; <a href=\"index.html#agreement\">details</a>).<!-- /agreement --></p>\n",
-        c.pearson.value,
-        c.pearson.low,
-        c.pearson.high,
-        c.positions,
-        escape(&headline.name)
-    )
+    Sentence {
+        pearson: format!(
+            "{:.2} (95% interval {:.2} to {:.2})",
+            c.pearson.value, c.pearson.low, c.pearson.high
+        ),
+        positions: c.positions,
+        name: &headline.name,
+    }
+    .to_string()
+}
+
+/// The fair positions page's sentence on the agreement.
+#[derive(Template)]
+#[template(path = "agreement/sentence.html")]
+struct Sentence<'a> {
+    pearson: String,
+    positions: usize,
+    name: &'a str,
 }

@@ -13,7 +13,7 @@ use std::{fs, path::Path};
 use c960_balance::agreement::{Bootstrap, Comparison, Estimate, compare, significant};
 
 use super::{Agreement, Reference, estimate_of, write};
-use crate::{ReportError, balance::Balance, site::Shown};
+use crate::{ReportError, balance::Balance, charts::Shown};
 
 /// How far a recomputed figure may be from its record: the points are
 /// rounded to 12 significant digits, so the figures recomputed from them

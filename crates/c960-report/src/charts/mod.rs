@@ -35,6 +35,18 @@ pub use distribution::{ScoreCurve, ScoreHistogram};
 pub use groups::{Bars, GroupMeans, Intervals, mean_interval};
 pub use scatter::{Scatter, correlation};
 
+/// A chart shown on the index, with its points a reader can hover and
+/// click.
+#[derive(Clone, Debug)]
+pub struct Shown {
+    /// Its title.
+    pub title: String,
+    /// The chart file, relative to the site.
+    pub file: PathBuf,
+    /// Its per-position points.
+    pub hotspots: Vec<Hotspot>,
+}
+
 const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 
 const SIZE: (u32, u32) = (960, 540);

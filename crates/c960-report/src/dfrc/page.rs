@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use askama::Template;
+
 use c960_balance::means::{Difference, MeanInterval};
 
 use crate::{html::escape, site};
@@ -14,98 +16,160 @@ use super::{
     input::recorded,
 };
 
-/// The index page.
+/// The index page (`templates/dfrc/index.html`).
 pub(super) fn index(
     runs: &[DfrcRun],
     analyses: &[Analysis],
     charts: &[Vec<(String, String)>],
 ) -> String {
-    let mut body = String::from(
-        "<h1>Double Fischer Random Chess: White's advantage by setup</h1>\n\
-         <p>Each setup draws White's and Black's back ranks independently (960 × 960 = 921,600 \
-         setups; setup <i>n</i> has White's SP <i>n</i> mod 960 and Black's SP <i>n</i> div 960; \
-         the 960 symmetric ones are the Chess960 positions). Scores are the engine's, in \
-         centipawns from White's point of view (a mate counts ±1000); group means, the regression \
-         and the comparisons take the setups as a sample of all 921,600, so their 95% intervals \
-         come from the spread between setups.</p>\n",
-    );
-    let _ = writeln!(
-        body,
-        "<p class=\"small\">Numbers: <a href=\"{json}\">{json}</a>, <a href=\"{setups}\">{setups}</a>, \
-         <a href=\"{groups}\">{groups}</a>, <a href=\"{regression}\">{regression}</a>.</p>",
-        json = super::DFRC_JSON,
-        setups = super::DFRC_SETUPS_CSV,
-        groups = super::DFRC_GROUPS_CSV,
-        regression = super::DFRC_REGRESSION_CSV,
-    );
-    for ((run, a), shown) in runs.iter().zip(analyses).zip(charts) {
-        section(&mut body, run, a, shown);
+    let body = IndexPage {
+        json: super::DFRC_JSON,
+        setups: super::DFRC_SETUPS_CSV,
+        groups: super::DFRC_GROUPS_CSV,
+        regression: super::DFRC_REGRESSION_CSV,
+        sections: runs
+            .iter()
+            .zip(analyses)
+            .zip(charts)
+            .map(|((run, a), shown)| section(run, a, shown))
+            .collect(),
     }
+    .to_string();
     site::page("c960 DFRC report", 0, &failures_banner(runs), &body)
 }
 
-fn section(body: &mut String, run: &DfrcRun, a: &Analysis, shown: &[(String, String)]) {
-    let _ = write!(
-        body,
-        "<h2 id=\"{label}\"><code>{label}</code></h2>\n<ul class=\"provenance\">\
-         <li>engine sweep with {engine}, {limit}, {searches}</li>\
-         <li>positions {positions}: {n} setups with a score ({sym} symmetric), {failed} failed</li>\
-         <li>seed {seed}, repeat rule {rule}</li>\
-         <li>c960 {version}, finished {finished}</li><li>run directory <code>{dir}</code></li></ul>\n",
-        label = escape(&a.label),
-        engine = escape(&run.manifest.engine_names().join(" vs ")),
-        limit = escape(run.manifest.limit.as_deref().unwrap_or_default()),
-        searches = searches_words(a.noise.searches),
-        positions = escape(&recorded(run.manifest.positions.as_ref())),
-        n = a.rows.len(),
-        sym = a.symmetric.symmetric.n,
-        failed = run.failed.len(),
-        seed = escape(&recorded(run.manifest.seed)),
-        rule = escape(&recorded(run.manifest.repeat_rule.as_ref())),
-        version = escape(&recorded(run.manifest.c960_version.as_ref())),
-        finished = escape(&recorded(run.manifest.finished.as_ref())),
-        dir = escape(&run.dir.display().to_string()),
-    );
-    if let Some(m) = &a.overall {
-        let _ = write!(
-            body,
-            "<p>White's advantage over all setups: <b>{}</b>",
-            escape(&mean_text(m, " cp"))
-        );
-        if let Some(e) = &a.overall_expected {
-            let _ = write!(
-                body,
-                "; White's expected score from the engine's WDL: {:.3} [{}, {}]",
+/// The index's body.
+#[derive(Template)]
+#[template(path = "dfrc/index.html")]
+struct IndexPage<'a> {
+    json: &'a str,
+    setups: &'a str,
+    groups: &'a str,
+    regression: &'a str,
+    sections: Vec<Section<'a>>,
+}
+
+/// One sweep's section of the index: its numbers as text.
+struct Section<'a> {
+    label: &'a str,
+    engine: String,
+    limit: &'a str,
+    searches: String,
+    positions: String,
+    n: usize,
+    symmetric_n: usize,
+    failed: usize,
+    seed: String,
+    rule: String,
+    version: String,
+    finished: String,
+    dir: String,
+    overall: Option<String>,
+    expected: Option<String>,
+    noise: String,
+    charts: &'a [(String, String)],
+    groups: Vec<GroupRow>,
+    regression: Option<RegressionRows>,
+    symmetric: [String; 4],
+    band: String,
+    centre: String,
+    level: String,
+    counts: String,
+    decided: bool,
+    rankings: [(&'static str, Vec<[String; 11]>); 2],
+}
+
+/// A row of the table by feature.
+struct GroupRow {
+    words: &'static str,
+    kind: &'static str,
+    value: String,
+    n: usize,
+    mean: String,
+    interval: String,
+    sd: String,
+    expected: String,
+}
+
+/// The regression's figures and its coefficients' rows.
+struct RegressionRows {
+    n: usize,
+    r_squared: String,
+    residual_sd: String,
+    dropped: String,
+    coefficients: Vec<[String; 7]>,
+}
+
+fn section<'a>(run: &'a DfrcRun, a: &'a Analysis, shown: &'a [(String, String)]) -> Section<'a> {
+    let centre = a.overall.map_or(f64::NAN, |m| m.mean);
+    let counts: Vec<String> = a.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
+    Section {
+        label: &a.label,
+        engine: run.manifest.engine_names().join(" vs "),
+        limit: run.manifest.limit.as_deref().unwrap_or_default(),
+        searches: searches_words(a.noise.searches),
+        positions: recorded(run.manifest.positions.as_ref()),
+        n: a.rows.len(),
+        symmetric_n: a.symmetric.symmetric.n,
+        failed: run.failed.len(),
+        seed: recorded(run.manifest.seed),
+        rule: recorded(run.manifest.repeat_rule.as_ref()),
+        version: recorded(run.manifest.c960_version.as_ref()),
+        finished: recorded(run.manifest.finished.as_ref()),
+        dir: run.dir.display().to_string(),
+        overall: a.overall.as_ref().map(|m| mean_text(m, " cp")),
+        expected: a.overall_expected.as_ref().map(|e| {
+            format!(
+                "{:.3} [{}, {}]",
                 e.mean,
                 e.low.map_or("–".to_owned(), |v| format!("{v:.3}")),
                 e.high.map_or("–".to_owned(), |v| format!("{v:.3}")),
-            );
-        }
-        body.push_str(".</p>\n");
+            )
+        }),
+        noise: noise(a),
+        charts: shown,
+        groups: a.groups.iter().map(group_row).collect(),
+        regression: a.regression.as_ref().map(|r| RegressionRows {
+            n: r.n,
+            r_squared: format!("{:.3}", r.r_squared),
+            residual_sd: format!("{:.1}", r.residual_sd),
+            dropped: r.dropped.join(", "),
+            coefficients: r
+                .coefficients
+                .iter()
+                .map(|c| {
+                    [
+                        c.name.clone(),
+                        format!("{:+.2}", c.estimate),
+                        format!("{:+.2}", c.low),
+                        format!("{:+.2}", c.high),
+                        format!("{:.2}", c.se_hc3),
+                        format!("{:.2}", c.se_hc1),
+                        format!("{:.3}", c.p_value),
+                    ]
+                })
+                .collect(),
+        }),
+        symmetric: symmetric(a),
+        band: a.settings.band_cp.to_string(),
+        centre: format!("{centre:+.1}"),
+        level: format!("{:.0}", a.settings.level * 100.0),
+        counts: counts.join(", "),
+        decided: a.decided,
+        rankings: [
+            ("Most balanced", setup_rows(&a.most_balanced)),
+            ("Least balanced", setup_rows(&a.least_balanced)),
+        ],
     }
-    noise(body, a);
-    body.push_str("<div class=\"charts\">\n");
-    for (file, title) in shown {
-        let _ = writeln!(
-            body,
-            "<figure><img src=\"{}\" alt=\"{t}\"><figcaption>{t}</figcaption></figure>",
-            escape(file),
-            t = escape(title)
-        );
-    }
-    body.push_str("</div>\n");
-    groups(body, a);
-    regression(body, a);
-    symmetric(body, a);
-    verdicts(body, a);
 }
 
-fn noise(body: &mut String, a: &Analysis) {
+/// The reliability paragraph's text (HTML).
+fn noise(a: &Analysis) -> String {
     let n = &a.noise;
-    body.push_str("<p class=\"reliability\">");
+    let mut text = String::new();
     if let Some(sd) = n.search_sd {
         let _ = write!(
-            body,
+            text,
             "Search noise: one search's standard deviation {sd:.1} cp, pooled over the {} setups \
              with repeats; ",
             n.repeated
@@ -113,15 +177,16 @@ fn noise(body: &mut String, a: &Analysis) {
     }
     if let Some(r) = &n.repeatability {
         let _ = write!(
-            body,
+            text,
             "repeatability recorded by the sweep: split-half {:.3}, of the means over all repeats {:.3}; ",
             r.split_half, r.all_repeats
         );
     }
     if let Some(r) = n.reliability {
-        let _ = write!(body, "reliability of the setup means {r:.2}: ");
+        let _ = write!(text, "reliability of the setup means {r:.2}: ");
     }
-    let _ = writeln!(body, "{}.</p>", escape(&n.words));
+    text.push_str(&escape(&n.words));
+    text
 }
 
 /// `+12.3 cp [+8.1, +16.5], n = 40` (or without the interval).
@@ -141,39 +206,27 @@ fn interval(m: &MeanInterval, digits: usize) -> String {
     }
 }
 
-fn groups(body: &mut String, a: &Analysis) {
-    body.push_str(
-        "<h3>White's advantage by feature</h3>\n<table class=\"sortable\"><thead><tr>\
-         <th data-type=\"text\">feature</th><th data-type=\"text\">kind</th><th data-type=\"num\">value</th>\
-         <th data-type=\"num\">n</th><th data-type=\"num\">mean cp</th><th data-type=\"text\">95% interval</th>\
-         <th data-type=\"num\">sd cp</th><th data-type=\"num\">expected score [95%]</th></tr></thead>\n<tbody>\n",
-    );
-    for g in &a.groups {
-        let words = FEATURES
-            .iter()
-            .find(|f| f.name == g.feature)
-            .map_or("", |f| f.words);
-        let _ = writeln!(
-            body,
-            "<tr><td title=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:+.1}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(words),
-            escape(words),
-            kind(g),
-            match g.kind {
-                FeatureKind::PerSide => g.value.to_string(),
-                FeatureKind::Asymmetry => format!("{:+}", g.value),
-            },
-            g.cp.n,
-            g.cp.mean,
-            interval(&g.cp, 1),
-            g.cp.sd.map_or(String::new(), |s| format!("{s:.1}")),
-            g.expected.map_or(String::new(), |e| match (e.low, e.high) {
-                (Some(l), Some(h)) => format!("{:.3} [{l:.3}, {h:.3}]", e.mean),
-                _ => format!("{:.3}", e.mean),
-            }),
-        );
+fn group_row(g: &Group) -> GroupRow {
+    let words = FEATURES
+        .iter()
+        .find(|f| f.name == g.feature)
+        .map_or("", |f| f.words);
+    GroupRow {
+        words,
+        kind: kind(g),
+        value: match g.kind {
+            FeatureKind::PerSide => g.value.to_string(),
+            FeatureKind::Asymmetry => format!("{:+}", g.value),
+        },
+        n: g.cp.n,
+        mean: format!("{:+.1}", g.cp.mean),
+        interval: interval(&g.cp, 1),
+        sd: g.cp.sd.map_or(String::new(), |s| format!("{s:.1}")),
+        expected: g.expected.map_or(String::new(), |e| match (e.low, e.high) {
+            (Some(l), Some(h)) => format!("{:.3} [{l:.3}, {h:.3}]", e.mean),
+            _ => format!("{:.3}", e.mean),
+        }),
     }
-    body.push_str("</tbody></table>\n");
 }
 
 fn kind(g: &Group) -> &'static str {
@@ -183,57 +236,16 @@ fn kind(g: &Group) -> &'static str {
     }
 }
 
-fn regression(body: &mut String, a: &Analysis) {
-    body.push_str("<h3>Regression of White's advantage on each side's features</h3>\n");
-    let Some(r) = &a.regression else {
-        body.push_str("<p>Too few setups to fit the regression.</p>\n");
-        return;
-    };
-    let _ = write!(
-        body,
-        "<p>Ordinary least squares with an intercept, n = {} setups, R² = {:.3}, residual sd \
-         {:.1} cp. Intervals are 95% with heteroskedasticity-robust (HC3) standard errors; HC1 \
-         is shown beside them.{}</p>\n<table class=\"sortable\"><thead><tr>\
-         <th data-type=\"text\">coefficient</th><th data-type=\"num\">cp per unit</th>\
-         <th data-type=\"text\">95% interval</th><th data-type=\"num\">SE (HC3)</th>\
-         <th data-type=\"num\">SE (HC1)</th><th data-type=\"num\">p</th></tr></thead>\n<tbody>\n",
-        r.n,
-        r.r_squared,
-        r.residual_sd,
-        if r.dropped.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " Left out as constant or collinear in these setups: {}.",
-                escape(&r.dropped.join(", "))
-            )
-        }
-    );
-    for c in &r.coefficients {
-        let _ = writeln!(
-            body,
-            "<tr><td>{}</td><td>{:+.2}</td><td>{:+.2} to {:+.2}</td><td>{:.2}</td><td>{:.2}</td><td>{:.3}</td></tr>",
-            escape(&c.name),
-            c.estimate,
-            c.low,
-            c.high,
-            c.se_hc3,
-            c.se_hc1,
-            c.p_value
-        );
-    }
-    body.push_str("</tbody></table>\n");
-}
-
-fn symmetric(body: &mut String, a: &Analysis) {
+/// The list comparing the symmetric setups with the rest (each item's
+/// text).
+fn symmetric(a: &Analysis) -> [String; 4] {
     let s = &a.symmetric;
-    body.push_str("<h3>The symmetric setups against the rest</h3>\n");
     let line = |what: &str, m: &MeanInterval| {
         if m.n == 0 {
-            format!("<li>{what}: none in this set</li>")
+            format!("{what}: none in this set")
         } else {
             format!(
-                "<li>{what}: mean {:+.1} cp (95% interval {}), sd {}, n = {}</li>",
+                "{what}: mean {:+.1} cp (95% interval {}), sd {}, n = {}",
                 m.mean,
                 interval(m, 1),
                 m.sd.map_or("–".to_owned(), |v| format!("{v:.1} cp")),
@@ -243,14 +255,12 @@ fn symmetric(body: &mut String, a: &Analysis) {
     };
     let diff = |what: &str, d: Option<Difference>, how: &str| match d {
         Some(d) => format!(
-            "<li>{what}, symmetric minus asymmetric: {:+.1} cp (95% interval {:+.1} to {:+.1}; {how})</li>",
+            "{what}, symmetric minus asymmetric: {:+.1} cp (95% interval {:+.1} to {:+.1}; {how})",
             d.estimate, d.low, d.high
         ),
-        None => format!("<li>{what}: needs two setups or more on each side</li>"),
+        None => format!("{what}: needs two setups or more on each side"),
     };
-    let _ = writeln!(
-        body,
-        "<ul>{}{}{}{}</ul>",
+    [
         line("Symmetric (the Chess960 positions)", &s.symmetric),
         line("Asymmetric", &s.rest),
         diff("Difference in mean", s.mean_difference, "Welch"),
@@ -260,70 +270,34 @@ fn symmetric(body: &mut String, a: &Analysis) {
             &format!(
                 "percentile bootstrap, {} resamples, seed {}",
                 a.settings.resamples, a.settings.seed
-            )
+            ),
         ),
-    );
+    ]
 }
 
-fn verdicts(body: &mut String, a: &Analysis) {
-    let centre = a.overall.map_or(f64::NAN, |m| m.mean);
-    let counts: Vec<String> = a.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
-    let _ = write!(
-        body,
-        "<h3>The most and least balanced setups</h3>\n<p>Balanced means within ±{} cp of the mean \
-         of all setups ({centre:+.1} cp); more-for-white and less-for-white are outside that band; \
-         false discovery rate {:.0}% (Benjamini–Hochberg q-values). Verdicts: {}.{}</p>\n",
-        a.settings.band_cp,
-        a.settings.level * 100.0,
-        counts.join(", "),
-        if a.decided {
-            " Setups are ranked by their estimate shrunk toward the mean of all setups."
-        } else {
-            " One search per setup measures no setup's error: every verdict is unresolved, and \
-             setups are ranked by their single score."
-        }
-    );
-    for (title, rows) in [
-        ("Most balanced", &a.most_balanced),
-        ("Least balanced", &a.least_balanced),
-    ] {
-        let _ = writeln!(body, "<h4>{title}</h4>");
-        setup_table(body, rows);
-    }
-}
-
-fn setup_table(body: &mut String, rows: &[SetupRow]) {
-    body.push_str(
-        "<table class=\"sortable\"><thead><tr><th data-type=\"num\">setup</th>\
-         <th data-type=\"text\">placement (White/Black)</th><th data-type=\"num\">White SP</th>\
-         <th data-type=\"num\">Black SP</th><th data-type=\"num\">searches</th>\
-         <th data-type=\"num\">cp</th><th data-type=\"text\">95% interval</th>\
-         <th data-type=\"num\">shrunk cp</th><th data-type=\"num\">expected score</th>\
-         <th data-type=\"text\">verdict</th><th data-type=\"num\">q-value</th></tr></thead>\n<tbody>\n",
-    );
-    for r in rows {
-        let _ = writeln!(
-            body,
-            "<tr><td>{}</td><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:+.1}</td>\
-             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            r.setup,
-            escape(&r.placement),
-            r.white_sp,
-            r.black_sp,
-            r.searches,
-            r.cp,
-            r.low
-                .zip(r.high)
-                .map_or("not measured".to_owned(), |(l, h)| format!(
-                    "{l:+.1} to {h:+.1}"
-                )),
-            r.shrunk.map_or(String::new(), |v| format!("{v:+.1}")),
-            r.expected.map_or(String::new(), |v| format!("{v:.3}")),
-            r.verdict.name(),
-            crate::site::q_value_text(r.q_value)
-        );
-    }
-    body.push_str("</tbody></table>\n");
+/// The cells of a table of setups.
+fn setup_rows(rows: &[SetupRow]) -> Vec<[String; 11]> {
+    rows.iter()
+        .map(|r| {
+            [
+                r.setup.to_string(),
+                r.placement.clone(),
+                r.white_sp.to_string(),
+                r.black_sp.to_string(),
+                r.searches.to_string(),
+                format!("{:+.1}", r.cp),
+                r.low
+                    .zip(r.high)
+                    .map_or("not measured".to_owned(), |(l, h)| {
+                        format!("{l:+.1} to {h:+.1}")
+                    }),
+                r.shrunk.map_or(String::new(), |v| format!("{v:+.1}")),
+                r.expected.map_or(String::new(), |v| format!("{v:.3}")),
+                r.verdict.name().to_string(),
+                crate::site::q_value_text(r.q_value),
+            ]
+        })
+        .collect()
 }
 
 /// A warning naming the sweeps with failed setups (empty if none).
@@ -332,22 +306,26 @@ fn failures_banner(runs: &[DfrcRun]) -> String {
         .iter()
         .filter(|r| !r.failed.is_empty())
         .map(|r| {
-            let listed: Vec<String> = r.failed.iter().take(10).map(|(n, _)| n.to_string()).collect();
-            format!(
-                "Incomplete input: run <b>{}</b> has {} failed setup{} ({}{}); the report has no numbers for them.",
-                escape(&r.label),
-                r.failed.len(),
-                if r.failed.len() == 1 { "" } else { "s" },
-                listed.join(", "),
-                if r.failed.len() > 10 { ", …" } else { "" }
-            )
+            let listed: Vec<String> = r
+                .failed
+                .iter()
+                .take(10)
+                .map(|(n, _)| n.to_string())
+                .collect();
+            site::Failure {
+                label: &r.label,
+                summary: &format!(
+                    "{} failed setup{} ({}{})",
+                    r.failed.len(),
+                    if r.failed.len() == 1 { "" } else { "s" },
+                    listed.join(", "),
+                    if r.failed.len() > 10 { ", …" } else { "" }
+                ),
+                what: "report",
+                failed: Vec::new(),
+            }
+            .to_string()
         })
         .collect();
-    if lines.is_empty() {
-        return String::new();
-    }
-    format!(
-        "<div class=\"warning\" role=\"alert\" style=\"border:2px solid #b00;background:#fee;padding:0.5em 1em;margin:0.5em 0\">{}</div>\n",
-        lines.join("<br>")
-    )
+    site::warning(&lines)
 }

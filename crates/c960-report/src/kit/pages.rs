@@ -1,8 +1,9 @@
 //! The kit's pages: the announcement and one sheet per round, in the
 //! kit's language, with every text from `lang/kit.toml`.
 
-use std::{fmt::Write as _, sync::OnceLock};
+use std::sync::OnceLock;
 
+use askama::Template;
 use c960_core::{
     CastlingText, DrawFilter, Key, Lang, StartPosition, TextTable, castling_rules,
     format_position_set,
@@ -12,7 +13,7 @@ use c960_core::{
 use super::{BalanceRecord, Excluded, KitPlan, Paper};
 use crate::{
     board::{Marks, diagram_svg},
-    html::{NOWRAP_CSS, escape, escape_prose},
+    html::{NOWRAP_CSS, escape_prose},
 };
 
 /// The kit's fixed texts: `lang/kit.toml`.
@@ -81,9 +82,11 @@ impl Kit<'_> {
         crate::html::Page {
             lang: self.plan.lang.code(),
             title,
-            head: &format!(
-                "<style>\n@page {{ size: {size}; margin: 12mm; }}\n{CSS}{NOWRAP_CSS}</style>\n"
-            ),
+            head: &crate::html::Style {
+                page_size: Some(size),
+                sheets: &[CSS, NOWRAP_CSS],
+            }
+            .to_string(),
             banner: "",
             body,
         }
@@ -95,83 +98,44 @@ impl Kit<'_> {
         self.plan.seal.as_ref().and_then(|s| s.key(round))
     }
 
-    /// One round's sheet: a printed page of its own.
+    /// One round's sheet (`templates/kit/sheet.html`): a printed page of
+    /// its own.
     pub(crate) fn sheet(&self, round: usize) -> String {
         let position = self.positions[round - 1];
         let lang = self.plan.lang;
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "<section class=\"sheet\" id=\"round-{round}\">\n<header><p class=\"event\">{}</p>\
-             <h1>{} <span class=\"sp\">SP {}</span></h1></header>",
-            escape(&self.event()),
-            escape(&self.texts().round(round)),
-            position.sp()
-        );
-        let _ = writeln!(
-            s,
-            "<div class=\"diagram\">{}</div>",
-            diagram_svg(position, Marks::NONE, None, self.plan.lang)
-        );
-        let _ = writeln!(
-            s,
-            "<table class=\"facts\">\n<tr><th>{}</th><td>SP {}</td></tr>\n\
-             <tr><th>{}</th><td class=\"mono\">{}</td></tr>\n\
-             <tr><th>{}</th><td class=\"mono\">{}</td></tr>\n\
-             <tr><th>{}</th><td class=\"mono\">{}</td></tr>\n</table>\n<p class=\"note\">{}</p>",
-            escape(self.text("number")),
-            position.sp(),
-            escape(self.text("placement")),
-            position.placement(),
-            escape(self.text("xfen")),
-            position.to_xfen(),
-            escape(self.text("shredder")),
-            position.to_shredder_fen(),
-            escape(self.text("black_mirrors")),
-        );
-        let _ = writeln!(
-            s,
-            "<h2>{}</h2>\n<p class=\"general\">{}</p>\n<div class=\"castling\">",
-            escape(self.text("castling")),
-            escape_prose(self.text("castling_general"))
-        );
         let rules = castling_rules(position);
-        for color in [Color::White, Color::Black] {
-            s.push_str("<div class=\"color\">\n");
-            for side in [CastlingSide::QueenSide, CastlingSide::KingSide] {
-                let text = CastlingText::new(rules.get(color).get(side), lang);
-                let _ = writeln!(
-                    s,
-                    "<div class=\"rule\" data-color=\"{}\" data-side=\"{}\"><h3>{}</h3><p>{}</p></div>",
-                    color.char(),
-                    match side {
-                        CastlingSide::QueenSide => 'a',
-                        CastlingSide::KingSide => 'h',
-                    },
-                    escape_prose(&text.title),
-                    escape_prose(&text.sentences())
-                );
-            }
-            s.push_str("</div>\n");
+        Sheet {
+            t: self.texts(),
+            round,
+            event: self.event(),
+            round_name: self.texts().round(round),
+            sp: position.sp(),
+            diagram: diagram_svg(position, Marks::NONE, None, lang),
+            placement: position.placement(),
+            xfen: position.to_xfen(),
+            shredder: position.to_shredder_fen(),
+            general: escape_prose(self.text("castling_general")),
+            colors: [Color::White, Color::Black].map(|color| {
+                [CastlingSide::QueenSide, CastlingSide::KingSide].map(|side| {
+                    let text = CastlingText::new(rules.get(color).get(side), lang);
+                    Rule {
+                        color: color.char(),
+                        side: match side {
+                            CastlingSide::QueenSide => 'a',
+                            CastlingSide::KingSide => 'h',
+                        },
+                        title: escape_prose(&text.title),
+                        sentences: escape_prose(&text.sentences()),
+                    }
+                })
+            }),
+            key: self.key(round),
+            method: self.method_sentence(),
+            made_with: self
+                .text("made_with")
+                .replace("{version}", env!("CARGO_PKG_VERSION")),
         }
-        let origin = match self.key(round) {
-            Some(key) => format!(
-                "<span class=\"key\">{}</span>",
-                escape(self.text("round_key"))
-                    .replace("{key}", &format!("<span class=\"mono hex\">{key}</span>"))
-            ),
-            None => escape(&self.method_sentence()),
-        };
-        let _ = writeln!(
-            s,
-            "</div>\n<footer>{origin} {}</footer>\n</section>",
-            escape(
-                &self
-                    .text("made_with")
-                    .replace("{version}", env!("CARGO_PKG_VERSION"))
-            )
-        );
-        s
+        .to_string()
     }
 
     /// How the published rounds were drawn, in a sentence.
@@ -238,73 +202,37 @@ impl Kit<'_> {
         )
     }
 
-    /// The event's date, venue, time control and schedule, as given.
-    fn details(&self) -> String {
-        let d = &self.plan.details;
-        let mut rows = String::new();
-        for (key, value) in [
-            ("date", d.date.as_deref()),
-            ("venue", d.venue.as_deref()),
-            ("time_control", d.time_control.as_deref()),
-        ] {
-            if let Some(value) = value {
-                let _ = writeln!(
-                    rows,
-                    "<tr><th>{}</th><td>{}</td></tr>",
-                    escape(self.text(key)),
-                    escape(value)
-                );
-            }
-        }
-        if !d.schedule.is_empty() {
-            let lines: Vec<String> = d.schedule.iter().map(|l| escape(l)).collect();
-            let _ = writeln!(
-                rows,
-                "<tr><th>{}</th><td>{}</td></tr>",
-                escape(self.text("schedule")),
-                lines.join("<br>")
-            );
-        }
-        if rows.is_empty() {
-            String::new()
-        } else {
-            format!("<table class=\"details\">\n{rows}</table>\n")
-        }
-    }
-
+    /// The announcement (`templates/kit/announcement.html`): the event,
+    /// its details as given (date, venue, time control, schedule), how the
+    /// rounds were drawn, the published rounds' sheets and the sealed
+    /// rounds.
     pub(crate) fn announcement(&self) -> String {
         let t = self.texts();
-        let mut body = String::new();
-        let _ = writeln!(
-            body,
-            "<section class=\"intro\">\n<p class=\"event\">{}</p>\n<h1>{}</h1>\n{}<h2>{}</h2>\n\
-             <p>{}</p>\n<p>{}</p>\n<p>{}</p>",
-            escape(&self.event()),
-            escape(t.get("announcement")),
-            self.details(),
-            escape(t.get("drawn")),
-            escape(&self.method_sentence()),
-            escape(
-                &t.count("candidates", self.candidates.len())
-                    .replace("{filters}", &self.filters())
-            ),
-            escape(&self.rounds_sentence()),
-        );
-        if let Some(sealed) = self.sealed_sentence() {
-            let _ = writeln!(body, "<p class=\"seal\">{}</p>", escape(&sealed));
+        let d = &self.plan.details;
+        let body = Announcement {
+            t,
+            event: self.event(),
+            details: [
+                ("date", d.date.as_deref()),
+                ("venue", d.venue.as_deref()),
+                ("time_control", d.time_control.as_deref()),
+            ]
+            .into_iter()
+            .filter_map(|(key, value)| Some((key, value?)))
+            .collect(),
+            schedule: (!d.schedule.is_empty()).then_some(d.schedule.as_slice()),
+            method: self.method_sentence(),
+            candidates: t
+                .count("candidates", self.candidates.len())
+                .replace("{filters}", &self.filters()),
+            rounds: self.rounds_sentence(),
+            sealed: self.sealed_sentence(),
+            sheets: (1..=self.plan.publish).map(|r| self.sheet(r)).collect(),
+            sealed_rounds: (self.plan.publish + 1..=self.plan.rounds)
+                .map(|r| t.round(r))
+                .collect(),
         }
-        let _ = writeln!(body, "<p>{}</p>\n</section>", escape(t.get("verify")));
-        for round in 1..=self.plan.publish {
-            body.push_str(&self.sheet(round));
-        }
-        for round in self.plan.publish + 1..=self.plan.rounds {
-            let _ = writeln!(
-                body,
-                "<section class=\"sealed\"><h2>{}</h2><p>{}</p></section>",
-                escape(&t.round(round)),
-                escape(t.get("sealed"))
-            );
-        }
+        .to_string();
         self.page(
             &format!("{} — {}", self.event(), t.get("announcement")),
             &body,
@@ -321,6 +249,59 @@ impl Kit<'_> {
     pub(crate) fn round_page(&self, round: usize) -> String {
         self.page(&self.texts().round(round), &self.sheet(round))
     }
+}
+
+/// A round's sheet: the event and round, the position's diagram and
+/// facts, the castling rules for each colour and side, and where the
+/// position came from (the round's key when sealed, else how it was
+/// drawn).
+#[derive(Template)]
+#[template(path = "kit/sheet.html")]
+struct Sheet {
+    t: Texts,
+    round: usize,
+    event: String,
+    round_name: String,
+    sp: u16,
+    /// The diagram (SVG).
+    diagram: String,
+    placement: String,
+    xfen: String,
+    shredder: String,
+    /// What castling is, in general (HTML).
+    general: String,
+    /// White's rules, then Black's, a-side first.
+    colors: [[Rule; 2]; 2],
+    key: Option<Key>,
+    method: String,
+    made_with: String,
+}
+
+/// A castling rule of one colour and side: its title and sentences (HTML).
+struct Rule {
+    color: char,
+    side: char,
+    title: String,
+    sentences: String,
+}
+
+/// The announcement's body.
+#[derive(Template)]
+#[template(path = "kit/announcement.html")]
+struct Announcement<'a> {
+    t: Texts,
+    event: String,
+    /// The event's details given, by text key.
+    details: Vec<(&'static str, &'a str)>,
+    schedule: Option<&'a [String]>,
+    method: String,
+    candidates: String,
+    rounds: String,
+    sealed: Option<String>,
+    /// The published rounds' sheets (HTML).
+    sheets: Vec<String>,
+    /// The sealed rounds' names.
+    sealed_rounds: Vec<String>,
 }
 
 /// A draw's filters in words of `lang`, file names passed through
@@ -421,34 +402,4 @@ fn balance_words(balance: &BalanceRecord, t: Texts, quote: impl Fn(&str) -> Stri
 /// on Letter (the content fits the smaller of both, 186 × 255 mm, in every
 /// language: the printed diagram is 88 mm wide, which leaves room for the
 /// longest castling rules, German and Turkish on Letter included).
-const CSS: &str = "body { font-family: 'DejaVu Sans', sans-serif; color: #111; margin: 0 auto; \
-max-width: 52rem; padding: 1rem; font-size: 11pt; line-height: 1.35; }
-.sheet, .intro, .sealed { margin-bottom: 2rem; }
-.sheet header h1 { margin: 0 0 0.2rem; font-size: 20pt; }
-.sheet header .sp { font-weight: normal; color: #444; }
-.event { margin: 0; color: #555; font-size: 10pt; text-transform: uppercase; letter-spacing: 0.05em; }
-.diagram svg.board { display: block; width: min(100%, 110mm); height: auto; margin: 0.4rem auto; }
-.diagram text { font-family: 'DejaVu Sans', sans-serif; }
-table.facts, table.details { border-collapse: collapse; margin: 0.3rem 0; font-size: 9.5pt; }
-table.facts th, table.details th { text-align: left; padding: 0.1rem 0.8rem 0.1rem 0; font-weight: 600; white-space: nowrap; vertical-align: top; }
-table.facts td { padding: 0.1rem 0; word-break: break-all; }
-.mono { font-family: 'DejaVu Sans Mono', monospace; }
-.note, .general, footer { font-size: 9pt; color: #333; margin: 0.2rem 0; }
-footer .key, p.seal { overflow-wrap: anywhere; }
-p, li { overflow-wrap: anywhere; }
-footer .hex { font-size: 7.5pt; }
-h2 { font-size: 12.5pt; margin: 0.5rem 0 0.2rem; }
-.castling { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1rem; }
-.rule h3 { font-size: 9.5pt; margin: 0.35rem 0 0.05rem; }
-.rule p { font-size: 8.8pt; margin: 0; }
-footer { margin-top: 0.4rem; border-top: 1px solid #ccc; padding-top: 0.2rem; }
-@media (max-width: 40rem) { .castling { grid-template-columns: 1fr; } }
-@media print {
-  body { max-width: none; padding: 0; font-size: 10pt; }
-  .diagram svg.board { width: 88mm; margin: 0.2rem auto; }
-  .sheet { break-after: page; page-break-after: always; margin: 0; }
-  .sheet:last-child { break-after: auto; page-break-after: auto; }
-  .intro { break-after: page; page-break-after: always; }
-  .sealed { margin: 0 0 0.5rem; }
-}
-";
+const CSS: &str = include_str!("../../assets/kit.css");

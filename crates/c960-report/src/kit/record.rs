@@ -120,6 +120,41 @@ pub(crate) fn verify_md(kit: &Kit<'_>) -> String {
         drawn.replace("{list}", &published.join(", ")),
         t.get("verify_rule"),
     );
+    let (intro, program) = draw_program(kit);
+    let _ = writeln!(s, "{intro}\n\n{}", fenced("python", &program));
+    let _ = writeln!(
+        s,
+        "{} {}",
+        t.get("verify_prints")
+            .replace("{list}", &format!("[{}]", published.join(", "))),
+        t.get("verify_c960")
+    );
+    if plan.filter == DrawFilter::default()
+        && let DrawMethod::Phrase(phrase) = &plan.method
+    {
+        let _ = write!(
+            s,
+            "\n{}\n\n{}",
+            t.get("verify_shell"),
+            fenced(
+                "sh",
+                &format!(
+                    "printf '%s' {} | sha256sum | cut -c1-16 | python3 -c 'print(int(input(), 16) % 960)'",
+                    shell_quote(phrase)
+                )
+            )
+        );
+    }
+    if let Some(seal) = &plan.seal {
+        sealed_section(&mut s, kit, seal);
+    }
+    s
+}
+
+/// VERIFY.md's program that repeats the draw, with the sentence before it.
+fn draw_program(kit: &Kit<'_>) -> (&'static str, String) {
+    let plan = kit.plan;
+    let t = kit.texts();
     let (intro, stream) = match &plan.method {
         DrawMethod::Phrase(phrase) => (
             t.get("verify_phrase"),
@@ -149,51 +184,31 @@ pub(crate) fn verify_md(kit: &Kit<'_>) -> String {
          break\n    n = len(left)\n    if v < n * (2**64 // n):\n        drawn.append(left.pop(v % n))\n\
          print(drawn)"
     );
-    let _ = writeln!(s, "{intro}\n\n{}", fenced("python", &program));
+    (intro, program)
+}
+
+/// VERIFY.md's section on the sealed rounds.
+fn sealed_section(s: &mut String, kit: &Kit<'_>, seal: &c960_core::Seal) {
+    let plan = kit.plan;
+    let t = kit.texts();
+    let one = seal.keys.len() == 1;
+    let how = if one {
+        t.get("sealed_how_one")
+    } else {
+        t.get("sealed_how")
+    };
     let _ = writeln!(
         s,
-        "{} {}",
-        t.get("verify_prints")
-            .replace("{list}", &format!("[{}]", published.join(", "))),
-        t.get("verify_c960")
+        "\n## {}\n\n{}\n\n{}\n\n{}\n\n{}\n{}",
+        t.get("sealed_title"),
+        how.replace("{a}", &seal.first_round.to_string())
+            .replace("{b}", &plan.rounds.to_string())
+            .replace("{commitment}", &seal.commitment.to_string()),
+        t.get("sealed_check"),
+        t.get("sealed_draw"),
+        fenced("python", &sealed_program(t.get("not_a_key"))),
+        t.get("sealed_c960"),
     );
-    if plan.filter == DrawFilter::default()
-        && let DrawMethod::Phrase(phrase) = &plan.method
-    {
-        let _ = write!(
-            s,
-            "\n{}\n\n{}",
-            t.get("verify_shell"),
-            fenced(
-                "sh",
-                &format!(
-                    "printf '%s' {} | sha256sum | cut -c1-16 | python3 -c 'print(int(input(), 16) % 960)'",
-                    shell_quote(phrase)
-                )
-            )
-        );
-    }
-    if let Some(seal) = &plan.seal {
-        let one = seal.keys.len() == 1;
-        let how = if one {
-            t.get("sealed_how_one")
-        } else {
-            t.get("sealed_how")
-        };
-        let _ = writeln!(
-            s,
-            "\n## {}\n\n{}\n\n{}\n\n{}\n\n{}\n{}",
-            t.get("sealed_title"),
-            how.replace("{a}", &seal.first_round.to_string())
-                .replace("{b}", &plan.rounds.to_string())
-                .replace("{commitment}", &seal.commitment.to_string()),
-            t.get("sealed_check"),
-            t.get("sealed_draw"),
-            fenced("python", &sealed_program(t.get("not_a_key"))),
-            t.get("sealed_c960"),
-        );
-    }
-    s
 }
 
 /// The program of VERIFY.md that opens sealed rounds with a key.

@@ -4,8 +4,7 @@
 //! (`positions/518.svg`, `.json`, `.pgn`), so that pages keep short lines
 //! and a changed number changes one short line.
 
-use std::fmt::Write as _;
-
+use askama::Template;
 use c960_core::{Features, Lang, StartPosition, shakmaty::CastlingSide};
 use polars::prelude::*;
 
@@ -61,55 +60,49 @@ pub(super) fn position_page(
         bounds,
     } = *inputs;
     let features = Features::of(sp);
-    let mut body = String::new();
-    let prev = (sp.sp() + 959) % 960;
-    let next = (sp.sp() + 1) % 960;
-    let _ = writeln!(
-        body,
-        "<p class=\"nav\"><a href=\"../index.html\">all positions</a> · <a href=\"{prev}.html\">← SP {prev}</a> · <a href=\"{next}.html\">SP {next} →</a></p>\n<h1>SP {} <span class=\"mono\">{}</span></h1>",
-        sp.sp(),
-        sp.placement()
-    );
-    let _ = writeln!(
-        body,
-        "<p class=\"quote\">{}</p>",
-        escape_prose(
-            &crate::sheet::facts(
-                &features,
-                &raters::measured(frame, sources, row, verdicts),
-                Lang::En
-            )
-            .join(" ")
-        )
-    );
     let board = board_svg_of(&features);
-    body.push_str(&board);
-    body.push('\n');
-    body.push_str(&downloads(sp, has_pgn));
-    body.push_str(&raters::section(frame, sources, bounds, verdicts, row));
-    body.push_str("<table class=\"facts\">\n");
-    let mut fact = |name: &str, value: String| {
-        let _ = writeln!(body, "<tr><th>{name}</th><td>{value}</td></tr>");
-    };
-    feature_facts(frame, row, &features, &mut fact);
-    run_facts(frame, sources, row, &mut fact);
-    body.push_str("</table>\n<h2>Castling in this position</h2>\n");
-    for text in c960_core::castling_texts(sp, Lang::En) {
-        let _ = writeln!(
-            body,
-            "<h3>{}</h3>\n<p>{}</p>",
-            escape_prose(&text.title),
-            escape_prose(&text.sentences())
-        );
-    }
-    for (label, by_sp) in trees {
-        if let Some(tree) = by_sp.get(&sp.sp()) {
+    let mut facts = Vec::new();
+    feature_facts(frame, row, &mut facts);
+    castling_facts(&features, &mut facts);
+    run_facts(frame, sources, row, &mut facts);
+    let openings = trees
+        .iter()
+        .filter_map(|(label, by_sp)| {
+            let tree = by_sp.get(&sp.sp())?;
             let imported = sources
                 .iter()
                 .any(|s| s.label == *label && s.kind == RunKind::Import);
-            body.push_str(&opening_section(frame, sources, row, label, tree, imported));
-        }
+            Some(opening_section(frame, sources, row, label, tree, imported))
+        })
+        .collect();
+    let body = PositionPage {
+        sp: sp.sp(),
+        prev: (sp.sp() + 959) % 960,
+        next: (sp.sp() + 1) % 960,
+        placement: sp.placement(),
+        quote: escape_prose(
+            &crate::sheet::facts(
+                &features,
+                &raters::measured(frame, sources, row, verdicts),
+                Lang::En,
+            )
+            .join(" "),
+        ),
+        board: &board,
+        pgn_sample: has_pgn.then_some(crate::downloads::PGN_SAMPLE),
+        balance: raters::section(frame, sources, bounds, verdicts, row),
+        xfen: sp.to_xfen(),
+        shredder: sp.to_shredder_fen(),
+        mirror: features.mirror.sp(),
+        mirror_placement: features.mirror.placement(),
+        facts,
+        castling: c960_core::castling_texts(sp, Lang::En)
+            .iter()
+            .map(|text| (escape_prose(&text.title), escape_prose(&text.sentences())))
+            .collect(),
+        openings,
     }
+    .to_string();
     PositionFiles {
         html: page(
             &format!("SP {} {}", sp.sp(), sp.placement()),
@@ -122,27 +115,63 @@ pub(super) fn position_page(
     }
 }
 
-/// The position's own facts: FENs, mirror twin and every feature.
-fn feature_facts(
-    frame: &DataFrame,
-    row: usize,
-    features: &Features,
-    fact: &mut impl FnMut(&str, String),
-) {
-    let sp = features.position;
-    fact("X-FEN", format!("<code>{}</code>", escape(&sp.to_xfen())));
-    fact(
-        "Shredder-FEN",
-        format!("<code>{}</code>", escape(&sp.to_shredder_fen())),
-    );
-    fact(
-        "mirror twin",
-        format!(
-            "<a href=\"{0}.html\">SP {0}</a> <span class=\"mono\">{1}</span>",
-            features.mirror.sp(),
-            features.mirror.placement()
-        ),
-    );
+/// A position's page (`templates/site/position.html`): its board, facts,
+/// castling rules, the runs' numbers and openings, and its downloads (the
+/// diagram as SVG and, drawn by the page's script, as PNG with the marks
+/// or clean for print; the games as PGN, with `pgn_sample` games at most;
+/// the table row as JSON), each a file beside the page.
+#[derive(Template)]
+#[template(path = "site/position.html")]
+struct PositionPage<'a> {
+    sp: u16,
+    prev: u16,
+    next: u16,
+    placement: String,
+    /// The facts in a sentence (HTML).
+    quote: String,
+    board: &'a str,
+    pgn_sample: Option<usize>,
+    /// The balance section (HTML).
+    balance: String,
+    xfen: String,
+    shredder: String,
+    mirror: u16,
+    mirror_placement: String,
+    facts: Vec<Fact>,
+    /// Each castling rule's title and sentences (HTML).
+    castling: Vec<(String, String)>,
+    /// Each game run's openings (HTML).
+    openings: Vec<String>,
+}
+
+/// A row of the facts table: its name, the run it is from, and its value
+/// (HTML).
+struct Fact {
+    name: String,
+    label: Option<String>,
+    value: String,
+}
+
+impl Fact {
+    fn new(name: &str, value: String) -> Self {
+        Fact {
+            name: name.to_owned(),
+            label: None,
+            value,
+        }
+    }
+
+    fn of_run(name: String, s: &Source, value: String) -> Self {
+        Fact {
+            name,
+            label: Some(s.label.clone()),
+            value,
+        }
+    }
+}
+
+/// The position's own features from the table.
+fn feature_facts(frame: &DataFrame, row: usize, facts: &mut Vec<Fact>) {
     for (name, column) in [
         ("legal first moves", "legal_first_moves"),
         ("undefended pawns", "undefended_files"),
@@ -155,12 +184,16 @@ fn feature_facts(
         ("corner bishops", "corner_bishops"),
         ("queen in a corner", "queen_in_corner"),
     ] {
-        fact(name, cell(frame, column, row, false));
+        facts.push(Fact::new(name, cell(frame, column, row, false)));
     }
+}
+
+/// What stands in the way of castling on each side.
+fn castling_facts(features: &Features, facts: &mut Vec<Fact>) {
     for side in [CastlingSide::QueenSide, CastlingSide::KingSide] {
         let c = features.castling.get(side);
         let blockers: Vec<String> = c.blockers.into_iter().map(|s| s.to_string()).collect();
-        fact(
+        facts.push(Fact::new(
             if side == CastlingSide::QueenSide {
                 "in the way of a-side castling"
             } else {
@@ -171,7 +204,7 @@ fn feature_facts(
             } else {
                 blockers.join(" ")
             },
-        );
+        ));
     }
 }
 
@@ -183,35 +216,6 @@ pub(super) fn interval_name(kind: &str) -> &'static str {
         "anytime" => "95% anytime-valid interval",
         _ => "95% trinomial interval",
     }
-}
-
-/// The page's downloads, each a file beside the page: the diagram as SVG
-/// (and as PNG, drawn by the page's script, with the marks or clean for
-/// print), the position's games as PGN, its table row as JSON.
-fn downloads(sp: StartPosition, has_pgn: bool) -> String {
-    let n = sp.sp();
-    let mut links = vec![
-        format!("<a class=\"download\" download=\"SP-{n}.svg\" href=\"{n}.svg\">diagram (SVG)</a>"),
-        format!(
-            "<a class=\"download\" data-png download=\"SP-{n}.png\" href=\"#\">diagram (PNG)</a>"
-        ),
-        format!(
-            "<a class=\"download\" data-png=\"clean\" download=\"SP-{n}-clean.png\" href=\"#\">diagram for print, no marks (PNG)</a>"
-        ),
-    ];
-    if has_pgn {
-        links.push(format!(
-            "<a class=\"download\" download=\"SP-{n}.pgn\" href=\"{n}.pgn\">games (PGN, a sample of up to {})</a>",
-            crate::downloads::PGN_SAMPLE
-        ));
-    }
-    links.push(format!(
-        "<a class=\"download\" download=\"SP-{n}.json\" href=\"{n}.json\">table row (JSON)</a>"
-    ));
-    format!(
-        "<p class=\"downloads\">Download: {}</p>\n",
-        links.join(" · ")
-    )
 }
 
 /// The position's row of the table as JSON, one column a line.
@@ -240,17 +244,10 @@ fn row_json(frame: &DataFrame, row: usize) -> String {
 
 /// A sweep with repeats: the mean over its searches and their spread,
 /// the position's engine score.
-fn repeat_facts(
-    s: &Source,
-    c: &impl Fn(&str, bool) -> String,
-    fact: &mut impl FnMut(&str, String),
-) {
-    fact(
-        &format!(
-            "engine score, mean of {} searches <small>{}</small>",
-            s.manifest.searches(),
-            escape(&s.label)
-        ),
+fn repeat_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fact>) {
+    facts.push(Fact::of_run(
+        format!("engine score, mean of {} searches", s.manifest.searches()),
+        s,
         format!(
             "{} cp (s.d. {}, s.e. {}); White expects {}",
             c("score_cp_mean", false),
@@ -258,7 +255,7 @@ fn repeat_facts(
             c("score_cp_se", false),
             c("white_expected_mean", false)
         ),
-    );
+    ));
 }
 
 /// A multi-line sweep's moves with their scores, best first for White, who
@@ -299,100 +296,102 @@ fn wdl(c: &impl Fn(&str, bool) -> String) -> String {
     }
 }
 
-fn run_facts(
-    frame: &DataFrame,
-    sources: &[Source],
-    row: usize,
-    fact: &mut impl FnMut(&str, String),
-) {
+fn run_facts(frame: &DataFrame, sources: &[Source], row: usize, facts: &mut Vec<Fact>) {
     for s in sources {
         let c =
             |name: &str, percent: bool| cell(frame, &format!("{}__{name}", s.label), row, percent);
         match s.kind {
-            RunKind::Sweep => {
-                let searches = s.manifest.searches();
-                if searches > 1 {
-                    repeat_facts(s, &c, fact);
-                    fact(
-                        &format!("first of the {searches} searches"),
-                        format!("{} cp, {}", c("score_cp", false), wdl(&c)),
-                    );
-                } else {
-                    fact(
-                        &format!("engine score <small>{}</small>", escape(&s.label)),
-                        format!("{} cp, {}", c("score_cp", false), wdl(&c)),
-                    );
-                }
-                // The line begins with the best move: shown once.
-                let line = c("pv_san", false);
-                fact(
-                    if searches > 1 {
-                        "its best line"
-                    } else {
-                        "best line"
-                    },
-                    if line.is_empty() {
-                        c("best_move_san", false)
-                    } else {
-                        line
-                    },
-                );
-                let lines = s.manifest.lines();
-                if lines > 1 {
-                    let moves = best_first(&c, lines);
-                    fact("best first moves", moves.join(", "));
-                }
-            }
-            RunKind::Selfplay | RunKind::Import => {
-                fact(
-                    &format!(
-                        "{} <small>{}</small>",
-                        if s.kind == RunKind::Import {
-                            "games"
-                        } else {
-                            "self-play"
-                        },
-                        escape(&s.label)
-                    ),
-                    format!(
-                        "White {} ({} {}) over {} games: +{} ={} −{}",
-                        c("white_score", true),
-                        interval_name(&c("interval", false)),
-                        shown_range(&c("white_score_low", true), &c("white_score_high", true)),
-                        c("games", false),
-                        c("white_wins", false),
-                        c("draws", false),
-                        c("black_wins", false)
-                    ),
-                );
-                let terminations: &[(&str, &str)] = if s.kind == RunKind::Import {
-                    &crate::IMPORT_TERMINATIONS
-                } else {
-                    &crate::TERMINATIONS
-                };
-                let ended: Vec<String> = terminations
-                    .iter()
-                    .filter_map(|(column, name)| {
-                        let n = c(column, false);
-                        (!n.is_empty() && n != "0").then(|| format!("{name} {n}"))
-                    })
-                    .collect();
-                fact("how games ended", ended.join(", "));
-                fact(
-                    "castled (share of games)",
-                    format!(
-                        "White a-side {}, h-side {}; Black a-side {}, h-side {}; median castling ply White {}, Black {}",
-                        c("white_castled_a", true),
-                        c("white_castled_h", true),
-                        c("black_castled_a", true),
-                        c("black_castled_h", true),
-                        one_decimal(&c("white_median_castle_ply", false)),
-                        one_decimal(&c("black_median_castle_ply", false))
-                    ),
-                );
-            }
+            RunKind::Sweep => sweep_facts(s, &c, facts),
+            RunKind::Selfplay | RunKind::Import => game_facts(s, &c, facts),
         }
     }
+}
+
+/// A sweep's facts on a position's page: its score, best line and best
+/// first moves (`c` reads the run's cells).
+fn sweep_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fact>) {
+    let searches = s.manifest.searches();
+    if searches > 1 {
+        repeat_facts(s, c, facts);
+        facts.push(Fact::new(
+            &format!("first of the {searches} searches"),
+            format!("{} cp, {}", c("score_cp", false), wdl(c)),
+        ));
+    } else {
+        facts.push(Fact::of_run(
+            "engine score".to_owned(),
+            s,
+            format!("{} cp, {}", c("score_cp", false), wdl(c)),
+        ));
+    }
+    // The line begins with the best move: shown once.
+    let line = c("pv_san", false);
+    facts.push(Fact::new(
+        if searches > 1 {
+            "its best line"
+        } else {
+            "best line"
+        },
+        if line.is_empty() {
+            c("best_move_san", false)
+        } else {
+            line
+        },
+    ));
+    let lines = s.manifest.lines();
+    if lines > 1 {
+        let moves = best_first(c, lines);
+        facts.push(Fact::new("best first moves", moves.join(", ")));
+    }
+}
+
+/// A game run's facts on a position's page: White's score, how the games
+/// ended and who castled where (`c` reads the run's cells).
+fn game_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fact>) {
+    facts.push(Fact::of_run(
+        if s.kind == RunKind::Import {
+            "games"
+        } else {
+            "self-play"
+        }
+        .to_owned(),
+        s,
+        format!(
+            "White {} ({} {}) over {} games: +{} ={} −{}",
+            c("white_score", true),
+            interval_name(&c("interval", false)),
+            shown_range(&c("white_score_low", true), &c("white_score_high", true)),
+            c("games", false),
+            c("white_wins", false),
+            c("draws", false),
+            c("black_wins", false)
+        ),
+    ));
+    let terminations: &[(&str, &str)] = if s.kind == RunKind::Import {
+        &crate::IMPORT_TERMINATIONS
+    } else {
+        &crate::TERMINATIONS
+    };
+    let ended: Vec<String> = terminations
+        .iter()
+        .filter_map(|(column, name)| {
+            let n = c(column, false);
+            (!n.is_empty() && n != "0").then(|| format!("{name} {n}"))
+        })
+        .collect();
+    facts.push(Fact::new("how games ended", ended.join(", ")));
+    facts.push(Fact::new(
+        "castled (share of games)",
+        format!(
+            "White a-side {}, h-side {}; Black a-side {}, h-side {}; median castling ply White {}, Black {}",
+            c("white_castled_a", true),
+            c("white_castled_h", true),
+            c("black_castled_a", true),
+            c("black_castled_h", true),
+            one_decimal(&c("white_median_castle_ply", false)),
+            one_decimal(&c("black_median_castle_ply", false))
+        ),
+    ));
 }
 
 /// `low–high`, or that there is no interval when both ends are alike.
@@ -413,9 +412,10 @@ fn one_decimal(text: &str) -> String {
 /// Lines shown on a position page: reached by at least this share.
 const PAGE_SHARE: f64 = crate::TREE_SHARE;
 
-/// A position page's openings from one self-play run: the first moves with
-/// their shares and scores beside the engine's best first move, and every
-/// line reached by at least 5% of the games.
+/// A position page's openings from one self-play run
+/// (`templates/site/openings.html`): the first moves with their shares and
+/// scores beside the engine's best first move, and every line reached by
+/// at least 5% of the games.
 fn opening_section(
     frame: &DataFrame,
     sources: &[Source],
@@ -424,76 +424,85 @@ fn opening_section(
     tree: &c960_games::Tree,
     imported: bool,
 ) -> String {
-    let mut html = String::new();
-    let _ = writeln!(
-        html,
-        "<h2>Openings in {} <small>{}</small></h2>\n<p>{} games. First moves played, most played first:</p>",
-        if imported {
-            "imported games"
-        } else {
-            "self-play"
-        },
-        escape(label),
-        tree.root.games
-    );
     let best: Vec<String> = sources
         .iter()
         .filter(|s| s.kind == RunKind::Sweep)
         .map(|s| cell(frame, &format!("{}__best_move_san", s.label), row, false))
         .filter(|m| !m.is_empty())
         .collect();
-    if !best.is_empty() {
-        let _ = writeln!(
-            html,
-            "<p>The engine's best first move: <b>{}</b>.</p>",
-            best.join(", ")
-        );
-    }
-    let named = tree.interval.name();
-    let _ = writeln!(
-        html,
-        "<table class=\"facts openings\"><thead><tr><th>move</th><th>share</th><th>games</th><th>White's score ({named})</th><th>+ = −</th></tr></thead><tbody>"
-    );
-    let row_html = |html: &mut String, label: String, line: &c960_games::Line| {
+    let opening_row = |label: String, line: &c960_games::Line| {
         let (mean, low, high) = line.counts.interval();
-        let range = if high - low > 1e-9 {
-            format!("{:.1}–{:.1}%", low * 100.0, high * 100.0)
-        } else {
-            "no interval: the games do not vary".to_owned()
-        };
-        let _ = writeln!(
-            html,
-            "<tr><td class=\"mono\">{label}</td><td>{:.1}%</td><td>{}</td><td>{:.1}% ({range})</td><td>+{} ={} −{}</td></tr>",
-            tree.share(line) * 100.0,
-            line.counts.games,
-            mean * 100.0,
-            line.counts.white_wins,
-            line.counts.draws,
-            line.counts.black_wins
-        );
-    };
-    for line in tree.next_moves("") {
-        row_html(&mut html, escape(&line.numbered()), line);
-    }
-    html.push_str("</tbody></table>\n");
-    let lines = tree.openings(PAGE_SHARE);
-    if !lines.is_empty() {
-        let _ = writeln!(
-            html,
-            "<p>Lines reached by at least {:.0}% of the games (up to {} plies):</p>\n<table class=\"facts openings\"><thead><tr><th>line</th><th>share</th><th>games</th><th>White's score ({named})</th><th>+ = −</th></tr></thead><tbody>",
-            PAGE_SHARE * 100.0,
-            tree.plies
-        );
-        for line in lines {
-            let ply = line.san.len() - 1;
-            let label = format!(
-                "{}{}",
-                "&nbsp;&nbsp;".repeat(ply),
-                escape(&c960_games::tree::numbered(&line.san[ply..], ply))
-            );
-            row_html(&mut html, label, line);
+        OpeningRow {
+            label,
+            share: format!("{:.1}", tree.share(line) * 100.0),
+            games: line.counts.games,
+            mean: format!("{:.1}", mean * 100.0),
+            range: if high - low > 1e-9 {
+                format!("{:.1}–{:.1}%", low * 100.0, high * 100.0)
+            } else {
+                "no interval: the games do not vary".to_owned()
+            },
+            wins: line.counts.white_wins,
+            draws: line.counts.draws,
+            losses: line.counts.black_wins,
         }
-        html.push_str("</tbody></table>\n");
+    };
+    Openings {
+        imported,
+        label,
+        games: tree.root.games,
+        best: best.join(", "),
+        named: tree.interval.name(),
+        moves: tree
+            .next_moves("")
+            .into_iter()
+            .map(|line| opening_row(escape(&line.numbered()), line))
+            .collect(),
+        share: format!("{:.0}", PAGE_SHARE * 100.0),
+        plies: tree.plies,
+        lines: tree
+            .openings(PAGE_SHARE)
+            .into_iter()
+            .map(|line| {
+                let ply = line.san.len() - 1;
+                let label = format!(
+                    "{}{}",
+                    "&nbsp;&nbsp;".repeat(ply),
+                    escape(&c960_games::tree::numbered(&line.san[ply..], ply))
+                );
+                opening_row(label, line)
+            })
+            .collect(),
     }
-    html
+    .to_string()
+}
+
+/// A game run's openings on a position's page.
+#[derive(Template)]
+#[template(path = "site/openings.html")]
+struct Openings<'a> {
+    imported: bool,
+    label: &'a str,
+    games: u64,
+    /// The sweeps' best first moves (HTML).
+    best: String,
+    named: String,
+    moves: Vec<OpeningRow>,
+    /// The share a line must reach to be listed, in percent.
+    share: String,
+    plies: usize,
+    lines: Vec<OpeningRow>,
+}
+
+/// A move or line with its share, games and White's score.
+struct OpeningRow {
+    /// The move or line (HTML).
+    label: String,
+    share: String,
+    games: u64,
+    mean: String,
+    range: String,
+    wins: u64,
+    draws: u64,
+    losses: u64,
 }

@@ -5,8 +5,9 @@
 //! `upperbound`, the sweep table's `bound` column). With one rater there is
 //! no consensus, and the pages say it is one engine's view.
 
-use std::{collections::BTreeMap, fmt::Write as _, fs, io, path::Path};
+use std::{collections::BTreeMap, fs, io, path::Path};
 
+use askama::Template;
 use polars::prelude::*;
 
 use super::{cell, number_at};
@@ -320,9 +321,10 @@ fn score_text(c: &impl Fn(&str) -> String, column: &str) -> String {
         .map_or_else(|_| c(column), |v| format!("{v:+.0}"))
 }
 
-/// The page's balance section: the consensus restated with what it is,
-/// then each rater's own view in a small table (engine, budget, score,
-/// exact or bound); with one rater, that it is one engine's view.
+/// The page's balance section (`templates/site/balance.html`): the
+/// consensus restated with what it is, then each rater's own view in a
+/// small table (engine, budget, score, exact or bound); with one rater,
+/// that it is one engine's view.
 pub(super) fn section(
     frame: &DataFrame,
     sources: &[Source],
@@ -338,59 +340,81 @@ pub(super) fn section(
         return String::new();
     }
     let sp = u16::try_from(row).unwrap_or(u16::MAX);
-    let mut html = String::from("<h2>Balance</h2>\n");
-    match consensus_row(verdicts, sp) {
-        Some(r) => {
-            let _ = writeln!(
-                html,
-                "<p class=\"consensus\"><b>{:+.0} cp</b> for White (95% interval {:+.0} to {:+.0}): the consensus of {} {}, on the centipawn scale of {}, the reference rater, shrunk toward the mean of all positions as the verdicts use it (before shrinking: {:+.0}, 95% interval {:+.0} to {:+.0}). Below, each rater's own score, on its own scale.</p>",
-                r.shrunk,
-                r.shrunk_low,
-                r.shrunk_high,
-                r.engines,
-                if r.engines == 1 { "rater" } else { "raters" },
-                escape(&reference(sources).unwrap_or_default()),
-                r.estimate,
-                r.low,
-                r.high,
-            );
-        }
-        None => {
-            let _ = writeln!(
-                html,
-                "<p class=\"consensus\">{}: no consensus of raters, no interval for how far one engine's view is from the truth.</p>",
-                if sweeps.len() == 1 && sweeps[0].manifest.searches() <= 1 {
-                    "One engine's single search"
+    let raters = sweeps
+        .iter()
+        .map(|s| {
+            let c = |name: &str| cell(frame, &format!("{}__{name}", s.label), row, false);
+            let searches = s.manifest.searches();
+            let (score, first) = if searches > 1 {
+                (
+                    format!(
+                        "{} (mean of {searches} searches)",
+                        score_text(&c, "score_cp_mean")
+                    ),
+                    "first search: ",
+                )
+            } else {
+                (score_text(&c, "score_cp"), "")
+            };
+            let bound = bound_words(&bound_at(bounds, &s.label, sp), &score_text(&c, "score_cp"));
+            RaterRow {
+                engine: s.engines(),
+                budget: budget(s),
+                score,
+                bound: if bound.is_empty() {
+                    bound
                 } else {
-                    "One engine's view"
-                }
-            );
-        }
+                    format!("{first}{bound}")
+                },
+            }
+        })
+        .collect();
+    let cp = |v: f64| format!("{v:+.0}");
+    BalanceSection {
+        consensus: consensus_row(verdicts, sp).map(|r| ConsensusText {
+            shrunk: cp(r.shrunk),
+            shrunk_low: cp(r.shrunk_low),
+            shrunk_high: cp(r.shrunk_high),
+            engines: r.engines,
+            estimate: cp(r.estimate),
+            low: cp(r.low),
+            high: cp(r.high),
+        }),
+        reference: reference(sources).unwrap_or_default(),
+        single: sweeps.len() == 1 && sweeps[0].manifest.searches() <= 1,
+        raters,
     }
-    html.push_str("<table class=\"raters\"><thead><tr><th>rater</th><th>budget</th><th>score (cp for White)</th><th>exact or bound</th></tr></thead><tbody>\n");
-    for s in sweeps {
-        let c = |name: &str| cell(frame, &format!("{}__{name}", s.label), row, false);
-        let searches = s.manifest.searches();
-        let (score, first) = if searches > 1 {
-            (
-                format!(
-                    "{} (mean of {searches} searches)",
-                    score_text(&c, "score_cp_mean")
-                ),
-                "first search: ",
-            )
-        } else {
-            (score_text(&c, "score_cp"), "")
-        };
-        let bound = bound_words(&bound_at(bounds, &s.label, sp), &score_text(&c, "score_cp"));
-        let _ = writeln!(
-            html,
-            "<tr><td>{}</td><td>{}</td><td>{score}</td><td>{}{bound}</td></tr>",
-            escape(&s.engines()),
-            escape(&budget(s)),
-            if bound.is_empty() { "" } else { first },
-        );
-    }
-    html.push_str("</tbody></table>\n");
-    html
+    .to_string()
+}
+
+/// A position's balance section (`templates/site/balance.html`).
+#[derive(Template)]
+#[template(path = "site/balance.html")]
+struct BalanceSection {
+    consensus: Option<ConsensusText>,
+    /// The reference rater.
+    reference: String,
+    /// Whether the one rater searched each position once.
+    single: bool,
+    raters: Vec<RaterRow>,
+}
+
+/// The consensus as the page shows it (centipawns, signed).
+struct ConsensusText {
+    shrunk: String,
+    shrunk_low: String,
+    shrunk_high: String,
+    engines: usize,
+    estimate: String,
+    low: String,
+    high: String,
+}
+
+/// A rater's row: its engine, budget, score and whether it is a bound
+/// (the last two HTML).
+struct RaterRow {
+    engine: String,
+    budget: String,
+    score: String,
+    bound: String,
 }

@@ -119,50 +119,9 @@ pub(super) fn judge(
     for (j, interval) in judged.rows.iter_mut().zip(&intervals) {
         j.interval = Some(*interval);
     }
-    let mut counts = String::new();
-    if let Some(rules) = rules {
-        let band = Band {
-            centre,
-            half_width: rules.band(scale),
-        };
-        let reference_se = own.map_or(0.0, |k| ses[k]);
-        let tested: Vec<usize> = (0..values.len()).filter(|&i| Some(i) != own).collect();
-        let claims: Vec<Claims> = tested
-            .iter()
-            .map(|&i| Claims::normal(values[i], ses[i].hypot(reference_se), band))
-            .collect();
-        let decisions = decide(&claims, rules.level);
-        let mut tally = [0usize; 4];
-        for (&i, d) in tested.iter().zip(&decisions) {
-            let text = match d.verdict {
-                Verdict::Balanced => format!("within {}", rules.band_words(scale)),
-                Verdict::MoreForWhite => "more for White".to_owned(),
-                Verdict::LessForWhite => "less for White".to_owned(),
-                Verdict::Unresolved => "unresolved".to_owned(),
-            };
-            if let Some(k) = Verdict::ALL.iter().position(|v| *v == d.verdict) {
-                tally[k] += 1;
-            }
-            judged.rows[i].verdict = Some((text, Some(d.q_value)));
-        }
-        if let Some(k) = own {
-            judged.rows[k].verdict = Some(("the reference".to_owned(), None));
-        }
-        counts = format!(
-            "Against it: {} within {}, {} more for White, {} less for White, {} unresolved (false discovery rate {:.0}%{}). ",
-            tally[0],
-            rules.band_words(scale),
-            tally[1],
-            tally[2],
-            tally[3],
-            rules.level * 100.0,
-            if own.is_some() {
-                "; SP 518's own error is added to each comparison"
-            } else {
-                ""
-            }
-        );
-    }
+    let counts = rules.map_or_else(String::new, |rules| {
+        verdicts(&mut judged, rules, (&values, &ses), (centre, scale), own)
+    });
     judged.note = format!(
         "{counts}{}",
         trust(
@@ -173,6 +132,59 @@ pub(super) fn judge(
         )
     );
     judged
+}
+
+/// Each position's verdict against the reference `centre` under `rules`
+/// (SP 518's own error added when it is the reference, row `own`), set
+/// on `judged`; returns the sentence counting them.
+fn verdicts(
+    judged: &mut Judged,
+    rules: &Rules,
+    (values, ses): (&[f64], &[f64]),
+    (centre, scale): (f64, Scale),
+    own: Option<usize>,
+) -> String {
+    let band = Band {
+        centre,
+        half_width: rules.band(scale),
+    };
+    let reference_se = own.map_or(0.0, |k| ses[k]);
+    let tested: Vec<usize> = (0..values.len()).filter(|&i| Some(i) != own).collect();
+    let claims: Vec<Claims> = tested
+        .iter()
+        .map(|&i| Claims::normal(values[i], ses[i].hypot(reference_se), band))
+        .collect();
+    let decisions = decide(&claims, rules.level);
+    let mut tally = [0usize; 4];
+    for (&i, d) in tested.iter().zip(&decisions) {
+        let text = match d.verdict {
+            Verdict::Balanced => format!("within {}", rules.band_words(scale)),
+            Verdict::MoreForWhite => "more for White".to_owned(),
+            Verdict::LessForWhite => "less for White".to_owned(),
+            Verdict::Unresolved => "unresolved".to_owned(),
+        };
+        if let Some(k) = Verdict::ALL.iter().position(|v| *v == d.verdict) {
+            tally[k] += 1;
+        }
+        judged.rows[i].verdict = Some((text, Some(d.q_value)));
+    }
+    if let Some(k) = own {
+        judged.rows[k].verdict = Some(("the reference".to_owned(), None));
+    }
+    format!(
+        "Against it: {} within {}, {} more for White, {} less for White, {} unresolved (false discovery rate {:.0}%{}). ",
+        tally[0],
+        rules.band_words(scale),
+        tally[1],
+        tally[2],
+        tally[3],
+        rules.level * 100.0,
+        if own.is_some() {
+            "; SP 518's own error is added to each comparison"
+        } else {
+            ""
+        }
+    )
 }
 
 /// The ranked positions' estimates and standard errors on their one
