@@ -506,9 +506,8 @@ pub(crate) enum SlurmCommand {
         #[command(flatten)]
         slurm: SlurmOptions,
     },
-    /// Shards of the expansion of `c960 book exits` (--run DIR; the merge
-    /// job builds the book, --out FILE with a window, from the shards'
-    /// journals).
+    /// Shards of the expansion of `c960 book exits` (the merge job builds
+    /// the book).
     BookExits {
         #[command(flatten)]
         args: Box<BookExitsArgs>,
