@@ -22,7 +22,7 @@ use serde_json::Value;
 use util::Dir;
 
 /// One test at a time on the one-node cluster (its two CPUs).
-static CLUSTER: Mutex<()> = Mutex::new(());
+pub(crate) static CLUSTER: Mutex<()> = Mutex::new(());
 
 fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/slurm-cluster.sh")
@@ -30,7 +30,7 @@ fn script() -> PathBuf {
 
 /// Starts the one-node cluster (nothing to do when it runs) and returns
 /// its `SLURM_CONF`.
-fn cluster() -> String {
+pub(crate) fn cluster() -> String {
     let installed = [
         "/usr/sbin/slurmctld",
         "/usr/sbin/slurmd",
@@ -70,7 +70,7 @@ fn slurm(conf: &str, args: &[&str]) -> String {
 }
 
 /// Waits for `path`, or fails with the queue and the job logs.
-fn wait_for(conf: &str, path: &Path, logs: &Path, seconds: u64) {
+pub(crate) fn wait_for(conf: &str, path: &Path, logs: &Path, seconds: u64) {
     let deadline = Instant::now() + Duration::from_secs(seconds);
     while !path.exists() {
         if Instant::now() > deadline {
@@ -125,7 +125,7 @@ fn journal_rows(path: &Path) -> Vec<Value> {
     rows
 }
 
-fn submitted(dir: &Dir, conf: &str, args: &[&str]) -> String {
+pub(crate) fn submitted(dir: &Dir, conf: &str, args: &[&str]) -> String {
     let mut command = dir.command(args);
     command.env("SLURM_CONF", conf);
     let run = util::run_command(command);

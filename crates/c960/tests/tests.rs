@@ -46,6 +46,7 @@ mod selfplay_sprt;
 mod shards;
 mod sheets;
 mod slurm;
+mod slurm_book;
 mod stockfish19;
 mod sweep;
 mod sweep_dfrc;

@@ -463,10 +463,14 @@ pub(crate) struct RestoreArgs {
                         DIR/slurm/merge.sbatch (after every task ended: merges the shards \
                         into DIR, or resubmits unfinished tasks, which resume from their \
                         journals). --out DIR is required and must be on a file system every \
-                        node sees.\n\n\
+                        node sees. book-exits takes --run DIR instead: each task expands its \
+                        shard of the starts into DIR/shards/I, and the merge job builds the \
+                        book (--out FILE with --cp or --draw-rate) from their journals with \
+                        c960 book exits --from.\n\n\
                         Examples:\n  \
                         c960 slurm selfplay --games-per-position 1000 --out /scratch/c960/sp --shards 96 --time 4:00:00 --submit\n  \
                         c960 slurm sweep --nodes 1000000 --out /scratch/c960/sweep --shards 8 --cpus-per-task 4\n  \
+                        c960 slurm book-exits --variant dfrc --positions all --run /scratch/c960/dfrc-exits --shards 96 --cpus-per-task 8 --submit\n  \
                         c960 slurm selfplay --target-halfwidth 0.05 --budget 200000 --out /scratch/c960/ad --shards 96 --submit\n\n\
                         Adaptive self-play (--target-halfwidth, --budget) runs round by round: \
                         each task plays its shard's part of the rounds in DIR/rounds.jsonl \
@@ -499,6 +503,14 @@ pub(crate) enum SlurmCommand {
     Run {
         #[command(flatten)]
         args: RunArgs,
+        #[command(flatten)]
+        slurm: SlurmOptions,
+    },
+    /// Shards of the expansion of `c960 book exits` (the merge job builds
+    /// the book).
+    BookExits {
+        #[command(flatten)]
+        args: Box<BookExitsArgs>,
         #[command(flatten)]
         slurm: SlurmOptions,
     },

@@ -132,7 +132,7 @@ fn setups_named(args: &BookExitsArgs, expansion: &Expansion) -> Result<String> {
 
 /// The window, quota and seed with the book file, refused before any
 /// engine starts; `None` for an expansion without a book.
-fn choice(args: &BookExitsArgs) -> Result<Option<(Choice, PathBuf)>> {
+pub(crate) fn choice(args: &BookExitsArgs) -> Result<Option<(Choice, PathBuf)>> {
     let window = match (args.cp, args.draw_rate) {
         (Some(range), _) => Some(Window::new(Measure::Cp, range)),
         (None, Some(range)) => Some(Window::new(Measure::DrawRate, range)),

@@ -1,7 +1,7 @@
 //! `c960 book`: one module per subcommand.
 
 mod balanced;
-mod exits;
+pub(crate) mod exits;
 mod starts;
 mod verify;
 

@@ -23,8 +23,8 @@ pub(super) fn submit(
     shard_script: &Path,
     merge_script: &Path,
 ) -> Result<()> {
-    let (n, name, out, done) = (jobs.slurm.shards.get(), jobs.name, jobs.out, jobs.done);
-    let dir = out.join("slurm");
+    let (n, name) = (jobs.slurm.shards.get(), jobs.name);
+    let dir = jobs.out.join("slurm");
     {
         let array = sbatch(&[shard_script.as_os_str()])?;
         let dependency = format!("--dependency=afterany:{array}");
@@ -36,11 +36,7 @@ pub(super) fn submit(
             n - 1
         )?;
         follow(text, name, &dir)?;
-        writeln!(
-            text,
-            "result:   {}/{done} once the merge has run (it resubmits unfinished shards itself)",
-            out.display()
-        )?;
+        writeln!(text, "result:   {}", jobs.result)?;
     }
     Ok(())
 }

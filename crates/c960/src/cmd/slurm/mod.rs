@@ -21,6 +21,7 @@
 //! two batch scripts and [`jobs`] submits them with `sbatch`, logs the job
 //! ids and runs the rounds of adaptive self-play.
 
+mod book;
 mod jobs;
 mod scripts;
 
@@ -31,10 +32,10 @@ use c960_selfplay::SelfplayConfig;
 
 use self::{
     jobs::{next_round, submit},
-    scripts::{Jobs, shell_quote},
+    scripts::{Jobs, Merge, shell_quote},
 };
 use crate::{
-    cli::{InputError, SlurmArgs, SlurmCommand, SlurmOptions},
+    cli::{BookExitsArgs, InputError, SlurmArgs, SlurmCommand, SlurmOptions},
     output::Text,
 };
 
@@ -56,16 +57,22 @@ const OWN_FLAGS: [(&str, bool); 9] = [
     ("--next-round", false),
 ];
 
-/// What `c960 slurm` shards: the command, its run directory, the Slurm
-/// options, the file a finished shard has, and the settings of adaptive
-/// self-play.
-type Sharded<'a> = (
-    &'static str,
-    Option<PathBuf>,
-    &'a SlurmOptions,
-    &'static str,
-    Option<SelfplayConfig>,
-);
+/// What `c960 slurm` shards.
+struct Sharded<'a> {
+    /// The c960 command each task runs.
+    command: &'static str,
+    /// The run directory.
+    out: Option<PathBuf>,
+    /// The flag that names the run directory (and each task's shard).
+    dir_flag: &'static str,
+    slurm: &'a SlurmOptions,
+    /// The file a finished shard has.
+    done: &'static str,
+    /// The settings of adaptive self-play.
+    adaptive: Option<SelfplayConfig>,
+    /// The expansion of an exit book.
+    book: Option<&'a BookExitsArgs>,
+}
 
 /// The command to shard, checked.
 fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
@@ -124,12 +131,29 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
             }
             ("run", Some(plan.out().to_owned()), slurm, "run.json")
         }
+        SlurmCommand::BookExits { args, slurm } => return book::sharded(args, slurm),
     };
-    Ok((command, out, slurm, done, adaptive))
+    Ok(Sharded {
+        command,
+        out,
+        dir_flag: "--out",
+        slurm,
+        done,
+        adaptive,
+        book: None,
+    })
 }
 
 pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
-    let (command, out, slurm, done, mut adaptive) = sharded(args)?;
+    let Sharded {
+        command,
+        out,
+        dir_flag,
+        slurm,
+        done,
+        mut adaptive,
+        book,
+    } = sharded(args)?;
     if slurm.next_round && adaptive.is_none() {
         bail!(InputError(
             "--next-round is for adaptive self-play (c960 slurm selfplay with \
@@ -148,14 +172,30 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
     let out = cwd.join(out);
     let exe = env::current_exe().context("the c960 executable")?;
     let argv: Vec<String> = env::args().collect();
-    let task_args = task_args(&argv, command);
+    let (task_args, book) = match book {
+        Some(args) => {
+            let (task_args, book) = book::split(&argv, args, &cwd);
+            (task_args, Some(book))
+        }
+        None => (task_args(&argv, command), None),
+    };
     check_text("the working directory", &cwd.to_string_lossy())?;
-    check_text("--out", &out.to_string_lossy())?;
+    check_text(dir_flag, &out.to_string_lossy())?;
     check_text("the c960 executable's path", &exe.to_string_lossy())?;
-    for arg in &task_args {
+    for arg in task_args.iter().chain(book.iter().flat_map(|b| &b.args)) {
         check_text("an argument", arg)?;
     }
+    if let Some(book) = book.as_ref().and_then(|b| b.out.as_ref()) {
+        check_text("--out", &book.to_string_lossy())?;
+    }
     let name = job_name(&out);
+    let result = match &book {
+        Some(book) => book.result(&out, slurm.shards.get()),
+        None => format!(
+            "{}/{done} once the merge has run (it resubmits unfinished shards itself)",
+            out.display()
+        ),
+    };
     let jobs = Jobs {
         exe: &exe,
         cwd: &cwd,
@@ -163,6 +203,8 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
         name: &name,
         slurm,
         done,
+        dir_flag,
+        result: &result,
     };
     let round = match adaptive.as_mut() {
         Some(config) => {
@@ -174,8 +216,23 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
         }
         None => None,
     };
-    let (shard_script, merge_script) = jobs.write_scripts(&task_args, round.is_some())?;
+    let merge = match (&book, round) {
+        (Some(book), _) => Merge::Book(book),
+        (None, Some(_)) => Merge::Rounds,
+        (None, None) => Merge::Shards,
+    };
+    let scripts = jobs.write_scripts(&task_args, &merge)?;
+    summary(&jobs, command, round, &scripts)
+}
 
+/// Says what was written, and submits it (`--submit`) or says how.
+fn summary(
+    jobs: &Jobs<'_>,
+    command: &str,
+    round: Option<u32>,
+    (shard_script, merge_script): &(PathBuf, PathBuf),
+) -> Result<()> {
+    let (slurm, out) = (jobs.slurm, jobs.out);
     let mut text = Text::default();
     let n = slurm.shards.get();
     writeln!(
@@ -199,7 +256,7 @@ pub(crate) fn run(args: &SlurmArgs) -> Result<()> {
         )?;
     }
     if slurm.submit {
-        submit(&mut text, &jobs, &shard_script, &merge_script)?;
+        submit(&mut text, jobs, shard_script, merge_script)?;
     } else {
         writeln!(text, "to submit (or run the same command with --submit):")?;
         writeln!(

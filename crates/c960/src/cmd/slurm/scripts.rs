@@ -22,8 +22,18 @@ use std::{
 
 use anyhow::{Context, Result};
 
-use super::ATTEMPTS;
+use super::{ATTEMPTS, book::Book};
 use crate::cli::SlurmOptions;
+
+/// What the merge job does once every shard finished.
+pub(super) enum Merge<'a> {
+    /// `c960 merge` the shards into the run directory.
+    Shards,
+    /// Merge the round of adaptive self-play and decide the next.
+    Rounds,
+    /// Build the exit book from the shards' journals.
+    Book(&'a Book),
+}
 
 /// What the two scripts need.
 pub(super) struct Jobs<'a> {
@@ -34,15 +44,19 @@ pub(super) struct Jobs<'a> {
     pub(super) slurm: &'a SlurmOptions,
     /// The file a finished shard has.
     pub(super) done: &'a str,
+    /// The flag that names a task's shard directory.
+    pub(super) dir_flag: &'a str,
+    /// What the merge job leaves, for the summary.
+    pub(super) result: &'a str,
 }
 
 impl Jobs<'_> {
-    /// Writes `DIR/slurm/shard.sbatch` and `merge.sbatch` (rounds of
-    /// adaptive self-play with `adaptive`) and returns their paths.
+    /// Writes `DIR/slurm/shard.sbatch` and `merge.sbatch` and returns
+    /// their paths.
     pub(super) fn write_scripts(
         &self,
         task_args: &[String],
-        adaptive: bool,
+        merge: &Merge<'_>,
     ) -> Result<(PathBuf, PathBuf)> {
         let dir = self.out.join("slurm");
         fs::create_dir_all(dir.join("logs"))
@@ -53,14 +67,31 @@ impl Jobs<'_> {
         let shard_script = dir.join("shard.sbatch");
         let merge_script = dir.join("merge.sbatch");
         let mut shard_args = task_args.to_vec();
-        let merge_text = if adaptive {
-            shard_args.extend([
-                "--rounds-from".to_owned(),
-                self.out.to_string_lossy().into_owned(),
-            ]);
-            self.next_round_script(task_args)
-        } else {
-            self.merge_script()
+        let exe = shell_quote(&self.exe.to_string_lossy());
+        let last = self.slurm.shards.get() - 1;
+        let merge_text = match merge {
+            Merge::Rounds => {
+                shard_args.extend([
+                    "--rounds-from".to_owned(),
+                    self.out.to_string_lossy().into_owned(),
+                ]);
+                self.next_round_script(task_args)
+            }
+            Merge::Shards => self.merge_script(
+                "Merges\n# the shards",
+                &format!(
+                    "shards=()\nfor i in $(seq 0 {last}); do shards+=(\"$out/shards/$i\"); done\n\
+                     exec {exe} merge \"${{shards[@]}}\" --out \"$out\"\n"
+                ),
+            ),
+            Merge::Book(book) => self.merge_script(
+                if book.out.is_some() {
+                    "Builds\n# the book"
+                } else {
+                    "Checks\n# the shards"
+                },
+                &book.merge_tail(&exe, last),
+            ),
         };
         write_script(&shard_script, &self.shard_script(&shard_args))?;
         write_script(&merge_script, &merge_text)?;
@@ -118,11 +149,12 @@ impl Jobs<'_> {
              finished={}/\"$shard\"\n\
              rm -f \"$finished\"\n\
              {} --shard \"$shard/{n}\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\" --quiet \\\n  \
-             --out {}/\"$shard\"\n\
+             {} {}/\"$shard\"\n\
              touch \"$finished\"\n",
             shell_quote(&self.cwd.to_string_lossy()),
             shell_quote(&finished.to_string_lossy()),
             command.join(" "),
+            self.dir_flag,
             shell_quote(&self.out.join("shards").to_string_lossy()),
         );
         text
@@ -158,7 +190,9 @@ impl Jobs<'_> {
         text
     }
 
-    fn merge_script(&self) -> String {
+    /// The merge job: `what` it does with the shards once all finished
+    /// (for its comment) and the `tail` of the script that does it.
+    fn merge_script(&self, what: &str, tail: &str) -> String {
         let n = self.slurm.shards.get();
         let mut text = self.header(&[
             "--cpus-per-task=1".to_owned(),
@@ -166,11 +200,9 @@ impl Jobs<'_> {
         ]);
         let cwd = shell_quote(&self.cwd.to_string_lossy());
         let out = shell_quote(&self.out.to_string_lossy());
-        let exe = shell_quote(&self.exe.to_string_lossy());
         let _ = write!(
             text,
-            r#"# Written by c960 slurm: runs after every shard task ended (afterany). Merges
-# the shards when all finished (their c960 command succeeded); otherwise resubmits the
+            r#"# Written by c960 slurm: runs after every shard task ended (afterany). {what} when all finished (their c960 command succeeded); otherwise resubmits the
 # unfinished tasks (the same command resumes from their journals, retrying what failed)
 # and this job after them, at most {ATTEMPTS} times.
 set -euo pipefail
@@ -196,10 +228,7 @@ if [ ${{#unfinished[@]}} -gt 0 ]; then
   echo "c960: shards $list unfinished: resubmitted as job $array, merge as job $merge"
   exit 0
 fi
-shards=()
-for i in $(seq 0 {last}); do shards+=("$out/shards/$i"); done
-exec {exe} merge "${{shards[@]}}" --out "$out"
-"#,
+{tail}"#,
             last = n - 1,
             done = self.done,
         );
