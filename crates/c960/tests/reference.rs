@@ -145,44 +145,47 @@ fn figure(estimate: &serde_json::Value) -> String {
     format!("{:.3} [{:.3}, {:.3}]", at("value"), at("low"), at("high"))
 }
 
-#[test]
-fn the_v3_agreement_figures_in_the_docs_are_the_published_ones() {
+/// The published `data/SET/NAME`, parsed.
+fn published_json(set: &str, name: &str) -> serde_json::Value {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let agreement = root.join("data/research-v3/agreement.json");
-    let text = fs::read_to_string(&agreement).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (publish v3 with data/publish-v3.sh)",
-            agreement.display()
-        )
-    });
-    let agreement: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let path = root.join("data").join(set).join(name);
+    let text = fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (publish with data/publish-*.sh)", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn doc(name: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    fs::read_to_string(root.join(name)).unwrap()
+}
+
+/// Every r of `data/SET/agreement.json` (six analyses and their mean, with
+/// intervals) is in docs/datasets.md, and the headline, r with the mean,
+/// in the README.
+fn agreement_figures_are_in_the_docs(set: &str) {
+    let agreement = published_json(set, "agreement.json");
     let references = agreement["references"].as_array().unwrap();
     assert_eq!(references.len(), 7, "six analyses and their mean");
-    let datasets = fs::read_to_string(root.join("docs/datasets.md")).unwrap();
+    let datasets = doc("docs/datasets.md");
     for reference in references {
         let name = reference["name"].as_str().unwrap();
         let r = figure(&reference["comparison"]["pearson"]);
         assert!(
             datasets.contains(&r),
-            "docs/datasets.md does not give r = {r} against {name}"
+            "docs/datasets.md does not give {set}'s r = {r} against {name}"
         );
     }
-    // The headline, r with the analyses' mean, in the README too.
     let headline = figure(&references[6]["comparison"]["pearson"]);
-    let readme = fs::read_to_string(root.join("README.md")).unwrap();
     assert!(
-        readme.contains(&headline),
-        "the README does not give v3's r = {headline} with the public analyses' mean"
+        doc("README.md").contains(&headline),
+        "the README does not give {set}'s r = {headline} with the public analyses' mean"
     );
 }
 
-#[test]
-fn the_v3_verdict_counts_in_the_docs_are_the_published_ones() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let balance: serde_json::Value = serde_json::from_str(
-        &fs::read_to_string(root.join("data/research-v3/balance.json")).unwrap(),
-    )
-    .unwrap();
+/// `N `balanced`, N `more-for-white`, …` as docs/datasets.md gives a
+/// dataset's verdicts, and the count of `balanced`.
+fn verdict_counts(set: &str) -> (String, u64) {
+    let balance = published_json(set, "balance.json");
     let count = |verdict: &str| balance["sweep"]["verdicts"][verdict].as_u64().unwrap();
     let counts = format!(
         "{} `balanced`, {} `more-for-white`, {} `less-for-white`, {} `unresolved`",
@@ -191,23 +194,136 @@ fn the_v3_verdict_counts_in_the_docs_are_the_published_ones() {
         count("less-for-white"),
         count("unresolved")
     );
-    let datasets = fs::read_to_string(root.join("docs/datasets.md")).unwrap();
-    assert!(
-        datasets.contains(&counts),
-        "docs/datasets.md does not give v3's verdicts as {counts}"
-    );
-    // The README and the organizer's guide name how many positions a
-    // `--verdict balanced` draw from v3 chooses among.
-    let balanced = format!("{} positions", count("balanced"));
-    for guide in ["README.md", "docs/organizer.md"] {
-        let text = fs::read_to_string(root.join(guide)).unwrap();
-        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (counts, count("balanced"))
+}
+
+#[test]
+fn the_v3_agreement_figures_in_the_docs_are_the_published_ones() {
+    agreement_figures_are_in_the_docs("research-v3");
+}
+
+#[test]
+fn the_v4_agreement_figures_in_the_docs_are_the_published_ones() {
+    agreement_figures_are_in_the_docs("research-v4");
+}
+
+#[test]
+fn the_v3_and_v4_verdict_counts_in_the_docs_are_the_published_ones() {
+    let datasets = doc("docs/datasets.md");
+    let datasets = datasets.split_whitespace().collect::<Vec<_>>().join(" ");
+    for set in ["research-v3", "research-v4"] {
+        let (counts, _) = verdict_counts(set);
         assert!(
-            text.contains(&format!("{balanced} dataset v3 calls balanced"))
-                || text.contains(&format!(
-                    "{balanced} the published dataset v3 calls balanced"
-                )),
-            "{guide} does not say that v3 calls {balanced} balanced"
+            datasets.contains(&counts),
+            "docs/datasets.md does not give {set}'s verdicts as {counts}"
         );
     }
+    // The README and the organizer's guide name how many positions a
+    // `--verdict balanced` draw from the current dataset, v4, chooses among.
+    let (_, balanced) = verdict_counts("research-v4");
+    let balanced = format!("{balanced} positions");
+    for guide in ["README.md", "docs/organizer.md"] {
+        let text = doc(guide);
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            text.contains(&format!("{balanced} dataset v4 calls balanced"))
+                || text.contains(&format!(
+                    "{balanced} the published dataset v4 calls balanced"
+                )),
+            "{guide} does not say that v4 calls {balanced} balanced"
+        );
+    }
+}
+
+/// The core-hours of a published sweep: its searches' own times.
+fn core_hours(table: &Path) -> f64 {
+    let frame = crate::util::read_parquet(table);
+    let ms: f64 = frame
+        .column("time_ms")
+        .unwrap()
+        .as_materialized_series()
+        .cast(&polars::prelude::DataType::Float64)
+        .unwrap()
+        .f64()
+        .unwrap()
+        .iter()
+        .flatten()
+        .sum();
+    ms / 3.6e6
+}
+
+#[test]
+fn the_v4_raters_core_hours_and_design_bench_in_the_docs_are_the_published_ones() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let datasets = doc("docs/datasets.md");
+    let section = &datasets[datasets
+        .find("## Research dataset v4")
+        .expect("docs/datasets.md has a v4 section")..];
+    let mut total = 0.0;
+    for (set, rater) in [
+        ("research-v3", "stockfish-npm-4m"),
+        ("research-v3", "stockfish-4m"),
+        ("research-v3", "stockfish-npm-1m-multipv3"),
+        ("research-v3", "stockfish-1m-hash64"),
+        ("research-v4", "sf17-1m"),
+        ("research-v4", "sf18-1m"),
+        ("research-v4", "sf15-1m"),
+        ("research-v4", "sf19-1m"),
+    ] {
+        let hours = core_hours(&root.join(format!("data/{set}/{rater}-sweep.parquet")));
+        total += hours;
+        let row = section
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{rater}`")))
+            .unwrap_or_else(|| panic!("docs/datasets.md's v4 table has no row for {rater}"));
+        assert!(
+            row.trim_end().ends_with(&format!("| {hours:.2} |")),
+            "docs/datasets.md gives {rater} other core-hours than its table's {hours:.2}: {row}"
+        );
+    }
+    assert!(
+        section.contains(&format!("**{total:.2} in all**")),
+        "docs/datasets.md does not give v4's {total:.2} core-hours in all"
+    );
+    // The design bench: every row of the published table in docs/validity.md,
+    // and its design of all eight raters is the published v4.
+    let validity = doc("docs/validity.md");
+    let bench = fs::read_to_string(root.join("data/research-v4/validity-960.csv")).unwrap();
+    let mut lines = bench.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "design,raters,positions,pearson,pearson_low,pearson_high,single_low,single_high,core_hours"
+        )
+    );
+    let mut eight = None;
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        let at = |i: usize| cells[i].parse::<f64>().unwrap();
+        let raters = cells[1].split_whitespace().count();
+        let row = format!(
+            "| {} | {raters} | {:.3} [{:.3}, {:.3}] | {:.2}–{:.2} | {:.2} | {:.3} |",
+            cells[0],
+            at(3),
+            at(4),
+            at(5),
+            at(6),
+            at(7),
+            at(8),
+            at(3) / at(8)
+        );
+        assert!(
+            validity.contains(&row),
+            "docs/validity.md lacks the bench row {row}"
+        );
+        if raters == 8 {
+            eight = Some(format!("{:.3} [{:.3}, {:.3}]", at(3), at(4), at(5)));
+        }
+    }
+    let agreement = published_json("research-v4", "agreement.json");
+    assert_eq!(
+        eight.as_deref(),
+        Some(figure(&agreement["references"][6]["comparison"]["pearson"]).as_str()),
+        "the bench's design of all eight raters is the published v4"
+    );
 }
