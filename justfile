@@ -20,6 +20,7 @@ data:
 # Regenerate the published opening books in data/books (a test fails when one is stale; data/books/README.md).
 books:
     cargo run --release --locked -- book starts --out data/books/c960_FRC_starts.epd
+    cargo run --release --locked -- book balanced --balance data/research-v4/balance.csv --fairest 240 --reference equal --out data/books/c960_FRC_balanced_v4.epd
     cargo run --release --locked -- book balanced --balance data/research-v3/balance.csv --fairest 240 --reference equal --out data/books/c960_FRC_balanced_v3.epd
     cargo run --release --locked -- book starts --variant dfrc --positions sample:2000:1 --out data/books/c960_DFRC_sample2000.epd
 

@@ -45,10 +45,14 @@ fn every_book() -> Vec<&'static str> {
         .collect()
 }
 
-const PUBLISHED: [(&str, &str); 3] = [
+const PUBLISHED: [(&str, &str); 4] = [
     (
         "c960_FRC_starts.epd",
         "c960 book starts --out data/books/c960_FRC_starts.epd",
+    ),
+    (
+        "c960_FRC_balanced_v4.epd",
+        "c960 book balanced --balance data/research-v4/balance.csv --fairest 240 --reference equal --out data/books/c960_FRC_balanced_v4.epd",
     ),
     (
         "c960_FRC_balanced_v3.epd",
