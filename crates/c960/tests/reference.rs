@@ -260,16 +260,18 @@ fn the_v4_raters_core_hours_and_design_bench_in_the_docs_are_the_published_ones(
         .find("## Research dataset v4")
         .expect("docs/datasets.md has a v4 section")..];
     let mut total = 0.0;
-    for (set, rater) in [
-        ("research-v3", "stockfish-npm-4m"),
-        ("research-v3", "stockfish-4m"),
-        ("research-v3", "stockfish-npm-1m-multipv3"),
-        ("research-v3", "stockfish-1m-hash64"),
-        ("research-v4", "sf17-1m"),
-        ("research-v4", "sf18-1m"),
-        ("research-v4", "sf15-1m"),
-        ("research-v4", "sf19-1m"),
-    ] {
+    // The raters as data/publish-v4.sh names them: v3's where v3 published
+    // them, the new ones in data/research-v4.
+    let script_list = crate::regenerate::v4::script_list;
+    let raters = script_list("V3_RATERS")
+        .into_iter()
+        .map(|r| ("research-v3", r))
+        .chain(
+            script_list("V4_NEW")
+                .into_iter()
+                .map(|r| ("research-v4", r)),
+        );
+    for (set, rater) in raters {
         let hours = core_hours(&root.join(format!("data/{set}/{rater}-sweep.parquet")));
         total += hours;
         let row = section

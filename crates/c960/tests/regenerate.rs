@@ -10,7 +10,7 @@
 use crate::util;
 
 mod npm_pins;
-mod v4;
+pub(crate) mod v4;
 
 use std::{
     collections::BTreeSet,

@@ -9,7 +9,7 @@ use super::{data, place, report_is_published};
 use crate::util::Dir;
 
 /// The words of the bash array `name=(...)` in data/publish-v4.sh.
-fn script_list(name: &str) -> Vec<String> {
+pub(crate) fn script_list(name: &str) -> Vec<String> {
     let script = data("publish-v4.sh");
     let text = fs::read_to_string(&script).unwrap();
     let start = format!("{name}=(");
