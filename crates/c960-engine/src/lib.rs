@@ -4,22 +4,29 @@
 //! [`pool`] runs jobs over several engines and restarts dead ones.
 //! [`EngineName`] is an engine as the user names it (a name or a command
 //! line) and [`UciOption`] a UCI option as the user gives it (`NAME=VALUE`),
-//! each parsed once where it enters.
+//! each parsed once where it enters. [`Control`] is how long a side of a
+//! game between engines may think (a limit, a clock or a time per move)
+//! and [`Rules`] when such a game is stopped early: what self-play plays
+//! under and its manifests record (the model in c960-store names them).
 
 pub mod builtin;
 mod choice;
+mod control;
 mod error;
 mod info;
 mod option;
 pub mod pool;
+mod rules;
 mod spec;
 mod types;
 pub mod uci;
 
 pub use choice::{EngineIdentity, EngineName, EngineNameError, Resolved};
+pub use control::{Control, TimeControl, parse_seconds};
 pub use error::EngineError;
 pub use info::{EngineInfo, Network, WdlReport};
 pub use option::{UciOption, UciOptionError};
+pub use rules::Rules;
 pub use spec::{AnyEngine, EngineSpec};
 pub use types::{Bound, Clock, GamePosition, Limit, Line, Score, SearchResult, Wdl, shredder_fen};
 

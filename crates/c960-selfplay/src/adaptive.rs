@@ -20,25 +20,28 @@
 //! are played, so a killed run resumes the round it was in and replays the
 //! same decisions: the games, and therefore the rounds, replay exactly
 //! under node limits. Raising `--budget` continues a finished run.
+//!
+//! The rule's settings ([`Adaptive`]) and how a run ended
+//! ([`AdaptiveRecord`]) are data of the run's manifest, modelled in
+//! c960-store; this module holds what is done with them.
 
 use std::{
     collections::{BTreeMap, HashSet},
+    path::Path,
     sync::atomic::{AtomicBool, Ordering},
 };
 
-use c960_balance::{
-    adaptive::{StoppingRule, Tracker},
-    sequential::ConfidenceState,
-};
-use std::path::Path;
-
-use c960_balance::interval::Interval;
+use c960_balance::adaptive::{StoppingRule, Tracker};
 use c960_core::{GameKey, RoundTarget, Setup};
-use c960_store::Journal;
+use c960_store::{
+    Journal,
+    manifest::{Adaptive, AdaptiveRecord, FailedGame, RunTiming},
+};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    FailedGame, PositionSummary, Prepared, Progress, RunTiming, SelfplayConfig, SelfplayError,
+    Progress, SelfplayConfig, SelfplayError,
+    prepared::{Prepared, Scores},
 };
 
 /// The journal of round decisions.
@@ -50,23 +53,6 @@ pub const DEFAULT_BAND: f64 = 0.02;
 
 /// Default error rate of the confidence sequences (95%).
 pub const DEFAULT_ALPHA: f64 = 0.05;
-
-/// How an adaptive run allocates its games.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Adaptive {
-    /// A position is done once its interval's half width is at most this
-    /// (0: only the band and the budget stop it).
-    pub target_half_width: f64,
-    /// Half width of the balance band around the all-position mean; a
-    /// position whose interval lies wholly inside or outside it is decided.
-    pub band_half_width: f64,
-    /// Error rate of the confidence sequences.
-    pub alpha: f64,
-    /// Games each open position gets per round.
-    pub round_games: u32,
-    /// Total games of the run, round 0 included (none: no cap).
-    pub budget: Option<u64>,
-}
 
 /// What a journal of rounds is tied to: the rule and the positions its
 /// rounds are decided over, not the budget (which may be raised to
@@ -96,120 +82,70 @@ pub struct Round {
     pub targets: Vec<RoundTarget>,
 }
 
-/// How an adaptive run ended, for the manifest.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AdaptiveRecord {
-    /// The rule in words.
-    pub rule: String,
-    /// The rule's parameters.
-    #[serde(flatten)]
-    pub settings: Adaptive,
-    /// Games every position had before the first round.
-    pub initial_games: u32,
-    /// Rounds played after the initial games.
-    pub rounds: u32,
-    /// Why it stopped.
-    pub stopped: String,
-    /// Positions still open at the end.
-    pub open: usize,
-    /// The widest interval's half width at the end.
-    pub widest_half_width: f64,
-    /// Fewest and most games of any position.
-    pub games_min: u64,
-    /// Most games of any position.
-    pub games_max: u64,
+/// The stopping rule of a position under `rule`.
+#[must_use]
+pub(crate) fn stopping_rule(rule: &Adaptive) -> StoppingRule {
+    StoppingRule {
+        target_half_width: rule.target_half_width,
+        alpha: rule.alpha,
+        band_half_width: rule.band_half_width,
+    }
 }
 
-impl Adaptive {
-    /// The stopping rule of a position.
-    #[must_use]
-    pub fn rule(&self) -> StoppingRule {
-        StoppingRule {
-            target_half_width: self.target_half_width,
-            alpha: self.alpha,
-            band_half_width: self.band_half_width,
-        }
+/// The settings of the journal of rounds at `path` for `config`: with
+/// its positions, unless the journal there was written before they
+/// were recorded.
+pub(crate) fn round_settings(
+    rule: &Adaptive,
+    config: &SelfplayConfig,
+    path: &Path,
+) -> RoundSettings {
+    let legacy =
+        Journal::<Round>::read_header(path).is_ok_and(|(_, settings)| !settings.has("positions"));
+    RoundSettings {
+        target_half_width: rule.target_half_width,
+        band_half_width: rule.band_half_width,
+        alpha: rule.alpha,
+        round_games: rule.round_games,
+        initial_games: config.games_per_position.get(),
+        seed: config.seed,
+        positions: (!legacy).then(|| Setup::format_set(&config.positions)),
     }
+}
 
-    /// Checks the settings against the run's initial games.
-    pub fn check(&self, initial_games: u32, positions: usize) -> Result<(), String> {
-        if !(0.0..0.5).contains(&self.target_half_width) {
-            return Err("--target-halfwidth must be at least 0 and below 0.5".to_owned());
-        }
-        if !(0.0..0.5).contains(&self.band_half_width) {
-            return Err("the balance band must be at least 0 and below 0.5".to_owned());
-        }
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err("the error rate must be between 0 and 1".to_owned());
-        }
-        if self.round_games == 0 {
-            return Err("--round-games must be at least 1".to_owned());
-        }
-        if self.target_half_width == 0.0 && self.budget.is_none() {
-            return Err(
-                "adaptive self-play needs --target-halfwidth, --budget or both to stop".to_owned(),
-            );
-        }
-        let initial = u64::from(initial_games) * positions as u64;
-        if let Some(budget) = self.budget
-            && budget < initial
-        {
-            return Err(format!(
-                "--budget {budget} is below the first round's {initial} games \
-                 ({positions} positions x {initial_games})"
-            ));
-        }
-        Ok(())
+/// Refuses a budget below the games the rounds decided so far
+/// (`targets`): the run has them, so its manifest cannot say less.
+pub(crate) fn check_budget(
+    rule: &Adaptive,
+    targets: &BTreeMap<u32, u32>,
+) -> Result<(), SelfplayError> {
+    let planned: u64 = targets.values().map(|g| u64::from(*g)).sum();
+    match rule.budget {
+        Some(budget) if budget < planned => Err(SelfplayError::Invalid(format!(
+            "--budget {budget} is below the {planned} games this run's rounds have already \
+             given its positions ({ROUNDS_FILE}); give at least {planned}"
+        ))),
+        _ => Ok(()),
     }
+}
 
-    /// The settings of the journal of rounds at `path` for `config`: with
-    /// its positions, unless the journal there was written before they
-    /// were recorded.
-    pub(crate) fn settings(&self, config: &SelfplayConfig, path: &Path) -> RoundSettings {
-        let legacy = Journal::<Round>::read_header(path)
-            .is_ok_and(|(_, settings)| !settings.has("positions"));
-        RoundSettings {
-            target_half_width: self.target_half_width,
-            band_half_width: self.band_half_width,
-            alpha: self.alpha,
-            round_games: self.round_games,
-            initial_games: config.games_per_position.get(),
-            seed: config.seed,
-            positions: (!legacy).then(|| Setup::format_set(&config.positions)),
-        }
-    }
-
-    /// Refuses a budget below the games the rounds decided so far
-    /// (`targets`): the run has them, so its manifest cannot say less.
-    pub(crate) fn check_budget(&self, targets: &BTreeMap<u32, u32>) -> Result<(), SelfplayError> {
-        let planned: u64 = targets.values().map(|g| u64::from(*g)).sum();
-        match self.budget {
-            Some(budget) if budget < planned => Err(SelfplayError::Invalid(format!(
-                "--budget {budget} is below the {planned} games this run's rounds have already \
-                 given its positions ({ROUNDS_FILE}); give at least {planned}"
-            ))),
-            _ => Ok(()),
-        }
-    }
-
-    /// The rule in words.
-    #[must_use]
-    pub fn describe(&self, initial_games: u32) -> String {
-        let budget = self.budget.map_or_else(
-            || "no budget cap".to_owned(),
-            |b| format!("a budget of {b} games"),
-        );
-        format!(
-            "{initial_games} games per position, then rounds of {} games for each position whose \
-             {:.0}% anytime-valid confidence sequence (predictable-plug-in empirical Bernstein, \
-             over White's scores in game order) is wider than +-{} and overlaps an edge of the \
-             band +-{} around the all-position mean; widest first within {budget}",
-            self.round_games,
-            100.0 * (1.0 - self.alpha),
-            self.target_half_width,
-            self.band_half_width,
-        )
-    }
+/// `rule` in words.
+#[must_use]
+pub(crate) fn describe(rule: &Adaptive, initial_games: u32) -> String {
+    let budget = rule.budget.map_or_else(
+        || "no budget cap".to_owned(),
+        |b| format!("a budget of {b} games"),
+    );
+    format!(
+        "{initial_games} games per position, then rounds of {} games for each position whose \
+         {:.0}% anytime-valid confidence sequence (predictable-plug-in empirical Bernstein, \
+         over White's scores in game order) is wider than +-{} and overlaps an edge of the \
+         band +-{} around the all-position mean; widest first within {budget}",
+        rule.round_games,
+        100.0 * (1.0 - rule.alpha),
+        rule.target_half_width,
+        rule.band_half_width,
+    )
 }
 
 /// Each position's games once the rounds of `rounds` are played: the
@@ -247,7 +183,7 @@ pub(crate) fn read_rounds(
             path.display()
         )));
     }
-    let settings = c960_store::Settings::of(&rule.settings(config, &path))
+    let settings = c960_store::Settings::of(&round_settings(rule, config, &path))
         .map_err(|e| SelfplayError::Io(std::io::Error::other(e)))?;
     let mut rounds = Vec::new();
     Journal::<Round>::read_records(&path, &settings, &|_| Ok(()), |round, _, _| {
@@ -269,12 +205,9 @@ pub(crate) fn games_up_to(config: &SelfplayConfig, targets: &BTreeMap<u32, u32>)
         .sum()
 }
 
-/// Per position, White's score in each finished game, by game index.
-pub(crate) type Scores = BTreeMap<u32, BTreeMap<u32, f64>>;
-
 /// The running intervals of `positions` from their scores in game order.
 pub(crate) fn tracker(adaptive: &Adaptive, positions: &[Setup], scores: &Scores) -> Tracker {
-    let mut tracker = Tracker::new(adaptive.rule(), positions.len());
+    let mut tracker = Tracker::new(stopping_rule(adaptive), positions.len());
     for (i, p) in positions.iter().enumerate() {
         for score in scores.get(&p.id()).into_iter().flat_map(BTreeMap::values) {
             tracker.push(i, *score);
@@ -347,17 +280,6 @@ pub(crate) fn next_round(
     })
 }
 
-/// Each position's anytime-valid interval over its games in game order:
-/// `(mean, low, high)`.
-pub(crate) fn sequence(alpha: f64, games: &BTreeMap<u32, f64>) -> (f64, f64, f64) {
-    let mut state = ConfidenceState::new(alpha);
-    for score in games.values() {
-        state.push(*score);
-    }
-    let s = state.sequence();
-    (s.mean, s.low, s.high)
-}
-
 /// What the rounds of a run played.
 pub(crate) struct Played {
     /// Games that failed in this run.
@@ -380,9 +302,10 @@ impl Prepared {
         on_progress: &mut impl FnMut(Progress),
     ) -> Result<Played, SelfplayError> {
         let path = config.out.join(ROUNDS_FILE);
-        let (mut journal, rounds) = Journal::<Round>::open(&path, &rule.settings(config, &path))?;
+        let (mut journal, rounds) =
+            Journal::<Round>::open(&path, &round_settings(rule, config, &path))?;
         let (mut round, mut targets) = targets_after(config, rounds);
-        rule.check_budget(&targets)?;
+        check_budget(rule, &targets)?;
         let resumed = self.done.len() as u64;
         let mut played = Played {
             failed: Vec::new(),
@@ -405,7 +328,7 @@ impl Prepared {
                         resumed,
                     });
                 })?;
-                failed_keys.extend(failed.iter().map(crate::FailedGame::key));
+                failed_keys.extend(failed.iter().map(FailedGame::key));
                 played.failed.extend(failed);
                 played.timing.games += timing.games;
                 played.timing.moves += timing.moves;
@@ -421,7 +344,7 @@ impl Prepared {
             match next_round(rule, &config.positions, &self.scores, &targets, round + 1) {
                 Next::Stop(reason) => {
                     played.record = Some(self.record(config, rule, round, reason));
-                    played.failed.sort_by_key(crate::FailedGame::key);
+                    played.failed.sort_by_key(FailedGame::key);
                     return Ok(played);
                 }
                 Next::Play(next) => {
@@ -448,7 +371,7 @@ impl Prepared {
             .map(|p| self.scores.get(&p.id()).map_or(0, |g| g.len() as u64))
             .collect();
         AdaptiveRecord {
-            rule: rule.describe(config.games_per_position.get()),
+            rule: describe(rule, config.games_per_position.get()),
             settings: *rule,
             initial_games: config.games_per_position.get(),
             rounds,
@@ -460,20 +383,6 @@ impl Prepared {
             games_min: games.iter().copied().min().unwrap_or(0),
             games_max: games.iter().copied().max().unwrap_or(0),
         }
-    }
-
-    /// `summary` with White's score and its anytime-valid interval.
-    pub(crate) fn anytime_summary(
-        &self,
-        mut summary: PositionSummary,
-        alpha: f64,
-    ) -> PositionSummary {
-        if let Some(games) = self.scores.get(&summary.sp).filter(|g| !g.is_empty()) {
-            let (mean, low, high) = sequence(alpha, games);
-            summary.white_score = Some(Interval { mean, low, high });
-        }
-        summary.interval_method = "anytime";
-        summary
     }
 }
 
@@ -557,21 +466,5 @@ mod tests {
             next_round(&rule(Some(490)), &ps, &scores, &targets, 1),
             Next::Stop(reason) if reason.contains("budget")
         ));
-    }
-
-    #[test]
-    fn settings_that_cannot_stop_or_start_are_refused() {
-        let no_stop = Adaptive {
-            target_half_width: 0.0,
-            ..adaptive(None)
-        };
-        assert!(no_stop.check(2, 10).unwrap_err().contains("--budget"));
-        assert!(
-            adaptive(Some(5))
-                .check(2, 10)
-                .unwrap_err()
-                .contains("below")
-        );
-        assert!(adaptive(Some(20)).check(2, 10).is_ok());
     }
 }

@@ -5,9 +5,10 @@
 use std::{num::NonZeroU32, path::PathBuf};
 
 use c960_core::{Setup, Shard, Variant, splitmix64};
-use c960_engine::{EngineSpec, Limit};
+use c960_engine::{Control, EngineSpec, Limit, Rules};
+use c960_store::manifest::{Adaptive, PROCESS_PER_SIDE, SHARED_PROCESS};
 
-use crate::{Adaptive, Book, Control, Rules, SelfplayError, Sprt};
+use crate::{Book, SelfplayError, Sprt};
 
 /// What to play and how.
 #[derive(Clone, Debug)]
@@ -151,11 +152,6 @@ pub fn processes_label(shared: bool) -> &'static str {
     }
 }
 
-/// The processes of a default run: one engine process and hash per side.
-pub const PROCESS_PER_SIDE: &str = "one per side";
-/// The processes of a `--shared-process` run.
-pub const SHARED_PROCESS: &str = "one shared by both sides";
-
 /// Refuses settings that cannot be played, before any engine starts.
 pub(crate) fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
     let invalid = |m: &str| Err(SelfplayError::Invalid(m.to_owned()));
@@ -193,7 +189,11 @@ pub(crate) fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
                 "adaptive self-play decides each round from every position's games: run it unsharded (--shard with --target-halfwidth or --budget), or round by round with c960 slurm selfplay",
             );
         }
-        if let Err(e) = rule.check(config.games_per_position.get(), config.positions.len()) {
+        if let Err(e) = check_adaptive(
+            rule,
+            config.games_per_position.get(),
+            config.positions.len(),
+        ) {
             return Err(SelfplayError::Invalid(e));
         }
     }
@@ -218,4 +218,62 @@ pub(crate) fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
         );
     }
     Ok(())
+}
+
+/// Checks the adaptive `rule` against the run's initial games.
+fn check_adaptive(rule: &Adaptive, initial_games: u32, positions: usize) -> Result<(), String> {
+    if !(0.0..0.5).contains(&rule.target_half_width) {
+        return Err("--target-halfwidth must be at least 0 and below 0.5".to_owned());
+    }
+    if !(0.0..0.5).contains(&rule.band_half_width) {
+        return Err("the balance band must be at least 0 and below 0.5".to_owned());
+    }
+    if !(rule.alpha > 0.0 && rule.alpha < 1.0) {
+        return Err("the error rate must be between 0 and 1".to_owned());
+    }
+    if rule.round_games == 0 {
+        return Err("--round-games must be at least 1".to_owned());
+    }
+    if rule.target_half_width == 0.0 && rule.budget.is_none() {
+        return Err(
+            "adaptive self-play needs --target-halfwidth, --budget or both to stop".to_owned(),
+        );
+    }
+    let initial = u64::from(initial_games) * positions as u64;
+    if let Some(budget) = rule.budget
+        && budget < initial
+    {
+        return Err(format!(
+            "--budget {budget} is below the first round's {initial} games \
+             ({positions} positions x {initial_games})"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn adaptive(budget: Option<u64>) -> Adaptive {
+        Adaptive {
+            target_half_width: 0.2,
+            band_half_width: 0.02,
+            alpha: 0.05,
+            round_games: 4,
+            budget,
+        }
+    }
+
+    #[test]
+    fn settings_that_cannot_stop_or_start_are_refused() {
+        let no_stop = Adaptive {
+            target_half_width: 0.0,
+            ..adaptive(None)
+        };
+        let check = |rule: &Adaptive| check_adaptive(rule, 2, 10);
+        assert!(check(&no_stop).unwrap_err().contains("--budget"));
+        assert!(check(&adaptive(Some(5))).unwrap_err().contains("below"));
+        assert!(check(&adaptive(Some(20))).is_ok());
+    }
 }

@@ -16,16 +16,24 @@
 //! stays flat however many games are played.
 //!
 //! Modules, in the order a run uses them: `config` (what to play, its
-//! checks, each game's seed), `run` (the runner: engines started once, the
-//! journal opened, the games handed to `c960-runner`'s job runner), `game`
-//! (one game between two engine processes), `stats` and `pairs`
-//! (per-position statistics and A-vs-B pairs, one game at a time, with
-//! c960-balance's statistics), [`adaptive`]
-//! (rounds toward open verdicts), `tables` and `pgn` (the outputs),
+//! checks, each game's seed), `run` (the runner: the run directory held,
+//! the games still to play, the outputs written), `prepared` (engines
+//! started once, the journal opened, the games handed to `c960-runner`'s
+//! job runner), `game` (one game between two engine processes), `stats`
+//! and `pairs` (per-position statistics and A-vs-B pairs, one game at a
+//! time, with c960-balance's statistics), [`adaptive`] (rounds toward open
+//! verdicts), `tables` and `pgn` (the outputs, `match.json` among them),
 //! `manifest` (outcome and provenance), `merge` and `sharded` (shards
 //! merged into one run, adaptive rounds on a cluster), `restore` (a run
 //! directory rebuilt from its published game table), [`checks`] (what a
 //! journaled game must satisfy) and `openings` (books).
+//!
+//! The manifest's model ([`c960_store::manifest::SelfplayManifest`], with
+//! its adaptive rule and record, failed and missing games and timing) is
+//! c960-store's, beside the other kinds' manifests; the manifest's fields
+//! name each side's [`Control`] and the game [`Rules`], which are
+//! c960-engine's. This crate builds the manifest (`manifest`) and writes
+//! it with the run's outputs.
 
 pub mod adaptive;
 pub mod checks;
@@ -36,39 +44,35 @@ mod merge;
 mod openings;
 mod pairs;
 mod pgn;
+mod prepared;
 mod restore;
 mod run;
 mod sharded;
 mod stats;
 mod tables;
 
-pub use adaptive::{Adaptive, AdaptiveRecord, ROUNDS_FILE, Round};
+pub use adaptive::{ROUNDS_FILE, Round};
 // The match statistics live in c960-balance; the run's configuration and
 // manifest hold them, so they are part of this crate's API too.
 pub use c960_balance::elo::{MatchStats, Sprt, SprtState};
+// Each side's control and the game rules are c960-engine's, the manifest's
+// model c960-store's: the configuration and outcome of a run hold them.
+pub use c960_engine::{Control, Rules, TimeControl, parse_seconds};
 pub use c960_runner::{Progress, RunError};
+pub use c960_store::manifest::{Adaptive, AdaptiveRecord, FailedGame, MissingGame};
 pub(crate) use config::validate;
-pub use config::{
-    MatchOptions, PROCESS_PER_SIDE, SHARED_PROCESS, SelfplayConfig, game_seed, processes_label,
-};
-pub use game::{
-    Castling, Control, GameRecord, GameSpec, Outcome, Rules, Termination, TimeControl, jittered,
-    parse_seconds, play,
-};
-pub use manifest::{
-    ADAPTIVE_NOTE, CLOCK_NOTE, FailedGame, MATCH_NOTES, Manifest, Merged, RunTiming,
-    SelfplayOutcome,
-};
-pub(crate) use manifest::{manifest, now};
-pub use merge::{MergeOutcome, MissingGame, merge};
+pub use config::{MatchOptions, SelfplayConfig, game_seed, processes_label};
+pub use game::{Castling, GameRecord, GameSpec, Outcome, Termination, adjudicate, jittered, play};
+pub use manifest::{ADAPTIVE_NOTE, CLOCK_NOTE, SelfplayOutcome};
+pub use merge::{MergeOutcome, merge};
 pub use openings::{Book, Opening, OpeningOrder};
 pub use pairs::PairTally;
 pub use pgn::{PgnExtras, write_game, write_game_with};
 pub use restore::{RestoreOutcome, restore};
 pub use run::run;
-pub(crate) use run::{Prepared, write_outputs};
 pub use sharded::{RoundStep, merge_round, open_rounds};
 pub use stats::{Interval, PositionStats, PositionSummary, trinomial_interval};
+pub use tables::MATCH_NOTES;
 pub(crate) use tables::write_run_outputs;
 
 /// The journal of finished games.

@@ -1,40 +1,17 @@
 //! What a self-play run reports: its outcome, the manifest that records
-//! its provenance, and the notes every output carries.
+//! its provenance (built here; its model is c960-store's
+//! [`SelfplayManifest`]), and the notes every output carries.
 
 use std::{path::PathBuf, time::SystemTime};
 
-use c960_core::{Setup, Shard, Variant};
+use c960_core::Setup;
 use c960_engine::EngineInfo;
-use c960_store::RunKind;
-use serde::{Deserialize, Serialize};
-
-use crate::{
-    AdaptiveRecord, Control, MatchStats, MissingGame, PositionSummary, Rules, SelfplayConfig,
-    processes_label,
+use c960_store::{
+    RunKind,
+    manifest::{AdaptiveRecord, FailedGame, Merged, RunTiming, SelfplayManifest},
 };
 
-/// A game that failed on every attempt.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FailedGame {
-    /// Scharnagl number.
-    pub sp: u32,
-    /// Game index.
-    pub game: u32,
-    /// The last error.
-    pub reason: String,
-    /// The UCI logs of the engine processes of its last attempt (with
-    /// `--log-engine`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub logs: Vec<String>,
-}
-
-impl FailedGame {
-    /// The game that failed: its setup and index.
-    #[must_use]
-    pub fn key(&self) -> c960_core::GameKey {
-        c960_core::GameKey::new(self.sp, self.game)
-    }
-}
+use crate::{MatchStats, PositionSummary, SelfplayConfig, processes_label};
 
 /// What a run produced.
 #[derive(Clone, Debug)]
@@ -66,171 +43,13 @@ pub struct SelfplayOutcome {
     pub round: Option<u32>,
 }
 
-/// Provenance of a run: what the run writes, and what its readers (a
-/// restore from the published game table, the merge of a sharded
-/// adaptive run's rounds) read back. Fields that older versions did not
-/// write read as their defaults, named at each.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Manifest {
-    /// Always [`RunKind::Selfplay`].
-    pub kind: RunKind,
-    /// The setups' variant: absent for Chess960, `dfrc` for Double Fischer
-    /// Random (whose tables name setups in a `setup` column).
-    #[serde(default, skip_serializing_if = "Variant::is_chess960")]
-    pub variant: Variant,
-    /// The c960 version that wrote it.
-    pub c960_version: String,
-    /// The engines.
-    pub engines: Vec<EngineInfo>,
-    /// Engine processes per game: `one per side` (each side its own process
-    /// and hash, `ucinewgame` to each before every game) or `one shared by
-    /// both sides`. Absent before the sides had their own processes: one
-    /// shared.
-    #[serde(default = "shared_process")]
-    pub processes: String,
-    /// Limit per move before jitter, or engine A's clock (`tc 40/60+0.6`)
-    /// or time per move (`st 1.5`).
-    pub limit: Control,
-    /// Engine B's limit or clock, when it differs from A's.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub limit_b: Option<Control>,
-    /// Whether the same command replays the same games: true for node and
-    /// depth limits with one thread, false on the clock. Absent before
-    /// clocks: true.
-    #[serde(default = "yes")]
-    pub replays_exactly: bool,
-    /// How far past its time a side may answer before losing on time, in
-    /// milliseconds (runs on the clock).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub time_margin_ms: Option<u64>,
-    /// The opening book, if any: file, count, order and fingerprint.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub openings: Option<String>,
-    /// Where each engine process's UCI traffic was logged.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub engine_logs: Option<String>,
-    /// Relative node jitter.
-    pub jitter: f64,
-    /// Game end rules.
-    pub rules: Rules,
-    /// Run seed.
-    pub seed: u64,
-    /// Games per position (0 when absent, which no c960 run wrote).
-    #[serde(default)]
-    pub games_per_position: u32,
-    /// The positions.
-    pub positions: String,
-    /// Games in the outputs.
-    pub games: u64,
-    /// Games that failed.
-    #[serde(default)]
-    pub failed: Vec<FailedGame>,
-    /// Games played at once.
-    #[serde(default)]
-    pub jobs: usize,
-    /// What this run itself played (not games from the journal) and how
-    /// long the engines searched: the harness cost per move is
-    /// (wall − search) / moves for one job.
-    #[serde(default)]
-    pub this_run: RunTiming,
-    /// Engine A's results against B (two engines only).
-    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
-    pub match_stats: Option<MatchStats>,
-    /// The adaptive rule and how the run ended (adaptive runs only); its
-    /// intervals are then anytime-valid confidence sequences.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub adaptive: Option<AdaptiveRecord>,
-    /// When this run started.
-    #[serde(default)]
-    pub started: String,
-    /// When it finished.
-    pub finished: String,
-    /// How to read the tables.
-    #[serde(default)]
-    pub notes: String,
-    /// The shard this run played (`I/N`), when it played one part only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Shard>,
-    /// A shard of an adaptive run: the last round it has played, its part
-    /// of the rounds in the run directory's `rounds.jsonl` (0: the initial
-    /// games).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub round: Option<u32>,
-    /// What `c960 merge` made the run of (nothing for a run of its own).
-    #[serde(flatten)]
-    pub merged: Merged,
-}
-
-impl Manifest {
-    /// The manifest as the run's files carry it: pretty JSON.
-    ///
-    /// # Errors
-    /// When it cannot be serialized (it always can).
-    pub fn to_json(&self) -> Result<String, crate::SelfplayError> {
-        Ok(serde_json::to_string_pretty(self).map_err(std::io::Error::other)?)
-    }
-
-    /// `match.json`'s text, for a run of two engines.
-    pub(crate) fn match_json(&self) -> std::io::Result<Option<String>> {
-        self.match_stats
-            .as_ref()
-            .map(|stats| {
-                crate::tables::MatchRun {
-                    c960_version: &self.c960_version,
-                    engines: &self.engines,
-                    limit: self.limit,
-                    limit_b: self.limit_b,
-                    positions: &self.positions,
-                    seed: self.seed,
-                    replays_exactly: self.replays_exactly,
-                    finished: &self.finished,
-                }
-                .render(stats)
-            })
-            .transpose()
-    }
-}
-
-/// What a merged run's manifest says about its inputs.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct Merged {
-    /// The shards the tables were made from.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub shards: Vec<Shard>,
-    /// Games of the run that no input had (`--allow-missing`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub missing: Vec<MissingGame>,
-}
-
-fn shared_process() -> String {
-    crate::SHARED_PROCESS.to_owned()
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// Work done by one run.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RunTiming {
-    /// Games played by this run.
-    pub games: u64,
-    /// Moves played by this run.
-    pub moves: u64,
-    /// Wall time of the run, in seconds.
-    pub wall_seconds: f64,
-    /// Wall time between sending each search and receiving its best move,
-    /// summed over all moves, in seconds.
-    pub search_seconds: f64,
-}
-
 /// The manifest of a finished run.
 pub(crate) fn manifest(
     config: &SelfplayConfig,
     outcome: &SelfplayOutcome,
     started: String,
-) -> Manifest {
-    Manifest {
+) -> SelfplayManifest {
+    SelfplayManifest {
         kind: RunKind::Selfplay,
         variant: config.variant(),
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -274,23 +93,12 @@ pub(crate) fn manifest(
     }
 }
 
-pub(crate) const NOTES: &str = "White's score is (W + D/2) / games with a 95% interval of Wilson's form \
+const NOTES: &str = "White's score is (W + D/2) / games with a 95% interval of Wilson's form \
                      (normal for many games, never a point for few): trinomial \
                      (each game an independent win, draw or loss) for one engine, pair-based \
                      (the average of two colour-reversed games as the unit) for two engines. \
                      960 intervals at once need a multiple-comparison correction before any \
                      position is called unbalanced. distinct_games counts different move lists.";
-
-/// How to read `match.json`.
-pub const MATCH_NOTES: &str = "From engine A's side over finished colour-reversed pairs (both \
-    games of a pair start from the same position with the same seed). pentanomial counts pairs \
-    with A's points 0 (LL), 0.5 (LD), 1 (DD or WL), 1.5 (WD), 2 (WW). score is points / games with \
-    a 95% interval from the variance of the pair scores; elo = -400 log10(1/score - 1) with the \
-    interval's ends mapped the same way; normalized_elo = (score - 0.5) / sqrt(2 var) * 800 / ln 10, \
-    var the variance of a pair's score; los = Phi((score - 0.5) / sqrt(var / pairs)). The SPRT is \
-    the generalized SPRT on the pentanomial model with logistic Elo bounds (as fishtest and \
-    fastchess compute it; empty outcomes count 0.001 pairs); H0 is accepted at llr <= \
-    ln(beta / (1 - alpha)), H1 at llr >= ln((1 - beta) / alpha).";
 
 /// What every output of an adaptive run says.
 pub const ADAPTIVE_NOTE: &str = "Adaptive run: positions got different numbers of games, chosen \
@@ -304,18 +112,4 @@ pub const CLOCK_NOTE: &str = "Played on the clock: the games depend on the machi
 
 pub(crate) fn now() -> String {
     humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
-}
-
-/// Writes the outputs and manifest of a finished run (`started` when this
-/// run began; a rerun of a finished run keeps when it was made).
-pub(crate) fn write_finished(
-    config: &SelfplayConfig,
-    outcome: &crate::SelfplayOutcome,
-    started: String,
-) -> Result<(), crate::SelfplayError> {
-    let mut manifest = manifest(config, outcome, started);
-    let worked = outcome.timing.games > 0 || !outcome.failed.is_empty();
-    (manifest.started, manifest.finished) =
-        c960_store::manifest::kept_times(&config.out, manifest.started, manifest.finished, worked);
-    crate::run::write_outputs(config, outcome, &manifest)
 }

@@ -23,29 +23,20 @@ use std::{
 use c960_core::{GameKey, Setup, Shard};
 use c960_store::{
     RunKind,
+    manifest::{FailedGame, Merged, MissingGame, RunTiming, SHARED_PROCESS, SelfplayManifest},
     merge::{
         ExistingOutput, GAMES, MergeInput, MergeRefusal, RunFiles, Unit, Unite, begin,
         existing_output, keeps_output, missing, unfinished, unite, write_journal,
     },
 };
-use serde::{Deserialize, Serialize};
 
 use crate::{
-    FailedGame, GAMES_FILE, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Manifest, MatchStats, Merged,
-    PGN_FILE, POSITIONS_PARQUET, PairTally, PgnExtras, PositionStats, PositionSummary, RunTiming,
-    SHARED_PROCESS, SelfplayError,
+    GAMES_FILE, GameRecord, JOURNAL_FILE, MANIFEST_FILE, MatchStats, PGN_FILE, POSITIONS_PARQUET,
+    PairTally, PgnExtras, PositionStats, PositionSummary, SelfplayError,
     checks::{check_game, game_limits},
-    processes_label, write_run_outputs,
+    processes_label,
+    tables::{manifest_json, match_json, write_run_outputs},
 };
-
-/// A game of the run that no input has.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct MissingGame {
-    /// Scharnagl number.
-    pub sp: u32,
-    /// Game index.
-    pub game: u32,
-}
 
 /// What a merge produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,7 +54,7 @@ pub struct MergeOutcome {
 }
 
 /// One input: its directory, manifest (if it finished) and journal header.
-type Input = MergeInput<Manifest>;
+type Input = MergeInput<SelfplayManifest>;
 
 /// A self-play run's files, as a merge reads them.
 const SELFPLAY: RunFiles<'static> = RunFiles {
@@ -81,7 +72,8 @@ pub fn merge(
     allow_missing: bool,
 ) -> Result<MergeOutcome, SelfplayError> {
     let invalid = SelfplayError::Invalid;
-    let merging = begin::<GameRecord, Manifest>(inputs, out, SELFPLAY, refuse_adaptive, fields)?;
+    let merging =
+        begin::<GameRecord, SelfplayManifest>(inputs, out, SELFPLAY, refuse_adaptive, fields)?;
     let (read, plan, first) = (&merging.read, merging.plan(), merging.first());
     if plan.openings.is_some() {
         return Err(invalid(
@@ -132,8 +124,8 @@ pub fn merge(
         &|_| true,
         &extras,
         &summaries,
-        &manifest.to_json()?,
-        manifest.match_json()?.as_deref(),
+        &manifest_json(&manifest)?,
+        match_json(&manifest)?.as_deref(),
     )?;
     Ok(MergeOutcome {
         games,
@@ -175,7 +167,7 @@ fn refuse_adaptive(read: &[Input]) -> Result<(), MergeRefusal> {
 /// replays exactly).
 fn unite_games(
     read: &[Input],
-    plan: &Manifest,
+    plan: &SelfplayManifest,
 ) -> Result<c960_store::merge::United<GameKey, u64>, SelfplayError> {
     let sps: BTreeSet<u32> = Setup::parse_set(plan.variant, &plan.positions)
         .map_err(|e| SelfplayError::Invalid(e.to_string()))?
@@ -209,7 +201,7 @@ fn unite_games(
 /// (the first six named) unless `allow_missing`.
 fn missing_games(
     read: &[Input],
-    plan: &Manifest,
+    plan: &SelfplayManifest,
     positions: &[Setup],
     units: &BTreeMap<GameKey, Unit<u64>>,
     allow_missing: bool,
@@ -256,12 +248,12 @@ fn write_games(
 /// counts, the inputs' timings summed and the span of their clocks.
 fn merged_manifest(
     read: &[Input],
-    plan: &Manifest,
+    plan: &SelfplayManifest,
     games: u64,
     match_stats: Option<MatchStats>,
     missing: Vec<MissingGame>,
-) -> Manifest {
-    let heads: Vec<&Manifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
+) -> SelfplayManifest {
+    let heads: Vec<&SelfplayManifest> = read.iter().filter_map(|i| i.manifest.as_ref()).collect();
     let (started, finished) = c960_store::merge::time_span(
         heads
             .iter()
@@ -294,8 +286,8 @@ fn merged_manifest(
         wall_seconds: sum.wall_seconds + h.this_run.wall_seconds,
         search_seconds: sum.search_seconds + h.this_run.search_seconds,
     });
-    Manifest {
-        kind: c960_store::RunKind::Selfplay,
+    SelfplayManifest {
+        kind: RunKind::Selfplay,
         variant: plan.variant,
         c960_version: plan.c960_version.clone(),
         engines: plan.engines.clone(),
@@ -334,7 +326,7 @@ fn line_hash(line: &[u8]) -> u64 {
 
 /// The manifest fields two inputs must share where both finished:
 /// version, positions, games per position and processes.
-fn fields(x: &Manifest, y: &Manifest) -> Vec<(&'static str, String, String)> {
+fn fields(x: &SelfplayManifest, y: &SelfplayManifest) -> Vec<(&'static str, String, String)> {
     vec![
         (
             "c960_version",

@@ -24,16 +24,16 @@ use std::{collections::BTreeMap, io, path::Path};
 use c960_core::{Setup, Variant};
 use c960_store::{
     GameSlices, Journal, PARQUET_MANIFEST_KEY, RunDir, RunKind, RunManifest, check_parquet,
+    manifest::{PROCESS_PER_SIDE, SHARED_PROCESS, SelfplayManifest},
     polars_reason,
 };
 use polars::prelude::*;
 
 use crate::{
-    Castling, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Manifest, Outcome, PROCESS_PER_SIDE,
-    PairTally, PgnExtras, PositionStats, PositionSummary, SHARED_PROCESS, SelfplayError,
-    Termination,
+    Castling, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Outcome, PairTally, PgnExtras,
+    PositionStats, PositionSummary, SelfplayError, Termination,
     checks::{check_game, game_limits},
-    run::Settings,
+    prepared::Settings,
     tables::MatchRun,
     write_run_outputs,
 };
@@ -126,7 +126,7 @@ pub fn restore(table: &Path, out: &Path) -> Result<RestoreOutcome, SelfplayError
 
 /// The `match.json` of a paired run, from its manifest and its games'
 /// tally.
-fn match_json(plan: &Manifest, pairs: &PairTally) -> io::Result<String> {
+fn match_json(plan: &SelfplayManifest, pairs: &PairTally) -> io::Result<String> {
     let sprt = plan
         .match_stats
         .as_ref()
@@ -149,7 +149,7 @@ fn match_json(plan: &Manifest, pairs: &PairTally) -> io::Result<String> {
 struct Table {
     /// Its manifest, as written.
     manifest_json: String,
-    plan: Manifest,
+    plan: SelfplayManifest,
     /// The run's positions.
     positions: Vec<Setup>,
     /// Per-position statistics of the games.
@@ -183,7 +183,7 @@ fn for_each_chunk(
 /// The manifest of the game table at `table` (as written, and read),
 /// refused unless it is a self-play run this can restore whose games the
 /// table holds.
-fn read_plan(table: &Path) -> Result<(String, Manifest), String> {
+fn read_plan(table: &Path) -> Result<(String, SelfplayManifest), String> {
     let info = check_parquet(table).map_err(|e| e.reason)?;
     let manifest_json = info
         .get(PARQUET_MANIFEST_KEY)
@@ -199,7 +199,7 @@ fn read_plan(table: &Path) -> Result<(String, Manifest), String> {
             kind.name()
         ));
     }
-    let plan: Manifest = serde_json::from_str(&manifest_json)
+    let plan: SelfplayManifest = serde_json::from_str(&manifest_json)
         .map_err(|e| format!("its manifest cannot be read: {e}"))?;
     refuse_unrestorable(&plan)?;
     // A table without the game columns is refused as such before its rows
@@ -289,7 +289,7 @@ fn read_table(table: &Path) -> Result<Table, String> {
 }
 
 /// Why a run cannot be restored from its game table, if it cannot.
-fn refuse_unrestorable(plan: &Manifest) -> Result<(), String> {
+fn refuse_unrestorable(plan: &SelfplayManifest) -> Result<(), String> {
     if plan.engines.is_empty() || plan.engines.len() > 2 {
         return Err(format!(
             "its manifest names {} engines; a self-play run has one or two",

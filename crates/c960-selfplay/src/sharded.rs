@@ -20,13 +20,20 @@ use std::{
 };
 
 use c960_core::{GameKey, Shard};
-use c960_store::{Journal, RunDir, write_atomically};
+use c960_store::{
+    Journal, RunDir,
+    manifest::{Adaptive, AdaptiveRecord, FailedGame, Merged, RunTiming, SelfplayManifest},
+    write_atomically,
+};
 
 use crate::{
-    FailedGame, GameRecord, JOURNAL_FILE, MANIFEST_FILE, Manifest, Merged, Prepared, ROUNDS_FILE,
-    Round, RunTiming, SelfplayConfig, SelfplayError, SelfplayOutcome,
-    adaptive::{self, Next},
-    manifest, now, validate, write_outputs,
+    GameRecord, JOURNAL_FILE, MANIFEST_FILE, ROUNDS_FILE, Round, SelfplayConfig, SelfplayError,
+    SelfplayOutcome,
+    adaptive::{self, Next, check_budget, round_settings},
+    manifest::{manifest, now},
+    prepared::Prepared,
+    run::write_outputs,
+    validate,
 };
 
 /// What [`merge_round`] found or did.
@@ -61,9 +68,9 @@ pub fn open_rounds(config: &SelfplayConfig) -> Result<u32, SelfplayError> {
     })?;
     let _dir = RunDir::lock(&config.out).map_err(io::Error::other)?;
     let path = config.out.join(ROUNDS_FILE);
-    let (_, rounds) = Journal::<Round>::open(&path, &rule.settings(config, &path))?;
+    let (_, rounds) = Journal::<Round>::open(&path, &round_settings(&rule, config, &path))?;
     let (round, targets) = adaptive::targets_after(config, rounds);
-    rule.check_budget(&targets)?;
+    check_budget(&rule, &targets)?;
     Ok(round)
 }
 
@@ -81,9 +88,10 @@ pub fn merge_round(
     }
     let _dir = RunDir::lock(&config.out).map_err(io::Error::other)?;
     let path = config.out.join(ROUNDS_FILE);
-    let (mut rounds, decided) = Journal::<Round>::open(&path, &rule.settings(config, &path))?;
+    let (mut rounds, decided) =
+        Journal::<Round>::open(&path, &round_settings(&rule, config, &path))?;
     let (round, targets) = adaptive::targets_after(config, decided);
-    rule.check_budget(&targets)?;
+    check_budget(&rule, &targets)?;
 
     let mut heads = Vec::new();
     let mut unfinished = Vec::new();
@@ -106,7 +114,7 @@ pub fn merge_round(
     // failed (as an unsharded run goes on without its failed games).
     let failed: BTreeSet<GameKey> = heads
         .iter()
-        .flat_map(|h| h.failed.iter().map(crate::FailedGame::key))
+        .flat_map(|h| h.failed.iter().map(FailedGame::key))
         .collect();
     if let Some(GameKey { setup: sp, game }) = targets
         .iter()
@@ -141,8 +149,8 @@ pub fn merge_round(
 fn finish(
     config: &SelfplayConfig,
     state: &Prepared,
-    heads: &[Manifest],
-    record: crate::AdaptiveRecord,
+    heads: &[SelfplayManifest],
+    record: AdaptiveRecord,
     journal: PathBuf,
 ) -> Result<SelfplayOutcome, SelfplayError> {
     // The run's own summaries (adaptive: anytime intervals at its alpha).
@@ -197,7 +205,7 @@ fn finish(
 }
 
 /// The rule of `config`, checked as a whole adaptive run.
-fn whole_adaptive(config: &SelfplayConfig) -> Result<adaptive::Adaptive, SelfplayError> {
+fn whole_adaptive(config: &SelfplayConfig) -> Result<Adaptive, SelfplayError> {
     let Some(rule) = config.options.adaptive else {
         return Err(SelfplayError::Invalid(
             "rounds are for adaptive self-play: give --target-halfwidth or --budget".to_owned(),
@@ -213,7 +221,7 @@ fn whole_adaptive(config: &SelfplayConfig) -> Result<adaptive::Adaptive, Selfpla
 }
 
 /// The manifest of the shard in `dir` (what it played), if it has one.
-fn shard_head(dir: &Path) -> Result<Option<Manifest>, SelfplayError> {
+fn shard_head(dir: &Path) -> Result<Option<SelfplayManifest>, SelfplayError> {
     let path = dir.join(MANIFEST_FILE);
     let text = match fs::read_to_string(&path) {
         Ok(text) => text,

@@ -14,29 +14,30 @@ use c960_core::{
     GameKey, Setup, Variant,
     shakmaty::{CastlingSide, Color},
 };
-use c960_engine::EngineInfo;
+use c960_engine::{Control, EngineInfo};
 use c960_store::{
     columns::{
         BLACK_CASTLED_A, BLACK_CASTLED_H, BLACK_MEDIAN_CASTLE_PLY, BLACK_WINS, DRAW_RATE, DRAWS,
         INTERVAL, WHITE_CASTLED_A, WHITE_CASTLED_H, WHITE_MEDIAN_CASTLE_PLY, WHITE_SCORE,
         WHITE_SCORE_HIGH, WHITE_SCORE_LOW, WHITE_WINS,
     },
+    manifest::SelfplayManifest,
     write_atomically,
 };
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Castling, Control, GAMES_FILE, GameRecord, Interval, MANIFEST_FILE, MATCH_FILE, MATCH_NOTES,
-    MatchStats, PGN_FILE, POSITIONS_CSV, POSITIONS_PARQUET, PgnExtras, PositionSummary,
-    SelfplayError, Termination, write_game_with,
+    Castling, GAMES_FILE, GameRecord, Interval, MANIFEST_FILE, MATCH_FILE, MatchStats, PGN_FILE,
+    POSITIONS_CSV, POSITIONS_PARQUET, PgnExtras, PositionSummary, SelfplayError, Termination,
+    write_game_with,
 };
 
 /// Writes a run's outputs into `dir`: the wanted games of `journal` in
 /// (SP, game) order as PGN (with `extras`) and Parquet, the position
 /// table of `positions`, `match_json` as `match.json` (two engines: see
 /// [`MatchRun::render`]), then the manifest. The manifest comes as the
-/// JSON text the files carry ([`Manifest::to_json`], or a published
+/// JSON text the files carry ([`manifest_json`], or a published
 /// table's own, which `c960 restore` puts back unchanged); the tables'
 /// variant is `extras`'.
 pub(crate) fn write_run_outputs(
@@ -104,6 +105,43 @@ pub(crate) fn write_run_outputs(
         io::Write::write_all(out, b"\n")
     })?;
     Ok(())
+}
+
+/// How to read `match.json`.
+pub const MATCH_NOTES: &str = "From engine A's side over finished colour-reversed pairs (both \
+    games of a pair start from the same position with the same seed). pentanomial counts pairs \
+    with A's points 0 (LL), 0.5 (LD), 1 (DD or WL), 1.5 (WD), 2 (WW). score is points / games with \
+    a 95% interval from the variance of the pair scores; elo = -400 log10(1/score - 1) with the \
+    interval's ends mapped the same way; normalized_elo = (score - 0.5) / sqrt(2 var) * 800 / ln 10, \
+    var the variance of a pair's score; los = Phi((score - 0.5) / sqrt(var / pairs)). The SPRT is \
+    the generalized SPRT on the pentanomial model with logistic Elo bounds (as fishtest and \
+    fastchess compute it; empty outcomes count 0.001 pairs); H0 is accepted at llr <= \
+    ln(beta / (1 - alpha)), H1 at llr >= ln((1 - beta) / alpha).";
+
+/// The manifest as the run's files carry it: pretty JSON.
+pub(crate) fn manifest_json(manifest: &SelfplayManifest) -> io::Result<String> {
+    serde_json::to_string_pretty(manifest).map_err(io::Error::other)
+}
+
+/// `match.json`'s text, for a run of two engines.
+pub(crate) fn match_json(manifest: &SelfplayManifest) -> io::Result<Option<String>> {
+    manifest
+        .match_stats
+        .as_ref()
+        .map(|stats| {
+            MatchRun {
+                c960_version: &manifest.c960_version,
+                engines: &manifest.engines,
+                limit: manifest.limit,
+                limit_b: manifest.limit_b,
+                positions: &manifest.positions,
+                seed: manifest.seed,
+                replays_exactly: manifest.replays_exactly,
+                finished: &manifest.finished,
+            }
+            .render(stats)
+        })
+        .transpose()
 }
 
 /// What `match.json` says about the run besides its statistics.

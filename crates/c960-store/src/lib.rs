@@ -4,7 +4,9 @@
 //! that a run killed at any moment resumes where it stopped, and a run
 //! directory is locked so that two runs never write into it at once.
 //! [`manifest`] is the run-directory contract as readers see it: the file
-//! names, the Parquet metadata keys and the typed [`RunManifest`];
+//! names, the Parquet metadata keys, the typed [`RunManifest`] and the
+//! manifest each kind of run writes ([`SweepManifest`],
+//! [`SelfplayManifest`], [`ImportManifest`], [`BookManifest`]);
 //! [`merge`] what every `c960 merge` shares; [`columns`] the column names
 //! of the per-position tables that writers and the report share;
 //! [`read_position_column`] one number per position from any such table;
@@ -49,8 +51,8 @@ pub use manifest::{
     AdaptiveRule, BALANCE_CSV, BookKind, BookManifest, EngineRecord, FailedPosition, FailedUnit,
     GAMES_TABLE, IMPORT_SUMMARY_FILE, ImportManifest, JOURNAL_FILE, MANIFEST_FILE, ManifestError,
     PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE, REPEATS_CSV, REPEATS_TABLE,
-    Repeatability, RunKind, RunManifest, SOURCES_KEY, SWEEP_CSV, SWEEP_TABLE, Sharding,
-    SweepManifest, Variant, book_manifest_path,
+    Repeatability, RunKind, RunManifest, SOURCES_KEY, SWEEP_CSV, SWEEP_TABLE, SelfplayManifest,
+    Sharding, SweepManifest, Variant, book_manifest_path,
 };
 pub use parquet::{
     CorruptFile, HASH_KEY, ParquetInfo, ROWS_KEY, SealedWriter, check_parquet, polars_reason,

@@ -178,7 +178,7 @@ fn a_resumed_run_keeps_its_stage_times_and_refuses_other_settings() {
 #[test]
 fn draw_adjudication_behaves_as_help_and_readme_say() {
     use c960_engine::Score;
-    use c960_selfplay::{Outcome, Rules, Termination};
+    use c960_selfplay::{Outcome, Rules, Termination, adjudicate};
     let rules = Rules::default();
     let (after, plies, cp) = (rules.draw_after_ply, rules.draw_plies, rules.draw_cp);
     let first = after - plies + 1;
@@ -202,11 +202,15 @@ fn draw_adjudication_behaves_as_help_and_readme_say() {
     let mut played = vec![Score::Cp(cp + 40); (first - 1) as usize];
     played.extend(level(plies));
     assert_eq!(played.len(), after as usize);
-    assert_eq!(rules.adjudicate(&played), draw, "at ply {after}");
+    assert_eq!(adjudicate(&rules, &played), draw, "at ply {after}");
     played[(first - 1) as usize] = Score::Cp(cp + 1);
-    assert_eq!(rules.adjudicate(&played), None, "ply {first} out of bounds");
     assert_eq!(
-        rules.adjudicate(&level(after - 1)),
+        adjudicate(&rules, &played),
+        None,
+        "ply {first} out of bounds"
+    );
+    assert_eq!(
+        adjudicate(&rules, &level(after - 1)),
         None,
         "before ply {after}"
     );

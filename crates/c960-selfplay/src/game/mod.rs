@@ -1,8 +1,8 @@
-//! One game between engines from a start position: the move loop and the
-//! rules that end it; `record` holds what a finished game is, `control`
-//! how long each side may think.
+//! One game between engines from a start position: the move loop and how
+//! the game's [`Rules`] (c960-engine's) end it; `record` holds what a
+//! finished game is, `control` each side's clock under its [`Control`].
 
-use std::{collections::HashMap, num::NonZeroU32, time::Instant};
+use std::{collections::HashMap, time::Instant};
 
 use c960_core::{
     Setup,
@@ -11,52 +11,16 @@ use c960_core::{
         uci::UciMove, zobrist::Zobrist64,
     },
 };
-use c960_engine::{Engine, EngineError, GamePosition, Limit, Score, Search};
+use c960_engine::{Control, Engine, EngineError, GamePosition, Limit, Rules, Score, Search};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use serde::{Deserialize, Serialize};
 
 mod control;
 mod record;
 
-pub use control::{Control, TimeControl, jittered, parse_seconds};
+pub use control::jittered;
 use control::{SideClock, move_limit};
 pub use record::{Castling, GameRecord, Outcome, Termination};
-
-/// When a game is stopped early, and how long it may last.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Rules {
-    /// A game reaching this many plies is a draw (`ply-cap`).
-    pub max_plies: NonZeroU32,
-    /// Resign when the score stays beyond this many centipawns (from
-    /// White's view, either sign) ...
-    pub resign_cp: i32,
-    /// ... for this many consecutive plies, i.e. both engines agree.
-    pub resign_plies: u32,
-    /// Adjudicate a draw when |score| stays within this many centipawns ...
-    pub draw_cp: i32,
-    /// ... in each of the last this many plies ...
-    pub draw_plies: u32,
-    /// ... at this ply or later. The plies counted may begin before it:
-    /// with the defaults a game is drawn at ply 80 when plies 69 to 80
-    /// were all within 10 cp.
-    pub draw_after_ply: u32,
-}
-
-impl Default for Rules {
-    /// Resign at 1000 cp for 6 plies (3 moves of each side); draw within
-    /// 10 cp for 12 plies after ply 80; at most 400 plies.
-    fn default() -> Rules {
-        Rules {
-            max_plies: NonZeroU32::new(400).unwrap(),
-            resign_cp: 1000,
-            resign_plies: 6,
-            draw_cp: 10,
-            draw_plies: 12,
-            draw_after_ply: 80,
-        }
-    }
-}
 
 /// What one game needs to know.
 #[derive(Clone, Debug)]
@@ -145,7 +109,7 @@ pub fn play(
         if let Some(end) = rules_end(position, seen.get(&hash(position)).copied().unwrap_or(0)) {
             break end;
         }
-        if let Some(outcome) = rules.adjudicate(&white_scores) {
+        if let Some(outcome) = adjudicate(&rules, &white_scores) {
             break outcome;
         }
         if moves.len() >= rules.max_plies.get() as usize {
@@ -245,49 +209,46 @@ fn time_forfeit(position: &Chess, turn: Color) -> (Outcome, Termination) {
     (result, Termination::TimeForfeit)
 }
 
-impl Rules {
-    /// The adjudication after the plies whose scores (White's view, one a
-    /// ply, so both engines) are `scores`: resignation when the last
-    /// `resign_plies` are all beyond `resign_cp` on the same side; a draw
-    /// when the game has reached ply `draw_after_ply` and the last
-    /// `draw_plies` are all within `draw_cp` (those plies may begin before
-    /// `draw_after_ply`).
-    #[must_use]
-    pub fn adjudicate(&self, scores: &[Score]) -> Option<(Outcome, Termination)> {
-        let rules = self;
-        let value = |s: &Score| match s {
-            Score::Cp(cp) => i64::from(*cp),
-            Score::Mate(n) if *n > 0 => 1_000_000,
-            Score::Mate(_) => -1_000_000,
-        };
-        let last = |k: u32| {
-            scores
-                .len()
-                .checked_sub(k as usize)
-                .map(|from| &scores[from..])
-        };
-        if rules.resign_plies > 0
-            && let Some(window) = last(rules.resign_plies)
-        {
-            let limit = i64::from(rules.resign_cp);
-            if window.iter().all(|s| value(s) >= limit) {
-                return Some((Outcome::WhiteWins, Termination::Resignation));
-            }
-            if window.iter().all(|s| value(s) <= -limit) {
-                return Some((Outcome::BlackWins, Termination::Resignation));
-            }
+/// The adjudication after the plies whose scores (White's view, one a
+/// ply, so both engines) are `scores`: resignation when the last
+/// `resign_plies` are all beyond `resign_cp` on the same side; a draw
+/// when the game has reached ply `draw_after_ply` and the last
+/// `draw_plies` are all within `draw_cp` (those plies may begin before
+/// `draw_after_ply`).
+#[must_use]
+pub fn adjudicate(rules: &Rules, scores: &[Score]) -> Option<(Outcome, Termination)> {
+    let value = |s: &Score| match s {
+        Score::Cp(cp) => i64::from(*cp),
+        Score::Mate(n) if *n > 0 => 1_000_000,
+        Score::Mate(_) => -1_000_000,
+    };
+    let last = |k: u32| {
+        scores
+            .len()
+            .checked_sub(k as usize)
+            .map(|from| &scores[from..])
+    };
+    if rules.resign_plies > 0
+        && let Some(window) = last(rules.resign_plies)
+    {
+        let limit = i64::from(rules.resign_cp);
+        if window.iter().all(|s| value(s) >= limit) {
+            return Some((Outcome::WhiteWins, Termination::Resignation));
         }
-        if rules.draw_plies > 0
-            && scores.len() >= rules.draw_after_ply as usize
-            && let Some(window) = last(rules.draw_plies)
-            && window
-                .iter()
-                .all(|s| value(s).abs() <= i64::from(rules.draw_cp))
-        {
-            return Some((Outcome::Draw, Termination::DrawAdjudication));
+        if window.iter().all(|s| value(s) <= -limit) {
+            return Some((Outcome::BlackWins, Termination::Resignation));
         }
-        None
     }
+    if rules.draw_plies > 0
+        && scores.len() >= rules.draw_after_ply as usize
+        && let Some(window) = last(rules.draw_plies)
+        && window
+            .iter()
+            .all(|s| value(s).abs() <= i64::from(rules.draw_cp))
+    {
+        return Some((Outcome::Draw, Termination::DrawAdjudication));
+    }
+    None
 }
 
 impl GameSpec {

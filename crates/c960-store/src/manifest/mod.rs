@@ -11,6 +11,12 @@
 //! older versions did not write are `None` (or empty), and fields this
 //! model does not name are kept: the manifest's text travels on verbatim
 //! (see [`RunManifest::written`]) when a report records its inputs.
+//!
+//! Each kind's manifest as its writer builds it is modelled here too, one
+//! model per file: [`SweepManifest`] (`sweep`), [`SelfplayManifest`]
+//! (`selfplay`, with its adaptive rule and record, failed and missing
+//! games and timing), [`ImportManifest`] (`import`) and a book's
+//! [`BookManifest`] (`book`); no other crate declares a manifest.
 
 pub use c960_core::Variant;
 use std::{fs, io, num::NonZeroU32, path::Path};
@@ -22,12 +28,17 @@ use crate::Verbatim;
 
 mod book;
 mod import;
+mod selfplay;
 mod sweep;
 #[cfg(test)]
 mod tests;
 
 pub use book::{BookKind, BookManifest, book_manifest_path};
 pub use import::ImportManifest;
+pub use selfplay::{
+    Adaptive, AdaptiveRecord, FailedGame, Merged, MissingGame, PROCESS_PER_SIDE, RunTiming,
+    SHARED_PROCESS, SelfplayManifest,
+};
 pub use sweep::{FailedPosition, Sharding, SweepManifest};
 
 /// A run's provenance, in every run directory.

@@ -180,3 +180,25 @@ fn a_wrong_or_missing_field_is_named() {
         assert!(found.contains(said), "{text}: {found}");
     }
 }
+
+#[test]
+fn the_selfplay_manifest_model_writes_the_published_manifest_back_byte_for_byte() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    let text = fs::read_to_string(data.join("research-v2/selfplay-manifest.json")).unwrap();
+    let m: SelfplayManifest = serde_json::from_str(&text).unwrap();
+    assert_eq!(m.kind, RunKind::Selfplay);
+    assert_eq!(m.limit.to_string(), "nodes 5000");
+    assert_eq!(m.processes, PROCESS_PER_SIDE);
+    let adaptive = m.adaptive.as_ref().expect("an adaptive run");
+    assert_eq!(adaptive.rounds, 1);
+    // Field for field, in the order written, the adaptive rule's settings
+    // flattened beside its outcome.
+    assert_eq!(serde_json::to_string_pretty(&m).unwrap() + "\n", text);
+    // A manifest written before the sides had their own processes and
+    // before clocks reads with the defaults named at its fields.
+    let old =
+        fs::read_to_string(data.join("research-stockfish-15.1/selfplay-manifest.json")).unwrap();
+    let m: SelfplayManifest = serde_json::from_str(&old).unwrap();
+    assert_eq!(m.processes, SHARED_PROCESS);
+    assert!(m.replays_exactly && m.adaptive.is_none() && m.merged.shards.is_empty());
+}
