@@ -9,13 +9,13 @@
 //! Turkish), so the same words appear on `c960 show`, position pages and
 //! tournament round sheets.
 
-use std::{fmt, str::FromStr, sync::OnceLock};
+use std::sync::OnceLock;
 
 use shakmaty::{
     Bitboard, ByCastlingSide, ByColor, CastlingSide, Color, Move, Position, Role, Square,
 };
 
-use crate::{CastlingKind, StartPosition, TextTable};
+use crate::{CastlingKind, Lang, StartPosition, TextTable};
 
 /// One colour's castling on one side of one start position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,34 +144,8 @@ pub fn castling_rules(position: StartPosition) -> ByColor<ByCastlingSide<Castlin
     })
 }
 
-/// A language of the castling texts.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Lang {
-    /// English.
-    En,
-    /// German.
-    De,
-    /// Dutch.
-    Nl,
-    /// Turkish.
-    Tr,
-}
-
+/// The words of `lang/castling.toml`.
 impl Lang {
-    /// Every language, in table order.
-    pub const ALL: [Lang; 4] = [Lang::En, Lang::De, Lang::Nl, Lang::Tr];
-
-    /// The ISO 639-1 code: `en`, `de`, `nl`, `tr`.
-    #[must_use]
-    pub const fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::De => "de",
-            Lang::Nl => "nl",
-            Lang::Tr => "tr",
-        }
-    }
-
     /// The fixed text `key` of `lang/castling.toml`.
     ///
     /// # Panics
@@ -212,23 +186,6 @@ impl Lang {
             [one] => one.clone(),
             [rest @ .., last] => format!("{} {} {last}", rest.join(", "), self.text("and")),
         }
-    }
-}
-
-impl fmt::Display for Lang {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-impl FromStr for Lang {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Lang, String> {
-        Lang::ALL
-            .into_iter()
-            .find(|l| l.code() == s)
-            .ok_or_else(|| format!("unknown language {s:?}: expected one of en, de, nl, tr"))
     }
 }
 

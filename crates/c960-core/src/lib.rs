@@ -23,6 +23,7 @@ mod dice;
 mod draw;
 mod error;
 mod features;
+mod lang;
 pub mod pgn;
 mod position;
 mod record;
@@ -35,7 +36,7 @@ mod tally;
 mod texts;
 mod unit;
 
-pub use castling::{CastlingRule, CastlingText, Lang, castling_rules, castling_texts};
+pub use castling::{CastlingRule, CastlingText, castling_rules, castling_texts};
 pub use dfrc::{
     DFRC_COUNT, DfrcError, DfrcFeatures, DfrcSetup, SideAttack, SideTable, parse_dfrc_set,
     stratified_sample,
@@ -44,6 +45,7 @@ pub use dice::{DiceDraw, DiceStep, RollOutcome, dice};
 pub use draw::{Allowed, Draw, DrawFilter, DrawMethod, draw, draw_among};
 pub use error::{DiceError, DrawError, StartPositionError};
 pub use features::{CastlingFeature, CastlingKind, Features, FirstMoveAttack};
+pub use lang::Lang;
 pub use position::{POSITION_COUNT, StartPosition, format_position_set, parse_position_set};
 pub use record::{DfrcRecord, PositionRecord};
 pub use score::MAX_SCORE_CP;

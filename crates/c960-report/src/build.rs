@@ -3,7 +3,6 @@
 //! ([`build`], [`build_with`]).
 
 use std::{
-    collections::BTreeMap,
     io,
     path::{Path, PathBuf},
 };
@@ -11,8 +10,8 @@ use std::{
 use c960_store::{DirLock, GAMES_TABLE, check_parquet, quietly};
 
 use crate::{
-    ReportError, RunKind, Source, agreement, balance, chart_data, dfrc, downloads, join, lock_dir,
-    per_position, site, write_table,
+    ReportError, RunKind, Source, Trees, agreement, balance, chart_data, dfrc, downloads, join,
+    lock_dir, per_position, site, write_table,
 };
 
 /// Plies of the opening trees in the report.
@@ -21,9 +20,6 @@ pub const TREE_PLIES: usize = 12;
 /// The report's opening trees go below lines reached by at least this share
 /// of a position's games (and list every first move).
 pub const TREE_SHARE: f64 = 0.05;
-
-/// The opening trees of one self-play run, by SP.
-pub type Trees = BTreeMap<u16, c960_games::Tree>;
 
 /// What `build` wrote.
 #[derive(Clone, Debug)]

@@ -7,6 +7,7 @@
 //! and one `first-moves-{label}.csv` per game run.
 
 use std::{
+    collections::BTreeMap,
     fs, io,
     path::{Path, PathBuf},
 };
@@ -17,7 +18,7 @@ use c960_store::{
 };
 use polars::prelude::*;
 
-use crate::{ReportError, Source, Trees, balance, features_frame, source};
+use crate::{ReportError, Source, balance, features_frame, source};
 
 // The columns taken from each kind of run, as the writers write them: a
 // sweep's search columns (and its means over repeats), a game run's summary
@@ -26,6 +27,9 @@ pub(crate) use c960_store::columns::SWEEP_REPEAT_MEANS as REPEAT_COLUMNS;
 use c960_store::columns::{GAME_SUMMARY as GAME_COLUMNS, SWEEP_SEARCH as SWEEP_COLUMNS};
 /// The termination columns of position tables, with their names in words.
 pub use c960_store::columns::{IMPORT_TERMINATIONS, SELFPLAY_TERMINATIONS as TERMINATIONS};
+
+/// The opening trees of one self-play run, by SP.
+pub type Trees = BTreeMap<u16, c960_games::Tree>;
 
 /// Columns taken from a run of `kind`'s table, in table order: a game
 /// run's game counts, [`GAME_COLUMNS`], then its termination columns

@@ -2,7 +2,7 @@
 //! ([`c960_store::RunManifest`]) and given a label made from its engine and
 //! limit (an import from its directory's name). The label prefixes the
 //! run's columns in the per-position table, so two runs with the same label
-//! are refused (see [`crate::per_position`]). What a manifest does not
+//! are refused when the table is joined. What a manifest does not
 //! record is said in words here, never shown as a placeholder.
 //!
 //! A sweep is given as its run directory or as its table alone, as

@@ -46,7 +46,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The Rust files of every crate's `src`, without unit-test modules
 /// (`tests.rs`, `tests/…`), relative to the root.
-fn source_files(all: bool) -> Vec<(String, String)> {
+pub(crate) fn source_files(all: bool) -> Vec<(String, String)> {
     let root = root();
     let mut files = Vec::new();
     for krate in fs::read_dir(root.join("crates")).expect("crates/") {

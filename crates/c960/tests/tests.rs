@@ -22,6 +22,7 @@ mod import;
 mod import_defects;
 mod integrity;
 mod integrity_tables;
+mod library_flags;
 mod lying_engines;
 mod organizer_draws;
 mod owned_outputs;

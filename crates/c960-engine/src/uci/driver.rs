@@ -36,8 +36,8 @@ use crate::{
     uci::{
         config::{CONTEMPT_OPTIONS, UciConfig, resolve},
         identity::{packaged_script, runtime_of},
-        iolog::{IoLog, collect_stderr},
-        output::{Event, MAX_LINE, kill_group, read_output, spawn_listed},
+        iolog::IoLog,
+        output::{Event, MAX_LINE, collect_stderr, kill_group, read_output, spawn_listed},
         parse::{EngineLine, Info, OptionDecl, parse_line},
     },
 };

@@ -1,9 +1,8 @@
-//! What an engine process says besides its answers: the timestamped log of
-//! its UCI traffic (when asked for) and the tail of its standard error.
+//! The timestamped log of an engine process's UCI traffic (when asked for).
 
 use std::{
     fs,
-    io::{self, Read, Write},
+    io::{self, Write},
     path::{Path, PathBuf},
     sync::Mutex,
     time::Instant,
@@ -49,42 +48,5 @@ impl IoLog {
                 let _ = writeln!(file, "{at:.6} {direction} {line}");
             }
         }
-    }
-}
-
-/// Keeps the last 8 KiB of what the engine writes to standard error (and
-/// logs all of it, if logging).
-pub(super) fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>, log: Option<&IoLog>) {
-    let mut buf = [0u8; 4096];
-    // The log gets whole lines: an engine may write one line in pieces.
-    let mut pending = String::new();
-    while let Ok(n) = pipe.read(&mut buf) {
-        if n == 0 {
-            break;
-        }
-        if let Some(log) = log {
-            pending.push_str(&String::from_utf8_lossy(&buf[..n]));
-            if let Some(end) = pending.rfind('\n') {
-                log.write('!', &pending[..=end]);
-                pending.drain(..=end);
-            }
-            // Endless text without a newline goes to the log in pieces
-            // rather than into memory.
-            if pending.len() > super::output::MAX_LINE {
-                log.write('!', &pending);
-                pending.clear();
-            }
-        }
-        if let Ok(mut s) = sink.lock() {
-            s.push_str(&String::from_utf8_lossy(&buf[..n]));
-            if s.len() > 8192 {
-                let cut = s.len() - 8192;
-                let cut = (cut..s.len()).find(|i| s.is_char_boundary(*i)).unwrap_or(0);
-                s.drain(..cut);
-            }
-        }
-    }
-    if let (Some(log), false) = (log, pending.is_empty()) {
-        log.write('!', &pending);
     }
 }

@@ -1,7 +1,7 @@
 //! The engine's side of the pipe: its output read line by line with a cap
-//! on line length, and killing its process group. Every engine process
-//! group that is running is listed, so that a process quitting at once
-//! ([`kill_all`]) leaves none behind.
+//! on line length, the tail of its standard error, and killing its process
+//! group. Every engine process group that is running is listed, so that a
+//! process quitting at once ([`kill_all`]) leaves none behind.
 
 use std::{
     collections::BTreeSet,
@@ -132,5 +132,42 @@ pub fn kill_all() {
     let running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
     for &id in running.iter() {
         signal_group(id);
+    }
+}
+
+/// Keeps the last 8 KiB of what the engine writes to standard error (and
+/// logs all of it, if logging).
+pub(super) fn collect_stderr(mut pipe: impl Read, sink: &Mutex<String>, log: Option<&IoLog>) {
+    let mut buf = [0u8; 4096];
+    // The log gets whole lines: an engine may write one line in pieces.
+    let mut pending = String::new();
+    while let Ok(n) = pipe.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        if let Some(log) = log {
+            pending.push_str(&String::from_utf8_lossy(&buf[..n]));
+            if let Some(end) = pending.rfind('\n') {
+                log.write('!', &pending[..=end]);
+                pending.drain(..=end);
+            }
+            // Endless text without a newline goes to the log in pieces
+            // rather than into memory.
+            if pending.len() > MAX_LINE {
+                log.write('!', &pending);
+                pending.clear();
+            }
+        }
+        if let Ok(mut s) = sink.lock() {
+            s.push_str(&String::from_utf8_lossy(&buf[..n]));
+            if s.len() > 8192 {
+                let cut = s.len() - 8192;
+                let cut = (cut..s.len()).find(|i| s.is_char_boundary(*i)).unwrap_or(0);
+                s.drain(..cut);
+            }
+        }
+    }
+    if let (Some(log), false) = (log, pending.is_empty()) {
+        log.write('!', &pending);
     }
 }

@@ -1,6 +1,9 @@
 //! The flags of the commands that read and show data: `c960 positions`,
 //! `show`, `balance`, `report`, `openings`, `import` and `uci`.
 
+use c960_balance::consensus::Weights;
+use c960_core::Lang;
+use c960_report::balance::VerdictsFrom;
 use clap::{Args, ValueEnum};
 use std::{num::NonZeroUsize, path::PathBuf};
 
@@ -49,12 +52,12 @@ pub(crate) struct BalanceArgs {
     pub(crate) fixed_n: bool,
     /// Which method gives each position its verdict when there are both
     /// games and sweeps.
-    #[arg(long, value_enum, value_name = "METHOD", default_value_t = VerdictsFromArg::MoreReliable)]
-    pub(crate) verdicts_from: VerdictsFromArg,
+    #[arg(long, value_name = "METHOD", value_parser = verdicts_from_parser(), default_value = "more-reliable")]
+    pub(crate) verdicts_from: VerdictsFrom,
     /// How the sweep consensus weights its raters: by what the data say
     /// about each (its noise and its own view), or equally.
-    #[arg(long, value_enum, value_name = "HOW", default_value_t = WeightsArg::Data)]
-    pub(crate) weights: WeightsArg,
+    #[arg(long, value_name = "HOW", value_parser = weights_parser(), default_value = "data")]
+    pub(crate) weights: Weights,
     /// The output directory.
     #[arg(long, value_name = "DIR", default_value = "balance")]
     pub(crate) out: PathBuf,
@@ -113,45 +116,31 @@ pub(crate) enum CompareFormat {
     Json,
 }
 
-/// `--weights`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum WeightsArg {
-    /// By the inverse of each rater's error variance.
-    Data,
-    /// Equally.
-    Equal,
+/// `--weights`' parser: how the consensus weights its raters, as
+/// c960-balance's type.
+fn weights_parser() -> impl clap::builder::TypedValueParser<Value = Weights> {
+    named_values(&[
+        (
+            "data",
+            "By the inverse of each rater's error variance",
+            Weights::Data,
+        ),
+        ("equal", "Equally", Weights::Equal),
+    ])
 }
 
-impl WeightsArg {
-    /// The setting it names.
-    pub(crate) fn setting(self) -> c960_balance::consensus::Weights {
-        match self {
-            WeightsArg::Data => c960_balance::consensus::Weights::Data,
-            WeightsArg::Equal => c960_balance::consensus::Weights::Equal,
-        }
-    }
-}
-
-/// `--verdicts-from`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum VerdictsFromArg {
-    /// The method with the higher split-half reliability.
-    MoreReliable,
-    /// The games.
-    Games,
-    /// The consensus sweep.
-    Sweep,
-}
-
-impl VerdictsFromArg {
-    pub(crate) fn setting(self) -> c960_report::balance::VerdictsFrom {
-        use c960_report::balance::VerdictsFrom;
-        match self {
-            VerdictsFromArg::MoreReliable => VerdictsFrom::MoreReliable,
-            VerdictsFromArg::Games => VerdictsFrom::Games,
-            VerdictsFromArg::Sweep => VerdictsFrom::Sweep,
-        }
-    }
+/// `--verdicts-from`'s parser: which method gives the verdicts, as
+/// c960-report's type.
+fn verdicts_from_parser() -> impl clap::builder::TypedValueParser<Value = VerdictsFrom> {
+    named_values(&[
+        (
+            "more-reliable",
+            "The method with the higher split-half reliability",
+            VerdictsFrom::MoreReliable,
+        ),
+        ("games", "The games", VerdictsFrom::Games),
+        ("sweep", "The consensus sweep", VerdictsFrom::Sweep),
+    ])
 }
 
 #[derive(Debug, Args)]
@@ -328,8 +317,8 @@ pub(crate) struct ShowArgs {
     pub(crate) variant: Variant,
     /// Language of the text, of the html sheet and of the diagrams'
     /// legend.
-    #[arg(long, value_enum, default_value_t = LangArg::En)]
-    pub(crate) lang: LangArg,
+    #[arg(long, value_parser = lang_parser(), default_value = "en")]
+    pub(crate) lang: Lang,
     /// A clean diagram for print (svg, png, html): the pieces only, without
     /// the red rings of weak pawns, the green castling squares and their
     /// legend.

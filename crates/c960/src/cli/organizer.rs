@@ -1,6 +1,8 @@
 //! The flags of the organizer's commands: `c960 draw`, `tournament` and
 //! `dice`.
 
+use c960_balance::verdict::Verdict;
+use c960_core::Lang;
 use c960_report::kit::Paper;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -8,30 +10,32 @@ use std::path::PathBuf;
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-/// Verdicts the draw can filter by.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum VerdictArg {
-    /// White's edge within the table's band (±10 cp by default) around the
-    /// average of all positions, at the table's false discovery rate.
-    Balanced,
-    /// More for White than the band.
-    MoreForWhite,
-    /// Less for White than the band.
-    LessForWhite,
-    /// Not decided at the stated false discovery rate.
-    Unresolved,
-}
-
-impl VerdictArg {
-    pub(crate) fn verdict(self) -> c960_balance::verdict::Verdict {
-        use c960_balance::verdict::Verdict;
-        match self {
-            VerdictArg::Balanced => Verdict::Balanced,
-            VerdictArg::MoreForWhite => Verdict::MoreForWhite,
-            VerdictArg::LessForWhite => Verdict::LessForWhite,
-            VerdictArg::Unresolved => Verdict::Unresolved,
-        }
-    }
+/// `--verdict`'s parser: the verdicts the draw can filter by, as
+/// c960-balance's type.
+fn verdict_parser() -> impl clap::builder::TypedValueParser<Value = Verdict> {
+    super::named_values(&[
+        (
+            "balanced",
+            "White's edge within the table's band (±10 cp by default) around the average of \
+             all positions, at the table's false discovery rate",
+            Verdict::Balanced,
+        ),
+        (
+            "more-for-white",
+            "More for White than the band",
+            Verdict::MoreForWhite,
+        ),
+        (
+            "less-for-white",
+            "Less for White than the band",
+            Verdict::LessForWhite,
+        ),
+        (
+            "unresolved",
+            "Not decided at the stated false discovery rate",
+            Verdict::Unresolved,
+        ),
+    ])
 }
 
 #[derive(Debug, Args)]
@@ -89,8 +93,8 @@ pub(crate) struct DrawArgs {
     )]
     pub(crate) verify: Option<PathBuf>,
     /// Language of the text output (the kit's languages).
-    #[arg(long, value_enum, default_value_t = LangArg::En)]
-    pub(crate) lang: LangArg,
+    #[arg(long, value_parser = lang_parser(), default_value = "en")]
+    pub(crate) lang: Lang,
     /// With --verify: a key the organizer published for a sealed round
     /// (64 hexadecimal digits), or the secret after the event; opens every
     /// sealed round up to that key's round.
@@ -148,8 +152,14 @@ pub(crate) struct DrawFilterArgs {
     /// --balance (made by `c960 balance`). `balanced` means: White's edge
     /// is within the table's band (±10 cp by default) around the average
     /// of all positions, with the false discovery rate controlled.
-    #[arg(long, value_name = "VERDICT", requires = "balance", conflicts_with_all = ["fairest", "within"])]
-    pub(crate) verdict: Option<VerdictArg>,
+    #[arg(
+        long,
+        value_name = "VERDICT",
+        value_parser = verdict_parser(),
+        requires = "balance",
+        conflicts_with_all = ["fairest", "within"]
+    )]
+    pub(crate) verdict: Option<Verdict>,
     /// Only the N positions of the --balance table nearest --reference,
     /// interval included: each position's distance is that of the farther
     /// end of its 95 % interval (`balance_low..balance_high`) from the
@@ -214,28 +224,15 @@ impl ExcludePreset {
     }
 }
 
-/// Languages of printed material.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum LangArg {
-    /// English.
-    En,
-    /// German (c-Rochade, g-Rochade).
-    De,
-    /// Dutch.
-    Nl,
-    /// Turkish.
-    Tr,
-}
-
-impl LangArg {
-    pub(crate) fn lang(self) -> c960_core::Lang {
-        match self {
-            LangArg::En => c960_core::Lang::En,
-            LangArg::De => c960_core::Lang::De,
-            LangArg::Nl => c960_core::Lang::Nl,
-            LangArg::Tr => c960_core::Lang::Tr,
-        }
-    }
+/// `--lang`'s parser: the languages of printed material, as c960-core's
+/// type.
+pub(crate) fn lang_parser() -> impl clap::builder::TypedValueParser<Value = Lang> {
+    super::named_values(&[
+        ("en", "English", Lang::En),
+        ("de", "German (c-Rochade, g-Rochade)", Lang::De),
+        ("nl", "Dutch", Lang::Nl),
+        ("tr", "Turkish", Lang::Tr),
+    ])
 }
 
 /// `--paper`'s parser: the sizes the kit is laid out for, as the kit's
@@ -324,8 +321,8 @@ pub(crate) struct TournamentArgs {
     #[arg(long, value_name = "TEXT")]
     pub(crate) schedule: Vec<String>,
     /// Language of the pages.
-    #[arg(long, value_enum, default_value_t = LangArg::En)]
-    pub(crate) lang: LangArg,
+    #[arg(long, value_parser = lang_parser(), default_value = "en")]
+    pub(crate) lang: Lang,
     /// Paper the pages are laid out for.
     #[arg(long, value_parser = paper_parser(), default_value = "a4")]
     pub(crate) paper: Paper,

@@ -10,23 +10,14 @@ use std::{
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
+use crate::cmd::run::Profile;
 
 /// One shard of a run, `I/N` (see `c960 merge` and `c960 slurm`).
 const SHARD_HELP: &str = "Play only shard I of N (0-based, e.g. 0/4 .. 3/4): a fixed part of \
                           the work units, (SP + game) mod N = I; merge the N shard \
                           directories with c960 merge";
 
-/// Run profiles. Their help (`c960 run --help`) is written from the very
-/// settings `--dry-run` shows ([`Profile::describe`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum Profile {
-    /// All 960 positions in minutes.
-    Quick,
-    /// Research grade: raters, adaptive self-play; hours, resumable.
-    Research,
-}
-
+/// The profiles as `--profile` takes them, each with its description.
 impl ValueEnum for Profile {
     fn value_variants<'a>() -> &'a [Self] {
         &[Profile::Quick, Profile::Research]

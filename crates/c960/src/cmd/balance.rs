@@ -67,8 +67,8 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
         level: args.fdr,
         seed: args.seed,
         fixed_n: args.fixed_n,
-        verdicts_from: args.verdicts_from.setting(),
-        weights: args.weights.setting(),
+        verdicts_from: args.verdicts_from,
+        weights: args.weights,
     };
     let balance = compute(&args.games, &args.sweep, settings)?;
     for merged in &balance.merged {

@@ -33,7 +33,7 @@ pub(crate) fn run(args: &ShowArgs) -> Result<()> {
         .into());
     }
     let out = args.out.as_deref();
-    let lang = args.lang.lang();
+    let lang = args.lang;
     let marks = if args.clean { Marks::NONE } else { Marks::ALL };
     let features = Features::of(position);
     let text = match args.format {
@@ -246,7 +246,7 @@ fn show_dfrc(args: &ShowArgs) -> Result<()> {
     let f = DfrcFeatures::of(setup);
     let text = match args.format {
         ShowFormat::Json => format!("{}\n", serde_json::to_string_pretty(&DfrcRecord::from(&f))?),
-        ShowFormat::Text => render_dfrc(&f, args.lang.lang()),
+        ShowFormat::Text => render_dfrc(&f, args.lang),
         ShowFormat::Svg | ShowFormat::Png | ShowFormat::Html => {
             return Err(InputError(
                 "--variant dfrc shows text or json (diagrams are for Chess960 positions)"

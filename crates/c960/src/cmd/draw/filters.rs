@@ -77,7 +77,7 @@ impl DrawFilterArgs {
             );
         }
         Ok(match (self.verdict, self.fairest, self.within) {
-            (Some(verdict), _, _) => Some(Selection::Verdict(verdict.verdict())),
+            (Some(verdict), _, _) => Some(Selection::Verdict(verdict)),
             (None, Some(0), _) => {
                 return Err(InputError("--fairest must be at least 1".to_owned()).into());
             }

@@ -97,7 +97,7 @@ pub(crate) fn run(args: &DrawArgs) -> Result<()> {
             writeln!(text, "{}", serde_json::to_string_pretty(&doc)?)?;
         }
         ReportFormat::Text => {
-            let lang = args.lang.lang();
+            let lang = args.lang;
             writeln!(
                 text,
                 "{}",

@@ -4,8 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::plan::PlanRecord;
-use crate::cli::Profile;
+use super::plan::{PlanRecord, Profile};
 
 /// What follows `c960 run --help`'s flags: where settings come from, and a
 /// config file with every key, written from the quick profile's own

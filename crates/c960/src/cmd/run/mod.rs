@@ -2,11 +2,11 @@
 //! sweep, self-play, report — with a profile, a TOML file and flags, one
 //! progress display and a summary. A run goes, file by file:
 //!
-//! 1. `plan.rs` merges the profile, the `--config` file and the flags once
-//!    (the sweep's raters, if any, from `raters.rs`)
-//!    into one typed `Plan` (an unknown key or a wrong type is an error) and
-//!    turns it into the stages' configurations, `c960_sweep::SweepConfig`
-//!    and `c960_selfplay::SelfplayConfig`.
+//! 1. `resolve.rs` merges the profile, the `--config` file and the flags
+//!    once (the sweep's raters, if any, from `raters.rs`) into one typed
+//!    `Plan` of `plan.rs` (an unknown key or a wrong type is an error), and
+//!    `configs.rs` turns it into the stages' configurations,
+//!    `c960_sweep::SweepConfig` and `c960_selfplay::SelfplayConfig`.
 //! 2. `run` (here) starts the engine once and names it before anything is
 //!    written, then runs the stages of `stages.rs` under one progress
 //!    display: `positions.csv` (the features of `c960-core`), `sweep/` (the
@@ -19,11 +19,13 @@
 //! 3. `run.json` records the resolved plan, the engine, the c960 version
 //!    and the time per stage; `summary.rs` prints what was made.
 
+mod configs;
 mod help;
 mod plan;
 pub(crate) use help::run_after_help;
 mod raters;
 mod record;
+mod resolve;
 mod stages;
 mod summary;
 
@@ -35,8 +37,10 @@ use serde::Serialize;
 
 use crate::{cli::RunArgs, interrupt, output::Text};
 
-pub(crate) use plan::plan;
-use plan::{Plan, configs};
+use configs::configs;
+use plan::Plan;
+pub(crate) use plan::Profile;
+pub(crate) use resolve::plan;
 use stages::{Display, StageTime, selfplay_stage, sweep_stage, write_positions};
 use summary::summary;
 

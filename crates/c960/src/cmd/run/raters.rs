@@ -9,9 +9,7 @@ use anyhow::{Result, bail};
 use c960_engine::EngineName;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::{InputError, Profile};
-
-use super::plan::{DEFAULT_HASH, Plan};
+use crate::cli::InputError;
 
 /// One rater of a sweep: an engine and its search settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,68 +37,54 @@ fn default_hash() -> NonZeroU32 {
     DEFAULT_HASH
 }
 
-/// The raters of a plan: the file's, else the research design (its engines
-/// where `auto` finds them, or the one engine named); `single` (flags or a
-/// `[sweep]` section that set one engine's search) makes a sweep of one
-/// engine.
-pub(super) fn raters(
-    plan: &Plan,
-    profile: Profile,
-    from_file: Option<Vec<RaterPlan>>,
-    single: bool,
-) -> Result<Vec<RaterPlan>> {
-    Ok(match from_file {
-        Some(_) if plan.engine != EngineName::Auto => bail!(InputError(
-            "the config file's [[raters]] name their own engines; an engine named by --engine \
-             or `engine =` cannot replace them: give one or the other"
-                .to_owned()
-        )),
-        Some(_) if single => bail!(InputError(
-            "[sweep], --sweep-nodes, --multipv and --repeats set the search of one engine; the \
-             config file's [[raters]] set each rater's: give one or the other"
-                .to_owned()
-        )),
-        Some(raters) => raters,
-        None if profile == Profile::Research && !single => research_raters(&plan.engine),
-        None => Vec::new(),
-    })
+/// Engine hash per process, MiB, unless a config file or flag says: the
+/// run's, and each rater's that does not set its own.
+pub(super) const DEFAULT_HASH: NonZeroU32 = NonZeroU32::new(16).unwrap();
+
+/// One rater of the research design: an engine and its search settings.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct DesignRater {
+    pub(super) engine: Installed,
+    pub(super) nodes: u64,
+    pub(super) multipv: NonZeroU32,
+    /// Hash table, MiB.
+    pub(super) hash: NonZeroU32,
 }
 
-/// The research profile's raters: engine, nodes, `MultiPV`, hash (MiB).
-/// Each uses its engine where `auto` finds it installed, else the
-/// strongest engine that is (raters that would then search alike are
-/// kept once); with an engine named, every rater uses it. Chosen with
-/// `just bench-validity` (docs/validity.md).
-pub(crate) const RESEARCH_DESIGN: [(Installed, u64, NonZeroU32, NonZeroU32); 4] = [
-    (
-        Installed::StockfishNpm,
-        4_000_000,
-        NonZeroU32::MIN,
-        DEFAULT_HASH,
-    ),
-    (
-        Installed::Stockfish,
-        4_000_000,
-        NonZeroU32::MIN,
-        DEFAULT_HASH,
-    ),
-    (
-        Installed::StockfishNpm,
-        1_000_000,
-        NonZeroU32::new(3).unwrap(),
-        DEFAULT_HASH,
-    ),
-    (
-        Installed::Stockfish,
-        1_000_000,
-        NonZeroU32::MIN,
-        NonZeroU32::new(64).unwrap(),
-    ),
+/// The research profile's raters. Each uses its engine where `auto` finds
+/// it installed, else the strongest engine that is (raters that would then
+/// search alike are kept once); with an engine named, every rater uses it.
+/// Chosen with `just bench-validity` (docs/validity.md).
+pub(super) const RESEARCH_DESIGN: [DesignRater; 4] = [
+    DesignRater {
+        engine: Installed::StockfishNpm,
+        nodes: 4_000_000,
+        multipv: NonZeroU32::MIN,
+        hash: DEFAULT_HASH,
+    },
+    DesignRater {
+        engine: Installed::Stockfish,
+        nodes: 4_000_000,
+        multipv: NonZeroU32::MIN,
+        hash: DEFAULT_HASH,
+    },
+    DesignRater {
+        engine: Installed::StockfishNpm,
+        nodes: 1_000_000,
+        multipv: NonZeroU32::new(3).unwrap(),
+        hash: DEFAULT_HASH,
+    },
+    DesignRater {
+        engine: Installed::Stockfish,
+        nodes: 1_000_000,
+        multipv: NonZeroU32::MIN,
+        hash: NonZeroU32::new(64).unwrap(),
+    },
 ];
 
 /// An engine of the research design, found where `auto` looks for it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Installed {
+pub(super) enum Installed {
     /// Stockfish from npm (`stockfish-npm`).
     StockfishNpm,
     /// Debian's Stockfish (`stockfish`).
@@ -146,9 +130,15 @@ fn strongest() -> EngineName {
 /// The research design's raters for `engine` (`auto`: each its own where
 /// installed), named after their engine and settings
 /// (`stockfish-npm-1m-hash64`), none twice.
-fn research_raters(engine: &EngineName) -> Vec<RaterPlan> {
+pub(super) fn research_raters(engine: &EngineName) -> Vec<RaterPlan> {
     let mut raters: Vec<RaterPlan> = Vec::new();
-    for &(wanted, nodes, multipv, hash) in &RESEARCH_DESIGN {
+    for DesignRater {
+        engine: wanted,
+        nodes,
+        multipv,
+        hash,
+    } in RESEARCH_DESIGN
+    {
         let engine = match engine {
             EngineName::Auto if wanted.present() => wanted.engine(),
             EngineName::Auto => strongest(),

@@ -231,9 +231,8 @@ impl Drop for FirstRun {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{RunRecord, stages::StageTime};
+    use super::super::{RunRecord, plan::Profile, stages::StageTime};
     use super::*;
-    use crate::cli::Profile;
 
     #[test]
     fn a_run_record_reads_back_whole_and_keeps_it_when_resumed() {

@@ -18,7 +18,7 @@ use c960_book::exits::DEFAULT_NODES;
 use c960_core::Setup;
 use c960_engine::Limit;
 
-use super::{Sharded, at_most_one_shard_a_unit, no_shard, scripts::shell_quote, task_args};
+use super::{Sharded, at_most_one_shard_a_unit, no_shard, quote::shell_quote, task_args};
 use crate::cli::{BookExitsArgs, InputError, SlurmOptions};
 
 /// The flags that choose the book from the expansion (all with a value):

@@ -23,6 +23,7 @@
 
 mod book;
 mod jobs;
+mod quote;
 mod scripts;
 
 use std::{env, fmt::Write as _, path::PathBuf};
@@ -32,7 +33,8 @@ use c960_selfplay::SelfplayConfig;
 
 use self::{
     jobs::{next_round, submit},
-    scripts::{Jobs, Merge, shell_quote},
+    quote::shell_quote,
+    scripts::{Jobs, Merge},
 };
 use crate::{
     cli::{BookExitsArgs, InputError, SlurmArgs, SlurmCommand, SlurmOptions},

@@ -119,7 +119,7 @@ impl Plan {
                     schedule: args.schedule.clone(),
                 },
                 title: args.title.clone(),
-                lang: args.lang.lang(),
+                lang: args.lang,
                 paper: args.paper,
             },
             pdf: args.pdf,

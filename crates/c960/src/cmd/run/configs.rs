@@ -1,0 +1,119 @@
+//! The stages' configurations made from a plan: a sweep per rater (or the
+//! one sweep into `sweep/`) and the self-play, with the engines as the
+//! plan names them.
+
+use std::{num::NonZeroU32, path::PathBuf};
+
+use anyhow::Result;
+use c960_core::parse_position_set;
+use c960_engine::{EngineSpec, Limit};
+use c960_selfplay::{Adaptive, Rules, SelfplayConfig};
+use c960_sweep::{RepeatPlan, SweepConfig};
+
+use crate::cmd::engine_args::EngineChoice;
+
+use super::plan::Plan;
+
+/// The sweep configurations (one per rater; one into `sweep/` without
+/// raters) and the self-play configuration of a plan.
+pub(super) fn configs(
+    plan: &Plan,
+    quiet: bool,
+) -> Result<(Vec<SweepConfig>, Option<SelfplayConfig>)> {
+    let positions = parse_position_set(&plan.positions)?;
+    let choice = |hash: NonZeroU32| EngineChoice {
+        threads: 1,
+        hash,
+        jobs: plan.jobs,
+        watchdog: None,
+        quiet,
+    };
+    let jobs = choice(plan.hash).jobs();
+    let sweep =
+        |engine: EngineSpec, nodes: u64, multipv: NonZeroU32, repeats: NonZeroU32, out: PathBuf| {
+            SweepConfig {
+                engine,
+                limit: Limit::Nodes(nodes),
+                multipv,
+                positions: positions
+                    .iter()
+                    .copied()
+                    .map(c960_core::Setup::from)
+                    .collect(),
+                set: None,
+                repeats: RepeatPlan {
+                    repeats,
+                    seed: plan.seed,
+                    jitter: c960_sweep::repeats::DEFAULT_JITTER,
+                },
+                jobs,
+                retries: 2,
+                out,
+                repair: false,
+                shard: plan.shard.unwrap_or_default(),
+            }
+        };
+    let (sweeps, engine) = if plan.raters.is_empty() {
+        let engine: EngineSpec = choice(plan.hash).engine_spec(&plan.engine, &plan.options)?;
+        let s = &plan.sweep;
+        let only = sweep(
+            engine.clone(),
+            s.nodes,
+            s.multipv,
+            s.repeats,
+            plan.out.join("sweep"),
+        );
+        (vec![only], engine)
+    } else {
+        let mut sweeps = Vec::new();
+        for r in &plan.raters {
+            let engine = choice(r.hash).engine_spec(&r.engine, &plan.options)?;
+            let out = plan.out.join(RATERS_DIR).join(&r.name);
+            sweeps.push(sweep(engine, r.nodes, r.multipv, r.repeats, out));
+        }
+        // Self-play takes the first rater's engine, at the plan's hash.
+        let first = &plan.raters[0];
+        let engine = choice(plan.hash).engine_spec(&first.engine, &plan.options)?;
+        (sweeps, engine)
+    };
+    let p = &plan.selfplay;
+    let selfplay = NonZeroU32::new(p.games).map(|games| SelfplayConfig {
+        engine,
+        engine_b: None,
+        limit: Limit::Nodes(p.nodes),
+        jitter: p.jitter,
+        rules: Rules {
+            max_plies: p.max_plies,
+            resign_cp: p.resign_cp,
+            resign_plies: p.resign_plies,
+            draw_cp: p.draw_cp,
+            draw_plies: p.draw_plies,
+            draw_after_ply: p.draw_after,
+        },
+        games_per_position: games,
+        positions: positions.into_iter().map(c960_core::Setup::from).collect(),
+        seed: plan.seed,
+        jobs,
+        retries: 2,
+        keep_scores: false,
+        out: plan.out.join("selfplay"),
+        options: c960_selfplay::MatchOptions {
+            adaptive: (p.target_halfwidth > 0.0 || p.budget > 0).then_some(Adaptive {
+                target_half_width: p.target_halfwidth,
+                band_half_width: c960_selfplay::adaptive::DEFAULT_BAND,
+                alpha: c960_selfplay::adaptive::DEFAULT_ALPHA,
+                round_games: ROUND_GAMES,
+                budget: (p.budget > 0).then_some(p.budget),
+            }),
+            ..c960_selfplay::MatchOptions::default()
+        },
+        shard: plan.shard.unwrap_or_default(),
+    });
+    Ok((sweeps, selfplay))
+}
+
+/// Where a run with raters keeps each rater's sweep: `raters/NAME/`.
+pub(crate) const RATERS_DIR: &str = "raters";
+
+/// Games per open position per adaptive round in a run.
+pub(super) const ROUND_GAMES: u32 = 10;
