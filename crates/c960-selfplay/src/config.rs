@@ -153,6 +153,21 @@ pub fn processes_label(shared: bool) -> &'static str {
 }
 
 /// Refuses settings that cannot be played, before any engine starts.
+/// Checks a relative node jitter: each move's budget is drawn from
+/// `nodes × [1 − jitter, 1 + jitter]`, so it must be at least 0 and below
+/// 1. `name` is what the user gave it as (`--jitter`, or `jitter` in a
+/// plan file), and starts the error.
+///
+/// # Errors
+/// The one-line refusal, naming `name` and the value.
+pub fn check_jitter(name: &str, jitter: f64) -> Result<(), String> {
+    if (0.0..1.0).contains(&jitter) {
+        Ok(())
+    } else {
+        Err(format!("{name} {jitter} must be at least 0 and below 1"))
+    }
+}
+
 pub(crate) fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
     let invalid = |m: &str| Err(SelfplayError::Invalid(m.to_owned()));
     if config.positions.is_empty() {
@@ -175,9 +190,7 @@ pub(crate) fn validate(config: &SelfplayConfig) -> Result<(), SelfplayError> {
             "with two engines, games per position must be even (colour-reversed pairs)",
         );
     }
-    if !(0.0..1.0).contains(&config.jitter) {
-        return invalid("jitter must be at least 0 and below 1");
-    }
+    check_jitter("jitter", config.jitter).map_err(SelfplayError::Invalid)?;
     if let Some(rule) = &config.options.adaptive {
         if config.engine_b.is_some() || config.options.openings.is_some() {
             return invalid(
@@ -254,6 +267,21 @@ fn check_adaptive(rule: &Adaptive, initial_games: u32, positions: usize) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_jitter_is_checked_once_naming_what_the_user_gave() {
+        assert_eq!(check_jitter("--jitter", 0.0), Ok(()));
+        assert_eq!(check_jitter("jitter", 0.99), Ok(()));
+        assert_eq!(
+            check_jitter("--jitter", -0.5),
+            Err("--jitter -0.5 must be at least 0 and below 1".to_owned())
+        );
+        assert_eq!(
+            check_jitter("jitter", 1.0),
+            Err("jitter 1 must be at least 0 and below 1".to_owned())
+        );
+        assert!(check_jitter("jitter", f64::NAN).is_err());
+    }
 
     fn adaptive(budget: Option<u64>) -> Adaptive {
         Adaptive {

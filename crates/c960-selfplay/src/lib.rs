@@ -61,7 +61,7 @@ pub use c960_engine::{Control, Rules, TimeControl, parse_seconds};
 pub use c960_runner::{Progress, RunError};
 pub use c960_store::manifest::{Adaptive, AdaptiveRecord, FailedGame, MissingGame};
 pub(crate) use config::validate;
-pub use config::{MatchOptions, SelfplayConfig, game_seed, processes_label};
+pub use config::{MatchOptions, SelfplayConfig, check_jitter, game_seed, processes_label};
 pub use game::{Castling, GameRecord, GameSpec, Outcome, Termination, adjudicate, jittered, play};
 pub use manifest::{ADAPTIVE_NOTE, CLOCK_NOTE, SelfplayOutcome};
 pub use merge::{MergeOutcome, merge};

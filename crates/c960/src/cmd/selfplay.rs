@@ -21,12 +21,7 @@ use crate::{
 
 pub(crate) fn config(args: &SelfplayArgs) -> Result<SelfplayConfig> {
     let limit = args.limit.limit(Limit::Nodes(5_000))?;
-    if !(0.0..1.0).contains(&args.jitter) {
-        bail!(InputError(format!(
-            "--jitter {} must be at least 0 and below 1",
-            args.jitter
-        )));
-    }
+    c960_selfplay::check_jitter("--jitter", args.jitter).map_err(InputError)?;
     if args.engine_b.is_some() && args.games_per_position.get() % 2 == 1 {
         bail!(InputError(
             "--games-per-position must be even with --engine-b (colour-reversed pairs)".to_owned()

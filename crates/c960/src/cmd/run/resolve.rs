@@ -147,12 +147,7 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
     if plan.sweep.nodes == 0 || plan.selfplay.nodes == 0 {
         bail!(InputError("node limits must be positive".to_owned()));
     }
-    if !(0.0..1.0).contains(&plan.selfplay.jitter) {
-        bail!(InputError(format!(
-            "jitter {} must be at least 0 and below 1",
-            plan.selfplay.jitter
-        )));
-    }
+    c960_selfplay::check_jitter("jitter", plan.selfplay.jitter).map_err(InputError)?;
     Ok(plan)
 }
 
