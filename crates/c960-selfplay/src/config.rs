@@ -153,10 +153,10 @@ pub fn processes_label(shared: bool) -> &'static str {
 }
 
 /// Refuses settings that cannot be played, before any engine starts.
-/// Checks a relative node jitter: each move's budget is drawn from
-/// `nodes × [1 − jitter, 1 + jitter]`, so it must be at least 0 and below
-/// 1. `name` is what the user gave it as (`--jitter`, or `jitter` in a
-/// plan file), and starts the error.
+/// Checks a relative node jitter, which must be at least 0 and below one
+/// (each move's budget is drawn from `nodes × [1 − jitter, 1 + jitter]`).
+/// `name` is what the user gave it as (`--jitter`, or `jitter` in a plan
+/// file), and starts the error.
 ///
 /// # Errors
 /// The one-line refusal, naming `name` and the value.

@@ -1,6 +1,7 @@
 //! c960-sweep: scores every start position with a UCI engine, one engine
 //! process per job (on `c960-runner`'s job runner), and writes one row per
-//! position. Modules: `row` (one search's row), `validate` (what a
+//! position. Modules: `plan` ([`SweepPlan`]: a sweep as a command asks for
+//! it, checked once into a [`SweepConfig`]), `row` (one search's row), `validate` (what a
 //! journaled row must satisfy), [`repeats`] (node-perturbed repeats and
 //! their repeatability), `table` (Parquet and CSV), `manifest` (how the
 //! table was made) and `merge` (shards into one run). A search is keyed by
@@ -18,6 +19,7 @@
 //! a journal written with other settings is refused.
 
 mod merge;
+mod plan;
 pub mod repeats;
 mod row;
 mod table;
@@ -43,6 +45,7 @@ use serde::{Deserialize, Serialize};
 pub use c960_runner::{Progress, RunError};
 pub use c960_store::{FailedPosition, Sharding, SweepManifest};
 pub use merge::{MergeError, MergeOutcome, merge};
+pub use plan::SweepPlan;
 pub use repeats::{RepeatPlan, Repeatability};
 pub use row::{MATE_CP, SweepRow, TopMove};
 pub use table::{PARQUET_MANIFEST_KEY, frame, positions_frame, repeats_frame};
@@ -361,7 +364,7 @@ struct Prepared {
 /// Refuses a sweep without positions, of two variants, with a repeat rule
 /// its limit does not allow, or of a shard without searches; returns its
 /// variant.
-fn check_config(config: &SweepConfig) -> Result<Variant, SweepError> {
+pub(crate) fn check_config(config: &SweepConfig) -> Result<Variant, SweepError> {
     if config.positions.is_empty() {
         return Err(SweepError::Invalid("no positions to sweep".to_owned()));
     }

@@ -7,18 +7,19 @@ use c960_core::{Setup, Variant};
 use c960_engine::Limit;
 use c960_sweep::{
     CSV_FILE, MANIFEST_FILE, PARQUET_FILE, REPEATS_CSV, REPEATS_PARQUET, RepeatPlan, SweepConfig,
+    SweepPlan,
 };
 
 use crate::{
-    cli::{InputError, SweepArgs},
+    cli::SweepArgs,
     cmd::engine_args::default_out,
     follow::{Follow, interrupted},
     interrupt,
     output::Text,
 };
 
-/// Turns the flags into a sweep configuration, rejecting nonsense before
-/// any engine starts.
+/// Turns the flags into a sweep plan, checked by the library into its
+/// configuration before any engine starts.
 pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
     let limit = args.limit.limit(Limit::Nodes(1_000_000))?;
     let variant = args.variant;
@@ -31,7 +32,6 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
         seed: args.seed,
         jitter: args.repeat_jitter,
     };
-    repeats.check(limit).map_err(InputError)?;
     let mut suffix = if repeats.is_repeated() {
         format!("mpv{}-r{}", args.multipv, args.repeats)
     } else {
@@ -44,21 +44,20 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
         .out
         .clone()
         .unwrap_or_else(|| default_out("sweep", &engine, limit, &suffix));
-    Ok(SweepConfig {
+    Ok(SweepPlan {
         engine,
         limit,
         multipv: args.multipv,
         positions,
-        // A DFRC set is recorded as named (`sample:20000:1`), not as its
-        // thousands of indices.
-        set: (variant == Variant::Dfrc).then(|| args.positions.trim().to_owned()),
+        set: args.positions.clone(),
         repeats,
         jobs: args.engine.jobs(),
         retries: args.engine.retries,
         out,
         repair: args.engine.repair,
         shard: args.shard.unwrap_or_default(),
-    })
+    }
+    .config()?)
 }
 
 /// The line on the repeatability of a repeated sweep.

@@ -5,10 +5,10 @@
 use std::{num::NonZeroU32, path::PathBuf};
 
 use anyhow::Result;
-use c960_core::parse_position_set;
+use c960_core::{Setup, parse_position_set};
 use c960_engine::{EngineSpec, Limit};
 use c960_selfplay::{Adaptive, Rules, SelfplayConfig};
-use c960_sweep::{RepeatPlan, SweepConfig};
+use c960_sweep::{RepeatPlan, SweepConfig, SweepPlan};
 
 use crate::cmd::engine_args::EngineChoice;
 
@@ -21,6 +21,7 @@ pub(super) fn configs(
     quiet: bool,
 ) -> Result<(Vec<SweepConfig>, Option<SelfplayConfig>)> {
     let positions = parse_position_set(&plan.positions)?;
+    // One sweep plan per rater, each checked by the library.
     let choice = |hash: NonZeroU32| EngineChoice {
         threads: 1,
         hash,
@@ -31,16 +32,12 @@ pub(super) fn configs(
     let jobs = choice(plan.hash).jobs();
     let sweep =
         |engine: EngineSpec, nodes: u64, multipv: NonZeroU32, repeats: NonZeroU32, out: PathBuf| {
-            SweepConfig {
+            SweepPlan {
                 engine,
                 limit: Limit::Nodes(nodes),
                 multipv,
-                positions: positions
-                    .iter()
-                    .copied()
-                    .map(c960_core::Setup::from)
-                    .collect(),
-                set: None,
+                positions: positions.iter().copied().map(Setup::from).collect(),
+                set: plan.positions.clone(),
                 repeats: RepeatPlan {
                     repeats,
                     seed: plan.seed,
@@ -52,6 +49,7 @@ pub(super) fn configs(
                 repair: false,
                 shard: plan.shard.unwrap_or_default(),
             }
+            .config()
         };
     let (sweeps, engine) = if plan.raters.is_empty() {
         let engine: EngineSpec = choice(plan.hash).engine_spec(&plan.engine, &plan.options)?;
@@ -62,14 +60,14 @@ pub(super) fn configs(
             s.multipv,
             s.repeats,
             plan.out.join("sweep"),
-        );
+        )?;
         (vec![only], engine)
     } else {
         let mut sweeps = Vec::new();
         for r in &plan.raters {
             let engine = choice(r.hash).engine_spec(&r.engine, &plan.options)?;
             let out = plan.out.join(RATERS_DIR).join(&r.name);
-            sweeps.push(sweep(engine, r.nodes, r.multipv, r.repeats, out));
+            sweeps.push(sweep(engine, r.nodes, r.multipv, r.repeats, out)?);
         }
         // Self-play takes the first rater's engine, at the plan's hash.
         let first = &plan.raters[0];
@@ -91,7 +89,7 @@ pub(super) fn configs(
             draw_after_ply: p.draw_after,
         },
         games_per_position: games,
-        positions: positions.into_iter().map(c960_core::Setup::from).collect(),
+        positions: positions.into_iter().map(Setup::from).collect(),
         seed: plan.seed,
         jobs,
         retries: 2,
