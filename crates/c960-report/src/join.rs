@@ -301,16 +301,13 @@ pub(crate) fn write_first_moves(
         ),
         None => None,
     };
-    let engine = Frame::new(&rows)
+    Frame::new(&rows)
         .column("engine_best_move", |r| {
             best.as_ref()
                 .and_then(|b| b.get(usize::from(r.sp)))
                 .map(str::to_owned)
         })
-        .into_columns();
-    for column in engine {
-        table.with_column(column)?;
-    }
+        .append_to(&mut table)?;
     write_atomically(&out.join(format!("first-moves-{label}.csv")), |file| {
         CsvWriter::new(file)
             .include_header(true)

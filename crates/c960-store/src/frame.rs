@@ -69,11 +69,27 @@ impl<'a, R> Frame<'a, R> {
         self
     }
 
-    /// The columns named so far, in order, for a caller that puts them
-    /// into a table it already has (`DataFrame::insert_column`).
-    #[must_use]
-    pub fn into_columns(self) -> Vec<Column> {
-        self.columns
+    /// Puts the columns named so far into `frame`, which has a row per row
+    /// given, in order from its column `at` on.
+    ///
+    /// # Errors
+    /// A name `frame` already has, `at` past its last column, or a row
+    /// count that is not `frame`'s.
+    pub fn insert_into(self, frame: &mut DataFrame, at: usize) -> PolarsResult<()> {
+        for (k, column) in self.columns.into_iter().enumerate() {
+            frame.insert_column(at + k, column)?;
+        }
+        Ok(())
+    }
+
+    /// Puts the columns named so far after the last column of `frame`,
+    /// which has a row per row given.
+    ///
+    /// # Errors
+    /// As [`insert_into`](Self::insert_into).
+    pub fn append_to(self, frame: &mut DataFrame) -> PolarsResult<()> {
+        let at = frame.width();
+        self.insert_into(frame, at)
     }
 
     /// The table: one row per row given, the columns in the order named.
@@ -210,8 +226,36 @@ mod tests {
             .values("moves", vec!["e4"])
             .build();
         assert!(built.is_err());
-        let columns = Frame::new(&rows).column("sp", |r| r.sp).into_columns();
-        assert_eq!(columns.len(), 1);
-        assert_eq!(columns[0].len(), 2);
+    }
+
+    #[test]
+    fn frame_columns_go_into_a_table_at_their_place() {
+        let rows = rows();
+        let mut table = Frame::new(&rows)
+            .column("sp", |r| r.sp)
+            .column("text", |r| r.text.as_str())
+            .build()
+            .unwrap();
+        Frame::new(&rows)
+            .column("diff", |r| r.diff)
+            .column("games", |r| r.games)
+            .insert_into(&mut table, 1)
+            .unwrap();
+        Frame::new(&rows)
+            .column("flag", |r| r.flag)
+            .append_to(&mut table)
+            .unwrap();
+        assert_eq!(
+            table.get_column_names(),
+            ["sp", "diff", "games", "text", "flag"]
+        );
+        let twice = Frame::new(&rows)
+            .column("sp", |r| r.sp)
+            .append_to(&mut table);
+        assert!(twice.is_err());
+        let fewer = Frame::new(&rows[..1])
+            .column("cp", |r| r.cp)
+            .append_to(&mut table);
+        assert!(fewer.is_err());
     }
 }

@@ -22,12 +22,8 @@ pub fn label_variant(frame: &mut DataFrame, variant: Variant) -> PolarsResult<()
         .into_no_null_iter()
         .collect();
     let at = frame.get_column_index("placement").unwrap_or(1);
-    let sides = Frame::new(&ids)
+    Frame::new(&ids)
         .column("white_sp", |n| n % 960)
         .column("black_sp", |n| n / 960)
-        .into_columns();
-    for (k, column) in sides.into_iter().enumerate() {
-        frame.insert_column(at + k, column)?;
-    }
-    Ok(())
+        .insert_into(frame, at)
 }

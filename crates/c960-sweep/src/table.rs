@@ -76,13 +76,10 @@ pub fn repeats_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame>
     sorted.sort_by_key(|r| (r.sp, r.repeat));
     let sorted: Vec<SweepRow> = sorted.into_iter().cloned().collect();
     let mut frame = frame(&sorted, multipv)?;
-    let repeat = Frame::new(&sorted)
+    Frame::new(&sorted)
         .column("repeat", |r| r.repeat)
         .column("node_budget", |r| r.node_budget)
-        .into_columns();
-    for (k, column) in repeat.into_iter().enumerate() {
-        frame.insert_column(1 + k, column)?;
-    }
+        .insert_into(&mut frame, 1)?;
     Ok(frame)
 }
 
@@ -115,7 +112,7 @@ pub fn positions_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFram
         expected_sd,
         expected_se,
     ] = SWEEP_REPEAT_MEANS;
-    let columns = Frame::new(&means)
+    Frame::new(&means)
         .column(repeats, |m| m.repeats)
         .column(cp_mean, |m| m.cp.map(|c| c.mean))
         .column(cp_sd, |m| m.cp.and_then(|c| c.sd))
@@ -123,10 +120,7 @@ pub fn positions_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFram
         .column(expected_mean, |m| m.expected.map(|c| c.mean))
         .column(expected_sd, |m| m.expected.and_then(|c| c.sd))
         .column(expected_se, |m| m.expected.and_then(|c| c.se))
-        .into_columns();
-    for c in columns {
-        frame.with_column(c)?;
-    }
+        .append_to(&mut frame)?;
     Ok(frame)
 }
 

@@ -421,6 +421,8 @@ fn a_mate_without_a_centipawn_score_counts_as_a_thousand() {
     let columns = Frame::new(&cp)
         .column("score_cp", |(k, c)| c.filter(|_| *k != 0))
         .column("score_mate", |(k, _)| (*k == 0).then_some(-3))
+        .build()
+        .unwrap()
         .into_columns();
     for column in columns {
         frame.with_column(column).unwrap();
