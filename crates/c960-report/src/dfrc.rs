@@ -31,6 +31,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use c960_store::Frame;
 use polars::prelude::*;
 use serde::Serialize;
 
@@ -162,136 +163,46 @@ fn write_numbers(out: &Path, runs: &[DfrcRun], analyses: &[Analysis]) -> Result<
     Ok(())
 }
 
-/// The run's label, once per row.
-fn label_of(a: &Analysis, n: usize) -> Vec<String> {
-    vec![a.label.clone(); n]
-}
-
 /// One row per setup.
 fn setups_frame(a: &Analysis) -> PolarsResult<DataFrame> {
-    let r = &a.rows;
-    DataFrame::new(
-        r.len(),
-        vec![
-            Column::new("run".into(), label_of(a, r.len())),
-            Column::new(
-                "setup".into(),
-                r.iter().map(|x| x.setup).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "white_sp".into(),
-                r.iter().map(|x| u32::from(x.white_sp)).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "black_sp".into(),
-                r.iter().map(|x| u32::from(x.black_sp)).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "placement".into(),
-                r.iter().map(|x| x.placement.as_str()).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "symmetric".into(),
-                r.iter().map(|x| x.symmetric).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "searches".into(),
-                r.iter().map(|x| x.searches).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "score_cp".into(),
-                r.iter().map(|x| x.cp).collect::<Vec<_>>(),
-            ),
-            Column::new("se_cp".into(), r.iter().map(|x| x.se).collect::<Vec<_>>()),
-            Column::new("low_cp".into(), r.iter().map(|x| x.low).collect::<Vec<_>>()),
-            Column::new(
-                "high_cp".into(),
-                r.iter().map(|x| x.high).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "shrunk_cp".into(),
-                r.iter().map(|x| x.shrunk).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "white_expected".into(),
-                r.iter().map(|x| x.expected).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "verdict".into(),
-                r.iter().map(|x| x.verdict.name()).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "q_value".into(),
-                r.iter().map(|x| x.q_value).collect::<Vec<_>>(),
-            ),
-        ],
-    )
+    Frame::new(&a.rows)
+        .column("run", |_| a.label.as_str())
+        .column("setup", |x| x.setup)
+        .column("white_sp", |x| u32::from(x.white_sp))
+        .column("black_sp", |x| u32::from(x.black_sp))
+        .column("placement", |x| x.placement.as_str())
+        .column("symmetric", |x| x.symmetric)
+        .column("searches", |x| x.searches)
+        .column("score_cp", |x| x.cp)
+        .column("se_cp", |x| x.se)
+        .column("low_cp", |x| x.low)
+        .column("high_cp", |x| x.high)
+        .column("shrunk_cp", |x| x.shrunk)
+        .column("white_expected", |x| x.expected)
+        .column("verdict", |x| x.verdict.name())
+        .column("q_value", |x| x.q_value)
+        .build()
 }
 
 /// One row per feature value.
 fn groups_frame(a: &Analysis) -> PolarsResult<DataFrame> {
-    let g = &a.groups;
-    DataFrame::new(
-        g.len(),
-        vec![
-            Column::new("run".into(), label_of(a, g.len())),
-            Column::new(
-                "feature".into(),
-                g.iter().map(|x| x.feature).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "kind".into(),
-                g.iter()
-                    .map(|x| match x.kind {
-                        analysis::FeatureKind::PerSide => "per-side",
-                        analysis::FeatureKind::Asymmetry => "asymmetry",
-                    })
-                    .collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "value".into(),
-                g.iter().map(|x| x.value).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "n".into(),
-                g.iter().map(|x| x.cp.n as u64).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "mean_cp".into(),
-                g.iter().map(|x| x.cp.mean).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "low_cp".into(),
-                g.iter().map(|x| x.cp.low).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "high_cp".into(),
-                g.iter().map(|x| x.cp.high).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "sd_cp".into(),
-                g.iter().map(|x| x.cp.sd).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "mean_expected".into(),
-                g.iter()
-                    .map(|x| x.expected.map(|e| e.mean))
-                    .collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "low_expected".into(),
-                g.iter()
-                    .map(|x| x.expected.and_then(|e| e.low))
-                    .collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "high_expected".into(),
-                g.iter()
-                    .map(|x| x.expected.and_then(|e| e.high))
-                    .collect::<Vec<_>>(),
-            ),
-        ],
-    )
+    Frame::new(&a.groups)
+        .column("run", |_| a.label.as_str())
+        .column("feature", |x| x.feature)
+        .column("kind", |x| match x.kind {
+            analysis::FeatureKind::PerSide => "per-side",
+            analysis::FeatureKind::Asymmetry => "asymmetry",
+        })
+        .column("value", |x| x.value)
+        .column("n", |x| x.cp.n as u64)
+        .column("mean_cp", |x| x.cp.mean)
+        .column("low_cp", |x| x.cp.low)
+        .column("high_cp", |x| x.cp.high)
+        .column("sd_cp", |x| x.cp.sd)
+        .column("mean_expected", |x| x.expected.map(|e| e.mean))
+        .column("low_expected", |x| x.expected.and_then(|e| e.low))
+        .column("high_expected", |x| x.expected.and_then(|e| e.high))
+        .build()
 }
 
 /// One row per coefficient, when the regression was fitted.
@@ -299,40 +210,18 @@ fn regression_frame(a: &Analysis) -> PolarsResult<Option<DataFrame>> {
     let Some(reg) = &a.regression else {
         return Ok(None);
     };
-    let c = &reg.coefficients;
-    DataFrame::new(
-        c.len(),
-        vec![
-            Column::new("run".into(), label_of(a, c.len())),
-            Column::new("n".into(), vec![reg.n as u64; c.len()]),
-            Column::new(
-                "coefficient".into(),
-                c.iter().map(|x| x.name.as_str()).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "estimate_cp".into(),
-                c.iter().map(|x| x.estimate).collect::<Vec<_>>(),
-            ),
-            Column::new("low_cp".into(), c.iter().map(|x| x.low).collect::<Vec<_>>()),
-            Column::new(
-                "high_cp".into(),
-                c.iter().map(|x| x.high).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "se_hc3".into(),
-                c.iter().map(|x| x.se_hc3).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "se_hc1".into(),
-                c.iter().map(|x| x.se_hc1).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "p_value".into(),
-                c.iter().map(|x| x.p_value).collect::<Vec<_>>(),
-            ),
-        ],
-    )
-    .map(Some)
+    Frame::new(&reg.coefficients)
+        .column("run", |_| a.label.as_str())
+        .column("n", |_| reg.n as u64)
+        .column("coefficient", |x| x.name.as_str())
+        .column("estimate_cp", |x| x.estimate)
+        .column("low_cp", |x| x.low)
+        .column("high_cp", |x| x.high)
+        .column("se_hc3", |x| x.se_hc3)
+        .column("se_hc1", |x| x.se_hc1)
+        .column("p_value", |x| x.p_value)
+        .build()
+        .map(Some)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use std::{
 };
 
 use c960_store::{
-    CorruptFile, PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE, RunKind, RunManifest,
+    CorruptFile, Frame, PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE, RunKind, RunManifest,
     SOURCES_KEY, check_parquet, write_atomically,
 };
 use polars::prelude::*;
@@ -164,27 +164,27 @@ pub(crate) fn with_first_moves(
 ) -> Result<DataFrame, ReportError> {
     let mut table = frame;
     for (label, by_sp) in trees {
-        let mut sp = Vec::new();
-        let mut first = Vec::new();
-        let mut share = Vec::new();
-        let mut distinct = Vec::new();
-        for (position, tree) in by_sp {
-            let next = tree.next_moves("");
-            let Some(top) = next.first() else { continue };
-            sp.push(u32::from(*position));
-            first.push(top.san[0].clone());
-            share.push(tree.share(top));
-            distinct.push(u32::try_from(next.len()).unwrap_or(u32::MAX));
-        }
-        let columns = DataFrame::new(
-            sp.len(),
-            vec![
-                Column::new("sp".into(), sp),
-                Column::new(format!("{label}__first_move").into(), first),
-                Column::new(format!("{label}__first_move_share").into(), share),
-                Column::new(format!("{label}__first_moves").into(), distinct),
-            ],
-        )?;
+        // SP, the most played first move, its share and how many first
+        // moves were played, for each position with games.
+        let rows: Vec<(u32, String, f64, u32)> = by_sp
+            .iter()
+            .filter_map(|(position, tree)| {
+                let next = tree.next_moves("");
+                let top = next.first()?;
+                Some((
+                    u32::from(*position),
+                    top.san[0].clone(),
+                    tree.share(top),
+                    u32::try_from(next.len()).unwrap_or(u32::MAX),
+                ))
+            })
+            .collect();
+        let columns = Frame::new(&rows)
+            .column("sp", |r| r.0)
+            .column(format!("{label}__first_move"), |r| r.1.as_str())
+            .column(format!("{label}__first_move_share"), |r| r.2)
+            .column(format!("{label}__first_moves"), |r| r.3)
+            .build()?;
         table = join_on_sp(&table, &columns)?;
     }
     sorted_by_sp(&table)
@@ -301,15 +301,13 @@ pub(crate) fn write_first_moves(
         ),
         None => None,
     };
-    let engine: Vec<Option<String>> = rows
-        .iter()
-        .map(|r| {
+    Frame::new(&rows)
+        .column("engine_best_move", |r| {
             best.as_ref()
                 .and_then(|b| b.get(usize::from(r.sp)))
                 .map(str::to_owned)
         })
-        .collect();
-    table.with_column(Column::new("engine_best_move".into(), engine))?;
+        .append_to(&mut table)?;
     write_atomically(&out.join(format!("first-moves-{label}.csv")), |file| {
         CsvWriter::new(file)
             .include_header(true)

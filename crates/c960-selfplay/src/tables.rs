@@ -16,6 +16,7 @@ use c960_core::{
 };
 use c960_engine::{Control, EngineInfo};
 use c960_store::{
+    Frame,
     columns::{
         BLACK_CASTLED_A, BLACK_CASTLED_H, BLACK_MEDIAN_CASTLE_PLY, BLACK_WINS, DRAW_RATE, DRAWS,
         INTERVAL, WHITE_CASTLED_A, WHITE_CASTLED_H, WHITE_MEDIAN_CASTLE_PLY, WHITE_SCORE,
@@ -28,7 +29,7 @@ use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Castling, GAMES_FILE, GameRecord, Interval, MANIFEST_FILE, MATCH_FILE, MatchStats, PGN_FILE,
+    Castling, GAMES_FILE, GameRecord, MANIFEST_FILE, MATCH_FILE, MatchStats, PGN_FILE,
     POSITIONS_CSV, POSITIONS_PARQUET, PgnExtras, PositionSummary, SelfplayError, Termination,
     write_game_with,
 };
@@ -250,122 +251,41 @@ fn for_each_game(
     Ok(())
 }
 
-// One flat list of columns, read best as a whole.
-#[allow(clippy::too_many_lines)]
 fn games_frame(games: &[GameRecord], variant: Variant) -> io::Result<DataFrame> {
     let mut frame = plain_games_frame(games)?;
     c960_store::label_variant(&mut frame, variant).map_err(io::Error::other)?;
     Ok(frame)
 }
 
-/// Each side's castling: the side (`a` or `h`) and the ply, or nothing.
-fn castling_columns(games: &[GameRecord]) -> [Column; 4] {
+fn plain_games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
     let castle = |c: Option<Castling>| c.map(|c| c.side.to_string());
     let ply = |c: Option<Castling>| c.map(|c| c.ply);
-    [
-        Column::new(
-            "white_castle_side".into(),
-            games
-                .iter()
-                .map(|g| castle(g.white_castling))
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "white_castle_ply".into(),
-            games
-                .iter()
-                .map(|g| ply(g.white_castling))
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "black_castle_side".into(),
-            games
-                .iter()
-                .map(|g| castle(g.black_castling))
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "black_castle_ply".into(),
-            games
-                .iter()
-                .map(|g| ply(g.black_castling))
-                .collect::<Vec<_>>(),
-        ),
-    ]
-}
-
-fn plain_games_frame(games: &[GameRecord]) -> io::Result<DataFrame> {
-    let mut columns = vec![
-        Column::new("sp".into(), games.iter().map(|g| g.sp).collect::<Vec<_>>()),
-        Column::new(
-            "game".into(),
-            games.iter().map(|g| g.game).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "seed".into(),
-            games.iter().map(|g| g.seed).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "white".into(),
-            games.iter().map(|g| g.white.as_str()).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "black".into(),
-            games.iter().map(|g| g.black.as_str()).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "limit".into(),
-            games.iter().map(|g| g.limit.as_str()).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "result".into(),
-            games.iter().map(|g| g.result.pgn()).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "white_score".into(),
-            games
-                .iter()
-                .map(|g| g.result.white_score())
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "termination".into(),
-            games
-                .iter()
-                .map(|g| g.termination.name())
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "plies".into(),
-            games.iter().map(|g| g.plies).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "moves".into(),
-            games.iter().map(|g| g.moves.join(" ")).collect::<Vec<_>>(),
-        ),
-    ];
-    columns.extend(castling_columns(games));
-    columns.extend([
-        Column::new(
-            "scores".into(),
-            games
-                .iter()
-                .map(|g| {
-                    g.scores.as_ref().map(|s| {
-                        s.iter()
-                            .map(ToString::to_string)
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    })
-                })
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "book_plies".into(),
-            games.iter().map(|g| g.book_plies).collect::<Vec<_>>(),
-        ),
-    ]);
-    DataFrame::new(games.len(), columns).map_err(io::Error::other)
+    let scores = |s: &Vec<i32>| {
+        s.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    Frame::new(games)
+        .column("sp", |g| g.sp)
+        .column("game", |g| g.game)
+        .column("seed", |g| g.seed)
+        .column("white", |g| g.white.as_str())
+        .column("black", |g| g.black.as_str())
+        .column("limit", |g| g.limit.as_str())
+        .column("result", |g| g.result.pgn())
+        .column("white_score", |g| g.result.white_score())
+        .column("termination", |g| g.termination.name())
+        .column("plies", |g| g.plies)
+        .column("moves", |g| g.moves.join(" "))
+        .column("white_castle_side", |g| castle(g.white_castling))
+        .column("white_castle_ply", |g| ply(g.white_castling))
+        .column("black_castle_side", |g| castle(g.black_castling))
+        .column("black_castle_ply", |g| ply(g.black_castling))
+        .column("scores", |g| g.scores.as_ref().map(scores))
+        .column("book_plies", |g| g.book_plies)
+        .build()
+        .map_err(io::Error::other)
 }
 
 fn positions_frame(rows: &[PositionSummary], variant: Variant) -> PolarsResult<DataFrame> {
@@ -374,69 +294,48 @@ fn positions_frame(rows: &[PositionSummary], variant: Variant) -> PolarsResult<D
             .map(Setup::placement)
             .unwrap_or_default()
     };
-    let score = |f: fn(&Interval) -> f64| {
-        rows.iter()
-            .map(|r| r.white_score.as_ref().map(f))
-            .collect::<Vec<_>>()
-    };
-    let column = |name: &str, f: &dyn Fn(&PositionSummary) -> Option<f64>| {
-        Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
-    };
-    let count = |name: &str, f: &dyn Fn(&PositionSummary) -> u64| {
-        Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
-    };
     let castled = |color: Color, side: CastlingSide| {
         move |r: &PositionSummary| *r.castled.get(color).get(side)
     };
-    let mut columns = vec![
-        Column::new("sp".into(), rows.iter().map(|r| r.sp).collect::<Vec<_>>()),
-        Column::new(
-            "placement".into(),
-            rows.iter().map(|r| placement(r.sp)).collect::<Vec<_>>(),
-        ),
-        count("games", &|r| r.games),
-        count("distinct_games", &|r| r.distinct_games),
-        count(WHITE_WINS, &|r| r.white_wins),
-        count(DRAWS, &|r| r.draws),
-        count(BLACK_WINS, &|r| r.black_wins),
-        Column::new(WHITE_SCORE.into(), score(|i| i.mean)),
-        Column::new(WHITE_SCORE_LOW.into(), score(|i| i.low)),
-        Column::new(WHITE_SCORE_HIGH.into(), score(|i| i.high)),
-        Column::new(
-            INTERVAL.into(),
-            rows.iter().map(|r| r.interval_method).collect::<Vec<_>>(),
-        ),
-        column(DRAW_RATE, &|r| r.draw_rate),
-        column(
+    let mut frame = Frame::new(rows)
+        .column("sp", |r| r.sp)
+        .column("placement", |r| placement(r.sp))
+        .column("games", |r| r.games)
+        .column("distinct_games", |r| r.distinct_games)
+        .column(WHITE_WINS, |r| r.white_wins)
+        .column(DRAWS, |r| r.draws)
+        .column(BLACK_WINS, |r| r.black_wins)
+        .column(WHITE_SCORE, |r| r.white_score.as_ref().map(|i| i.mean))
+        .column(WHITE_SCORE_LOW, |r| r.white_score.as_ref().map(|i| i.low))
+        .column(WHITE_SCORE_HIGH, |r| r.white_score.as_ref().map(|i| i.high))
+        .column(INTERVAL, |r| r.interval_method)
+        .column(DRAW_RATE, |r| r.draw_rate)
+        .column(
             WHITE_CASTLED_A,
-            &castled(Color::White, CastlingSide::QueenSide),
-        ),
-        column(
+            castled(Color::White, CastlingSide::QueenSide),
+        )
+        .column(
             WHITE_CASTLED_H,
-            &castled(Color::White, CastlingSide::KingSide),
-        ),
-        column(
+            castled(Color::White, CastlingSide::KingSide),
+        )
+        .column(
             BLACK_CASTLED_A,
-            &castled(Color::Black, CastlingSide::QueenSide),
-        ),
-        column(
+            castled(Color::Black, CastlingSide::QueenSide),
+        )
+        .column(
             BLACK_CASTLED_H,
-            &castled(Color::Black, CastlingSide::KingSide),
-        ),
-        column(WHITE_MEDIAN_CASTLE_PLY, &|r| {
+            castled(Color::Black, CastlingSide::KingSide),
+        )
+        .column(WHITE_MEDIAN_CASTLE_PLY, |r| {
             *r.median_castle_ply.get(Color::White)
-        }),
-        column(BLACK_MEDIAN_CASTLE_PLY, &|r| {
+        })
+        .column(BLACK_MEDIAN_CASTLE_PLY, |r| {
             *r.median_castle_ply.get(Color::Black)
-        }),
-    ];
+        });
     for (k, termination) in Termination::ALL.iter().enumerate() {
-        columns.push(Column::new(
-            termination.name().replace('-', "_").into(),
-            rows.iter().map(|r| r.terminations[k]).collect::<Vec<_>>(),
-        ));
+        frame = frame.column(termination.name().replace('-', "_"), |r| r.terminations[k]);
     }
-    DataFrame::new(rows.len(), columns)
+    frame.build()
 }
 
 #[cfg(test)]

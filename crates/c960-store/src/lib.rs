@@ -9,6 +9,7 @@
 //! [`SelfplayManifest`], [`ImportManifest`], [`BookManifest`]);
 //! [`merge`] what every `c960 merge` shares; [`columns`] the column names
 //! of the per-position tables that writers and the report share;
+//! [`Frame`] a table built from a slice of rows, one column per field;
 //! [`read_position_column`] one number per position from any such table;
 //! [`spreadsheet_csv`] CSV that spreadsheets open as data, never formulas;
 //! [`RunDir`] a run directory held for a run's life (locked, cleared,
@@ -23,6 +24,7 @@ mod atomic;
 mod bad_input;
 pub mod columns;
 mod digest;
+mod frame;
 mod game_slices;
 mod journal;
 mod lock;
@@ -44,6 +46,7 @@ pub use atomic::{
 };
 pub use bad_input::{BadInput, bad_input, is_bad_input};
 pub use digest::{hex, sha256_hex};
+pub use frame::Frame;
 pub use game_slices::{GameSlices, SLICE_ROWS};
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};

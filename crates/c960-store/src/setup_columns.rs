@@ -5,6 +5,8 @@
 use c960_core::Variant;
 use polars::prelude::*;
 
+use crate::Frame;
+
 /// Names a table's setups as its variant does: a DFRC table's `sp` column
 /// becomes `setup` (the DFRC index), with `white_sp` and `black_sp` (each
 /// side's Scharnagl number) before `placement`. Chess960 tables are left
@@ -20,19 +22,8 @@ pub fn label_variant(frame: &mut DataFrame, variant: Variant) -> PolarsResult<()
         .into_no_null_iter()
         .collect();
     let at = frame.get_column_index("placement").unwrap_or(1);
-    frame.insert_column(
-        at,
-        Column::new(
-            "black_sp".into(),
-            ids.iter().map(|n| n / 960).collect::<Vec<u32>>(),
-        ),
-    )?;
-    frame.insert_column(
-        at,
-        Column::new(
-            "white_sp".into(),
-            ids.iter().map(|n| n % 960).collect::<Vec<u32>>(),
-        ),
-    )?;
-    Ok(())
+    Frame::new(&ids)
+        .column("white_sp", |n| n % 960)
+        .column("black_sp", |n| n / 960)
+        .insert_into(frame, at)
 }

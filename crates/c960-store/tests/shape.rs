@@ -12,7 +12,7 @@ const MAX_FILE_LINES: usize = 600;
 /// A function longer than this many lines counts as long.
 const LONG_FUNCTION: usize = 80;
 /// At most this many long functions in the crates' `src` (tests aside).
-const MAX_LONG_FUNCTIONS: usize = 14;
+const MAX_LONG_FUNCTIONS: usize = 13;
 /// At most this many lines of HTML markup in the crates' `src` (pages are
 /// templates).
 const MAX_HTML_LINES: usize = 4;

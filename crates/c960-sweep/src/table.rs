@@ -4,6 +4,7 @@
 use std::{io, path::Path};
 
 use c960_store::{
+    Frame,
     columns::{SWEEP_REPEAT_MEANS, SWEEP_SEARCH},
     write_atomically,
 };
@@ -17,7 +18,6 @@ pub const PARQUET_MANIFEST_KEY: &str = c960_store::PARQUET_MANIFEST_KEY;
 /// One column per field; `TopMove`s become `move{k}_uci`, `move{k}_san`,
 /// `move{k}_cp`, `move{k}_mate` for k = 1..=`multipv`.
 pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
-    let strings = |f: fn(&SweepRow) -> &str| rows.iter().map(f).collect::<Vec<&str>>();
     let [
         score_cp,
         score_mate,
@@ -30,93 +30,43 @@ pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
         best_move_san,
         pv_san,
     ] = SWEEP_SEARCH;
-    let mut columns = vec![
-        Column::new("sp".into(), rows.iter().map(|r| r.sp).collect::<Vec<_>>()),
-        Column::new("placement".into(), strings(|r| &r.placement)),
-        Column::new("engine".into(), strings(|r| &r.engine)),
-        Column::new("engine_options".into(), strings(|r| &r.engine_options)),
-        Column::new(
-            "limit".into(),
-            rows.iter().map(|r| r.limit.to_string()).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            depth.into(),
-            rows.iter().map(|r| r.depth).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "seldepth".into(),
-            rows.iter().map(|r| r.seldepth).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            nodes.into(),
-            rows.iter().map(|r| r.nodes).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "time_ms".into(),
-            rows.iter().map(|r| r.time_ms).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            score_cp.into(),
-            rows.iter().map(|r| r.score_cp).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            score_mate.into(),
-            rows.iter().map(|r| r.score_mate).collect::<Vec<_>>(),
-        ),
-        Column::new("bound".into(), strings(|r| r.bound.name())),
-        Column::new(
-            wdl_win.into(),
-            rows.iter().map(|r| r.wdl_win).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            wdl_draw.into(),
-            rows.iter().map(|r| r.wdl_draw).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            wdl_loss.into(),
-            rows.iter().map(|r| r.wdl_loss).collect::<Vec<_>>(),
-        ),
-        Column::new(best_move_uci.into(), strings(|r| &r.best_move_uci)),
-        Column::new(best_move_san.into(), strings(|r| &r.best_move_san)),
-        Column::new(pv_san.into(), strings(|r| &r.pv_san)),
-    ];
-    columns.extend(top_move_columns(rows, multipv));
-    DataFrame::new(rows.len(), columns)
+    let frame = Frame::new(rows)
+        .column("sp", |r| r.sp)
+        .column("placement", |r| r.placement.as_str())
+        .column("engine", |r| r.engine.as_str())
+        .column("engine_options", |r| r.engine_options.as_str())
+        .column("limit", |r| r.limit.to_string())
+        .column(depth, |r| r.depth)
+        .column("seldepth", |r| r.seldepth)
+        .column(nodes, |r| r.nodes)
+        .column("time_ms", |r| r.time_ms)
+        .column(score_cp, |r| r.score_cp)
+        .column(score_mate, |r| r.score_mate)
+        .column("bound", |r| r.bound.name())
+        .column(wdl_win, |r| r.wdl_win)
+        .column(wdl_draw, |r| r.wdl_draw)
+        .column(wdl_loss, |r| r.wdl_loss)
+        .column(best_move_uci, |r| r.best_move_uci.as_str())
+        .column(best_move_san, |r| r.best_move_san.as_str())
+        .column(pv_san, |r| r.pv_san.as_str());
+    top_move_columns(frame, multipv).build()
 }
 
-/// The columns of the top `multipv` moves: `move{k}_uci`, `_san`, `_cp`
-/// and `_mate` for each k.
-fn top_move_columns(rows: &[SweepRow], multipv: u32) -> Vec<Column> {
-    let mut columns = Vec::new();
+/// `frame` with the columns of the top `multipv` moves: `move{k}_uci`,
+/// `_san`, `_cp` and `_mate` for each k.
+fn top_move_columns(mut frame: Frame<'_, SweepRow>, multipv: u32) -> Frame<'_, SweepRow> {
     for k in 0..multipv as usize {
-        let top = |r: &SweepRow| r.top_moves.get(k).cloned();
+        let top = move |r: &SweepRow| r.top_moves.get(k).cloned();
         let n = k + 1;
-        columns.push(Column::new(
-            format!("move{n}_uci").into(),
-            rows.iter()
-                .map(|r| top(r).map(|t| t.uci))
-                .collect::<Vec<_>>(),
-        ));
-        columns.push(Column::new(
-            format!("move{n}_san").into(),
-            rows.iter()
-                .map(|r| top(r).map(|t| t.san))
-                .collect::<Vec<_>>(),
-        ));
-        columns.push(Column::new(
-            format!("move{n}_cp").into(),
-            rows.iter()
-                .map(|r| top(r).and_then(|t| t.cp))
-                .collect::<Vec<_>>(),
-        ));
-        columns.push(Column::new(
-            format!("move{n}_mate").into(),
-            rows.iter()
-                .map(|r| top(r).and_then(|t| t.mate))
-                .collect::<Vec<_>>(),
-        ));
+        frame = frame
+            .column(format!("move{n}_uci"), move |r| top(r).map(|t| t.uci))
+            .column(format!("move{n}_san"), move |r| top(r).map(|t| t.san))
+            .column(format!("move{n}_cp"), move |r| top(r).and_then(|t| t.cp))
+            .column(format!("move{n}_mate"), move |r| {
+                top(r).and_then(|t| t.mate)
+            });
     }
-    columns
+    frame
 }
 
 /// One row per (SP, repeat) search: the columns of [`frame`] with
@@ -126,20 +76,10 @@ pub fn repeats_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame>
     sorted.sort_by_key(|r| (r.sp, r.repeat));
     let sorted: Vec<SweepRow> = sorted.into_iter().cloned().collect();
     let mut frame = frame(&sorted, multipv)?;
-    frame.insert_column(
-        1,
-        Column::new(
-            "repeat".into(),
-            sorted.iter().map(|r| r.repeat).collect::<Vec<_>>(),
-        ),
-    )?;
-    frame.insert_column(
-        2,
-        Column::new(
-            "node_budget".into(),
-            sorted.iter().map(|r| r.node_budget).collect::<Vec<_>>(),
-        ),
-    )?;
+    Frame::new(&sorted)
+        .column("repeat", |r| r.repeat)
+        .column("node_budget", |r| r.node_budget)
+        .insert_into(&mut frame, 1)?;
     Ok(frame)
 }
 
@@ -163,9 +103,6 @@ pub fn positions_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFram
     let firsts: Vec<SweepRow> = first.values().map(|r| (*r).clone()).collect();
     let means = repeats::summarize(rows);
     let mut frame = frame(&firsts, multipv)?;
-    let column = |name: &str, f: &dyn Fn(&repeats::PositionMean) -> Option<f64>| {
-        Column::new(name.into(), means.iter().map(f).collect::<Vec<_>>())
-    };
     let [
         repeats,
         cp_mean,
@@ -175,21 +112,15 @@ pub fn positions_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFram
         expected_sd,
         expected_se,
     ] = SWEEP_REPEAT_MEANS;
-    let columns = vec![
-        Column::new(
-            repeats.into(),
-            means.iter().map(|m| m.repeats).collect::<Vec<_>>(),
-        ),
-        column(cp_mean, &|m| m.cp.map(|c| c.mean)),
-        column(cp_sd, &|m| m.cp.and_then(|c| c.sd)),
-        column(cp_se, &|m| m.cp.and_then(|c| c.se)),
-        column(expected_mean, &|m| m.expected.map(|c| c.mean)),
-        column(expected_sd, &|m| m.expected.and_then(|c| c.sd)),
-        column(expected_se, &|m| m.expected.and_then(|c| c.se)),
-    ];
-    for c in columns {
-        frame.with_column(c)?;
-    }
+    Frame::new(&means)
+        .column(repeats, |m| m.repeats)
+        .column(cp_mean, |m| m.cp.map(|c| c.mean))
+        .column(cp_sd, |m| m.cp.and_then(|c| c.sd))
+        .column(cp_se, |m| m.cp.and_then(|c| c.se))
+        .column(expected_mean, |m| m.expected.map(|c| c.mean))
+        .column(expected_sd, |m| m.expected.and_then(|c| c.sd))
+        .column(expected_se, |m| m.expected.and_then(|c| c.se))
+        .append_to(&mut frame)?;
     Ok(frame)
 }
 

@@ -8,10 +8,13 @@ use c960_core::{
     CastlingTally, StartPosition,
     shakmaty::{CastlingSide, Color},
 };
-use c960_store::columns::{
-    BLACK_CASTLED_A, BLACK_CASTLED_H, BLACK_MEDIAN_CASTLE_PLY, BLACK_WINS, DRAW_RATE, DRAWS,
-    INTERVAL, WHITE_CASTLED_A, WHITE_CASTLED_H, WHITE_MEDIAN_CASTLE_PLY, WHITE_SCORE,
-    WHITE_SCORE_HIGH, WHITE_SCORE_LOW, WHITE_WINS,
+use c960_store::{
+    Frame,
+    columns::{
+        BLACK_CASTLED_A, BLACK_CASTLED_H, BLACK_MEDIAN_CASTLE_PLY, BLACK_WINS, DRAW_RATE, DRAWS,
+        INTERVAL, WHITE_CASTLED_A, WHITE_CASTLED_H, WHITE_MEDIAN_CASTLE_PLY, WHITE_SCORE,
+        WHITE_SCORE_HIGH, WHITE_SCORE_LOW, WHITE_WINS,
+    },
 };
 use polars::prelude::*;
 
@@ -75,77 +78,44 @@ impl PositionTally {
 #[allow(clippy::cast_precision_loss)]
 pub(super) fn positions_frame(tallies: &BTreeMap<u16, PositionTally>) -> PolarsResult<DataFrame> {
     let rows: Vec<(&u16, &PositionTally)> = tallies.iter().collect();
-    let col_u64 = |name: &str, f: &dyn Fn(&PositionTally) -> u64| {
-        Column::new(
-            name.into(),
-            rows.iter().map(|(_, t)| f(t)).collect::<Vec<_>>(),
-        )
-    };
-    let col_f64 = |name: &str, f: &dyn Fn(&PositionTally) -> f64| {
-        Column::new(
-            name.into(),
-            rows.iter().map(|(_, t)| f(t)).collect::<Vec<_>>(),
-        )
-    };
     let share = |n: u64, t: &PositionTally| n as f64 / t.counts.games.max(1) as f64;
-    let mut columns = vec![
-        Column::new(
-            "sp".into(),
-            rows.iter()
-                .map(|(sp, _)| u32::from(**sp))
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "placement".into(),
-            rows.iter()
-                .map(|(sp, _)| {
-                    StartPosition::new(**sp)
-                        .map(StartPosition::placement)
-                        .unwrap_or_default()
-                })
-                .collect::<Vec<_>>(),
-        ),
-        col_u64("games", &|t| t.counts.games),
-        col_u64(WHITE_WINS, &|t| t.counts.white_wins),
-        col_u64(DRAWS, &|t| t.counts.draws),
-        col_u64(BLACK_WINS, &|t| t.counts.black_wins),
-        col_f64(WHITE_SCORE, &|t| t.counts.interval().0),
-        col_f64(WHITE_SCORE_LOW, &|t| t.counts.interval().1),
-        col_f64(WHITE_SCORE_HIGH, &|t| t.counts.interval().2),
-        Column::new(INTERVAL.into(), vec!["trinomial"; rows.len()]),
-        col_f64(DRAW_RATE, &|t| share(t.counts.draws, t)),
-        col_f64(WHITE_CASTLED_A, &|t| {
+    let placement = |sp: u16| {
+        StartPosition::new(sp)
+            .map(StartPosition::placement)
+            .unwrap_or_default()
+    };
+    let mut frame = Frame::new(&rows)
+        .column("sp", |(sp, _)| u32::from(**sp))
+        .column("placement", |(sp, _)| placement(**sp))
+        .column("games", |(_, t)| t.counts.games)
+        .column(WHITE_WINS, |(_, t)| t.counts.white_wins)
+        .column(DRAWS, |(_, t)| t.counts.draws)
+        .column(BLACK_WINS, |(_, t)| t.counts.black_wins)
+        .column(WHITE_SCORE, |(_, t)| t.counts.interval().0)
+        .column(WHITE_SCORE_LOW, |(_, t)| t.counts.interval().1)
+        .column(WHITE_SCORE_HIGH, |(_, t)| t.counts.interval().2)
+        .column(INTERVAL, |_| "trinomial")
+        .column(DRAW_RATE, |(_, t)| share(t.counts.draws, t))
+        .column(WHITE_CASTLED_A, |(_, t)| {
             t.castled(Color::White, CastlingSide::QueenSide)
-        }),
-        col_f64(WHITE_CASTLED_H, &|t| {
+        })
+        .column(WHITE_CASTLED_H, |(_, t)| {
             t.castled(Color::White, CastlingSide::KingSide)
-        }),
-        col_f64(BLACK_CASTLED_A, &|t| {
+        })
+        .column(BLACK_CASTLED_A, |(_, t)| {
             t.castled(Color::Black, CastlingSide::QueenSide)
-        }),
-        col_f64(BLACK_CASTLED_H, &|t| {
+        })
+        .column(BLACK_CASTLED_H, |(_, t)| {
             t.castled(Color::Black, CastlingSide::KingSide)
-        }),
-        Column::new(
-            WHITE_MEDIAN_CASTLE_PLY.into(),
-            rows.iter()
-                .map(|(_, t)| t.castling.median_ply(Color::White))
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            BLACK_MEDIAN_CASTLE_PLY.into(),
-            rows.iter()
-                .map(|(_, t)| t.castling.median_ply(Color::Black))
-                .collect::<Vec<_>>(),
-        ),
-    ];
+        })
+        .column(WHITE_MEDIAN_CASTLE_PLY, |(_, t)| {
+            t.castling.median_ply(Color::White)
+        })
+        .column(BLACK_MEDIAN_CASTLE_PLY, |(_, t)| {
+            t.castling.median_ply(Color::Black)
+        });
     for (k, name) in TERMINATIONS.iter().enumerate() {
-        columns.push(Column::new(
-            name.replace('-', "_").into(),
-            rows.iter()
-                .map(|(_, t)| t.terminations[k])
-                .collect::<Vec<_>>(),
-        ));
+        frame = frame.column(name.replace('-', "_"), |(_, t)| t.terminations[k]);
     }
-    DataFrame::new(rows.len(), columns)
+    frame.build()
 }

@@ -9,7 +9,9 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use c960_store::{GAMES_TABLE, IMPORT_SUMMARY_FILE, MANIFEST_FILE, POSITIONS_CSV, POSITIONS_TABLE};
+use c960_store::{
+    Frame, GAMES_TABLE, IMPORT_SUMMARY_FILE, MANIFEST_FILE, POSITIONS_CSV, POSITIONS_TABLE,
+};
 use polars::prelude::*;
 use serde::Serialize;
 
@@ -27,12 +29,6 @@ const BATCH: usize = 4_096;
 /// players' ratings, time control and date. `seed`, `limit` and `scores`
 /// are null for human games; `game` numbers each position's games from 0.
 pub fn games_frame(mut games: Vec<(u32, ImportedGame)>) -> PolarsResult<DataFrame> {
-    macro_rules! column {
-        ($name:literal, $f:expr) => {
-            Column::new($name.into(), games.iter().map($f).collect::<Vec<_>>())
-        };
-    }
-    let height = games.len();
     // The move lists are the bulk of a game: moved, not copied.
     let moves: Vec<String> = games
         .iter_mut()
@@ -40,29 +36,28 @@ pub fn games_frame(mut games: Vec<(u32, ImportedGame)>) -> PolarsResult<DataFram
         .collect();
     let side = |c: &Option<(char, u32)>| c.map(|(s, _)| s.to_string());
     let ply = |c: &Option<(char, u32)>| c.map(|(_, p)| p);
-    let columns = vec![
-        column!("sp", |(_, g)| u32::from(g.sp)),
-        column!("game", |(i, _)| *i),
-        column!("seed", |_| None::<u64>),
-        column!("white", |(_, g)| g.white.clone()),
-        column!("black", |(_, g)| g.black.clone()),
-        column!("limit", |_| None::<String>),
-        column!("result", |(_, g)| g.result),
-        column!("white_score", |(_, g)| g.white_score),
-        column!("termination", |(_, g)| g.termination),
-        column!("plies", |(_, g)| g.plies),
-        Column::new("moves".into(), moves),
-        column!("white_castle_side", |(_, g)| side(&g.white_castling)),
-        column!("white_castle_ply", |(_, g)| ply(&g.white_castling)),
-        column!("black_castle_side", |(_, g)| side(&g.black_castling)),
-        column!("black_castle_ply", |(_, g)| ply(&g.black_castling)),
-        column!("scores", |_| None::<String>),
-        column!("white_elo", |(_, g)| g.white_elo),
-        column!("black_elo", |(_, g)| g.black_elo),
-        column!("time_control", |(_, g)| g.time_control.clone()),
-        column!("date", |(_, g)| g.date.clone()),
-    ];
-    DataFrame::new(height, columns)
+    Frame::new(&games)
+        .column("sp", |(_, g)| u32::from(g.sp))
+        .column("game", |(i, _)| *i)
+        .column("seed", |_| None::<u64>)
+        .column("white", |(_, g)| g.white.as_str())
+        .column("black", |(_, g)| g.black.as_str())
+        .column("limit", |_| None::<String>)
+        .column("result", |(_, g)| g.result)
+        .column("white_score", |(_, g)| g.white_score)
+        .column("termination", |(_, g)| g.termination)
+        .column("plies", |(_, g)| g.plies)
+        .values("moves", moves)
+        .column("white_castle_side", |(_, g)| side(&g.white_castling))
+        .column("white_castle_ply", |(_, g)| ply(&g.white_castling))
+        .column("black_castle_side", |(_, g)| side(&g.black_castling))
+        .column("black_castle_ply", |(_, g)| ply(&g.black_castling))
+        .column("scores", |_| None::<String>)
+        .column("white_elo", |(_, g)| g.white_elo)
+        .column("black_elo", |(_, g)| g.black_elo)
+        .column("time_control", |(_, g)| g.time_control.as_deref())
+        .column("date", |(_, g)| g.date.as_deref())
+        .build()
 }
 
 /// Imports `files` into `out`: `games.parquet` (written atomically, in row

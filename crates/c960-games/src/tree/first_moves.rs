@@ -4,6 +4,7 @@
 use std::{collections::BTreeMap, path::Path};
 
 use c960_core::StartPosition;
+use c960_store::Frame;
 use polars::prelude::*;
 
 use super::{Counts, IntervalKind, Tree, TreeError, frequent_trees_with};
@@ -60,35 +61,32 @@ pub fn first_moves_of(trees: &BTreeMap<u16, Tree>) -> Vec<FirstMove> {
 /// `draws`, `black_wins`, `white_score`, `white_score_low`,
 /// `white_score_high`, `interval` (its kind: `trinomial` or `anytime`).
 pub fn first_moves_frame(rows: &[FirstMove]) -> PolarsResult<DataFrame> {
-    macro_rules! column {
-        ($name:literal, $f:expr) => {
-            Column::new($name.into(), rows.iter().map($f).collect::<Vec<_>>())
-        };
-    }
     #[allow(clippy::cast_precision_loss)]
     let share = |r: &FirstMove| r.counts.games as f64 / r.position_games.max(1) as f64;
-    DataFrame::new(
-        rows.len(),
-        vec![
-            column!("sp", |r: &FirstMove| u32::from(r.sp)),
-            column!("placement", |r: &FirstMove| StartPosition::new(r.sp)
-                .map(StartPosition::placement)
-                .unwrap_or_default()),
-            column!("move_uci", |r: &FirstMove| r.uci.clone()),
-            column!("move_san", |r: &FirstMove| r.san.clone()),
-            column!("games", |r: &FirstMove| r.counts.games),
-            column!("share", share),
-            column!("white_wins", |r: &FirstMove| r.counts.white_wins),
-            column!("draws", |r: &FirstMove| r.counts.draws),
-            column!("black_wins", |r: &FirstMove| r.counts.black_wins),
-            column!("white_score", |r: &FirstMove| r.counts.interval().0),
-            column!("white_score_low", |r: &FirstMove| r.counts.interval().1),
-            column!("white_score_high", |r: &FirstMove| r.counts.interval().2),
-            column!("interval", |r: &FirstMove| if r.counts.anytime.is_some() {
+    let placement = |sp: u16| {
+        StartPosition::new(sp)
+            .map(StartPosition::placement)
+            .unwrap_or_default()
+    };
+    Frame::new(rows)
+        .column("sp", |r| u32::from(r.sp))
+        .column("placement", |r| placement(r.sp))
+        .column("move_uci", |r| r.uci.as_str())
+        .column("move_san", |r| r.san.as_str())
+        .column("games", |r| r.counts.games)
+        .column("share", share)
+        .column("white_wins", |r| r.counts.white_wins)
+        .column("draws", |r| r.counts.draws)
+        .column("black_wins", |r| r.counts.black_wins)
+        .column("white_score", |r| r.counts.interval().0)
+        .column("white_score_low", |r| r.counts.interval().1)
+        .column("white_score_high", |r| r.counts.interval().2)
+        .column("interval", |r| {
+            if r.counts.anytime.is_some() {
                 "anytime"
             } else {
                 "trinomial"
-            }),
-        ],
-    )
+            }
+        })
+        .build()
 }

@@ -38,6 +38,7 @@ use c960_balance::{
     verdict::Decision,
 };
 use c960_core::{POSITION_COUNT, StartPosition};
+use c960_store::Frame;
 use polars::prelude::*;
 use serde::Serialize;
 
@@ -438,6 +439,10 @@ fn choose(
     }
 }
 
+/// The primary verdict of a position: its method's name, its decision, and
+/// the balance estimate with its interval.
+type Primary = (&'static str, Decision, f64, f64, f64);
+
 impl Balance {
     /// The verdict table: one row per position with any data, by SP.
     pub fn frame(&self) -> PolarsResult<DataFrame> {
@@ -446,7 +451,7 @@ impl Balance {
             .collect();
         // The primary verdict: from the chosen method, or from the other
         // where the chosen one has no data on the position.
-        let primary = |sp: &u16| -> Option<(&'static str, Decision, f64, f64, f64)> {
+        let primary = |sp: &u16| -> Option<Primary> {
             let of = |method: Method| {
                 match method {
                     Method::Games => self
@@ -462,105 +467,55 @@ impl Balance {
             };
             of(self.verdict_method).or_else(|| of(self.verdict_method.other()))
         };
-        let p: Vec<_> = sps.iter().map(primary).collect();
+        let rows: Vec<(u16, Option<Primary>)> = sps.iter().map(|sp| (*sp, primary(sp))).collect();
         let finite = |v: f64| v.is_finite().then_some(v);
-        let placement: Vec<String> = sps
-            .iter()
-            .map(|sp| {
-                StartPosition::new(*sp)
-                    .map(StartPosition::placement)
-                    .unwrap_or_default()
-            })
-            .collect();
-        let mut columns = vec![
-            Column::new(
-                "sp".into(),
-                sps.iter().map(|s| u32::from(*s)).collect::<Vec<_>>(),
-            ),
-            Column::new("placement".into(), placement),
-            Column::new(
-                "verdict".into(),
-                p.iter()
-                    .map(|x| x.map(|x| x.1.verdict.name()))
-                    .collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "q_value".into(),
-                p.iter().map(|x| x.map(|x| x.1.q_value)).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "balance_estimate".into(),
-                p.iter().map(|x| x.map(|x| x.2)).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "balance_low".into(),
-                p.iter()
-                    .map(|x| x.and_then(|x| finite(x.3)))
-                    .collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "balance_high".into(),
-                p.iter()
-                    .map(|x| x.and_then(|x| finite(x.4)))
-                    .collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "verdict_method".into(),
-                p.iter().map(|x| x.map(|x| x.0)).collect::<Vec<_>>(),
-            ),
-        ];
-        columns.extend(self.method_columns(&sps));
-        DataFrame::new(sps.len(), columns)
+        let placement = |sp: u16| {
+            StartPosition::new(sp)
+                .map(StartPosition::placement)
+                .unwrap_or_default()
+        };
+        let frame = Frame::new(&rows)
+            .column("sp", |(sp, _)| u32::from(*sp))
+            .column("placement", |(sp, _)| placement(*sp))
+            .column("verdict", |(_, p)| p.map(|x| x.1.verdict.name()))
+            .column("q_value", |(_, p)| p.map(|x| x.1.q_value))
+            .column("balance_estimate", |(_, p)| p.map(|x| x.2))
+            .column("balance_low", |(_, p)| p.and_then(|x| finite(x.3)))
+            .column("balance_high", |(_, p)| p.and_then(|x| finite(x.4)))
+            .column("verdict_method", |(_, p)| p.map(|x| x.0));
+        self.method_columns(frame).build()
     }
 
-    /// Each method's own columns.
-    fn method_columns(&self, sps: &[u16]) -> Vec<Column> {
-        let g = |f: &dyn Fn(&GamesRow) -> f64| -> Vec<Option<f64>> {
-            sps.iter()
-                .map(|sp| self.games_rows.get(sp).map(f))
-                .collect()
-        };
+    /// `frame` with each method's own columns.
+    fn method_columns<'r>(
+        &self,
+        frame: Frame<'r, (u16, Option<Primary>)>,
+    ) -> Frame<'r, (u16, Option<Primary>)> {
+        let games = |sp: &u16, f: fn(&GamesRow) -> f64| self.games_rows.get(sp).map(f);
         // Figures that are not measured (NaN) are left empty.
-        let s = |f: &dyn Fn(&SweepRow) -> f64| -> Vec<Option<f64>> {
-            sps.iter()
-                .map(|sp| self.sweep_rows.get(sp).map(f).filter(|v| v.is_finite()))
-                .collect()
+        let sweep = |sp: &u16, f: fn(&SweepRow) -> f64| {
+            self.sweep_rows.get(sp).map(f).filter(|v| v.is_finite())
         };
-        vec![
-            Column::new(
-                "games".into(),
-                sps.iter()
-                    .map(|sp| self.games_rows.get(sp).map(|r| r.games))
-                    .collect::<Vec<_>>(),
-            ),
-            Column::new("games_score".into(), g(&|r| r.score)),
-            Column::new("games_score_low".into(), g(&|r| r.low)),
-            Column::new("games_score_high".into(), g(&|r| r.high)),
-            Column::new(
-                "games_verdict".into(),
-                sps.iter()
-                    .map(|sp| self.games_rows.get(sp).map(|r| r.decision.verdict.name()))
-                    .collect::<Vec<_>>(),
-            ),
-            Column::new("games_q_value".into(), g(&|r| r.decision.q_value)),
-            Column::new(
-                "sweep_engines".into(),
-                sps.iter()
-                    .map(|sp| self.sweep_rows.get(sp).map(|r| r.engines as u32))
-                    .collect::<Vec<_>>(),
-            ),
-            Column::new("sweep_cp".into(), s(&|r| r.estimate)),
-            Column::new("sweep_cp_low".into(), s(&|r| r.low)),
-            Column::new("sweep_cp_high".into(), s(&|r| r.high)),
-            Column::new("sweep_shrunk_cp".into(), s(&|r| r.shrunk)),
-            Column::new(
-                "sweep_verdict".into(),
-                sps.iter()
-                    .map(|sp| self.sweep_rows.get(sp).map(|r| r.decision.verdict.name()))
-                    .collect::<Vec<_>>(),
-            ),
-            Column::new("sweep_q_value".into(), s(&|r| r.decision.q_value)),
-        ]
+        frame
+            .column("games", |(sp, _)| self.games_rows.get(sp).map(|r| r.games))
+            .column("games_score", |(sp, _)| games(sp, |r| r.score))
+            .column("games_score_low", |(sp, _)| games(sp, |r| r.low))
+            .column("games_score_high", |(sp, _)| games(sp, |r| r.high))
+            .column("games_verdict", |(sp, _)| {
+                self.games_rows.get(sp).map(|r| r.decision.verdict.name())
+            })
+            .column("games_q_value", |(sp, _)| games(sp, |r| r.decision.q_value))
+            .column("sweep_engines", |(sp, _)| {
+                self.sweep_rows.get(sp).map(|r| r.engines as u32)
+            })
+            .column("sweep_cp", |(sp, _)| sweep(sp, |r| r.estimate))
+            .column("sweep_cp_low", |(sp, _)| sweep(sp, |r| r.low))
+            .column("sweep_cp_high", |(sp, _)| sweep(sp, |r| r.high))
+            .column("sweep_shrunk_cp", |(sp, _)| sweep(sp, |r| r.shrunk))
+            .column("sweep_verdict", |(sp, _)| {
+                self.sweep_rows.get(sp).map(|r| r.decision.verdict.name())
+            })
+            .column("sweep_q_value", |(sp, _)| sweep(sp, |r| r.decision.q_value))
     }
 
     /// Writes `balance.csv` and `balance.json` into `dir`, atomically.

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use c960_balance::{rng::Rng, verdict::Verdict};
 use c960_core::{DfrcFeatures, DfrcRecord, DfrcSetup, StartPosition, stratified_sample};
+use c960_store::Frame;
 use polars::prelude::*;
 
 use super::{
@@ -239,101 +240,58 @@ fn verdicts_with_repeats_find_the_planted_extremes() {
 pub(crate) fn write_sweep(dir: &Path, scores: &[(u32, Vec<i32>)], failed: &[u32]) {
     std::fs::create_dir_all(dir).unwrap();
     let repeats = scores.iter().map(|s| s.1.len()).max().unwrap_or(1);
-    let setups: Vec<DfrcSetup> = scores
-        .iter()
-        .map(|s| DfrcSetup::new(s.0).unwrap())
-        .collect();
     let n = scores.len();
-    let text = |v: &str| vec![v.to_owned(); n];
-    let first: Vec<i32> = scores.iter().map(|s| s.1[0]).collect();
-    let mut columns = vec![
-        Column::new(
-            "setup".into(),
-            scores.iter().map(|s| s.0).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "white_sp".into(),
-            setups
-                .iter()
-                .map(|s| u32::from(s.white().sp()))
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "black_sp".into(),
-            setups
-                .iter()
-                .map(|s| u32::from(s.black().sp()))
-                .collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "placement".into(),
-            setups.iter().map(|s| s.placement()).collect::<Vec<_>>(),
-        ),
-        Column::new("engine".into(), text("Synthetic 1")),
-        Column::new("engine_options".into(), text("")),
-        Column::new("limit".into(), text("nodes 100")),
-        Column::new("depth".into(), vec![5u32; n]),
-        Column::new("seldepth".into(), vec![7u32; n]),
-        Column::new("nodes".into(), vec![100u64; n]),
-        Column::new("time_ms".into(), vec![1u64; n]),
-        Column::new(
-            "score_cp".into(),
-            first.iter().map(|c| Some(*c)).collect::<Vec<_>>(),
-        ),
-        Column::new("score_mate".into(), vec![None::<i32>; n]),
-        Column::new("bound".into(), text("exact")),
-        Column::new("wdl_win".into(), vec![Some(300u32); n]),
-        Column::new("wdl_draw".into(), vec![Some(500u32); n]),
-        Column::new("wdl_loss".into(), vec![Some(200u32); n]),
-        Column::new("best_move_uci".into(), text("e2e4")),
-        Column::new("best_move_san".into(), text("e4")),
-        Column::new("pv_san".into(), text("e4")),
-        Column::new("move1_uci".into(), text("e2e4")),
-        Column::new("move1_san".into(), text("e4")),
-        Column::new(
-            "move1_cp".into(),
-            first.iter().map(|c| Some(*c)).collect::<Vec<_>>(),
-        ),
-        Column::new("move1_mate".into(), vec![None::<i32>; n]),
-    ];
+    let setup = |s: &(u32, Vec<i32>)| DfrcSetup::new(s.0).unwrap();
+    let mut frame = Frame::new(scores)
+        .column("setup", |s| s.0)
+        .column("white_sp", |s| u32::from(setup(s).white().sp()))
+        .column("black_sp", |s| u32::from(setup(s).black().sp()))
+        .column("placement", |s| setup(s).placement())
+        .column("engine", |_| "Synthetic 1")
+        .column("engine_options", |_| "")
+        .column("limit", |_| "nodes 100")
+        .column("depth", |_| 5u32)
+        .column("seldepth", |_| 7u32)
+        .column("nodes", |_| 100u64)
+        .column("time_ms", |_| 1u64)
+        .column("score_cp", |s| Some(s.1[0]))
+        .column("score_mate", |_| None::<i32>)
+        .column("bound", |_| "exact")
+        .column("wdl_win", |_| Some(300u32))
+        .column("wdl_draw", |_| Some(500u32))
+        .column("wdl_loss", |_| Some(200u32))
+        .column("best_move_uci", |_| "e2e4")
+        .column("best_move_san", |_| "e4")
+        .column("pv_san", |_| "e4")
+        .column("move1_uci", |_| "e2e4")
+        .column("move1_san", |_| "e4")
+        .column("move1_cp", |s| Some(s.1[0]))
+        .column("move1_mate", |_| None::<i32>);
     if repeats > 1 {
-        let moments: Vec<(f64, Option<f64>)> = scores
-            .iter()
-            .map(|s| {
-                let v: Vec<f64> = s.1.iter().map(|c| f64::from(*c)).collect();
-                (
-                    v.iter().sum::<f64>() / v.len() as f64,
-                    c960_balance::means::sd(&v),
-                )
-            })
-            .collect();
-        let k: Vec<u32> = scores.iter().map(|s| s.1.len() as u32).collect();
-        columns.push(Column::new("repeats".into(), k.clone()));
-        columns.push(Column::new(
-            "score_cp_mean".into(),
-            moments.iter().map(|m| m.0).collect::<Vec<_>>(),
-        ));
-        columns.push(Column::new(
-            "score_cp_sd".into(),
-            moments.iter().map(|m| m.1).collect::<Vec<_>>(),
-        ));
-        columns.push(Column::new(
-            "score_cp_se".into(),
-            moments
-                .iter()
-                .zip(&k)
-                .map(|(m, k)| m.1.map(|s| s / f64::from(*k).sqrt()))
-                .collect::<Vec<_>>(),
-        ));
+        let moments = |s: &(u32, Vec<i32>)| {
+            let v: Vec<f64> = s.1.iter().map(|c| f64::from(*c)).collect();
+            (
+                v.iter().sum::<f64>() / v.len() as f64,
+                c960_balance::means::sd(&v),
+            )
+        };
+        let k = |s: &(u32, Vec<i32>)| s.1.len() as u32;
+        frame = frame
+            .column("repeats", k)
+            .column("score_cp_mean", |s| moments(s).0)
+            .column("score_cp_sd", |s| moments(s).1)
+            .column("score_cp_se", |s| {
+                moments(s).1.map(|sd| sd / f64::from(k(s)).sqrt())
+            });
         for name in [
             "white_expected_mean",
             "white_expected_sd",
             "white_expected_se",
         ] {
-            columns.push(Column::new(name.into(), vec![Some(0.55f64); n]));
+            frame = frame.column(name, |_| Some(0.55f64));
         }
     }
-    let mut frame = DataFrame::new(n, columns).unwrap();
+    let mut frame = frame.build().unwrap();
     // Sealed, as c960 writes every table of a run whose manifest records
     // its repeats.
     let file = std::fs::File::create(dir.join(c960_store::SWEEP_TABLE)).unwrap();
@@ -452,23 +410,23 @@ fn a_mate_without_a_centipawn_score_counts_as_a_thousand() {
     let mut frame = ParquetReader::new(std::fs::File::open(&path).unwrap())
         .finish()
         .unwrap();
-    let n = frame.height();
-    let mut cp: Vec<Option<i32>> = frame
+    let cp: Vec<(usize, Option<i32>)> = frame
         .column("score_cp")
         .unwrap()
         .i32()
         .unwrap()
         .iter()
+        .enumerate()
         .collect();
-    cp[0] = None;
-    let mut mate = vec![None::<i32>; n];
-    mate[0] = Some(-3);
-    frame
-        .with_column(Column::new("score_cp".into(), cp))
-        .unwrap();
-    frame
-        .with_column(Column::new("score_mate".into(), mate))
-        .unwrap();
+    let columns = Frame::new(&cp)
+        .column("score_cp", |(k, c)| c.filter(|_| *k != 0))
+        .column("score_mate", |(k, _)| (*k == 0).then_some(-3))
+        .build()
+        .unwrap()
+        .into_columns();
+    for column in columns {
+        frame.with_column(column).unwrap();
+    }
     c960_store::write_sealed(
         std::fs::File::create(&path).unwrap(),
         &mut frame,
