@@ -69,22 +69,61 @@ fn named(text: &str) -> Vec<&str> {
                 }
             }
             if let Some(group) = rest.strip_prefix('{') {
-                if let Some(end) = group
-                    .find(['}', ';'])
-                    .filter(|&e| group[e..].starts_with('}'))
-                {
-                    names.extend(
-                        group[..end]
-                            .split(|c| !is_ident(c))
-                            .filter(|n| !n.is_empty()),
-                    );
-                }
+                names.extend(group_leaves(group));
             } else if !ident_at(rest).is_empty() {
                 names.push(ident_at(rest));
             }
         }
     }
     names
+}
+
+/// The names a `{…}` group (its text after the `{`) imports: the last
+/// name of each path in it, nested groups included, without module names
+/// on the way (`cli::{A, B}` imports `A` and `B`, not `cli`) and without
+/// `as` renames; nothing when the group does not close before a `;`.
+fn group_leaves(group: &str) -> Vec<&str> {
+    let mut depth = 1;
+    let mut end = None;
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(i);
+                    break;
+                }
+            }
+            ';' => break,
+            _ => {}
+        }
+    }
+    let Some(end) = end else {
+        return Vec::new();
+    };
+    let body = &group[..end];
+    let mut leaves = Vec::new();
+    let mut renamed = false;
+    let mut at = 0;
+    while at < body.len() {
+        let rest = &body[at..];
+        let ident = ident_at(rest);
+        if ident.is_empty() {
+            at += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        at += ident.len();
+        let after = body[at..].trim_start();
+        if ident == "as" {
+            renamed = true;
+        } else if renamed {
+            renamed = false;
+        } else if !after.starts_with("::") && ident != "self" {
+            leaves.push(ident);
+        }
+    }
+    leaves
 }
 
 /// The files of one crate (name, text without its `mod tests`) that lie
@@ -181,4 +220,21 @@ fn the_circle_finder_sees_a_circle_and_one_way_imports() {
         ["a.rs -> b.rs Bee", "b.rs -> c.rs Sea", "c.rs -> a.rs Ay"]
     );
     assert!(circles(&files("pub(super) const Sea: u8 = 1;\n")).is_empty());
+}
+
+#[test]
+fn a_group_imports_its_last_names_not_the_modules_on_the_way() {
+    assert_eq!(
+        group_leaves("cli::{A, B}, follow::{Follow, f as g}, self, x::y::Z};\n"),
+        ["A", "B", "Follow", "f", "Z"]
+    );
+    assert!(
+        group_leaves("A, B;\n}").is_empty(),
+        "a group that never closes"
+    );
+    // `follow` is a module here, not the function another file defines.
+    let a = "use crate::{cli::{Args}, follow::{Follow}};\npub fn run() {}\n";
+    let b = "pub fn follow() { crate::a::run(); }\n";
+    let files = vec![("a.rs".to_owned(), a), ("b.rs".to_owned(), b)];
+    assert!(circles(&files).is_empty(), "{:?}", circles(&files));
 }
