@@ -153,12 +153,7 @@ fn write_numbers(out: &Path, runs: &[DfrcRun], analyses: &[Analysis]) -> Result<
         (DFRC_GROUPS_CSV, &mut groups),
         (DFRC_REGRESSION_CSV, &mut regression),
     ] {
-        c960_store::write_atomically(&out.join(name), |o| {
-            CsvWriter::new(o)
-                .include_header(true)
-                .finish(frame)
-                .map_err(io::Error::other)
-        })?;
+        c960_store::write_atomically(&out.join(name), |o| c960_store::write_csv(o, frame))?;
     }
     Ok(())
 }

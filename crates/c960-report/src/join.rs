@@ -8,7 +8,7 @@
 
 use std::{
     collections::BTreeMap,
-    fs, io,
+    fs,
     path::{Path, PathBuf},
 };
 
@@ -271,10 +271,7 @@ pub fn write_table(dir: &Path, frame: &DataFrame, sources: &[Source]) -> Result<
         )
     })?;
     write_atomically(&dir.join(POSITIONS_CSV), |out| {
-        CsvWriter::new(out)
-            .include_header(true)
-            .finish(&mut frame)
-            .map_err(io::Error::other)
+        c960_store::write_csv(out, &mut frame)
     })?;
     Ok(())
 }
@@ -309,10 +306,7 @@ pub(crate) fn write_first_moves(
         })
         .append_to(&mut table)?;
     write_atomically(&out.join(format!("first-moves-{label}.csv")), |file| {
-        CsvWriter::new(file)
-            .include_header(true)
-            .finish(&mut table)
-            .map_err(io::Error::other)
+        c960_store::write_csv(file, &mut table)
     })?;
     Ok(())
 }

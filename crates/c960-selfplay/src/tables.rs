@@ -90,10 +90,7 @@ pub(crate) fn write_run_outputs(
         c960_store::write_sealed(out, &mut positions, manifest_pairs(manifest_json))
     })?;
     write_atomically(&dir.join(POSITIONS_CSV), |out| {
-        CsvWriter::new(out)
-            .include_header(true)
-            .finish(&mut positions)
-            .map_err(io::Error::other)
+        c960_store::write_csv(out, &mut positions)
     })?;
     if let Some(json) = match_json {
         write_atomically(&dir.join(MATCH_FILE), |out| {

@@ -6,6 +6,10 @@
 
 use std::{borrow::Cow, io};
 
+use polars::prelude::QuoteStyle;
+
+use crate::Frame;
+
 /// One cell of such a table.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CsvCell<'a> {
@@ -44,16 +48,24 @@ pub fn spreadsheet_csv<'a>(
     header: &[&str],
     rows: impl IntoIterator<Item = Vec<CsvCell<'a>>>,
 ) -> io::Result<String> {
-    let mut writer = csv::WriterBuilder::new()
-        .quote_style(csv::QuoteStyle::Always)
-        .from_writer(Vec::new());
-    writer.write_record(header.iter().map(|h| inert(h).into_owned()))?;
-    for row in rows {
-        writer.write_record(row.iter().map(|cell| cell.text().into_owned()))?;
+    let rows: Vec<Vec<CsvCell<'a>>> = rows.into_iter().collect();
+    if let Some(row) = rows.iter().find(|row| row.len() != header.len()) {
+        return Err(io::Error::other(format!(
+            "a row of {} cells under a header of {}",
+            row.len(),
+            header.len()
+        )));
     }
-    let bytes = writer
-        .into_inner()
-        .map_err(csv::IntoInnerError::into_error)?;
+    let mut frame = header
+        .iter()
+        .enumerate()
+        .fold(Frame::new(&rows), |frame, (i, name)| {
+            frame.column(inert(name).as_ref(), move |row| row[i].text().into_owned())
+        })
+        .build()
+        .map_err(io::Error::other)?;
+    let mut bytes = Vec::new();
+    crate::table_csv::write(&mut bytes, &mut frame, true, QuoteStyle::Always)?;
     String::from_utf8(bytes).map_err(io::Error::other)
 }
 

@@ -140,10 +140,5 @@ pub(crate) fn write_parquet(path: &Path, frame: &DataFrame, manifest: &str) -> i
 /// Writes `frame` to `path` as CSV with a header row.
 pub(crate) fn write_csv(path: &Path, frame: &DataFrame) -> io::Result<()> {
     let mut frame = frame.clone();
-    write_atomically(path, |out| {
-        CsvWriter::new(out)
-            .include_header(true)
-            .finish(&mut frame)
-            .map_err(io::Error::other)
-    })
+    write_atomically(path, |out| c960_store::write_csv(out, &mut frame))
 }

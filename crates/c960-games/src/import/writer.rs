@@ -117,10 +117,7 @@ pub fn import_to(files: &[PathBuf], filters: &Filters, out: &Path) -> io::Result
         c960_store::write_sealed(file, &mut positions, Vec::new())
     })?;
     c960_store::write_atomically(&out.join(POSITIONS_CSV), |file| {
-        CsvWriter::new(file)
-            .include_header(true)
-            .finish(&mut positions)
-            .map_err(io::Error::other)
+        c960_store::write_csv(file, &mut positions)
     })?;
     // The manifest a report reads, as self-play and sweeps write one.
     write_json(

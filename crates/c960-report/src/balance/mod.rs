@@ -523,10 +523,7 @@ impl Balance {
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
         let mut frame = self.frame()?;
         c960_store::write_atomically(&dir.join(BALANCE_CSV), |out| {
-            CsvWriter::new(out)
-                .include_header(true)
-                .finish(&mut frame)
-                .map_err(io::Error::other)
+            c960_store::write_csv(out, &mut frame)
         })?;
         let json = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
         c960_store::write_atomically(&dir.join(BALANCE_JSON), |out| {

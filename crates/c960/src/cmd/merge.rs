@@ -7,7 +7,7 @@ use std::{
 };
 
 use anyhow::{Context, Result};
-use c960_core::{Features, PositionRecord, Shard};
+use c960_core::Shard;
 use c960_store::{
     RunKind, RunManifest,
     merge::{GAMES, SEARCHES, Units},
@@ -199,9 +199,8 @@ fn merge_runs(args: &MergeArgs, text: &mut Text) -> Result<()> {
         merge_selfplay(&played, &out.join("selfplay"), args.allow_missing, text)?;
         runs.push(out.join("selfplay"));
     }
-    let records: Vec<PositionRecord> = Features::all().iter().map(PositionRecord::from).collect();
     c960_store::write_atomically(&out.join("positions.csv"), |file| {
-        crate::cmd::positions::write_csv(file, &records)
+        crate::cmd::positions::write_position_table_csv(file)
     })?;
     let report = out.join("report");
     let built = c960_report::build(&runs, &report)

@@ -6,7 +6,6 @@ use anyhow::{Context, Result, bail};
 use c960_core::StartPosition;
 use c960_games::{Counts, IntervalKind, Tree};
 use c960_store::GAMES_TABLE;
-use polars::prelude::SerWriter as _;
 
 use crate::{
     cli::{InputError, OpeningsArgs},
@@ -42,10 +41,7 @@ fn first_moves(args: &OpeningsArgs, file: &std::path::Path) -> Result<()> {
         .with_context(|| format!("reading {}", file.display()))?;
     let mut frame = c960_games::first_moves_frame(&rows)?;
     crate::output::write_to(args.out.as_deref(), |out| {
-        polars::prelude::CsvWriter::new(out as &mut dyn std::io::Write)
-            .include_header(true)
-            .finish(&mut frame)
-            .map_err(std::io::Error::other)
+        c960_store::write_csv(out, &mut frame)
     })?;
     Ok(())
 }

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 
 use anyhow::{Context, Result};
 use c960_core::{DfrcFeatures, DfrcRecord, Features, PositionRecord, SideTable, parse_dfrc_set};
+use c960_store::write_csv_slices;
 use polars::prelude::*;
 use serde::Serialize;
 
@@ -32,7 +33,7 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
             let records: Vec<PositionRecord> =
                 Features::all().iter().map(PositionRecord::from).collect();
             output::write_to(args.out.as_deref(), |out| match args.format {
-                TableFormat::Csv => write_csv(out, &records),
+                TableFormat::Csv => write_position_table_csv(out),
                 TableFormat::Json => write_json(out, records.len(), records.iter()),
                 TableFormat::Parquet => write_parquet(out, &records, c960_report::chess960_frame),
             })?;
@@ -50,7 +51,7 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
                 })
             };
             output::write_to(args.out.as_deref(), |out| match args.format {
-                TableFormat::Csv => write_csv(out, records().flatten()),
+                TableFormat::Csv => write_csv_slices(out, records(), c960_report::dfrc_frame),
                 TableFormat::Json => write_json(out, setups.len(), records().flatten()),
                 TableFormat::Parquet => {
                     write_parquet_slices(out, records(), c960_report::dfrc_frame)
@@ -67,25 +68,12 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
     Ok(())
 }
 
-/// Rows as CSV with a header, one row at a time.
-pub(crate) fn write_csv<T: Serialize>(
-    out: &mut dyn Write,
-    records: impl IntoIterator<Item = T>,
-) -> io::Result<()> {
-    let mut writer = csv::Writer::from_writer(out);
-    for record in records {
-        writer.serialize(record).map_err(csv_to_io)?;
-    }
-    writer.flush()
-}
-
-/// The I/O error inside a CSV error keeps its kind (a closed pipe stays a
-/// closed pipe).
-fn csv_to_io(error: csv::Error) -> io::Error {
-    match error.into_kind() {
-        csv::ErrorKind::Io(e) => e,
-        other => io::Error::other(format!("{other:?}")),
-    }
+/// The 960 positions' table as CSV, as `c960 positions` writes it (and a
+/// run's and a merge's `positions.csv`).
+pub(crate) fn write_position_table_csv(out: &mut dyn Write) -> io::Result<()> {
+    let mut frame = c960_report::features_frame().map_err(io::Error::other)?;
+    c960_store::empty_text_as_missing(&mut frame).map_err(io::Error::other)?;
+    c960_store::write_csv(out, &mut frame)
 }
 
 /// A JSON array with one compact object per line.

@@ -4,7 +4,6 @@
 use std::{num::NonZeroU32, path::Path, time::Instant};
 
 use anyhow::{Context, Result, bail};
-use c960_core::{Features, PositionRecord};
 use c960_selfplay::SelfplayConfig;
 use c960_sweep::SweepConfig;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -67,9 +66,8 @@ impl Display {
 pub(super) fn write_positions(out: &Path, display: &Display, stages: usize) -> Result<StageTime> {
     let clock = Instant::now();
     display.stage(1, stages, "positions", 960, "positions");
-    let records: Vec<PositionRecord> = Features::all().iter().map(PositionRecord::from).collect();
     c960_store::write_atomically(&out.join("positions.csv"), |out| {
-        crate::cmd::positions::write_csv(out, &records)
+        crate::cmd::positions::write_position_table_csv(out)
     })?;
     display.bar.set_position(960);
     Ok(StageTime {
