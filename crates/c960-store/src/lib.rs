@@ -11,7 +11,9 @@
 //! of the per-position tables that writers and the report share;
 //! [`Frame`] a table built from a slice of rows, one column per field;
 //! [`read_position_column`] one number per position from any such table;
-//! [`spreadsheet_csv`] CSV that spreadsheets open as data, never formulas;
+//! [`write_csv`] the one way CSV is written (from a table; in slices with
+//! [`write_csv_slices`]), and [`spreadsheet_csv`] CSV that spreadsheets
+//! open as data, never formulas;
 //! [`RunDir`] a run directory held for a run's life (locked, cleared,
 //! its outputs checked, put back if the run is refused);
 //! [`DirSwap`] an output directory replaced as a whole; [`Settings`] a
