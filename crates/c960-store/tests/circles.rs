@@ -150,10 +150,10 @@ fn circles(files: &[(String, &str)]) -> Vec<String> {
     // A file is on a circle when it reaches itself.
     let reaches = |from: usize| {
         let mut seen = BTreeSet::new();
-        let mut todo: Vec<usize> = edges[from].keys().copied().collect();
-        while let Some(at) = todo.pop() {
+        let mut pending: Vec<usize> = edges[from].keys().copied().collect();
+        while let Some(at) = pending.pop() {
             if seen.insert(at) {
-                todo.extend(edges[at].keys().copied());
+                pending.extend(edges[at].keys().copied());
             }
         }
         seen
