@@ -263,11 +263,11 @@ fn the_v4_raters_core_hours_and_design_bench_in_the_docs_are_the_published_ones(
     // The raters as data/publish-v4.sh names them: v3's where v3 published
     // them, the new ones in data/research-v4.
     let script_list = crate::regenerate::v4::script_list;
-    let raters = script_list("V3_RATERS")
+    let raters = script_list("publish-v4.sh", "V3_RATERS")
         .into_iter()
         .map(|r| ("research-v3", r))
         .chain(
-            script_list("V4_NEW")
+            script_list("publish-v4.sh", "V4_NEW")
                 .into_iter()
                 .map(|r| ("research-v4", r)),
         );

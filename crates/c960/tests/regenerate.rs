@@ -504,14 +504,6 @@ fn the_research_report_regenerates_from_the_published_games_and_sweep() {
     }
 }
 
-/// The raters of dataset v3, as `data/publish-v3.sh` names them.
-const V3_RATERS: [&str; 4] = [
-    "stockfish-npm-4m",
-    "stockfish-4m",
-    "stockfish-npm-1m-multipv3",
-    "stockfish-1m-hash64",
-];
-
 #[test]
 fn the_research_v3_report_regenerates_from_the_published_raters() {
     // As data/publish-v3.sh makes it: the four raters' sweeps at the paths
@@ -522,7 +514,9 @@ fn the_research_v3_report_regenerates_from_the_published_raters() {
     let dir = Dir::new();
     let raters = dir.file("runs/research-v3/raters");
     let mut args = vec!["report".to_owned()];
-    for rater in V3_RATERS {
+    // The raters as data/publish-v3.sh names them.
+    for rater in v4::script_list("publish-v3.sh", "raters") {
+        let rater = rater.as_str();
         for file in ["manifest.json", "sweep.parquet"] {
             place(
                 &published.join(format!("{rater}-{file}")),

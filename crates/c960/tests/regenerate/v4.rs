@@ -8,9 +8,9 @@ use std::fs;
 use super::{data, place, report_is_published};
 use crate::util::Dir;
 
-/// The words of the bash array `name=(...)` in data/publish-v4.sh.
-pub(crate) fn script_list(name: &str) -> Vec<String> {
-    let script = data("publish-v4.sh");
+/// The words of the bash array `name=(...)` in `data/{script}`.
+pub(crate) fn script_list(script: &str, name: &str) -> Vec<String> {
+    let script = data(script);
     let text = fs::read_to_string(&script).unwrap();
     let start = format!("{name}=(");
     let line = text
@@ -26,7 +26,10 @@ pub(crate) fn script_list(name: &str) -> Vec<String> {
 
 #[test]
 fn the_research_v4_report_regenerates_from_the_published_raters() {
-    let (v3, new) = (script_list("V3_RATERS"), script_list("V4_NEW"));
+    let (v3, new) = (
+        script_list("publish-v4.sh", "V3_RATERS"),
+        script_list("publish-v4.sh", "V4_NEW"),
+    );
     assert!(
         v3.len() + new.len() >= 8,
         "v4 has at least 8 raters: {v3:?} {new:?}"

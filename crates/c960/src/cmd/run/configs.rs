@@ -5,7 +5,7 @@
 use std::{num::NonZeroU32, path::PathBuf};
 
 use anyhow::Result;
-use c960_core::{Setup, parse_position_set};
+use c960_core::{Setup, Variant};
 use c960_engine::{EngineSpec, Limit};
 use c960_selfplay::{Adaptive, Rules, SelfplayConfig};
 use c960_sweep::{RepeatPlan, SweepConfig, SweepPlan};
@@ -20,8 +20,7 @@ pub(super) fn configs(
     plan: &Plan,
     quiet: bool,
 ) -> Result<(Vec<SweepConfig>, Option<SelfplayConfig>)> {
-    let positions = parse_position_set(&plan.positions)?;
-    // One sweep plan per rater, each checked by the library.
+    let positions = Setup::parse_set(Variant::Chess960, &plan.positions)?;
     let choice = |hash: NonZeroU32| EngineChoice {
         threads: 1,
         hash,
@@ -30,13 +29,14 @@ pub(super) fn configs(
         quiet,
     };
     let jobs = choice(plan.hash).jobs();
+    // One sweep plan per rater, each checked by the library.
     let sweep =
         |engine: EngineSpec, nodes: u64, multipv: NonZeroU32, repeats: NonZeroU32, out: PathBuf| {
             SweepPlan {
                 engine,
                 limit: Limit::Nodes(nodes),
                 multipv,
-                positions: positions.iter().copied().map(Setup::from).collect(),
+                positions: positions.clone(),
                 set: plan.positions.clone(),
                 repeats: RepeatPlan {
                     repeats,
@@ -89,7 +89,7 @@ pub(super) fn configs(
             draw_after_ply: p.draw_after,
         },
         games_per_position: games,
-        positions: positions.into_iter().map(Setup::from).collect(),
+        positions,
         seed: plan.seed,
         jobs,
         retries: 2,
