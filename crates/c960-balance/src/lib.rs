@@ -30,6 +30,8 @@
 //! - [`verdict`]: per-position verdicts (`balanced`, `more-for-white`,
 //!   `less-for-white`, `unresolved`) with Benjamini–Hochberg q-values.
 //! - [`consensus`]: several engines' per-position means on one scale.
+//! - [`wdl`]: win, draw and loss chances of an engine match from an
+//!   opening's score, a logistic model fitted to games played.
 //! - [`rng`]: the seeded random numbers the methods and simulations use.
 
 pub mod adaptive;
@@ -47,6 +49,7 @@ pub mod sequential;
 pub mod shrink;
 pub mod student;
 pub mod verdict;
+pub mod wdl;
 
 /// The confidence level of every interval c960 reports (95 %).
 pub const LEVEL: f64 = 0.95;

@@ -9,10 +9,10 @@ use std::{
 
 use sha2::{Digest as _, Sha256};
 
-use c960_store::{BookManifest, book_manifest_path};
+use c960_store::{BookContents, BookManifest, book_manifest_path};
 
-/// Writes `lines` to `book` and `manifest` (its `lines`, `sha256` and
-/// `file` filled in from what was written) beside it. Returns the
+/// Writes `lines` to `book` and `manifest` (its `lines`, `sha256`,
+/// `contents` and `file` filled in from what was written) beside it. Returns the
 /// manifest as written.
 ///
 /// # Errors
@@ -22,7 +22,7 @@ pub fn write_book(
     lines: impl IntoIterator<Item = String>,
     mut manifest: BookManifest,
 ) -> io::Result<BookManifest> {
-    let mut count = 0_u64;
+    let mut contents = BookContents::default();
     let mut hash = Sha256::new();
     c960_store::write_atomically(book, |out| {
         for line in lines {
@@ -30,11 +30,12 @@ pub fn write_book(
             out.write_all(b"\n")?;
             hash.update(line.as_bytes());
             hash.update(b"\n");
-            count += 1;
+            contents.count(&line);
         }
         Ok(())
     })?;
-    manifest.lines = count;
+    manifest.lines = contents.total;
+    manifest.contents = Some(contents);
     manifest.sha256 = c960_store::hex(&hash.finalize());
     manifest.file = book
         .file_name()

@@ -54,11 +54,11 @@ pub use game_slices::{GameSlices, SLICE_ROWS};
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};
 pub use manifest::{
-    AdaptiveRule, BALANCE_CSV, BookKind, BookManifest, EngineRecord, FailedPosition, FailedUnit,
-    GAMES_TABLE, IMPORT_SUMMARY_FILE, ImportManifest, JOURNAL_FILE, MANIFEST_FILE, ManifestError,
-    PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE, REPEATS_CSV, REPEATS_TABLE,
-    Repeatability, RunKind, RunManifest, SOURCES_KEY, SWEEP_CSV, SWEEP_TABLE, SelfplayManifest,
-    Sharding, SweepManifest, Variant, book_manifest_path,
+    AdaptiveRule, BALANCE_CSV, BookContents, BookKind, BookManifest, EngineRecord, FailedPosition,
+    FailedUnit, GAMES_TABLE, IMPORT_SUMMARY_FILE, ImportManifest, JOURNAL_FILE, MANIFEST_FILE,
+    ManifestError, PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE, REPEATS_CSV,
+    REPEATS_TABLE, Repeatability, RunKind, RunManifest, SOURCES_KEY, SWEEP_CSV, SWEEP_TABLE,
+    SelfplayManifest, Sharding, SweepManifest, Variant, book_manifest_path,
 };
 pub use parquet::{
     CorruptFile, HASH_KEY, ParquetInfo, ROWS_KEY, SealedWriter, check_parquet, polars_reason,

@@ -17,8 +17,12 @@ pub struct Tree {
     pub limit: Limit,
     /// Lines (children) per node.
     pub multipv: u32,
-    /// Plies from the start to the exits.
+    /// Plies from the start to the deepest exits.
     pub plies: u32,
+    /// The shallowest ply at which a node is an exit (`plies` for the
+    /// leaves alone): with `plies - 1`, the positions one ply above the
+    /// leaves are exits too, so a book holds both sides to move.
+    pub first_exit_ply: u32,
 }
 
 impl Tree {
@@ -29,10 +33,25 @@ impl Tree {
             sum.saturating_add(u64::from(self.multipv).saturating_pow(ply))
         })
     }
+
+    /// The exits one start has at most: K^p for each exit ply p.
+    #[must_use]
+    pub fn exits_per_start(self) -> u64 {
+        (self.first_exit_ply.max(1)..=self.plies).fold(0_u64, |sum, ply| {
+            sum.saturating_add(u64::from(self.multipv).saturating_pow(ply))
+        })
+    }
+
+    /// Whether a node `ply` plies from the start is an exit.
+    #[must_use]
+    pub fn is_exit_ply(self, ply: u32) -> bool {
+        ply >= self.first_exit_ply && ply <= self.plies
+    }
 }
 
-/// One exit: a position `plies` after the start (fewer when the game ended
-/// on the way), with the score of the line that led to it.
+/// One exit: a position `first_exit_ply..=plies` plies after the start
+/// (fewer when the game ended on the way), with the score of the line that
+/// led to it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Exit {
     /// The moves from the start, in UCI (Chess960 notation: castling as
@@ -70,7 +89,8 @@ pub struct StartExits {
     pub setup: u32,
     /// Searches made.
     pub searches: u32,
-    /// The leaves, depth first in `MultiPV` order.
+    /// The exits, depth first in `MultiPV` order (an exit above the leaves
+    /// before its children).
     pub exits: Vec<Exit>,
 }
 
@@ -131,9 +151,8 @@ fn node(
             fen: book_line(game.current()),
         })?;
         let game_over = child.current().is_game_over();
-        if ply + 1 < tree.plies && !game_over {
-            node(engine, &child, ply + 1, tree, out)?;
-        } else {
+        let leaf = ply + 1 >= tree.plies || game_over;
+        if leaf || tree.is_exit_ply(ply + 1) {
             let score = line.score.for_white(result.turn);
             out.exits.push(Exit {
                 moves: child.moves().iter().map(|m| uci(*m)).collect(),
@@ -146,6 +165,9 @@ fn node(
                 }),
                 game_over,
             });
+        }
+        if !leaf {
+            node(engine, &child, ply + 1, tree, out)?;
         }
     }
     Ok(())

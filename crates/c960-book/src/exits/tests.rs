@@ -120,6 +120,7 @@ fn stockfish_expansions_are_legal_and_deterministic() {
         limit: Limit::Nodes(2000),
         multipv: 3,
         plies: 2,
+        first_exit_ply: 2,
     };
     let setup = Setup::Chess960(StartPosition::new(91).unwrap());
     let mut engine = spec.start().unwrap();
@@ -138,4 +139,35 @@ fn stockfish_expansions_are_legal_and_deterministic() {
     let mut damaged = first.clone();
     damaged.exits[0].moves[1] = "a1a8".to_owned();
     assert!(check_start(&damaged, setup, tree).is_err());
+}
+
+#[test]
+fn exits_above_the_leaves_come_before_their_children_with_both_sides_to_move() {
+    let spec = EngineSpec::Uci(UciConfig::new("/usr/games/stockfish")).with_multipv(2);
+    let leaves = Tree {
+        limit: Limit::Nodes(2000),
+        multipv: 2,
+        plies: 2,
+        first_exit_ply: 2,
+    };
+    let both = Tree {
+        first_exit_ply: 1,
+        ..leaves
+    };
+    assert_eq!((leaves.exits_per_start(), both.exits_per_start()), (4, 6));
+    let setup = Setup::Chess960(StartPosition::new(518).unwrap());
+    let only_leaves = expand(&mut spec.start().unwrap(), setup, leaves).unwrap();
+    let all = expand(&mut spec.start().unwrap(), setup, both).unwrap();
+    check_start(&all, setup, both).unwrap();
+    assert_eq!(only_leaves.searches, all.searches);
+    let plies: Vec<usize> = all.exits.iter().map(|e| e.moves.len()).collect();
+    assert_eq!(plies, [1, 2, 2, 1, 2, 2]);
+    // Black to move after one ply, White after two.
+    assert!(all.exits[0].fen.contains(" b "));
+    assert!(all.exits[1].fen.contains(" w "));
+    // The leaves are the same exits, scored the same.
+    let deepest: Vec<&Exit> = all.exits.iter().filter(|e| e.moves.len() == 2).collect();
+    assert_eq!(deepest, only_leaves.exits.iter().collect::<Vec<_>>());
+    // Each exit above the leaves is the first move of its children.
+    assert_eq!(all.exits[1].moves[0], all.exits[0].moves[0]);
 }

@@ -63,6 +63,7 @@ pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
         format: FORMAT.to_owned(),
         lines: 0,
         sha256: String::new(),
+        contents: None,
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         setups: Setup::format_set(&setups),
         made_with,

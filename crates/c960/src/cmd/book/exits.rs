@@ -9,7 +9,8 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 use c960_book::exits::{
-    self, Choice, DEFAULT_NODES, ExpandConfig, Expansion, Measure, Quota, StartExits, Tree, Window,
+    self, Choice, DEFAULT_NODES, DrawModel, ExpandConfig, Expansion, Measure, Quota, StartExits,
+    Tree, Window,
 };
 use c960_core::{Setup, Variant};
 use c960_engine::Limit;
@@ -66,8 +67,26 @@ fn book(args: &BookExitsArgs, expansion: &Expansion, choice: &Choice, out: &Path
             expansion.settings.engine
         )));
     }
+    if let Some((path, model)) = &choice.draw_model
+        && !model.matches(expansion)
+    {
+        bail!(InputError(format!(
+            "{} was fitted on the scores of {} ({}, MultiPV {}), and the runs were expanded by \
+             {} ({}, MultiPV {}): fit a model on these runs' exits",
+            path.display(),
+            model.scores_from.engine,
+            model.scores_from.limit,
+            model.scores_from.multipv,
+            expansion.settings.engine,
+            expansion.settings.limit,
+            expansion.settings.multipv
+        )));
+    }
     let starts = exits::in_book_order(expansion);
     let mut selection = exits::select(&starts, choice.window, choice.quota, choice.seed);
+    if let Some(seed) = choice.shuffle {
+        selection.shuffle(seed);
+    }
     if let Some(candidates) = expansion.trimmed {
         selection.candidates = candidates;
     }
@@ -84,6 +103,16 @@ fn book(args: &BookExitsArgs, expansion: &Expansion, choice: &Choice, out: &Path
     let manifest = exits::manifest(expansion, choice, &selection, setups);
     let written = c960_book::write_book(out, selection.lines.clone(), manifest)
         .with_context(|| format!("writing {}", out.display()))?;
+    if args.sidecar {
+        let path = exits::sidecar_path(out);
+        exits::write_sidecar(
+            &path,
+            &selection,
+            expansion.settings.variant,
+            choice.draw_model.as_ref().map(|(_, m)| m),
+        )
+        .with_context(|| format!("writing {}", path.display()))?;
+    }
     let mut text = Text::default();
     if !args.engine.quiet {
         writeln!(
@@ -133,13 +162,22 @@ fn setups_named(args: &BookExitsArgs, expansion: &Expansion) -> Result<String> {
 /// The window, quota and seed with the book file, refused before any
 /// engine starts; `None` for an expansion without a book.
 pub(crate) fn choice(args: &BookExitsArgs) -> Result<Option<(Choice, PathBuf)>> {
-    let window = match (args.cp, args.draw_rate) {
+    let mut window = match (args.cp, args.draw_rate) {
         (Some(range), _) => Some(Window::new(Measure::Cp, range)),
         (None, Some(range)) => Some(Window::new(Measure::DrawRate, range)),
         (None, None) => None,
     }
     .transpose()
     .map_err(InputError)?;
+    let model = args
+        .draw_model
+        .as_deref()
+        .map(DrawModel::read)
+        .transpose()
+        .map_err(InputError)?;
+    if let (Some(model), Some(w)) = (&model, window) {
+        window = Some(w.with_model(model.fit.model));
+    }
     let (window, out) = match (window, &args.out) {
         (Some(window), Some(out)) => (window, out.clone()),
         (None, None) if args.from.is_empty() => return Ok(None),
@@ -162,6 +200,8 @@ pub(crate) fn choice(args: &BookExitsArgs) -> Result<Option<(Choice, PathBuf)>> 
             window,
             quota,
             seed: args.seed,
+            draw_model: model.map(|m| (args.draw_model.clone().unwrap_or_default(), m)),
+            shuffle: args.shuffle,
         },
         out,
     )))
@@ -175,12 +215,24 @@ fn expand(args: &BookExitsArgs, choice: Option<&(Choice, PathBuf)>) -> Result<Ex
     let engine = args
         .engine
         .engine_spec(&args.engine.engine, &args.engine.options)?;
+    let plies = args.plies.get();
     let tree = Tree {
         limit,
         multipv: args.multipv.get(),
-        plies: args.plies.get(),
+        plies,
+        first_exit_ply: args.exits_from.unwrap_or(plies),
     };
+    if tree.first_exit_ply > plies {
+        bail!(InputError(format!(
+            "--exits-from {} lies below the tree's {}: give a ply in 1..={plies}",
+            tree.first_exit_ply,
+            c960_core::plural(plies as usize, "ply", "plies")
+        )));
+    }
     let mut suffix = format!("mpv{}-p{}", tree.multipv, tree.plies);
+    if tree.first_exit_ply < plies {
+        suffix = format!("{suffix}-from{}", tree.first_exit_ply);
+    }
     if args.variant == Variant::Dfrc {
         suffix = format!("dfrc-{suffix}");
     }

@@ -21,6 +21,7 @@ pub(crate) fn run(args: &BookStartsArgs) -> Result<()> {
         format: FORMAT.to_owned(),
         lines: 0,
         sha256: String::new(),
+        contents: None,
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         setups: if args.variant == Variant::Dfrc {
             args.positions.trim().to_owned()
