@@ -11,11 +11,12 @@ journal.py play --book NAME=FILE --journal DIR --fastchess PATH --stockfish PATH
     resumes after the last journaled pair. The journal's header line records
     the settings; a journal made with other settings is refused.
 
-journal.py check --journal DIR
-    Re-reads every journal of DIR: each pair's line is the book line its
-    pair number names in the seeded order, the book's SHA-256 is the one
-    recorded, each game's FEN tag is that line and the results are
-    consistent. Exits 1 naming the first problem.
+journal.py check --journal-root DIR --book-dir DIR [--official DIR]
+    Re-reads every journal DIR/BUDGET/BOOK.csv against its book (BOOK.epd
+    in --book-dir or --official): the book's SHA-256 is the one recorded,
+    each pair's line is the book line its pair number names in the seeded
+    order, and each pair's points are its two results'. Exits 1 naming the
+    first problem.
 
 Each pair is one opening played twice with colours reversed (fastchess
 -games 2 -repeat), with fishtest's adjudication.
@@ -23,6 +24,7 @@ Each pair is one opening played twice with colours reversed (fastchess
 
 import argparse
 import csv
+import glob
 import hashlib
 import io
 import os
@@ -235,6 +237,37 @@ def play(args):
             sys.exit(130)
 
 
+HEADER = re.compile(r"^# book=(\S+) sha256=([0-9a-f]{64}) seed=(\d+) ")
+
+
+def check(args):
+    for path in sorted(glob.glob(os.path.join(args.journal_root, "*", "*.csv"))):
+        with open(path, encoding="utf-8") as handle:
+            first = handle.readline()
+            rows = list(csv.DictReader(handle))
+        match = HEADER.match(first)
+        if not match:
+            die(f"{path}: the first line is not a journal's settings line")
+        name, sha, seed = match.group(1), match.group(2), int(match.group(3))
+        candidates = [os.path.join(d, f"{name}.epd") for d in (args.book_dir, args.official) if d]
+        book = next((c for c in candidates if os.path.exists(c)), None)
+        if book is None:
+            die(f"{path}: no book {name}.epd in {' or '.join(candidates)}")
+        if sha256(book) != sha:
+            die(f"{path}: {book} is not the book the pairs were played from (SHA-256 differs)")
+        ordered = order(book_lines(book), seed)
+        for index, row in enumerate(rows):
+            number, text = ordered[index % len(ordered)]
+            if int(row["pair"]) != index or int(row["line"]) != number or row["fen"] != text:
+                die(f"{path}: pair {index} is not line {number} of {name} in the order of seed {seed}")
+            white = POINTS[row["a_white_result"]][0]
+            black = POINTS[row["a_black_result"]][1]
+            if float(row["a_points"]) != white + black:
+                die(f"{path}: pair {index} scores {row['a_points']}, its results {white + black}")
+        print(f"journal: {os.path.relpath(path, args.journal_root)}: {len(rows)} pairs match {name}",
+              file=sys.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -249,7 +282,14 @@ def main():
     p.add_argument("--chunk", type=int, default=10)
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--seed", type=int, default=960)
+    c = sub.add_parser("check")
+    c.add_argument("--journal-root", required=True)
+    c.add_argument("--book-dir", required=True)
+    c.add_argument("--official")
     args = parser.parse_args()
+    if args.command == "check":
+        check(args)
+        return
     if args.command == "play":
         if "=" not in args.book:
             die("--book takes NAME=FILE")
