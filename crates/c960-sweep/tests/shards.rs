@@ -39,6 +39,7 @@ fn with_repeats(out: &Path, shard: Shard, repeats: RepeatPlan) -> SweepConfig {
         repair: false,
         shard,
         repeats,
+        reply: false,
     }
 }
 
