@@ -355,7 +355,8 @@ pub(crate) const REPEAT_NOTES: &str = " With repeats, repeats.parquet has one ro
 /// What a sweep with replies adds to its notes.
 pub(crate) const REPLY_NOTES: &str = " With replies, each position's best move was played and \
     the position after it searched with the same limit and MultiPV from a cleared hash: \
-    reply_* columns (scores from White's point of view, reply_move*_uci in Chess960 notation). \
+    reply_* columns (scores from White's point of view, reply_move*_uci in Chess960 notation); \
+    move*_bound and reply_move*_bound say whether a line's score is exact or a bound. \
     white_* and black_* measure White's first move and Black's reply from the chooser's point \
     of view: *_lines the lines scored, *_good_moves the moves within 25 cp of the best \
     (the best included; counted among the lines scored, so a count equal to MultiPV means \

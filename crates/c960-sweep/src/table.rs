@@ -17,8 +17,9 @@ pub const PARQUET_MANIFEST_KEY: &str = c960_store::PARQUET_MANIFEST_KEY;
 
 /// One column per field; `TopMove`s become `move{k}_uci`, `move{k}_san`,
 /// `move{k}_cp`, `move{k}_mate` for k = 1..=`multipv`. With `reply` (a
-/// sweep that searched the position after each best move), the reply's
-/// columns follow, then the difficulty measures (see [`reply_columns`]).
+/// sweep that searched the position after each best move), each line also
+/// gets `move{k}_bound`, and the reply's columns follow, then the
+/// difficulty measures (see [`reply_columns`]).
 pub fn frame(rows: &[SweepRow], multipv: u32, reply: bool) -> PolarsResult<DataFrame> {
     let [
         score_cp,
@@ -51,7 +52,7 @@ pub fn frame(rows: &[SweepRow], multipv: u32, reply: bool) -> PolarsResult<DataF
         .column(best_move_uci, |r| r.best_move_uci.as_str())
         .column(best_move_san, |r| r.best_move_san.as_str())
         .column(pv_san, |r| r.pv_san.as_str());
-    let frame = top_move_columns(frame, multipv, "move", |r| &r.top_moves);
+    let frame = top_move_columns(frame, multipv, ("move", reply), |r| &r.top_moves);
     if reply {
         reply_columns(frame, multipv).build()
     } else {
@@ -60,11 +61,12 @@ pub fn frame(rows: &[SweepRow], multipv: u32, reply: bool) -> PolarsResult<DataF
 }
 
 /// `frame` with the columns of the top `multipv` moves `lines` gives:
-/// `{prefix}{k}_uci`, `_san`, `_cp` and `_mate` for each k.
+/// `{prefix}{k}_uci`, `_san`, `_cp` and `_mate` for each k, and `_bound`
+/// (`exact`, `lower`, `upper`; White's view) when `bounds` is set.
 fn top_move_columns<'a>(
     mut frame: Frame<'a, SweepRow>,
     multipv: u32,
-    prefix: &str,
+    (prefix, bounds): (&str, bool),
     lines: fn(&SweepRow) -> &[TopMove],
 ) -> Frame<'a, SweepRow> {
     for k in 0..multipv as usize {
@@ -79,12 +81,18 @@ fn top_move_columns<'a>(
             .column(format!("{prefix}{n}_mate"), move |r| {
                 top(r).and_then(|t| t.mate)
             });
+        if bounds {
+            frame = frame.column(format!("{prefix}{n}_bound"), move |r| {
+                top(r).map(|t| t.bound.name())
+            });
+        }
     }
     frame
 }
 
 /// The reply's search (`reply_depth` … `reply_best_move_san`, its lines as
-/// `reply_move{k}_*`, scores from White's point of view), then the
+/// `reply_move{k}_*` with their bounds, scores from White's point of
+/// view), then the
 /// difficulty measures of [`Difficulty`]: per side the lines scored, the
 /// good moves (within 25 cp of the best), the gap from the best to the
 /// second best and the lines whose score is a bound, then the asymmetries
@@ -112,7 +120,7 @@ fn reply_columns(frame: Frame<'_, SweepRow>, multipv: u32) -> Frame<'_, SweepRow
         .column("reply_best_move_san", |r| {
             r.reply.as_ref().map(|p| p.best_move_san.as_str())
         });
-    let frame = top_move_columns(frame, multipv, "reply_move", |r| {
+    let frame = top_move_columns(frame, multipv, ("reply_move", true), |r| {
         r.reply.as_ref().map_or(&[], |p| p.top_moves.as_slice())
     });
     let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);

@@ -161,6 +161,20 @@ fn mates_bounds_and_ties_are_read_as_documented() {
         assert_eq!(row["move4_cp"], (b - 25).to_string());
         let reply: i32 = row["reply_move1_cp"].parse().unwrap();
         assert_eq!(row["reply_move5_cp"], (reply + 10).to_string());
+        // Bounds too are White's: Black's upper bound is White's lower.
+        let bounds = |prefix: &str| -> Vec<String> {
+            (1..=6)
+                .map(|k| row[&format!("{prefix}{k}_bound")].clone())
+                .collect()
+        };
+        assert_eq!(
+            bounds("move"),
+            ["exact", "exact", "upper", "lower", "exact", "exact"]
+        );
+        assert_eq!(
+            bounds("reply_move"),
+            ["exact", "exact", "lower", "upper", "exact", "exact"]
+        );
     }
 }
 
@@ -238,7 +252,19 @@ fn stockfish_replies_replay_and_their_measures_follow_from_the_move_columns() {
         assert_eq!(cell("black_gap_cp"), black_gap);
         assert_eq!(cell("good_moves_asymmetry"), white_good - black_good);
         assert_eq!(cell("gap_asymmetry_cp"), white_gap - black_gap);
-        assert!(cell("white_bound_lines") <= 5 && cell("black_bound_lines") <= 5);
+        let bound_lines = |prefix: &str| {
+            (1..=5)
+                .filter(|k| row[&format!("{prefix}{k}_bound")] != "exact")
+                .count()
+        };
+        assert_eq!(
+            cell("white_bound_lines"),
+            i32::try_from(bound_lines("move")).unwrap()
+        );
+        assert_eq!(
+            cell("black_bound_lines"),
+            i32::try_from(bound_lines("reply_move")).unwrap()
+        );
     }
     // One thread, a node limit and a cleared hash for each search: the
     // same table again, apart from the engine's clock.
