@@ -7,6 +7,8 @@
 //!   (correlations with bootstrap intervals, decile overlap, offset and
 //!   scale) and the standardized mean of several.
 //! - [`adaptive`]: which positions get the next round of adaptive self-play.
+//! - [`difficulty`]: how hard a move choice is from an engine's top moves:
+//!   the moves near the best (good-move density) and the gap below it.
 //! - [`elo`]: engine A against engine B over colour-reversed pairs:
 //!   pentanomial score, Elo, normalized Elo, likelihood of superiority and
 //!   the generalized SPRT.
@@ -37,6 +39,7 @@
 pub mod adaptive;
 pub mod agreement;
 pub mod consensus;
+pub mod difficulty;
 pub mod elo;
 pub mod interval;
 pub mod means;

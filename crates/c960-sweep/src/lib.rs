@@ -17,7 +17,14 @@
 //! the run's repeatability. Running the same sweep again skips what the journal holds,
 //! so a run killed at any moment resumes without losing or repeating work;
 //! a journal written with other settings is refused.
+//!
+//! A sweep with replies ([`SweepConfig::reply`]) also searches, for each
+//! position, the position after the engine's best move (Black to move),
+//! with the same limit and `MultiPV` and a cleared hash: the row carries it
+//! as its [`Reply`], and the tables add its columns and the [`difficulty`]
+//! measures of both moves.
 
+pub mod difficulty;
 mod merge;
 mod plan;
 pub mod repeats;
@@ -44,10 +51,11 @@ use serde::{Deserialize, Serialize};
 
 pub use c960_runner::{Progress, RunError};
 pub use c960_store::{FailedPosition, Sharding, SweepManifest};
+pub use difficulty::Difficulty;
 pub use merge::{MergeError, MergeOutcome, merge};
 pub use plan::SweepPlan;
 pub use repeats::{RepeatPlan, Repeatability};
-pub use row::{MATE_CP, SweepRow, TopMove};
+pub use row::{MATE_CP, Reply, SweepRow, TopMove};
 pub use table::{PARQUET_MANIFEST_KEY, frame, positions_frame, repeats_frame};
 pub use validate::check_row;
 
@@ -93,6 +101,9 @@ pub struct SweepConfig {
     /// This run's part of the searches ([`Shard::WHOLE`] for all of them):
     /// unit (SP, repeat) of [`Shard::contains`].
     pub shard: Shard,
+    /// Also search the position after each best move (Black's reply), with
+    /// the same limit and `MultiPV`.
+    pub reply: bool,
 }
 
 impl SweepConfig {
@@ -142,6 +153,10 @@ struct Settings<'a> {
     /// Absent for Chess960, so its journals stay what they were.
     #[serde(skip_serializing_if = "Variant::is_chess960")]
     variant: Variant,
+    /// Absent without replies, so journals of plain sweeps stay what they
+    /// were.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    reply: bool,
 }
 
 /// What a sweep produced.
@@ -291,6 +306,7 @@ fn manifest(
         engine: outcome.engine.clone(),
         limit: config.limit,
         multipv: config.multipv,
+        reply: config.reply,
         repeats: config.repeats.repeats,
         repeat_rule: config
             .repeats
@@ -313,11 +329,7 @@ fn manifest(
         jobs: config.jobs,
         started: kept.0,
         finished: kept.1,
-        notes: if config.repeats.is_repeated() {
-            format!("{NOTES}{REPEAT_NOTES}")
-        } else {
-            NOTES.to_owned()
-        },
+        notes: notes(config.repeats.is_repeated(), config.reply),
         repaired: outcome.repaired.clone(),
         sharding: Sharding {
             shard: (!config.shard.is_whole()).then_some(config.shard),
@@ -339,6 +351,30 @@ pub(crate) const REPEAT_NOTES: &str = " With repeats, repeats.parquet has one ro
     over all its repeats, mates counted as +-1000 cp: rank by the means. repeatability is the \
     median split-half correlation of per-position mean scores over random halves of the \
     repeats, with its Spearman-Brown projection to all repeats.";
+
+/// What a sweep with replies adds to its notes.
+pub(crate) const REPLY_NOTES: &str = " With replies, each position's best move was played and \
+    the position after it searched with the same limit and MultiPV from a cleared hash: \
+    reply_* columns (scores from White's point of view, reply_move*_uci in Chess960 notation); \
+    move*_bound and reply_move*_bound say whether a line's score is exact or a bound. \
+    white_* and black_* measure White's first move and Black's reply from the chooser's point \
+    of view: *_lines the lines scored, *_good_moves the moves within 25 cp of the best \
+    (the best included; counted among the lines scored, so a count equal to MultiPV means \
+    MultiPV or more), *_gap_cp the best minus the second best, *_bound_lines the lines whose \
+    score is a bound (read at the bound); mates count as +-1000 cp. good_moves_asymmetry and \
+    gap_asymmetry_cp are White's minus Black's.";
+
+/// The notes of a sweep's manifest.
+pub(crate) fn notes(repeated: bool, reply: bool) -> String {
+    let mut notes = NOTES.to_owned();
+    if repeated {
+        notes.push_str(REPEAT_NOTES);
+    }
+    if reply {
+        notes.push_str(REPLY_NOTES);
+    }
+    notes
+}
 
 /// Every (position, repeat) search of the run (of its shard), repeat by
 /// repeat, so an interrupted run has covered the positions evenly.
@@ -362,8 +398,8 @@ struct Prepared {
 }
 
 /// Refuses a sweep without positions, of two variants, with a repeat rule
-/// its limit does not allow, or of a shard without searches; returns its
-/// variant.
+/// its limit does not allow, with replies but one line a search, or of a
+/// shard without searches; returns its variant.
 pub(crate) fn check_config(config: &SweepConfig) -> Result<Variant, SweepError> {
     if config.positions.is_empty() {
         return Err(SweepError::Invalid("no positions to sweep".to_owned()));
@@ -378,6 +414,11 @@ pub(crate) fn check_config(config: &SweepConfig) -> Result<Variant, SweepError> 
         .repeats
         .check(config.limit)
         .map_err(SweepError::Invalid)?;
+    if config.reply && config.multipv.get() < 2 {
+        return Err(SweepError::Invalid(
+            "replies are measured by their top moves: --reply needs --multipv 2 or more".to_owned(),
+        ));
+    }
     if units(config).is_empty() {
         // Its table would be empty, and read as a sweep of nothing.
         let searches = config.searches();
@@ -428,11 +469,12 @@ impl Prepared {
             multipv: config.multipv,
             repeats: config.repeats.is_repeated().then_some(config.repeats),
             variant,
+            reply: config.reply,
         };
-        let (limit, plan) = (config.limit, config.repeats);
+        let (limit, plan, reply) = (config.limit, config.repeats, config.reply);
         let validation = Validation {
             check: Box::new(move |entry: &Entry| {
-                validate::check_entry(entry, limit, &plan, variant)
+                validate::check_entry(entry, limit, &plan, variant, reply)
             }),
             key: Box::new(validate::entry_key),
         };
@@ -486,9 +528,25 @@ impl Prepared {
                 multipv: config.multipv.get(),
             };
             engine.new_game()?;
-            let result = engine.search(&GamePosition::new(sp.to_position()), search)?;
-            Ok(SweepRow::new(*sp, engine.info(), limit, &result)
-                .for_repeat(*repeat, plan.budget(limit, sp.id(), *repeat)))
+            let start = GamePosition::new(sp.to_position());
+            let result = engine.search(&start, search)?;
+            let row = SweepRow::new(*sp, engine.info(), limit, &result)
+                .for_repeat(*repeat, plan.budget(limit, sp.id(), *repeat));
+            if !config.reply {
+                return Ok(row);
+            }
+            // Black's reply: the position after the best move, searched as
+            // the start was, from a cleared hash.
+            let mut after = start;
+            after
+                .push(result.best_move)
+                .map_err(|m| c960_engine::EngineError::Protocol {
+                    name: engine.info().name.clone(),
+                    reason: format!("best move {m:?} is not legal"),
+                })?;
+            engine.new_game()?;
+            let reply = engine.search(&after, search)?;
+            Ok(row.with_reply(Reply::new(after.current(), &reply)))
         };
         let mut failed: BTreeMap<SearchKey, FailedPosition> = BTreeMap::new();
         let mut evaluated = 0;
@@ -552,16 +610,16 @@ pub fn write_outputs(
     let labelled = |mut frame: polars::prelude::DataFrame| {
         c960_store::label_variant(&mut frame, variant).map(|()| frame)
     };
-    let multipv = manifest.multipv.get();
+    let (multipv, reply) = (manifest.multipv.get(), manifest.reply);
     let frame = if manifest.repeats.get() > 1 {
-        let searches = table::repeats_frame(rows, multipv)
+        let searches = table::repeats_frame(rows, multipv, reply)
             .and_then(labelled)
             .map_err(io::Error::other)?;
         table::write_parquet(&dir.join(REPEATS_PARQUET), &searches, &manifest_json)?;
         table::write_csv(&dir.join(REPEATS_CSV), &searches)?;
-        table::positions_frame(rows, multipv)
+        table::positions_frame(rows, multipv, reply)
     } else {
-        table::frame(rows, multipv)
+        table::frame(rows, multipv, reply)
     }
     .and_then(labelled)
     .map_err(io::Error::other)?;

@@ -52,6 +52,7 @@ mod stockfish19;
 mod sweep;
 mod sweep_dfrc;
 mod sweep_repeats;
+mod sweep_replies;
 mod tournament;
 mod tournament_folder;
 mod tournament_language;
