@@ -25,6 +25,7 @@ mod integrity_tables;
 mod library_flags;
 mod lying_engines;
 mod organizer_draws;
+mod output_contract;
 mod owned_outputs;
 mod plural_words;
 mod probe_consensus;

@@ -20,7 +20,10 @@ use c960_core::{Setup, Variant};
 use c960_store::{BookKind, BookManifest};
 use serde_json::{Map, Value, json};
 
-pub use expand::{Exit, StartExits, Tree, check_start, expand};
+pub use expand::{
+    Exit, MAX_PLIES, MAX_SEARCHES_PER_START, MEASURED_NODES_PER_SECOND, StartExits, Tree,
+    check_start, expand,
+};
 pub use run::{ExitSettings, ExpandConfig, Expansion, read_runs, run};
 pub use select::{
     MATE_THRESHOLD_CP, Measure, Quota, Range, Selection, Window, position_key, select,

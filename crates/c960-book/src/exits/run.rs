@@ -164,11 +164,7 @@ pub fn run(
         )));
     }
     let variant = starts[0].variant();
-    if config.tree.multipv == 0 || config.tree.plies == 0 {
-        return Err(RunError::Invalid(
-            "--multipv and --plies must be at least 1".to_owned(),
-        ));
-    }
+    config.tree.check().map_err(RunError::Invalid)?;
     let dir = RunDir::hold(&config.run, &[JOURNAL_FILE])?;
     let result = run_held(config, &dir, &starts, variant, stop, on_progress);
     dir.release(result)

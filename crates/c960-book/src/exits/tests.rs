@@ -139,3 +139,41 @@ fn stockfish_expansions_are_legal_and_deterministic() {
     damaged.exits[0].moves[1] = "a1a8".to_owned();
     assert!(check_start(&damaged, setup, tree).is_err());
 }
+
+#[test]
+fn trees_beyond_the_bounds_are_refused_and_the_work_is_estimated_first() {
+    let tree = |multipv, plies| Tree {
+        limit: Limit::Nodes(DEFAULT_NODES),
+        multipv,
+        plies,
+    };
+    tree(DEFAULT_MULTIPV, DEFAULT_PLIES).check().unwrap();
+    tree(1, MAX_PLIES).check().unwrap();
+    tree(6, 6).check().unwrap();
+    let deep = tree(1, 1000).check().unwrap_err();
+    assert!(
+        deep.contains("--plies 1000 is out of range 1..=12"),
+        "{deep}"
+    );
+    let wide = tree(6, 8).check().unwrap_err();
+    assert!(
+        wide.contains("takes 335923 searches a start, more than 10000"),
+        "{wide}"
+    );
+    assert!(tree(0, 3).check().is_err());
+    assert!(tree(6, 7).searches_per_start() > MAX_SEARCHES_PER_START);
+    // The default tree on all starts: 960 × 43 searches of 10,000 nodes
+    // at the measured speed.
+    let estimate = tree(DEFAULT_MULTIPV, DEFAULT_PLIES).estimate(960);
+    assert_eq!(
+        estimate,
+        "960 starts × up to 43 searches = up to 41280 searches at nodes 10000, about 25 min \
+         on one core at 270000 nodes a second"
+    );
+    let one = Tree {
+        limit: Limit::Depth(8),
+        ..tree(1, 1)
+    }
+    .estimate(1);
+    assert_eq!(one, "1 start × up to 1 search = up to 1 search at depth 8");
+}

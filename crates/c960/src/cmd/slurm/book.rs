@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use c960_book::exits::DEFAULT_NODES;
+use c960_book::exits::{DEFAULT_NODES, Tree};
 use c960_core::Setup;
 use c960_engine::Limit;
 
@@ -51,8 +51,17 @@ pub(super) fn sharded<'a>(args: &'a BookExitsArgs, slurm: &'a SlurmOptions) -> R
                 .to_owned()
         ));
     };
-    crate::cmd::book::exits::choice(args)?;
-    args.limit.limit(Limit::Nodes(DEFAULT_NODES))?;
+    if let Some((_, out)) = crate::cmd::book::exits::choice(args)? {
+        crate::cmd::book::exits::claim(&out, args, Some(&run))?;
+    }
+    let limit = args.limit.limit(Limit::Nodes(DEFAULT_NODES))?;
+    Tree {
+        limit,
+        multipv: args.multipv.get(),
+        plies: args.plies.get(),
+    }
+    .check()
+    .map_err(InputError)?;
     args.engine
         .engine_spec(&args.engine.engine, &args.engine.options)?;
     let starts = Setup::parse_set(args.variant, &args.positions)?.len();
