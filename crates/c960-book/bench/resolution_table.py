@@ -3,7 +3,7 @@
 resolution_table.py PENTANOMIAL RESOLUTION_DIR OUT_CSV [CHART]
     Reads every journal RESOLUTION_DIR/BUDGET/BOOK.csv (journal.py's
     format) and the fixed rows of RESOLUTION_DIR/fixed.csv (measurements
-    kept as counts, such as the fast budget's), computes for each book and
+    kept as pentanomial counts and a draw rate, such as the fast budget's), computes for each book and
     budget the pentanomial statistics with c960's own code (the PENTANOMIAL
     program: Elo, normalized Elo per game pair, normalized game-pair Elo
     and the pairs ratio, with 95 % intervals), and writes one row per book
@@ -61,14 +61,15 @@ def fmt(x, digits=1):
     return "" if x is None else f"{x:.{digits}f}"
 
 
-def row_of(book, budget, penta, wins, draws, losses, white_points, colour_decided, source, program):
+def row_of(book, budget, penta, wins, draws, losses, white_points, colour_decided, source, program,
+           draw_rate=None):
     pairs = sum(penta)
     games = 2 * pairs
     s = stats(program, penta, wins, draws, losses)
     elo, nelo, ngp = s["elo"], s["normalized_elo"], s["game_pair_elo"]
     return {
         "book": book, "budget": budget, "pairs": pairs, "games": games,
-        "draw_rate": fmt(100 * draws / games), "pair_draw_rate": fmt(100 * penta[2] / pairs),
+        "draw_rate": fmt(100 * draws / games if draw_rate is None else draw_rate), "pair_draw_rate": fmt(100 * penta[2] / pairs),
         "colour_decided_rate": fmt(None if colour_decided is None else 100 * colour_decided / pairs),
         "white_score": fmt(None if white_points is None else 100 * white_points / games),
         "elo": fmt(elo and elo["value"]), "elo_low": fmt(elo and elo["low"]), "elo_high": fmt(elo and elo["high"]),
@@ -93,8 +94,8 @@ def main():
         with open(fixed, encoding="utf-8") as handle:
             for r in csv.DictReader(line for line in handle if not line.startswith("#")):
                 penta = [int(r[k]) for k in ("ll", "ld", "dd_wl", "wd", "ww")]
-                rows.append(row_of(r["book"], r["budget"], penta, int(r["wins"]), int(r["draws"]),
-                                   int(r["losses"]), None, None, r["source"], program))
+                rows.append(row_of(r["book"], r["budget"], penta, 0, 0, 0, None, None, r["source"],
+                                   program, draw_rate=float(r["draw_rate"])))
     for path in sorted(glob.glob(os.path.join(directory, "*", "*.csv"))):
         budget = os.path.basename(os.path.dirname(path))
         book = os.path.splitext(os.path.basename(path))[0]

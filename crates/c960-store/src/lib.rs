@@ -18,12 +18,15 @@
 //! its outputs checked, put back if the run is refused);
 //! [`DirSwap`] an output directory replaced as a whole; [`Settings`] a
 //! journal's settings for readers that do not know their type;
+//! [`Claim`] the outputs of a command, claimed before any work and
+//! written as a set;
 //! [`bad_input`] the error every layer raises for a path or file the user
 //! gave that cannot be used, told from a failure by its type
 //! ([`is_bad_input`]).
 
 mod atomic;
 mod bad_input;
+mod claim;
 pub mod columns;
 mod digest;
 mod frame;
@@ -48,6 +51,7 @@ pub use atomic::{
     write_atomically,
 };
 pub use bad_input::{BadInput, bad_input, is_bad_input};
+pub use claim::{Claim, Claimed, OutputSet};
 pub use digest::{hex, sha256_hex};
 pub use frame::Frame;
 pub use game_slices::{GameSlices, SLICE_ROWS};

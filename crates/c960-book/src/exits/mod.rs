@@ -22,7 +22,10 @@ use c960_core::{Setup, Variant};
 use c960_store::{BookKind, BookManifest};
 use serde_json::{Map, Value, json};
 
-pub use expand::{Exit, StartExits, Tree, check_start, expand};
+pub use expand::{
+    Exit, MAX_PLIES, MAX_SEARCHES_PER_START, MEASURED_NODES_PER_SECOND, StartExits, Tree,
+    check_start, expand,
+};
 pub use model::{
     DrawModel, JournalUsed, PairJournal, PairResult, ScoresFrom, fit_draw_model, read_journal,
 };
@@ -119,29 +122,7 @@ pub fn manifest(
                        last expanded ply",
         }),
     );
-    let mut selection_record = json!({
-        "window": choice.window,
-        "quota": choice.quota,
-        "seed": choice.seed,
-    });
-    if let Some((path, model)) = &choice.draw_model {
-        selection_record["draw_model"] = json!({
-            "file": path.file_name().map(|f| f.to_string_lossy().into_owned()),
-            "sha256": std::fs::read(path).ok().map(|b| crate::sha256_hex(&b)),
-            "a": model.fit.model.a,
-            "b": model.fit.model.b,
-            "shift": model.fit.model.shift,
-            "games": model.fit.games,
-            "budget": model.budget,
-            "draw_chance": "of a game pair (colours reversed) at that budget, from the exit's \
-                            centipawns",
-        });
-    }
-    selection_record["order"] = match choice.shuffle {
-        Some(seed) => json!(format!("shuffled with seed {seed}")),
-        None => json!("start order"),
-    };
-    made_with.insert("selection".into(), selection_record);
+    made_with.insert("selection".into(), selection_record(choice));
     made_with.insert("counts".into(), json!(selection));
     made_with.insert(
         "runs".into(),
@@ -166,6 +147,35 @@ pub fn manifest(
         made_with,
         notes: NOTES.to_owned(),
     }
+}
+
+/// How the book was chosen, for its manifest: window, quota, seed, the
+/// draw model read (file, SHA-256, parameters, games, budget) and the
+/// lines' order.
+fn selection_record(choice: &Choice) -> Value {
+    let mut record = json!({
+        "window": choice.window,
+        "quota": choice.quota,
+        "seed": choice.seed,
+    });
+    if let Some((path, model)) = &choice.draw_model {
+        record["draw_model"] = json!({
+            "file": path.file_name().map(|f| f.to_string_lossy().into_owned()),
+            "sha256": std::fs::read(path).ok().map(|b| crate::sha256_hex(&b)),
+            "a": model.fit.model.a,
+            "b": model.fit.model.b,
+            "shift": model.fit.model.shift,
+            "games": model.fit.games,
+            "budget": model.budget,
+            "draw_chance": "of a game pair (colours reversed) at that budget, from the exit's \
+                            centipawns",
+        });
+    }
+    record["order"] = match choice.shuffle {
+        Some(seed) => json!(format!("shuffled with seed {seed}")),
+        None => json!("start order"),
+    };
+    record
 }
 
 /// A journal named by its run directory's name and its own

@@ -169,17 +169,7 @@ pub fn run(
         )));
     }
     let variant = starts[0].variant();
-    if config.tree.multipv == 0 || config.tree.plies == 0 {
-        return Err(RunError::Invalid(
-            "--multipv and --plies must be at least 1".to_owned(),
-        ));
-    }
-    if config.tree.first_exit_ply == 0 || config.tree.first_exit_ply > config.tree.plies {
-        return Err(RunError::Invalid(format!(
-            "--exits-from {} must lie in 1..={} (--plies)",
-            config.tree.first_exit_ply, config.tree.plies
-        )));
-    }
+    config.tree.check().map_err(RunError::Invalid)?;
     let dir = RunDir::hold(&config.run, &[JOURNAL_FILE])?;
     let result = run_held(config, &dir, &starts, variant, stop, on_progress);
     dir.release(result)

@@ -24,8 +24,8 @@ pub enum Measure {
     /// The draw chance in percent, from the engine's WDL model.
     DrawRate,
     /// The draw chance of a game pair in percent, from a draw model fitted
-    /// to games played at the book's budget ([`super::DrawModel`]),
-    /// reading the exit's centipawns.
+    /// to games played at the book's budget, reading the exit's
+    /// centipawns.
     ModelDrawRate,
 }
 

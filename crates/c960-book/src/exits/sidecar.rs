@@ -24,12 +24,12 @@ struct Row<'a> {
     white_score: Option<f64>,
 }
 
-/// Writes the sidecar of `selection` (in its order) to `path`, atomically.
+/// Writes the sidecar of `selection` (in its order) to `out`.
 ///
 /// # Errors
 /// When the table cannot be made or written.
 pub fn write_sidecar(
-    path: &Path,
+    out: &mut dyn io::Write,
     selection: &Selection,
     variant: Variant,
     model: Option<&DrawModel>,
@@ -78,7 +78,7 @@ pub fn write_sidecar(
         })
         .build()
         .map_err(io::Error::other)?;
-    c960_store::write_atomically(path, |out| c960_store::write_csv(out, &mut frame))
+    c960_store::write_csv(out, &mut frame)
 }
 
 /// Two decimals: the model's chances are not known more finely.

@@ -4,18 +4,20 @@
 //! order with a manifest naming the table, the reference and the window.
 
 use anyhow::{Context, Result};
-use c960_book::{BookKind, BookManifest, FORMAT, book_line};
+use c960_book::{BookKind, BookManifest, BookOutputs, FORMAT, book_line};
 use c960_core::{Setup, Variant};
 use serde_json::{Value, json};
 
 use crate::{
     cli::{BookBalancedArgs, InputError},
     cmd::balance_table::{ESTIMATE_COLUMN, INTERVAL_COLUMNS, Selection, Table},
-    output,
 };
 
 pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
-    output::check_out(&args.out)?;
+    let outputs = BookOutputs::claim(
+        &args.out,
+        c960_store::Claim::new().input(&args.balance, "--balance"),
+    )?;
     let selection = match (args.fairest, args.within) {
         (Some(n), _) => Selection::Fairest(n.get(), args.reference.into()),
         (None, Some(cp)) if cp.is_finite() && cp > 0.0 => {
@@ -77,7 +79,7 @@ pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
         ),
     };
     let lines = positions.iter().map(|p| book_line(&p.to_position()));
-    let written = c960_book::write_book(&args.out, lines, manifest)
+    let written = c960_book::write_book(&outputs, lines, manifest)
         .with_context(|| format!("writing {}", args.out.display()))?;
     eprintln!(
         "{} lines written to {} (SHA-256 {})",

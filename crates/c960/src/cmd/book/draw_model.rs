@@ -1,18 +1,25 @@
 //! `c960 book draw-model`: fit the draw chance of game pairs from exits,
 //! at the budget they were played at, to game-pair journals.
 
-use std::{fmt::Write as _, io::Write as _};
+use std::fmt::Write as _;
 
 use anyhow::{Context, Result};
 use c960_book::exits::{self, fit_draw_model, read_journal};
 
 use crate::{
     cli::{BookDrawModelArgs, InputError},
-    output::{self, Text},
+    output::{Out, Text},
 };
 
 pub(crate) fn run(args: &BookDrawModelArgs) -> Result<()> {
-    output::check_out(&args.out)?;
+    let mut claim = c960_store::Claim::new();
+    for dir in &args.from {
+        claim = claim.input_dir(dir, "--from");
+    }
+    for journal in &args.journal {
+        claim = claim.input(journal, "--journal");
+    }
+    let out = Out::claim(Some(&args.out), claim)?;
     let journals = args
         .journal
         .iter()
@@ -22,9 +29,9 @@ pub(crate) fn run(args: &BookDrawModelArgs) -> Result<()> {
     let expansion = exits::read_runs(&args.from, &|_| 0).context("reading the runs")?;
     let model = fit_draw_model(&expansion, &journals).map_err(InputError)?;
     let json = serde_json::to_string_pretty(&model)?;
-    c960_store::write_atomically(&args.out, |out| {
-        out.write_all(json.as_bytes())?;
-        out.write_all(b"\n")
+    out.write(|file| {
+        file.write_all(json.as_bytes())?;
+        file.write_all(b"\n")
     })
     .with_context(|| format!("writing {}", args.out.display()))?;
     let fit = &model.fit;
