@@ -101,3 +101,7 @@ screenshots:
 # The candidate raters of dataset v4 over all 960 positions, resumable (data/v4-raters.sh).
 v4-raters parallel="2":
     bash data/v4-raters.sh {{parallel}}
+
+# The difficulty tables of data/research-v4 (good moves, gaps and their asymmetry, Stockfish 19 and 17.1 with replies), resumable (data/publish-difficulty.sh).
+difficulty:
+    bash data/publish-difficulty.sh

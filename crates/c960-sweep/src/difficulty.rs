@@ -16,6 +16,21 @@ use c960_balance::difficulty::{Choice, asymmetry, choice};
 
 use crate::{MATE_CP, SweepRow, TopMove};
 
+/// The difficulty columns of a table with replies, in the order of
+/// [`Difficulty::cells`].
+pub const DIFFICULTY_COLUMNS: [&str; 10] = [
+    "white_lines",
+    "white_good_moves",
+    "white_gap_cp",
+    "white_bound_lines",
+    "black_lines",
+    "black_good_moves",
+    "black_gap_cp",
+    "black_bound_lines",
+    "good_moves_asymmetry",
+    "gap_asymmetry_cp",
+];
+
 /// The difficulty of White's first move and of Black's reply.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Difficulty {
@@ -41,6 +56,24 @@ impl Difficulty {
             black: side(&reply.top_moves, -1)?,
             black_bound_lines: bound_lines(&reply.top_moves),
         })
+    }
+
+    /// The cells of [`DIFFICULTY_COLUMNS`]: per side the lines scored, the
+    /// good moves, the gap and the bound lines, then the two asymmetries.
+    #[must_use]
+    pub fn cells(&self) -> [Option<i32>; 10] {
+        [
+            count(self.white.lines),
+            count(self.white.good_moves),
+            self.white.gap_cp,
+            count(self.white_bound_lines),
+            count(self.black.lines),
+            count(self.black.good_moves),
+            self.black.gap_cp,
+            count(self.black_bound_lines),
+            self.good_moves_asymmetry(),
+            self.gap_asymmetry_cp(),
+        ]
     }
 
     /// White's good moves minus Black's.

@@ -27,13 +27,14 @@
 pub mod difficulty;
 mod merge;
 mod plan;
+mod prepared;
 pub mod repeats;
 mod row;
 mod table;
 mod validate;
 
 use std::{
-    collections::{BTreeMap, BTreeSet},
+    collections::BTreeSet,
     io,
     num::NonZeroU32,
     path::{Path, PathBuf},
@@ -42,16 +43,14 @@ use std::{
 };
 
 use c960_core::{SearchKey, Setup, Shard, Variant};
-use c960_engine::{
-    AnyEngine, Engine, EngineInfo, EngineSpec, GamePosition, Limit, Search, pool::PoolOptions,
-};
-use c960_runner::{Flow, Spare, run_journaled};
-use c960_store::{DroppedLine, Journal, RunDir, Validation, write_atomically};
+use c960_engine::{AnyEngine, EngineInfo, EngineSpec, Limit};
+use c960_store::{DroppedLine, RunDir, write_atomically};
+use prepared::Prepared;
 use serde::{Deserialize, Serialize};
 
 pub use c960_runner::{Progress, RunError};
 pub use c960_store::{FailedPosition, Sharding, SweepManifest};
-pub use difficulty::Difficulty;
+pub use difficulty::{DIFFICULTY_COLUMNS, Difficulty};
 pub use merge::{MergeError, MergeOutcome, merge};
 pub use plan::SweepPlan;
 pub use repeats::{RepeatPlan, Repeatability};
@@ -385,18 +384,6 @@ fn units(config: &SweepConfig) -> Vec<(Setup, u32)> {
         .collect()
 }
 
-/// A sweep ready to run: the engine checked, the journal open and read.
-struct Prepared {
-    variant: Variant,
-    engine: EngineInfo,
-    /// The engine started to identify the run, until a worker takes it.
-    spare: Spare<AnyEngine>,
-    engine_config: EngineSpec,
-    journal: Journal<Entry>,
-    done: BTreeMap<SearchKey, SweepRow>,
-    repaired: Vec<DroppedLine>,
-}
-
 /// Refuses a sweep without positions, of two variants, with a repeat rule
 /// its limit does not allow, with replies but one line a search, or of a
 /// shard without searches; returns its variant.
@@ -430,169 +417,6 @@ pub(crate) fn check_config(config: &SweepConfig) -> Result<Variant, SweepError> 
         )));
     }
     Ok(variant)
-}
-
-impl Prepared {
-    fn new(
-        config: &SweepConfig,
-        dir: &RunDir,
-        started: Option<AnyEngine>,
-    ) -> Result<Prepared, SweepError> {
-        let variant = check_config(config)?;
-        // Outputs that cannot be replaced are refused before any work.
-        dir.check_outputs(&[
-            JOURNAL_FILE,
-            PARQUET_FILE,
-            CSV_FILE,
-            REPEATS_PARQUET,
-            REPEATS_CSV,
-            MANIFEST_FILE,
-        ])?;
-        let engine_config = config.engine.with_multipv(config.multipv.get());
-        // Start one engine up front (or take the caller's): a wrong engine
-        // is reported before any work, its identity and options label the
-        // journal, and the first worker searches with it.
-        let started = match started {
-            Some(engine) => engine,
-            None => engine_config.start()?,
-        };
-        let engine = started.info().clone();
-        let settings = Settings {
-            engine: &engine.name,
-            engine_path: &engine.path,
-            engine_args: &engine.args,
-            engine_package: engine.package.as_deref(),
-            engine_script: engine.script.as_deref(),
-            engine_network: engine.network.as_ref(),
-            engine_options: &engine.options,
-            limit: config.limit,
-            multipv: config.multipv,
-            repeats: config.repeats.is_repeated().then_some(config.repeats),
-            variant,
-            reply: config.reply,
-        };
-        let (limit, plan, reply) = (config.limit, config.repeats, config.reply);
-        let validation = Validation {
-            check: Box::new(move |entry: &Entry| {
-                validate::check_entry(entry, limit, &plan, variant, reply)
-            }),
-            key: Box::new(validate::entry_key),
-        };
-        let path = config.out.join(JOURNAL_FILE);
-        let repaired = if config.repair {
-            Journal::repair(&path, &validation)?
-        } else {
-            Vec::new()
-        };
-        let (journal, entries) = Journal::<Entry>::open_checked(&path, &settings, &validation)?;
-        let done = entries
-            .into_iter()
-            .filter_map(|entry| match entry {
-                Entry::Done(row) => Some((row.key(), *row)),
-                Entry::Failed(_) => None,
-            })
-            .collect();
-        Ok(Prepared {
-            variant,
-            engine,
-            spare: Spare::new(started),
-            engine_config,
-            journal,
-            done,
-            repaired,
-        })
-    }
-
-    /// Evaluates `todo` on the pool, journaling each position as it
-    /// finishes; `on_finished(failed, evaluated)` (counts so far) follows
-    /// each.
-    /// Returns the positions that failed.
-    fn evaluate(
-        &mut self,
-        config: &SweepConfig,
-        todo: &[(Setup, u32)],
-        stop: &AtomicBool,
-        mut on_finished: impl FnMut(usize, usize),
-    ) -> Result<Vec<FailedPosition>, SweepError> {
-        let (limit, plan) = (config.limit, config.repeats);
-        let engine_config = &self.engine_config;
-        let spare = &self.spare;
-        // The identifying engine first, then new ones.
-        let start = || match spare.take() {
-            Some(engine) => Ok(engine),
-            None => engine_config.start(),
-        };
-        let work = |engine: &mut AnyEngine, (sp, repeat): &(Setup, u32)| {
-            let search = Search {
-                limit: plan.limit(limit, sp.id(), *repeat),
-                multipv: config.multipv.get(),
-            };
-            engine.new_game()?;
-            let start = GamePosition::new(sp.to_position());
-            let result = engine.search(&start, search)?;
-            let row = SweepRow::new(*sp, engine.info(), limit, &result)
-                .for_repeat(*repeat, plan.budget(limit, sp.id(), *repeat));
-            if !config.reply {
-                return Ok(row);
-            }
-            // Black's reply: the position after the best move, searched as
-            // the start was, from a cleared hash.
-            let mut after = start;
-            after
-                .push(result.best_move)
-                .map_err(|m| c960_engine::EngineError::Protocol {
-                    name: engine.info().name.clone(),
-                    reason: format!("best move {m:?} is not legal"),
-                })?;
-            engine.new_game()?;
-            let reply = engine.search(&after, search)?;
-            Ok(row.with_reply(Reply::new(after.current(), &reply)))
-        };
-        let mut failed: BTreeMap<SearchKey, FailedPosition> = BTreeMap::new();
-        let mut evaluated = 0;
-        let done = &mut self.done;
-        run_journaled(
-            &mut self.journal,
-            &start,
-            todo,
-            &work,
-            PoolOptions {
-                workers: config.jobs,
-                retries: config.retries,
-            },
-            stop,
-            |finished, journal| {
-                let (position, repeat) = todo[finished.index];
-                let key = SearchKey::new(position.id(), repeat);
-                // A failed search is journaled too: the run's outputs list
-                // it until a later run retries it.
-                let entry = match finished.outcome {
-                    Ok(row) => Entry::Done(Box::new(row)),
-                    Err(failure) => Entry::Failed(FailedPosition {
-                        sp: position.id(),
-                        repeat,
-                        reason: failure.reason,
-                        attempts: failure.attempts,
-                    }),
-                };
-                if !journal.append(&entry) {
-                    return Flow::Halt;
-                }
-                match entry {
-                    Entry::Done(row) => {
-                        done.insert(key, *row);
-                        evaluated += 1;
-                    }
-                    Entry::Failed(f) => {
-                        failed.insert(key, f);
-                    }
-                }
-                on_finished(failed.len(), evaluated);
-                Flow::Go
-            },
-        )?;
-        Ok(failed.into_values().collect())
-    }
 }
 
 /// Writes the tables (Parquet, CSV) and then the manifest, all

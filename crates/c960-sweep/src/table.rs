@@ -10,7 +10,7 @@ use c960_store::{
 };
 use polars::prelude::*;
 
-use crate::{Difficulty, SweepRow, TopMove, repeats};
+use crate::{Difficulty, SweepRow, TopMove, difficulty::DIFFICULTY_COLUMNS, repeats};
 
 /// Key of the manifest in the Parquet file's key-value metadata.
 pub const PARQUET_MANIFEST_KEY: &str = c960_store::PARQUET_MANIFEST_KEY;
@@ -120,41 +120,13 @@ fn reply_columns(frame: Frame<'_, SweepRow>, multipv: u32) -> Frame<'_, SweepRow
         .column("reply_best_move_san", |r| {
             r.reply.as_ref().map(|p| p.best_move_san.as_str())
         });
-    let frame = top_move_columns(frame, multipv, ("reply_move", true), |r| {
+    let mut frame = top_move_columns(frame, multipv, ("reply_move", true), |r| {
         r.reply.as_ref().map_or(&[], |p| p.top_moves.as_slice())
     });
-    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    for (k, name) in DIFFICULTY_COLUMNS.into_iter().enumerate() {
+        frame = frame.column(name, move |r| Difficulty::of(r).and_then(|d| d.cells()[k]));
+    }
     frame
-        .column("white_lines", move |r| {
-            Difficulty::of(r).map(|d| count(d.white.lines))
-        })
-        .column("white_good_moves", move |r| {
-            Difficulty::of(r).map(|d| count(d.white.good_moves))
-        })
-        .column("white_gap_cp", |r| {
-            Difficulty::of(r).and_then(|d| d.white.gap_cp)
-        })
-        .column("white_bound_lines", move |r| {
-            Difficulty::of(r).map(|d| count(d.white_bound_lines))
-        })
-        .column("black_lines", move |r| {
-            Difficulty::of(r).map(|d| count(d.black.lines))
-        })
-        .column("black_good_moves", move |r| {
-            Difficulty::of(r).map(|d| count(d.black.good_moves))
-        })
-        .column("black_gap_cp", |r| {
-            Difficulty::of(r).and_then(|d| d.black.gap_cp)
-        })
-        .column("black_bound_lines", move |r| {
-            Difficulty::of(r).map(|d| count(d.black_bound_lines))
-        })
-        .column("good_moves_asymmetry", |r| {
-            Difficulty::of(r).and_then(|d| d.good_moves_asymmetry())
-        })
-        .column("gap_asymmetry_cp", |r| {
-            Difficulty::of(r).and_then(|d| d.gap_asymmetry_cp())
-        })
 }
 
 /// One row per (SP, repeat) search: the columns of [`frame`] with

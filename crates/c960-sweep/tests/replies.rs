@@ -10,7 +10,9 @@ use c960_core::{
     Shard, StartPosition, Variant,
     shakmaty::{CastlingMode, Chess, Position, uci::UciMove},
 };
-use c960_sweep::{Difficulty, RepeatPlan, SweepConfig, SweepRow, check_row, merge, run};
+use c960_sweep::{
+    DIFFICULTY_COLUMNS, Difficulty, RepeatPlan, SweepConfig, SweepRow, check_row, merge, run,
+};
 use polars::prelude::*;
 
 use crate::shards::{config, manifest, rows, sweep, with_repeats};
@@ -92,35 +94,13 @@ fn each_reply_searches_the_position_after_the_best_move_and_the_table_measures_b
     }
 
     let frame = table(&out, c960_sweep::PARQUET_FILE);
-    let measures = [
-        "white_lines",
-        "white_good_moves",
-        "white_gap_cp",
-        "white_bound_lines",
-        "black_lines",
-        "black_good_moves",
-        "black_gap_cp",
-        "black_bound_lines",
-        "good_moves_asymmetry",
-        "gap_asymmetry_cp",
-    ];
-    let columns: Vec<Vec<Option<i64>>> = measures.iter().map(|m| ints(&frame, m)).collect();
+    let columns: Vec<Vec<Option<i64>>> =
+        DIFFICULTY_COLUMNS.iter().map(|m| ints(&frame, m)).collect();
     let sps = ints(&frame, "sp");
     for (i, sp) in sps.iter().enumerate() {
         let row = rows.iter().find(|r| Some(i64::from(r.sp)) == *sp).unwrap();
         let d = Difficulty::of(row).unwrap();
-        let expected = [
-            n(d.white.lines),
-            n(d.white.good_moves),
-            d.white.gap_cp.map(i64::from),
-            n(d.white_bound_lines),
-            n(d.black.lines),
-            n(d.black.good_moves),
-            d.black.gap_cp.map(i64::from),
-            n(d.black_bound_lines),
-            d.good_moves_asymmetry().map(i64::from),
-            d.gap_asymmetry_cp().map(i64::from),
-        ];
+        let expected: Vec<Option<i64>> = d.cells().iter().map(|c| c.map(i64::from)).collect();
         let got: Vec<Option<i64>> = columns.iter().map(|c| c[i]).collect();
         assert_eq!(got, expected, "SP {sp:?}");
         assert!((1..=3).contains(&d.white.good_moves));

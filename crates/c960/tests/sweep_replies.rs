@@ -13,71 +13,28 @@ use c960_core::{
     StartPosition,
     shakmaty::{Chess, Position, uci::UciMove},
 };
-use util::{Dir, fake_engine, run_command};
+use c960_sweep::DIFFICULTY_COLUMNS;
+use util::{Dir, csv_records, fake_engine, run_command};
 
-/// Each row of a CSV table as (column → cell).
-fn table(path: &std::path::Path) -> Vec<BTreeMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header: Vec<String> = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .map(str::to_owned)
-        .collect();
-    reader
-        .records()
-        .map(|record| {
-            header
-                .iter()
-                .cloned()
-                .zip(record.unwrap().iter().map(str::to_owned))
-                .collect()
-        })
-        .collect()
-}
+use crate::lying_engines;
 
-/// `c960 sweep --reply` of SP 5 and 518 with the fake engine in `mode`.
+/// `c960 sweep --reply` of SP 5 and 518 (2,000 nodes) with the fake
+/// engine in `mode`.
 fn fake(dir: &Dir, mode: &str, multipv: &str) -> Vec<BTreeMap<String, String>> {
-    let engine = fake_engine();
-    let mut command = dir.command(&[
-        "sweep",
-        "--engine",
-        engine.to_str().unwrap(),
-        "--positions",
-        "5,518",
-        "--nodes",
-        "100",
-        "--multipv",
-        multipv,
-        "--reply",
-        "--jobs",
-        "1",
-        "--out",
-        "out",
-        "--quiet",
-    ]);
-    command.env("C960_FAKE_UCI", mode);
-    let run = run_command(command);
+    let run = run_command(lying_engines::sweep_command(
+        dir,
+        &fake_engine(),
+        mode,
+        &["--multipv", multipv, "--reply"],
+    ));
     assert_eq!(run.code, 0, "{}", run.stderr);
-    table(&dir.file("out/sweep.csv"))
+    csv_records(&dir.file("out/sweep.csv"), &[])
 }
 
 /// The measures of a row: lines, good moves, gap and bound lines for White
 /// and for Black, then the two asymmetries.
 fn measures(row: &BTreeMap<String, String>) -> [&str; 10] {
-    [
-        "white_lines",
-        "white_good_moves",
-        "white_gap_cp",
-        "white_bound_lines",
-        "black_lines",
-        "black_good_moves",
-        "black_gap_cp",
-        "black_bound_lines",
-        "good_moves_asymmetry",
-        "gap_asymmetry_cp",
-    ]
-    .map(|c| row[c].as_str())
+    DIFFICULTY_COLUMNS.map(|c| row[c].as_str())
 }
 
 fn start(sp: &str) -> Chess {
@@ -117,7 +74,7 @@ fn plain_lines_give_the_good_moves_and_gaps_their_scores_imply() {
                 .is_ok()
         );
         assert_eq!(row["reply_move1_uci"], row["reply_best_move_uci"]);
-        assert_eq!(row["reply_nodes"], "100");
+        assert_eq!(row["reply_nodes"], "2000");
     }
 }
 
@@ -217,7 +174,7 @@ fn stockfish_replies_replay_and_their_measures_follow_from_the_move_columns() {
             out,
         ]);
         assert_eq!(run.code, 0, "{}", run.stderr);
-        table(&dir.file(out).join("sweep.csv"))
+        csv_records(&dir.file(out).join("sweep.csv"), &[])
     };
     let first = sweep("a");
     assert_eq!(first.len(), 3);
@@ -268,14 +225,10 @@ fn stockfish_replies_replay_and_their_measures_follow_from_the_move_columns() {
     }
     // One thread, a node limit and a cleared hash for each search: the
     // same table again, apart from the engine's clock.
-    let without_clock = |rows: Vec<BTreeMap<String, String>>| {
-        rows.into_iter()
-            .map(|mut row| {
-                row.remove("time_ms");
-                row.remove("reply_time_ms");
-                row
-            })
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(without_clock(sweep("b")), without_clock(first));
+    let clock = ["time_ms", "reply_time_ms"];
+    sweep("b");
+    assert_eq!(
+        csv_records(&dir.file("b/sweep.csv"), &clock),
+        csv_records(&dir.file("a/sweep.csv"), &clock)
+    );
 }
