@@ -12,6 +12,8 @@
 //! - [`elo`]: engine A against engine B over colour-reversed pairs:
 //!   pentanomial score, Elo, normalized Elo, likelihood of superiority and
 //!   the generalized SPRT.
+//! - [`moderate`]: empirical-Bayes moderation of many small-sample
+//!   variances (Smyth 2004), each pulled toward a prior fitted from all.
 //! - [`means`]: a group's mean with its interval (Student's t), Welch's
 //!   difference of two means and a bootstrap difference of two spreads.
 //! - [`regression`]: least squares with HC3 and HC1 robust standard errors
@@ -43,6 +45,7 @@ pub mod difficulty;
 pub mod elo;
 pub mod interval;
 pub mod means;
+pub mod moderate;
 pub mod normal;
 pub mod rank;
 pub mod regression;

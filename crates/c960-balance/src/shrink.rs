@@ -11,10 +11,12 @@
 //! variance is the posterior variance `B_i se_i²` plus `(1 − B_i)² Var(μ̂)`
 //! for the estimated centre (τ̂² is treated as known, which understates the
 //! width a little when there are few positions; with hundreds it is small).
+//! Standard errors with few degrees of freedom (moderated variances) give
+//! Student's t intervals on those degrees of freedom ([`shrink_t`]).
 
 use serde::Serialize;
 
-use crate::normal;
+use crate::{normal, student};
 
 /// The fitted prior.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
@@ -46,12 +48,33 @@ pub struct Shrunk {
 /// two-sided intervals at `level` (e.g. 0.95). `None` for fewer than three
 /// positions.
 #[must_use]
-#[allow(clippy::cast_precision_loss)]
 pub fn shrink(means: &[f64], ses: &[f64], level: f64) -> Option<(Prior, Vec<Shrunk>)> {
+    shrink_t(means, ses, &vec![f64::INFINITY; ses.len()], level)
+}
+
+/// [`shrink`] for standard errors that each have degrees of freedom `dfs`
+/// (moderated variances): each interval uses Student's t on its own
+/// degrees of freedom (infinite: normal).
+///
+/// # Panics
+/// When the three slices differ in length.
+#[must_use]
+#[allow(clippy::cast_precision_loss)]
+pub fn shrink_t(
+    means: &[f64],
+    ses: &[f64],
+    dfs: &[f64],
+    level: f64,
+) -> Option<(Prior, Vec<Shrunk>)> {
     assert_eq!(
         means.len(),
         ses.len(),
         "means and standard errors differ in length"
+    );
+    assert_eq!(
+        ses.len(),
+        dfs.len(),
+        "standard errors and degrees of freedom"
     );
     let n = means.len();
     if n < 3 {
@@ -68,10 +91,18 @@ pub fn shrink(means: &[f64], ses: &[f64], level: f64) -> Option<(Prior, Vec<Shru
     let mean = means.iter().zip(&weights).map(|(x, w)| x * w).sum::<f64>() / total;
     let mean_variance = 1.0 / total;
     let z = normal::quantile(0.5 + level / 2.0);
+    let critical = |df: f64| {
+        if df.is_finite() {
+            student::two_sided(level, df)
+        } else {
+            z
+        }
+    };
     let rows = means
         .iter()
         .zip(ses)
-        .map(|(&x, &se)| {
+        .zip(dfs)
+        .map(|((&x, &se), &df)| {
             let s2 = se * se;
             let weight = if signal_variance + s2 > 0.0 {
                 signal_variance / (signal_variance + s2)
@@ -80,11 +111,12 @@ pub fn shrink(means: &[f64], ses: &[f64], level: f64) -> Option<(Prior, Vec<Shru
             };
             let estimate = mean + weight * (x - mean);
             let sd = (weight * s2 + (1.0 - weight).powi(2) * mean_variance).sqrt();
+            let half = critical(df) * sd;
             Shrunk {
                 estimate,
                 sd,
-                low: estimate - z * sd,
-                high: estimate + z * sd,
+                low: estimate - half,
+                high: estimate + half,
                 weight,
             }
         })

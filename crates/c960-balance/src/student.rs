@@ -43,6 +43,27 @@ pub fn two_sided_p(t: f64, df: f64) -> f64 {
     2.0 * with(df).sf(t.abs())
 }
 
+/// `P(T ≤ t)` on `df` degrees of freedom; infinite `df` is the normal.
+#[must_use]
+pub fn cdf(t: f64, df: f64) -> f64 {
+    if df.is_finite() {
+        with(df).cdf(t)
+    } else {
+        crate::normal::cdf(t)
+    }
+}
+
+/// `P(T > t)` on `df` degrees of freedom, accurate far into the tail;
+/// infinite `df` is the normal.
+#[must_use]
+pub fn upper_tail(t: f64, df: f64) -> f64 {
+    if df.is_finite() {
+        with(df).sf(t)
+    } else {
+        crate::normal::upper_tail(t)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,6 +81,9 @@ mod tests {
             assert!((two_sided(0.95, df) - t).abs() < 1e-8, "df {df}");
             // A statistic on the interval's edge has p = 0.05 exactly.
             assert!((two_sided_p(t, df) - 0.05).abs() < 1e-9, "df {df}");
+            assert!((upper_tail(t, df) - 0.025).abs() < 1e-9, "df {df}");
+            assert!((cdf(-t, df) - 0.025).abs() < 1e-9, "df {df}");
         }
+        assert!((upper_tail(1.959_963_984_540_054, f64::INFINITY) - 0.025).abs() < 1e-10);
     }
 }

@@ -18,7 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{normal, sequential};
+use crate::{normal, sequential, student};
 
 /// What the data say about one position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -116,6 +116,32 @@ impl Claims {
         Claims {
             more: above_high,
             less: below_low,
+            balanced: above_low.max(below_high),
+        }
+    }
+
+    /// The claims for an estimate whose standard error has `df` degrees of
+    /// freedom (Student's t; infinite `df` is [`Claims::normal`]), as a
+    /// consensus whose variance is moderated position by position has. An
+    /// error that is zero, unknown or not finite supports no claim.
+    #[must_use]
+    pub fn student(estimate: f64, se: f64, df: f64, band: Band) -> Claims {
+        if !df.is_finite() {
+            return Claims::normal(estimate, se, band);
+        }
+        if !(se > 0.0 && se.is_finite() && estimate.is_finite() && df > 0.0) {
+            return Claims {
+                more: 1.0,
+                less: 1.0,
+                balanced: 1.0,
+            };
+        }
+        let t = |edge: f64| (estimate - edge) / se;
+        let above_low = student::upper_tail(t(band.low()), df);
+        let below_high = student::cdf(t(band.high()), df);
+        Claims {
+            more: student::upper_tail(t(band.high()), df),
+            less: student::cdf(t(band.low()), df),
             balanced: above_low.max(below_high),
         }
     }
@@ -256,6 +282,11 @@ mod tests {
                 Verdict::Unresolved
             ]
         );
+        // Few degrees of freedom make the same estimate less certain.
+        let normal = Claims::normal(0.60, 0.02, band);
+        let t = Claims::student(0.60, 0.02, 5.0, band);
+        assert!(t.more > normal.more, "{t:?} {normal:?}");
+        assert_eq!(Claims::student(0.60, 0.02, f64::INFINITY, band), normal);
         assert_eq!(
             Verdict::from_name("more-for-white"),
             Some(Verdict::MoreForWhite)

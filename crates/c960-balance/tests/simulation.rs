@@ -3,7 +3,8 @@
 //! rate of verdicts, coverage of anytime-valid intervals under adaptive
 //! stopping, adaptive against uniform allocation, shrinkage against raw
 //! means, and the multi-engine consensus (its raters with their own
-//! views in `simulation/raters.rs`).
+//! views in `simulation/raters.rs`, raters whose disagreement varies by
+//! position in `simulation/moderated.rs`).
 //!
 //! Per-game White scores are 1, ½ or 0 with per-position win, draw and loss
 //! probabilities; the spread of true scores (s.d. ≈ 0.024 around 0.54) and
@@ -21,6 +22,7 @@ use c960_balance::{
 };
 
 mod adversarial;
+mod moderated;
 mod raters;
 
 const MEAN: f64 = 0.54;

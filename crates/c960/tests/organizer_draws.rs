@@ -288,8 +288,8 @@ fn draw_verify_checks_a_balance_filtered_record_against_its_table() {
     assert!(line.contains("has no balance filter"), "{line}");
 
     // The published dataset's table, as docs/organizer.md uses it.
-    let v3 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/research-v3/balance.csv");
-    let v3 = v3.display().to_string();
+    let v4 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/research-v4/balance.csv");
+    let v4 = v4.display().to_string();
     dir.ok(&[
         "tournament",
         "--phrase",
@@ -301,15 +301,15 @@ fn draw_verify_checks_a_balance_filtered_record_against_its_table() {
         "--verdict",
         "balanced",
         "--balance",
-        &v3,
+        &v4,
         "--lang",
         "de",
         "--out",
-        "v3",
+        "v4",
     ]);
-    let out = dir.ok(&["draw", "--verify", "v3/draw.json", "--balance", &v3]);
+    let out = dir.ok(&["draw", "--verify", "v4/draw.json", "--balance", &v4]);
     assert!(
-        out.contains("102 positions kept by verdict balanced"),
+        out.contains("390 positions kept by verdict balanced"),
         "{out}"
     );
 }

@@ -11,7 +11,7 @@ use c960_balance::{
     rng::Rng,
 };
 
-use super::raters::{DIVERSE, FDR, RUNS, judge, mean, simulate, truths};
+use super::raters::{DIVERSE, FDR, Interval, RUNS, judge, mean, simulate, truths};
 
 /// Coverage may fall short of 0.95 by no more than the simulation's own
 /// error (20 runs of 960 positions).
@@ -27,12 +27,12 @@ fn judged(seed: u64, tamper: impl Fn(&mut Vec<EngineMeans>, &mut Rng)) -> (f64, 
         let mut raters = simulate(&truth, &DIVERSE, &mut rng);
         tamper(&mut raters, &mut rng);
         let result = consensus(&raters, 0.95, Weights::Data).unwrap();
-        let estimates: Vec<(f64, f64)> = result
+        let estimates: Vec<Interval> = result
             .positions
             .iter()
             .map(|p| {
                 let p = p.unwrap();
-                (p.estimate, p.se)
+                (p.estimate, p.se, p.df)
             })
             .collect();
         let (c, f, d) = judge(&truth, &estimates);

@@ -9,6 +9,7 @@ use c960_balance::{
     consensus::{EngineMeans, Heterogeneity, Weights, consensus},
     reliability::pearson,
     rng::Rng,
+    student,
     verdict::{Band, Claims, Verdict, decide},
 };
 
@@ -132,15 +133,28 @@ fn is_false(verdict: Verdict, t: f64, centre: f64) -> bool {
     }
 }
 
+/// An estimate, its standard error and the degrees of freedom of its t
+/// (infinite: normal).
+pub(super) type Interval = (f64, f64, f64);
+
+/// Whether the 95 % interval of `(estimate, se, df)` covers `t`.
+pub(super) fn covers(t: f64, (e, se, df): Interval) -> bool {
+    let q = if df.is_finite() {
+        student::two_sided(0.95, df)
+    } else {
+        1.959_963_984_540_054
+    };
+    (e - q * se..=e + q * se).contains(&t)
+}
+
 /// Coverage of the truth, false discovery proportion and share decided for
-/// intervals `(estimate, se)` per position.
+/// intervals `(estimate, se, df)` per position.
 #[allow(clippy::cast_precision_loss)]
-pub(super) fn judge(truth: &[f64], estimates: &[(f64, f64)]) -> (f64, f64, f64) {
-    let z = 1.959_963_984_540_054;
+pub(super) fn judge(truth: &[f64], estimates: &[Interval]) -> (f64, f64, f64) {
     let covered = truth
         .iter()
         .zip(estimates)
-        .filter(|(t, (e, se))| (e - z * se..=e + z * se).contains(t))
+        .filter(|(t, e)| covers(**t, **e))
         .count() as f64
         / truth.len() as f64;
     let centre = estimates.iter().map(|e| e.0).sum::<f64>() / estimates.len() as f64;
@@ -150,7 +164,7 @@ pub(super) fn judge(truth: &[f64], estimates: &[(f64, f64)]) -> (f64, f64, f64) 
     };
     let claims: Vec<Claims> = estimates
         .iter()
-        .map(|&(e, se)| Claims::normal(e, se, band))
+        .map(|&(e, se, df)| Claims::student(e, se, df, band))
         .collect();
     let decisions = decide(&claims, FDR);
     let made = decisions
@@ -175,8 +189,8 @@ pub(super) fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len() as f64
 }
 
-/// The consensus's `(estimate, se)` per position.
-fn intervals(raters: &[EngineMeans], weights: Weights) -> Vec<(f64, f64)> {
+/// The consensus's `(estimate, se, df)` per position.
+fn intervals(raters: &[EngineMeans], weights: Weights) -> Vec<Interval> {
     let result = consensus(raters, 0.95, weights).unwrap();
     assert_eq!(result.heterogeneity, Heterogeneity::of(raters.len()));
     result
@@ -184,7 +198,7 @@ fn intervals(raters: &[EngineMeans], weights: Weights) -> Vec<(f64, f64)> {
         .iter()
         .map(|p| {
             let p = p.unwrap();
-            (p.estimate, p.se)
+            (p.estimate, p.se, p.df)
         })
         .collect()
 }
@@ -227,11 +241,11 @@ fn a_heterogeneity_blind_interval_overclaims() {
         // v2's design: one rater's repeats, with the interval its repeats
         // give (what v2 published).
         let one = simulate(&truth, &REPEATED, &mut rng);
-        let estimates: Vec<(f64, f64)> = one[0]
+        let estimates: Vec<Interval> = one[0]
             .means
             .iter()
             .zip(&one[0].ses)
-            .map(|(m, s)| (m.unwrap(), s.unwrap()))
+            .map(|(m, s)| (m.unwrap(), s.unwrap(), f64::INFINITY))
             .collect();
         repeated.push(judge(&truth, &estimates));
         // Diverse raters, but an interval from their search noise alone.
@@ -247,10 +261,16 @@ fn a_heterogeneity_blind_interval_overclaims() {
             .map(|(scale, own)| scale.noise / (1.0 - own))
             .sum::<f64>()
             / (k * k);
-        let estimates: Vec<(f64, f64)> = result
+        let estimates: Vec<Interval> = result
             .positions
             .iter()
-            .map(|p| (p.unwrap().estimate, noise.sqrt() * to_reference))
+            .map(|p| {
+                (
+                    p.unwrap().estimate,
+                    noise.sqrt() * to_reference,
+                    f64::INFINITY,
+                )
+            })
             .collect();
         blind.push(judge(&truth, &estimates));
     }

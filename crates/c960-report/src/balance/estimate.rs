@@ -8,7 +8,7 @@ use c960_balance::{
     means::pooled_variance,
     reliability::{components, split_half},
     sequential::confidence_sequence,
-    shrink::shrink,
+    shrink::{shrink, shrink_t},
     verdict::{Band, Claims, Decision, Verdict, decide},
 };
 use c960_core::POSITION_COUNT;
@@ -24,7 +24,7 @@ pub(super) struct SweepResult {
     pub(super) agreement: Vec<c960_balance::consensus::Agreement>,
     pub(super) rows: BTreeMap<u16, SweepRow>,
     pub(super) merged: Vec<Merged>,
-    pub(super) dispersion: Option<c960_balance::consensus::Dispersion>,
+    pub(super) moderation: Option<c960_balance::consensus::Moderation>,
 }
 
 /// Random splits for split-half reliability.
@@ -190,6 +190,8 @@ fn consensus_rows(
                 low: e.low,
                 high: e.high,
                 se: e.se,
+                df: e.df,
+                spread: e.spread,
                 shrunk: s,
                 shrunk_low: lo,
                 shrunk_high: hi,
@@ -226,7 +228,7 @@ pub(super) fn from_sweeps(
             agreement,
             rows,
             merged,
-            dispersion: None,
+            moderation: None,
         });
     }
     let result = consensus(&raters, c960_balance::LEVEL, settings.weights)?;
@@ -244,10 +246,11 @@ pub(super) fn from_sweeps(
     };
     let claims: Vec<Claims> = present
         .iter()
-        .map(|(_, e)| Claims::normal(e.estimate, e.se, band))
+        .map(|(_, e)| Claims::student(e.estimate, e.se, e.df, band))
         .collect();
     let decisions = decide(&claims, settings.level);
-    let shrunk = shrink(&values, &ses, c960_balance::LEVEL).map(|(_, r)| r);
+    let dfs: Vec<f64> = present.iter().map(|p| p.1.df).collect();
+    let shrunk = shrink_t(&values, &ses, &dfs, c960_balance::LEVEL).map(|(_, r)| r);
     // The consensus's reliability: split-half over its raters, projected
     // to all of them.
     let reliability = result.split_half(SPLITS, settings.seed);
@@ -266,7 +269,7 @@ pub(super) fn from_sweeps(
         agreement,
         rows: out,
         merged,
-        dispersion: Some(result.dispersion),
+        moderation: Some(result.moderation),
     })
 }
 
@@ -303,6 +306,8 @@ fn one_rater(
                     low: f64::NAN,
                     high: f64::NAN,
                     se: f64::NAN,
+                    df: f64::NAN,
+                    spread: f64::NAN,
                     shrunk: estimate,
                     shrunk_low: f64::NAN,
                     shrunk_high: f64::NAN,

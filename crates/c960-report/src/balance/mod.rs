@@ -15,8 +15,10 @@
 //!   repeats (and a `repeat` column, where present, too); each engine's
 //!   per-position mean and standard error feed the multi-engine consensus
 //!   (see `c960_balance::consensus`), on the first engine's centipawn
-//!   scale; repeatability is split-half over repeats. Verdicts take the
-//!   consensus estimate and its standard error as normal.
+//!   scale, each position's interval its own (the raters' disagreement
+//!   there, moderated toward all positions'); repeatability is split-half
+//!   over repeats. Verdicts take the consensus estimate, its standard
+//!   error and its degrees of freedom as Student's t.
 //!
 //! The verdict a position gets comes from one method, by default the one
 //! whose per-position estimates are more reliable (split-half; a method
@@ -173,6 +175,12 @@ pub struct SweepRow {
     pub high: f64,
     /// Its standard error.
     pub se: f64,
+    /// The degrees of freedom of the Student's t behind its interval and
+    /// verdict (infinite: normal).
+    pub df: f64,
+    /// The raters' disagreement at the position against the model's (see
+    /// `c960_balance::consensus::Estimate::spread`).
+    pub spread: f64,
     /// Shrunk estimate.
     pub shrunk: f64,
     /// Its 95% interval.
@@ -251,11 +259,11 @@ pub struct Balance {
     /// also named on stderr).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub merged: Vec<c960_balance::consensus::Merged>,
-    /// The consensus raters' disagreement against its model's, and the
-    /// factor every interval's variance was widened by because of it
-    /// (absent with fewer than two raters).
+    /// The consensus raters' disagreement against its model's, pooled, and
+    /// the prior each position's own is moderated toward (absent with fewer
+    /// than two raters).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dispersion: Option<c960_balance::consensus::Dispersion>,
+    pub moderation: Option<c960_balance::consensus::Moderation>,
     /// Per position (by SP) from games.
     #[serde(skip)]
     pub games_rows: BTreeMap<u16, GamesRow>,
@@ -274,7 +282,11 @@ const METHOD: &str = "Games: per-position anytime-valid confidence sequences (pr
 empirical Bernstein, Waudby-Smith & Ramdas 2024) and e-process p-values; estimates shrunk toward \
 the mean of all games by normal-normal empirical Bayes (Paule-Mandel signal variance, pooled \
 per-game variance). Sweeps: runs of one engine and limit are repeats; engines combined by a \
-one-factor consensus on the first engine's centipawn scale, with normal p-values. Verdicts: the \
+one-factor consensus on the first engine's centipawn scale; each position's variance scaled by \
+its raters' own disagreement (Cochran's Q over its degrees of freedom), moderated toward all \
+positions' by empirical Bayes (scaled inverse chi-square prior, Smyth 2004), with Student's t \
+intervals and p-values on the moderated degrees of freedom; estimates shrunk toward the mean of \
+all positions (normal-normal empirical Bayes). Verdicts: the \
 claim with the smallest p-value per position, doubled, and Benjamini-Hochberg q-values over all \
 positions; a verdict is made where q <= the stated level. Reliability: median split-half \
 correlation over 21 seeded random splits, projected by Spearman-Brown.";
@@ -368,7 +380,7 @@ pub fn compute_any(
     } else {
         Some(from_sweeps(&sweep_rows, settings)?)
     };
-    let (sweep_summary, engines, agreement, sweep_map, merged, dispersion) = match sweeps {
+    let (sweep_summary, engines, agreement, sweep_map, merged, moderation) = match sweeps {
         None => (
             None,
             Vec::new(),
@@ -383,7 +395,7 @@ pub fn compute_any(
             s.agreement,
             s.rows,
             s.merged,
-            s.dispersion,
+            s.moderation,
         ),
     };
     let verdict_method = choose(
@@ -399,7 +411,7 @@ pub fn compute_any(
         engines,
         agreement,
         merged,
-        dispersion,
+        moderation,
         games_rows,
         sweep_rows: sweep_map,
         inputs,

@@ -156,7 +156,7 @@ pub(super) fn reference(sources: &[Source]) -> Option<String> {
 /// verdicts use it.
 pub(super) fn consensus_row(balance: Option<&Balance>, sp: u16) -> Option<&SweepRow> {
     let b = balance?;
-    b.dispersion.as_ref()?;
+    b.moderation.as_ref()?;
     b.sweep_rows
         .get(&sp)
         .filter(|r| r.shrunk_low.is_finite() && r.shrunk_high.is_finite())
