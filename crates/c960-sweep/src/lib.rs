@@ -63,6 +63,15 @@ pub const REPEATS_PARQUET: &str = c960_store::REPEATS_TABLE;
 pub const REPEATS_CSV: &str = c960_store::REPEATS_CSV;
 /// Provenance of the run.
 pub const MANIFEST_FILE: &str = c960_store::MANIFEST_FILE;
+/// Every file a sweep writes in its directory.
+pub const OUTPUT_FILES: [&str; 6] = [
+    JOURNAL_FILE,
+    PARQUET_FILE,
+    CSV_FILE,
+    REPEATS_PARQUET,
+    REPEATS_CSV,
+    MANIFEST_FILE,
+];
 
 /// What to sweep and how.
 #[derive(Clone, Debug)]
@@ -399,14 +408,7 @@ impl Prepared {
     ) -> Result<Prepared, SweepError> {
         let variant = check_config(config)?;
         // Outputs that cannot be replaced are refused before any work.
-        dir.check_outputs(&[
-            JOURNAL_FILE,
-            PARQUET_FILE,
-            CSV_FILE,
-            REPEATS_PARQUET,
-            REPEATS_CSV,
-            MANIFEST_FILE,
-        ])?;
+        dir.check_outputs(&OUTPUT_FILES)?;
         let engine_config = config.engine.with_multipv(config.multipv.get());
         // Start one engine up front (or take the caller's): a wrong engine
         // is reported before any work, its identity and options label the

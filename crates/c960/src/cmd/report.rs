@@ -12,6 +12,21 @@ use crate::{
 };
 
 pub(crate) fn run(args: &ReportArgs) -> Result<()> {
+    let mut claim = c960_store::Claim::new().dir(&args.out, "--out");
+    for (paths, flag) in [
+        (&args.sweeps, "--sweep"),
+        (&args.selfplays, "--selfplay"),
+        (&args.imports, "--games"),
+        (&args.validation, "--validation"),
+    ] {
+        for path in paths {
+            claim = claim.input(path, flag);
+        }
+    }
+    if let Some(agreement) = &args.agreement {
+        claim = claim.input(agreement, "--agreement");
+    }
+    let _claimed = claim.take()?;
     // Runs being written are not read (the report locks them again); a
     // sweep table given on its own is guarded by its directory's lock.
     let mut locks = Vec::new();

@@ -86,6 +86,9 @@ fn repeatability(
 
 pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     let config = config(args)?;
+    let _claimed = c960_store::Claim::new()
+        .run_dir(&config.out, "--out", &c960_sweep::OUTPUT_FILES)
+        .take()?;
     interrupt::install();
     let searches = config.searches();
     let unit = if config.repeats.is_repeated() {
