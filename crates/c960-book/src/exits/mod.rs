@@ -13,6 +13,7 @@
 //! gives books of several windows.
 
 mod expand;
+mod plan;
 mod run;
 mod select;
 
@@ -24,6 +25,7 @@ pub use expand::{
     Exit, MAX_PLIES, MAX_SEARCHES_PER_START, MEASURED_NODES_PER_SECOND, StartExits, Tree,
     check_start, expand,
 };
+pub use plan::PLAN_FILE;
 pub use run::{ExitSettings, ExpandConfig, Expansion, read_runs, run};
 pub use select::{
     MATE_THRESHOLD_CP, Measure, Quota, Range, Selection, Window, position_key, select,

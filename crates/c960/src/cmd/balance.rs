@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use c960_report::balance::{BALANCE_CSV, BALANCE_JSON, MethodSummary, Settings, compute};
 
 use crate::{
+    output::say,
     cli::{BalanceArgs, InputError},
     output::Text,
 };
@@ -72,7 +73,7 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
     };
     let balance = compute(&args.games, &args.sweep, settings)?;
     for merged in &balance.merged {
-        eprintln!("c960: warning: {merged}");
+        say!("c960: warning: {merged}");
     }
     balance
         .write(&args.out)

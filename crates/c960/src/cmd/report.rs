@@ -7,6 +7,7 @@ use c960_report::{RunKind, build_with, source};
 use c960_store::POSITIONS_TABLE;
 
 use crate::{
+    output::say,
     cli::{InputError, ReportArgs},
     output::Text,
 };
@@ -78,12 +79,12 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
     }
     // Raters merged as copies of others are named.
     for merged in built.verdicts.iter().flat_map(|b| &b.merged) {
-        eprintln!("c960: warning: {merged}");
+        say!("c960: warning: {merged}");
     }
     // Runs with failures are reported, and flagged on every page.
     for source in &built.sources {
         if let Some(failures) = source.failures() {
-            eprintln!(
+            say!(
                 "c960: warning: {} has {failures}; the report has no numbers for them",
                 source.dir.display()
             );
@@ -113,7 +114,7 @@ fn dfrc_summary(
     started: Instant,
 ) -> Result<()> {
     for run in built.runs.iter().filter(|r| !r.failed.is_empty()) {
-        eprintln!(
+        say!(
             "c960: warning: {} has {}; the report has no numbers for them",
             run.dir.display(),
             c960_core::plural(run.failed.len(), "failed setup", "failed setups")

@@ -11,6 +11,7 @@ use c960_sweep::{
 };
 
 use crate::{
+    output::say,
     cli::SweepArgs,
     cmd::engine_args::default_out,
     follow::{Follow, interrupted},
@@ -159,7 +160,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
 /// Says on stderr which journal lines `--repair` dropped.
 pub(crate) fn report_repairs(journal: &std::path::Path, dropped: &[c960_store::DroppedLine]) {
     for line in dropped {
-        eprintln!(
+        say!(
             "c960: repaired: dropped {} line {}: {}",
             journal.display(),
             line.line,

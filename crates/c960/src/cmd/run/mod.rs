@@ -35,7 +35,8 @@ use anyhow::{Context, Result};
 use c960_selfplay::{PositionSummary, SelfplayConfig};
 use serde::Serialize;
 
-use crate::{cli::RunArgs, interrupt, output::Text};
+use crate::{
+    output::say,cli::RunArgs, interrupt, output::Text};
 
 use configs::configs;
 use plan::Plan;
@@ -211,7 +212,7 @@ fn start_engines(
         } else {
             format!("sweep by {} raters", sweeps.len())
         };
-        eprintln!(
+        say!(
             "c960 run ({}) with {}: {} positions; {searches}; {} into {}",
             plan.profile.name(),
             named.join(", "),
