@@ -315,16 +315,7 @@ pub fn read_runs(
         let path = dir.join(JOURNAL_FILE);
         let (header, theirs) = Journal::<StartExits>::read_header(&path)
             .map_err(|e| RunError::Invalid(e.to_string()))?;
-        let ours: ExitSettings = serde_json::from_slice::<serde_json::Value>(&header)
-            .ok()
-            .and_then(|v| v.get("settings").cloned())
-            .and_then(|v| serde_json::from_value(v).ok())
-            .ok_or_else(|| {
-                RunError::Invalid(format!(
-                    "{} is not the journal of a `c960 book exits` run",
-                    path.display()
-                ))
-            })?;
+        let ours = exit_settings(&path, &header)?;
         let reference = if let Some((first, raw, first_dir)) = &settings {
             if *first != ours {
                 return Err(RunError::Invalid(format!(
@@ -383,4 +374,18 @@ pub fn read_runs(
         trimmed: Some(trimmed),
         repaired: Vec::new(),
     })
+}
+
+/// The exit settings in the header of the journal at `path`.
+fn exit_settings(path: &Path, header: &[u8]) -> Result<ExitSettings, RunError> {
+    serde_json::from_slice::<serde_json::Value>(header)
+        .ok()
+        .and_then(|v| v.get("settings").cloned())
+        .and_then(|v| serde_json::from_value(v).ok())
+        .ok_or_else(|| {
+            RunError::Invalid(format!(
+                "{} is not the journal of a `c960 book exits` run",
+                path.display()
+            ))
+        })
 }
