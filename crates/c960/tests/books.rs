@@ -310,6 +310,27 @@ fn book_verify_refuses_a_missing_file() {
         out,
         "ok.epd: 1 line, all good; castling notation: Shredder-FEN\n"
     );
+    // An empty file is refused, and its summary does not call it good.
+    fs::write(dir.file("empty.epd"), "").unwrap();
+    let empty = dir.run(&["book", "--verify", "empty.epd"]);
+    assert_eq!(empty.code, 2, "{}", empty.stderr);
+    assert!(
+        empty.stdout.starts_with("empty.epd: 0 lines, no position"),
+        "{}",
+        empty.stdout
+    );
+    assert!(
+        empty.stderr.contains("empty.epd: no lines"),
+        "{}",
+        empty.stderr
+    );
+    // A one-line book is "1 line".
+    let said = dir.run(&["book", "starts", "--positions", "5", "--out", "one.epd"]);
+    assert!(
+        said.stderr.contains("1 line written to one.epd"),
+        "{}",
+        said.stderr
+    );
 }
 
 #[test]
