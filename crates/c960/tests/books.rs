@@ -29,7 +29,8 @@ fn v3_table() -> PathBuf {
 /// data/books/README.md and the justfile's `books` recipe give them.
 /// The exit books of data/books (made from an engine expansion whose
 /// journal is not committed; `book_exits::` regenerates a slice of them).
-const EXIT_BOOKS: [&str; 4] = [
+const EXIT_BOOKS: [&str; 5] = [
+    "c960_FRC_4852.epd",
     "c960_FRC_exits_cp90-120.epd",
     "c960_FRC_exits_dr48-52.epd",
     "c960_DFRC_exits_cp90-120.epd",
