@@ -54,7 +54,6 @@
 //! re-exports.
 
 pub mod agreement;
-pub mod balance;
 pub mod board;
 mod build;
 mod chart_data;
@@ -67,11 +66,11 @@ pub mod html;
 mod join;
 pub mod kit;
 mod lang;
-mod parquet_columns;
 pub mod sheet;
 pub mod site;
 mod source;
 
+pub use c960_verdict::balance;
 pub use build::{Built, Options, TREE_PLIES, TREE_SHARE, build, build_with};
 pub use c960_store::RunKind;
 pub use chart_data::castling_opportunities;

@@ -189,6 +189,7 @@ struct Reliability<'a> {
 /// the consensus of the raters with its interval on the reference rater's
 /// scale, or one engine's view.
 pub(super) fn balance_note(sources: &[Source], consensus_of: Option<usize>) -> String {
+    use c960_store::columns::balance as column;
     let sweeps: Vec<&Source> = sources
         .iter()
         .filter(|s| s.kind == RunKind::Sweep)
@@ -201,6 +202,7 @@ pub(super) fn balance_note(sources: &[Source], consensus_of: Option<usize>) -> S
         reference: raters::reference(sources).unwrap_or_default(),
         interval: raters::CONSENSUS_INTERVAL.trim_end_matches(','),
         single: sweeps.len() == 1 && first.manifest.searches() <= 1,
+        columns: [column::ESTIMATE, column::LOW, column::HIGH, column::SWEEP_CP],
     }
     .to_string()
 }
@@ -215,6 +217,9 @@ struct BalanceNote {
     reference: String,
     interval: &'static str,
     single: bool,
+    /// `balance.csv`'s columns: the published estimate, its interval's
+    /// ends, and the consensus before shrinking.
+    columns: [&'static str; 4],
 }
 
 #[cfg(test)]

@@ -1,26 +1,38 @@
 //! The column names of a Parquet table, and some of its columns: the one
-//! reader behind the report's tables (runs, verdict inputs, DFRC sweeps).
+//! reader behind the tables the report and the verdicts read (runs,
+//! verdict inputs, DFRC sweeps).
 
-use std::{fs::File, path::Path};
+use std::{fs::File, io, path::Path};
 
-use c960_store::CorruptFile;
 use polars::prelude::*;
+use thiserror::Error;
 
-use crate::ReportError;
+use crate::CorruptFile;
+
+/// Why a table's columns cannot be read.
+#[derive(Debug, Error)]
+pub enum ColumnsError {
+    /// The file cannot be opened.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// Polars refused the table.
+    #[error("{}", crate::polars_reason(.0))]
+    Polars(#[from] PolarsError),
+    /// The file is not readable Parquet.
+    #[error(transparent)]
+    Corrupt(#[from] CorruptFile),
+}
 
 /// Reads `path` once: its column names, and the columns `wanted` when
 /// asked for.
 fn read(
     path: &Path,
     wanted: Option<Vec<String>>,
-) -> Result<(Vec<String>, Option<DataFrame>), ReportError> {
+) -> Result<(Vec<String>, Option<DataFrame>), ColumnsError> {
     let file = File::open(path).map_err(|e| {
-        ReportError::Io(std::io::Error::new(
-            e.kind(),
-            format!("cannot read {}: {e}", path.display()),
-        ))
+        io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display()))
     })?;
-    c960_store::quietly(|| -> PolarsResult<_> {
+    crate::quietly(|| -> PolarsResult<_> {
         let mut reader = ParquetReader::new(file);
         let names: Vec<String> = reader
             .schema()?
@@ -36,15 +48,15 @@ fn read(
         path: path.to_owned(),
         reason: format!("unreadable Parquet ({panic})"),
     })?
-    .map_err(ReportError::from)
+    .map_err(ColumnsError::from)
 }
 
 /// The names of the table's columns, in table order.
-pub(crate) fn names(path: &Path) -> Result<Vec<String>, ReportError> {
+pub fn parquet_column_names(path: &Path) -> Result<Vec<String>, ColumnsError> {
     Ok(read(path, None)?.0)
 }
 
 /// The columns `wanted` of the table, in the order asked for.
-pub(crate) fn columns(path: &Path, wanted: Vec<String>) -> Result<DataFrame, ReportError> {
+pub fn parquet_columns(path: &Path, wanted: Vec<String>) -> Result<DataFrame, ColumnsError> {
     Ok(read(path, Some(wanted))?.1.unwrap_or_default())
 }

@@ -82,9 +82,11 @@ pub(super) fn from_games(
             confidence_sequence(&scores[sp], 0.05)
         };
         // A score lies in [0, 1], and so does its interval.
-        let (s, lo, hi) = shrunk.as_ref().map_or((means[i], cs.low, cs.high), |r| {
-            (r[i].estimate, r[i].low.max(0.0), r[i].high.min(1.0))
-        });
+        let (s, lo, hi, sd) = shrunk
+            .as_ref()
+            .map_or((means[i], cs.low, cs.high, f64::NAN), |r| {
+                (r[i].estimate, r[i].low.max(0.0), r[i].high.min(1.0), r[i].sd)
+            });
         rows.insert(
             *sp,
             GamesRow {
@@ -95,6 +97,7 @@ pub(super) fn from_games(
                 shrunk: s,
                 shrunk_low: lo,
                 shrunk_high: hi,
+                shrunk_sd: sd,
                 decision: decisions[i],
             },
         );
@@ -179,8 +182,8 @@ fn consensus_rows(
 ) -> BTreeMap<u16, SweepRow> {
     let mut out = BTreeMap::new();
     for (i, (sp, e)) in present.iter().enumerate() {
-        let (s, lo, hi) = shrunk.map_or((e.estimate, e.low, e.high), |r| {
-            (r[i].estimate, r[i].low, r[i].high)
+        let (s, lo, hi, sd) = shrunk.map_or((e.estimate, e.low, e.high, e.se), |r| {
+            (r[i].estimate, r[i].low, r[i].high, r[i].sd)
         });
         out.insert(
             *sp,
@@ -195,6 +198,7 @@ fn consensus_rows(
                 shrunk: s,
                 shrunk_low: lo,
                 shrunk_high: hi,
+                shrunk_sd: sd,
                 decision: decisions[i],
             },
         );
@@ -311,6 +315,7 @@ fn one_rater(
                     shrunk: estimate,
                     shrunk_low: f64::NAN,
                     shrunk_high: f64::NAN,
+                    shrunk_sd: f64::NAN,
                     decision: unresolved,
                 },
             )
