@@ -82,6 +82,10 @@ bench-slurm positions="0-15" games="48" nodes="2000" runs="3" merge_games="10000
 bench-books pairs="1000" nodes="2000" load_pairs="4" load_nodes="1000" concurrency="2" seed="960":
     bash crates/c960-book/bench/bench-books.sh {{pairs}} {{nodes}} {{load_pairs}} {{load_nodes}} {{concurrency}} {{seed}}
 
+# Resolution at high draw rates (docs/books.md): Stockfish 15.1 at 2×NODES against NODES nodes, PAIRS game pairs per book journaled in data/books/resolution/ (resumable, across sessions); then data/books/resolution.csv and docs/books-resolution.svg from the journals. PAIRS=0 only recomputes them from the committed journals.
+bench-books-resolution pairs="800" nodes="80000" concurrency="2" seed="960":
+    bash crates/c960-book/bench/bench-resolution.sh {{pairs}} {{nodes}} {{concurrency}} {{seed}}
+
 # Validity per engine core-hour: sweep designs (raters alone and combined) on a fixed stratified subset of 96 positions, judged by their agreement with the independent analyses in $C960_VALIDATION (docs/validity.md).
 bench-validity jobs="2":
     bash crates/c960/bench/bench-validity.sh {{jobs}}
@@ -97,3 +101,7 @@ screenshots:
 # The candidate raters of dataset v4 over all 960 positions, resumable (data/v4-raters.sh).
 v4-raters parallel="2":
     bash data/v4-raters.sh {{parallel}}
+
+# The difficulty tables of data/research-v4 (good moves, gaps and their asymmetry, Stockfish 19 and 17.1 with replies), resumable (data/publish-difficulty.sh).
+difficulty:
+    bash data/publish-difficulty.sh

@@ -3,12 +3,14 @@
 //! `pentanomial LL LD DD WD WW [WINS DRAWS LOSSES]` prints, as one JSON
 //! document, c960's [`MatchStats`] of engine A over engine B: the score,
 //! Elo and normalized Elo per game pair with their 95 % intervals, and the
-//! likelihood of superiority. The optional game counts are carried through.
+//! likelihood of superiority; beside them `pairs_ratio` and
+//! `game_pair_elo` (normalized game-pair Elo with its interval). The
+//! optional game counts are carried through.
 //! A bad argument gets one line on stderr and exit code 2.
 
 use std::process::ExitCode;
 
-use c960_balance::elo::MatchStats;
+use c960_balance::elo::{MatchStats, game_pair_elo, pairs_ratio};
 
 fn counts(args: &[String]) -> Result<([u64; 5], [u64; 3]), String> {
     let usage = "usage: pentanomial LL LD DD WD WW [WINS DRAWS LOSSES]";
@@ -33,7 +35,18 @@ fn main() -> ExitCode {
     match counts(&args) {
         Ok((pentanomial, wdl)) => {
             let stats = MatchStats::from_pentanomial(pentanomial, 0, wdl, None);
-            match serde_json::to_string(&stats) {
+            let mut json = serde_json::to_value(&stats).unwrap_or_default();
+            if let Some(fields) = json.as_object_mut() {
+                fields.insert(
+                    "pairs_ratio".into(),
+                    serde_json::json!(pairs_ratio(pentanomial)),
+                );
+                fields.insert(
+                    "game_pair_elo".into(),
+                    serde_json::json!(game_pair_elo(pentanomial)),
+                );
+            }
+            match serde_json::to_string(&json) {
                 Ok(json) => {
                     println!("{json}");
                     ExitCode::SUCCESS

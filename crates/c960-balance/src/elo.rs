@@ -258,6 +258,47 @@ impl MatchStats {
     }
 }
 
+/// Pairs A won against pairs A lost, `(WW + WD) / (LD + LL)` (fastchess's
+/// `PairsRatio`); none when A lost no pair.
+#[must_use]
+pub fn pairs_ratio(pentanomial: [u64; 5]) -> Option<f64> {
+    let [ll, ld, _, wd, ww] = pentanomial;
+    #[allow(clippy::cast_precision_loss)]
+    (ll + ld > 0).then(|| (ww + wd) as f64 / (ld + ll) as f64)
+}
+
+/// Normalized game-pair Elo, `100 · log10((2 WW + WD) / (2 LL + LD))`:
+/// an Elo per game pair that depends little on the book's draw rate and
+/// bias (the measure of the Stockfish wiki's "Useful data"), with its
+/// interval at [`crate::LEVEL`] by the delta method over the pairs (each
+/// pair contributes `2·[WW] + [WD]` won and `2·[LL] + [LD]` lost half
+/// points). None without a won and a lost half point.
+#[must_use]
+pub fn game_pair_elo(pentanomial: [u64; 5]) -> Option<Estimate> {
+    let [ll, ld, _, wd, ww] = pentanomial;
+    let pairs: u64 = pentanomial.iter().sum();
+    #[allow(clippy::cast_precision_loss)]
+    let (n, [ll, ld, wd, ww]) = (pairs as f64, [ll, ld, wd, ww].map(|c| c as f64));
+    let won = (2.0 * ww + wd) / n;
+    let lost = (2.0 * ll + ld) / n;
+    if won <= 0.0 || lost <= 0.0 {
+        return None;
+    }
+    let var_won = (4.0 * ww + wd) / n - won * won;
+    let var_lost = (4.0 * ll + ld) / n - lost * lost;
+    // The two counts never both come from one pair: their covariance is
+    // −won·lost, which adds 2 to the variance of the log ratio.
+    let variance = (var_won / (won * won) + var_lost / (lost * lost) + 2.0) / n;
+    let scale = 100.0 / 10f64.ln();
+    let value = scale * (won / lost).ln();
+    let half = scale * z95() * variance.max(0.0).sqrt();
+    Some(Estimate {
+        value,
+        low: value - half,
+        high: value + half,
+    })
+}
+
 /// The generalized log-likelihood ratio of H1 (score of `elo1`) against
 /// H0 (score of `elo0`): `Σ nᵢ ln(p₁ᵢ / p₀ᵢ)`, where `p_s` is the
 /// distribution of largest likelihood for the observed pairs among those

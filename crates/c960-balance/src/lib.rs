@@ -7,6 +7,8 @@
 //!   (correlations with bootstrap intervals, decile overlap, offset and
 //!   scale) and the standardized mean of several.
 //! - [`adaptive`]: which positions get the next round of adaptive self-play.
+//! - [`difficulty`]: how hard a move choice is from an engine's top moves:
+//!   the moves near the best (good-move density) and the gap below it.
 //! - [`elo`]: engine A against engine B over colour-reversed pairs:
 //!   pentanomial score, Elo, normalized Elo, likelihood of superiority and
 //!   the generalized SPRT.
@@ -32,11 +34,14 @@
 //! - [`verdict`]: per-position verdicts (`balanced`, `more-for-white`,
 //!   `less-for-white`, `unresolved`) with Benjamini–Hochberg q-values.
 //! - [`consensus`]: several engines' per-position means on one scale.
+//! - [`wdl`]: win, draw and loss chances of an engine match from an
+//!   opening's score, a logistic model fitted to games played.
 //! - [`rng`]: the seeded random numbers the methods and simulations use.
 
 pub mod adaptive;
 pub mod agreement;
 pub mod consensus;
+pub mod difficulty;
 pub mod elo;
 pub mod interval;
 pub mod means;
@@ -50,6 +55,7 @@ pub mod sequential;
 pub mod shrink;
 pub mod student;
 pub mod verdict;
+pub mod wdl;
 
 /// The confidence level of every interval c960 reports (95 %).
 pub const LEVEL: f64 = 0.95;

@@ -108,7 +108,11 @@ pub fn rank_intervals_t(
     reference: Centre,
     level: f64,
 ) -> Vec<RankInterval> {
-    assert_eq!(ses.len(), dfs.len(), "standard errors and degrees of freedom");
+    assert_eq!(
+        ses.len(),
+        dfs.len(),
+        "standard errors and degrees of freedom"
+    );
     let m = estimates.len();
     let z = simultaneous_z(m, level);
     let tail = 1.0 - (1.0 - level) / (2.0 * m.max(1) as f64);

@@ -186,3 +186,45 @@ fn resolution_elo_and_nelo_equal_fastchess_figures() {
         }
     }
 }
+
+#[test]
+fn pairs_ratio_and_game_pair_elo_follow_their_formulas_and_cover_the_truth() {
+    use c960_balance::{
+        elo::{game_pair_elo, pairs_ratio},
+        rng::Rng,
+    };
+    // fastchess's PairsRatio and the wiki's ngpElo on one result.
+    let counts = [12, 30, 51, 22, 9];
+    assert!((pairs_ratio(counts).unwrap() - 31.0 / 42.0).abs() < 1e-12);
+    let ngp = game_pair_elo(counts).unwrap();
+    let expected = 100.0 * (40.0_f64 / 54.0).log10();
+    assert!((ngp.value - expected).abs() < 1e-9, "{ngp:?}");
+    assert!(pairs_ratio([0, 0, 3, 2, 1]).is_none());
+    assert!(game_pair_elo([0, 0, 3, 2, 1]).is_none());
+    // Pairs drawn from a known pentanomial distribution: the interval
+    // covers the true ngpElo about 95 % of the time.
+    let p: [f64; 5] = [0.03, 0.17, 0.45, 0.25, 0.10];
+    let truth = 100.0 * ((2.0 * p[4] + p[3]) / (2.0 * p[0] + p[1])).log10();
+    let mut rng = Rng::new(11);
+    let runs = 400;
+    let mut covered = 0;
+    for _ in 0..runs {
+        let mut n = [0_u64; 5];
+        for _ in 0..800 {
+            let u = rng.uniform();
+            let mut acc = 0.0;
+            let k = p.iter().position(|&q| {
+                acc += q;
+                u < acc
+            });
+            n[k.unwrap_or(4)] += 1;
+        }
+        let e = game_pair_elo(n).unwrap();
+        if e.low <= truth && truth <= e.high {
+            covered += 1;
+        }
+    }
+    // 95 % ± 3.3 points (three binomial standard errors at 400 runs).
+    let rate = f64::from(covered) / f64::from(runs);
+    assert!((rate - 0.95).abs() < 0.033, "coverage {rate}");
+}

@@ -16,4 +16,4 @@ pub use c960_store::sha256_hex;
 pub use c960_store::{BookKind, BookManifest, book_manifest_path};
 pub use line::{FORMAT, book_line};
 pub use verify::{BadLine, Checker, Defect, DefectKind, Report, check_book};
-pub use write::write_book;
+pub use write::{BookOutputs, write_book, write_book_with};

@@ -254,6 +254,14 @@ impl Bound {
         }
     }
 
+    /// Whether the score is exact (serde's `skip_serializing_if` takes a
+    /// reference).
+    #[must_use]
+    #[allow(clippy::trivially_copy_pass_by_ref)]
+    pub fn is_exact(&self) -> bool {
+        *self == Bound::Exact
+    }
+
     /// The same bound from the other side's point of view.
     #[must_use]
     pub fn negate(self) -> Bound {

@@ -70,9 +70,9 @@ pub mod sheet;
 pub mod site;
 mod source;
 
-pub use c960_verdict::balance;
 pub use build::{Built, Options, TREE_PLIES, TREE_SHARE, build, build_with};
 pub use c960_store::RunKind;
+pub use c960_verdict::balance;
 pub use chart_data::castling_opportunities;
 pub use error::ReportError;
 pub use features::{chess960_frame, dfrc_frame, features_frame};

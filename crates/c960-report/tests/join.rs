@@ -33,9 +33,11 @@ fn sweep_row(sp: u16, cp: i32) -> SweepRow {
             san: "e4".into(),
             cp: Some(cp),
             mate: None,
+            bound: Bound::Exact,
         }],
         repeat: 0,
         node_budget: None,
+        reply: None,
     }
 }
 
@@ -51,6 +53,7 @@ fn write_sweep(dir: &std::path::Path, limit: &str, rows: &[SweepRow]) {
         },
         limit: limit.parse().unwrap(),
         multipv: NonZeroU32::MIN,
+        reply: false,
         repeats: NonZeroU32::MIN,
         repeat_rule: None,
         seed: None,

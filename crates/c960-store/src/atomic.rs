@@ -71,17 +71,10 @@ fn not_regular(path: &Path) -> Option<&'static str> {
 pub fn check_output(paths: &[&Path]) -> io::Result<()> {
     for path in paths {
         if let Some(what) = not_regular(path) {
-            // A directory is refused as before (status 1); a link, FIFO or
-            // device in its place is bad input.
-            let message = format!(
+            return Err(crate::bad_input(format!(
                 "cannot write {}: it is {what}; c960 only replaces regular files",
                 path.display()
-            );
-            return Err(if what == "a directory" {
-                io::Error::other(message)
-            } else {
-                crate::bad_input(message)
-            });
+            )));
         }
     }
     Ok(())
@@ -141,71 +134,132 @@ pub fn write_atomically<F>(path: &Path, write: F) -> io::Result<()>
 where
     F: FnOnce(&mut BufWriter<OutputFile<'_>>) -> io::Result<()>,
 {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
-        _ => PathBuf::from("."),
-    };
     check_output(&[path])?;
-    if !dir.is_dir() {
-        let what = if dir.exists() {
-            "is not a directory"
-        } else {
-            "does not exist"
-        };
-        return Err(io::Error::new(
-            io::ErrorKind::NotFound,
-            format!(
+    let staged = Staged::write(path, write)?;
+    Staged::commit(vec![staged])
+}
+
+/// An output written in full to its temporary file, not yet in place;
+/// dropped uncommitted, the temporary file is removed.
+#[derive(Debug)]
+pub(crate) struct Staged {
+    temp: PathBuf,
+    target: PathBuf,
+    dir: PathBuf,
+    committed: bool,
+}
+
+impl Staged {
+    /// Writes the temporary file of `path` through `write` and syncs it;
+    /// `path` is not touched.
+    pub(crate) fn write<F>(path: &Path, write: F) -> io::Result<Staged>
+    where
+        F: FnOnce(&mut BufWriter<OutputFile<'_>>) -> io::Result<()>,
+    {
+        let dir = parent_dir(path);
+        if !dir.is_dir() {
+            let what = if dir.exists() {
+                "is not a directory"
+            } else {
+                "does not exist"
+            };
+            return Err(crate::bad_input(format!(
                 "cannot write {}: the directory {} {what}",
                 path.display(),
                 dir.display()
-            ),
-        ));
-    }
-    let temp = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        file_name(path),
-        process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let mut last_error = None;
-    let result = (|| {
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
-        {
-            let mut out = BufWriter::new(OutputFile {
-                file: &file,
-                error: Cell::new(None),
-            });
-            let written = write(&mut out).and_then(|()| out.flush());
-            last_error = out.get_ref().error.get();
-            written?;
+            )));
         }
-        file.sync_all()?;
-        // Checked again just before the rename: nothing else may have
-        // appeared at the target meanwhile.
-        check_output(&[path])?;
-        fs::rename(&temp, path)?;
-        // Make the rename itself durable.
-        if let Ok(d) = File::open(&dir) {
-            let _ = d.sync_all();
+        let temp = dir.join(format!(
+            ".{}.{}.{}.tmp",
+            file_name(path),
+            process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        let mut staged = Staged {
+            temp,
+            target: path.to_owned(),
+            dir,
+            committed: false,
+        };
+        let mut last_error = None;
+        let result = (|| {
+            let file = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&staged.temp)?;
+            {
+                let mut out = BufWriter::new(OutputFile {
+                    file: &file,
+                    error: Cell::new(None),
+                });
+                let written = write(&mut out).and_then(|()| out.flush());
+                last_error = out.get_ref().error.get();
+                written?;
+            }
+            file.sync_all()
+        })();
+        match result {
+            Ok(()) => Ok(staged),
+            Err(e) => {
+                let _ = fs::remove_file(&staged.temp);
+                staged.committed = true;
+                Err(written_error(path, last_error, e))
+            }
+        }
+    }
+
+    /// Renames every staged file over its target, in order, after
+    /// checking again that nothing but a regular file has appeared at any
+    /// of them meanwhile; then makes the renames durable. On an error the
+    /// files not yet renamed keep their old content.
+    pub(crate) fn commit(mut staged: Vec<Staged>) -> io::Result<()> {
+        let targets: Vec<&Path> = staged.iter().map(|s| s.target.as_path()).collect();
+        check_output(&targets)?;
+        for file in &mut staged {
+            fs::rename(&file.temp, &file.target)
+                .map_err(|e| written_error(&file.target, None, e))?;
+            file.committed = true;
+        }
+        let mut synced: Vec<&Path> = Vec::new();
+        for file in &staged {
+            if !synced.contains(&file.dir.as_path()) {
+                if let Ok(d) = File::open(&file.dir) {
+                    let _ = d.sync_all();
+                }
+                synced.push(&file.dir);
+            }
         }
         Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
     }
-    result.map_err(|e: io::Error| {
-        if last_error == Some(io::ErrorKind::StorageFull) {
-            return describe_write_error(path, &io::Error::from(io::ErrorKind::StorageFull));
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_file(&self.temp);
         }
-        // Errors made here already say "cannot write PATH".
-        if e.to_string().starts_with("cannot write") {
-            return e;
-        }
-        describe_write_error(path, &e)
-    })
+    }
+}
+
+/// The directory `path` is in (`.` for a bare file name).
+pub(crate) fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// A failed write of `path` in one line; a disk that filled up is said as
+/// such, whatever the writing code made of it.
+fn written_error(path: &Path, last_error: Option<io::ErrorKind>, e: io::Error) -> io::Error {
+    if last_error == Some(io::ErrorKind::StorageFull) {
+        return describe_write_error(path, &io::Error::from(io::ErrorKind::StorageFull));
+    }
+    // Errors made here already say "cannot write PATH".
+    if e.to_string().starts_with("cannot write") {
+        return e;
+    }
+    describe_write_error(path, &e)
 }
 
 fn file_name(path: &Path) -> String {

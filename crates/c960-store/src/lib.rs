@@ -18,12 +18,15 @@
 //! its outputs checked, put back if the run is refused);
 //! [`DirSwap`] an output directory replaced as a whole; [`Settings`] a
 //! journal's settings for readers that do not know their type;
+//! [`Claim`] the outputs of a command, claimed before any work and
+//! written as a set;
 //! [`bad_input`] the error every layer raises for a path or file the user
 //! gave that cannot be used, told from a failure by its type
 //! ([`is_bad_input`]).
 
 mod atomic;
 mod bad_input;
+mod claim;
 pub mod columns;
 mod digest;
 mod frame;
@@ -49,17 +52,18 @@ pub use atomic::{
     write_atomically,
 };
 pub use bad_input::{BadInput, bad_input, is_bad_input};
+pub use claim::{Claim, Claimed, OutputSet};
 pub use digest::{hex, sha256_hex};
 pub use frame::Frame;
 pub use game_slices::{GameSlices, SLICE_ROWS};
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};
 pub use manifest::{
-    AdaptiveRule, BALANCE_CSV, BookKind, BookManifest, EngineRecord, FailedPosition, FailedUnit,
-    GAMES_TABLE, IMPORT_SUMMARY_FILE, ImportManifest, JOURNAL_FILE, MANIFEST_FILE, ManifestError,
-    PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE, REPEATS_CSV, REPEATS_TABLE,
-    Repeatability, RunKind, RunManifest, SOURCES_KEY, SWEEP_CSV, SWEEP_TABLE, SelfplayManifest,
-    Sharding, SweepManifest, Variant, book_manifest_path,
+    AdaptiveRule, BALANCE_CSV, BookContents, BookKind, BookManifest, EngineRecord, FailedPosition,
+    FailedUnit, GAMES_TABLE, IMPORT_SUMMARY_FILE, ImportManifest, JOURNAL_FILE, MANIFEST_FILE,
+    ManifestError, PARQUET_MANIFEST_KEY, POSITIONS_CSV, POSITIONS_TABLE, REPEATS_CSV,
+    REPEATS_TABLE, Repeatability, RunKind, RunManifest, SOURCES_KEY, SWEEP_CSV, SWEEP_TABLE,
+    SelfplayManifest, Sharding, SweepManifest, Variant, book_manifest_path,
 };
 pub use parquet::{
     CorruptFile, HASH_KEY, ParquetInfo, ROWS_KEY, SealedWriter, check_parquet, polars_reason,

@@ -23,7 +23,7 @@ pub const LOCK_FILE: &str = ".c960.lock";
 #[derive(Debug, Error)]
 pub enum LockError {
     /// Another process holds the directory.
-    #[error("{} is in use by {holder}; wait for it to finish or use another directory", dir.display())]
+    #[error("{} is in use by {holder}; wait for it to finish or use another output", dir.display())]
     Busy {
         /// The directory.
         dir: PathBuf,
@@ -54,6 +54,8 @@ pub enum LockError {
 pub struct DirLock {
     file: Option<File>,
     exclusive: bool,
+    /// The lock file to remove on release (an output file's lock).
+    remove: Option<PathBuf>,
 }
 
 impl DirLock {
@@ -68,24 +70,35 @@ impl DirLock {
     /// output that is replaced as a whole, and so cannot hold its own
     /// lock file).
     pub fn exclusive_file(path: &Path, what: &Path) -> Result<DirLock, LockError> {
-        let dir = what;
-        let path = path.to_owned();
+        let file = lock_file(path, what)?;
+        DirLock::held(file, path, None)
+    }
+
+    /// Locks the output file `what` through the lock file `path` beside
+    /// it, which is removed again when the lock is released (an output
+    /// leaves no lock file behind). A lock taken on a lock file that its
+    /// holder removed meanwhile is let go and taken again on the file now
+    /// at `path`, so two holders never hold two files of one name.
+    pub fn output_file(path: &Path, what: &Path) -> Result<DirLock, LockError> {
+        for _ in 0..100 {
+            let file = lock_file(path, what)?;
+            if is_at(&file, path) {
+                return DirLock::held(file, path, Some(path.to_owned()));
+            }
+        }
+        Err(LockError::Busy {
+            dir: what.to_owned(),
+            holder: "other c960 processes taking and releasing it".to_owned(),
+        })
+    }
+
+    /// The lock held on `file` at `path`, with this process named in it.
+    fn held(mut file: File, path: &Path, remove: Option<PathBuf>) -> Result<DirLock, LockError> {
         let io_error = |source| LockError::Io {
             what: "lock",
-            path: path.clone(),
+            path: path.to_owned(),
             source,
         };
-        let mut file = open_lock_file(&path, true).map_err(io_error)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                return Err(LockError::Busy {
-                    dir: dir.to_owned(),
-                    holder: holder(&mut file),
-                });
-            }
-            Err(TryLockError::Error(e)) => return Err(io_error(e)),
-        }
         let command: Vec<String> = std::env::args().collect();
         let record = format!("{}\n{}\n", process::id(), command.join(" "));
         file.set_len(0).map_err(io_error)?;
@@ -96,6 +109,7 @@ impl DirLock {
         Ok(DirLock {
             file: Some(file),
             exclusive: true,
+            remove,
         })
     }
 
@@ -110,6 +124,7 @@ impl DirLock {
                 return Ok(DirLock {
                     file: None,
                     exclusive: false,
+                    remove: None,
                 });
             }
             Err(source) => {
@@ -124,6 +139,7 @@ impl DirLock {
             Ok(()) => Ok(DirLock {
                 file: Some(file),
                 exclusive: false,
+                remove: None,
             }),
             Err(TryLockError::WouldBlock) => Err(LockError::Busy {
                 dir: dir.to_owned(),
@@ -141,13 +157,45 @@ impl DirLock {
 impl Drop for DirLock {
     fn drop(&mut self) {
         if let Some(file) = self.file.take() {
-            if self.exclusive {
+            if let Some(path) = &self.remove {
+                // Removed while still held: whoever locks the old file
+                // after this finds it is no longer at its path.
+                let _ = fs::remove_file(path);
+            } else if self.exclusive {
                 // The holder is gone: forget its name. The file stays, so
                 // that every process locks the same file.
                 let _ = file.set_len(0);
             }
             let _ = file.unlock();
         }
+    }
+}
+
+/// Opens the lock file at `path` and locks it for writing; busy (naming
+/// its holder) when another process holds it.
+fn lock_file(path: &Path, what: &Path) -> Result<File, LockError> {
+    let io_error = |source| LockError::Io {
+        what: "lock",
+        path: path.to_owned(),
+        source,
+    };
+    let mut file = open_lock_file(path, true).map_err(io_error)?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => Err(LockError::Busy {
+            dir: what.to_owned(),
+            holder: holder(&mut file),
+        }),
+        Err(TryLockError::Error(e)) => Err(io_error(e)),
+    }
+}
+
+/// Whether the open `file` is still the file at `path`.
+fn is_at(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), fs::symlink_metadata(path)) {
+        (Ok(open), Ok(named)) => open.dev() == named.dev() && open.ino() == named.ino(),
+        _ => false,
     }
 }
 

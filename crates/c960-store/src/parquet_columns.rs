@@ -29,9 +29,8 @@ fn read(
     path: &Path,
     wanted: Option<Vec<String>>,
 ) -> Result<(Vec<String>, Option<DataFrame>), ColumnsError> {
-    let file = File::open(path).map_err(|e| {
-        io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display()))
-    })?;
+    let file = File::open(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display())))?;
     crate::quietly(|| -> PolarsResult<_> {
         let mut reader = ParquetReader::new(file);
         let names: Vec<String> = reader

@@ -17,16 +17,24 @@
 //! the run's repeatability. Running the same sweep again skips what the journal holds,
 //! so a run killed at any moment resumes without losing or repeating work;
 //! a journal written with other settings is refused.
+//!
+//! A sweep with replies ([`SweepConfig::reply`]) also searches, for each
+//! position, the position after the engine's best move (Black to move),
+//! with the same limit and `MultiPV` and a cleared hash: the row carries it
+//! as its [`Reply`], and the tables add its columns and the [`difficulty`]
+//! measures of both moves.
 
+pub mod difficulty;
 mod merge;
 mod plan;
+mod prepared;
 pub mod repeats;
 mod row;
 mod table;
 mod validate;
 
 use std::{
-    collections::{BTreeMap, BTreeSet},
+    collections::BTreeSet,
     io,
     num::NonZeroU32,
     path::{Path, PathBuf},
@@ -35,19 +43,18 @@ use std::{
 };
 
 use c960_core::{SearchKey, Setup, Shard, Variant};
-use c960_engine::{
-    AnyEngine, Engine, EngineInfo, EngineSpec, GamePosition, Limit, Search, pool::PoolOptions,
-};
-use c960_runner::{Flow, Spare, run_journaled};
-use c960_store::{DroppedLine, Journal, RunDir, Validation, write_atomically};
+use c960_engine::{AnyEngine, EngineInfo, EngineSpec, Limit};
+use c960_store::{DroppedLine, RunDir, write_atomically};
+use prepared::Prepared;
 use serde::{Deserialize, Serialize};
 
 pub use c960_runner::{Progress, RunError};
 pub use c960_store::{FailedPosition, Sharding, SweepManifest};
+pub use difficulty::{DIFFICULTY_COLUMNS, Difficulty};
 pub use merge::{MergeError, MergeOutcome, merge};
 pub use plan::SweepPlan;
 pub use repeats::{RepeatPlan, Repeatability};
-pub use row::{MATE_CP, SweepRow, TopMove};
+pub use row::{MATE_CP, Reply, SweepRow, TopMove};
 pub use table::{PARQUET_MANIFEST_KEY, frame, positions_frame, repeats_frame};
 pub use validate::check_row;
 
@@ -93,6 +100,9 @@ pub struct SweepConfig {
     /// This run's part of the searches ([`Shard::WHOLE`] for all of them):
     /// unit (SP, repeat) of [`Shard::contains`].
     pub shard: Shard,
+    /// Also search the position after each best move (Black's reply), with
+    /// the same limit and `MultiPV`.
+    pub reply: bool,
 }
 
 impl SweepConfig {
@@ -142,6 +152,10 @@ struct Settings<'a> {
     /// Absent for Chess960, so its journals stay what they were.
     #[serde(skip_serializing_if = "Variant::is_chess960")]
     variant: Variant,
+    /// Absent without replies, so journals of plain sweeps stay what they
+    /// were.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    reply: bool,
 }
 
 /// What a sweep produced.
@@ -291,6 +305,7 @@ fn manifest(
         engine: outcome.engine.clone(),
         limit: config.limit,
         multipv: config.multipv,
+        reply: config.reply,
         repeats: config.repeats.repeats,
         repeat_rule: config
             .repeats
@@ -313,11 +328,7 @@ fn manifest(
         jobs: config.jobs,
         started: kept.0,
         finished: kept.1,
-        notes: if config.repeats.is_repeated() {
-            format!("{NOTES}{REPEAT_NOTES}")
-        } else {
-            NOTES.to_owned()
-        },
+        notes: notes(config.repeats.is_repeated(), config.reply),
         repaired: outcome.repaired.clone(),
         sharding: Sharding {
             shard: (!config.shard.is_whole()).then_some(config.shard),
@@ -340,6 +351,30 @@ pub(crate) const REPEAT_NOTES: &str = " With repeats, repeats.parquet has one ro
     median split-half correlation of per-position mean scores over random halves of the \
     repeats, with its Spearman-Brown projection to all repeats.";
 
+/// What a sweep with replies adds to its notes.
+pub(crate) const REPLY_NOTES: &str = " With replies, each position's best move was played and \
+    the position after it searched with the same limit and MultiPV from a cleared hash: \
+    reply_* columns (scores from White's point of view, reply_move*_uci in Chess960 notation); \
+    move*_bound and reply_move*_bound say whether a line's score is exact or a bound. \
+    white_* and black_* measure White's first move and Black's reply from the chooser's point \
+    of view: *_lines the lines scored, *_good_moves the moves within 25 cp of the best \
+    (the best included; counted among the lines scored, so a count equal to MultiPV means \
+    MultiPV or more), *_gap_cp the best minus the second best, *_bound_lines the lines whose \
+    score is a bound (read at the bound); mates count as +-1000 cp. good_moves_asymmetry and \
+    gap_asymmetry_cp are White's minus Black's.";
+
+/// The notes of a sweep's manifest.
+pub(crate) fn notes(repeated: bool, reply: bool) -> String {
+    let mut notes = NOTES.to_owned();
+    if repeated {
+        notes.push_str(REPEAT_NOTES);
+    }
+    if reply {
+        notes.push_str(REPLY_NOTES);
+    }
+    notes
+}
+
 /// Every (position, repeat) search of the run (of its shard), repeat by
 /// repeat, so an interrupted run has covered the positions evenly.
 fn units(config: &SweepConfig) -> Vec<(Setup, u32)> {
@@ -349,21 +384,9 @@ fn units(config: &SweepConfig) -> Vec<(Setup, u32)> {
         .collect()
 }
 
-/// A sweep ready to run: the engine checked, the journal open and read.
-struct Prepared {
-    variant: Variant,
-    engine: EngineInfo,
-    /// The engine started to identify the run, until a worker takes it.
-    spare: Spare<AnyEngine>,
-    engine_config: EngineSpec,
-    journal: Journal<Entry>,
-    done: BTreeMap<SearchKey, SweepRow>,
-    repaired: Vec<DroppedLine>,
-}
-
 /// Refuses a sweep without positions, of two variants, with a repeat rule
-/// its limit does not allow, or of a shard without searches; returns its
-/// variant.
+/// its limit does not allow, with replies but one line a search, or of a
+/// shard without searches; returns its variant.
 pub(crate) fn check_config(config: &SweepConfig) -> Result<Variant, SweepError> {
     if config.positions.is_empty() {
         return Err(SweepError::Invalid("no positions to sweep".to_owned()));
@@ -378,6 +401,11 @@ pub(crate) fn check_config(config: &SweepConfig) -> Result<Variant, SweepError> 
         .repeats
         .check(config.limit)
         .map_err(SweepError::Invalid)?;
+    if config.reply && config.multipv.get() < 2 {
+        return Err(SweepError::Invalid(
+            "replies are measured by their top moves: --reply needs --multipv 2 or more".to_owned(),
+        ));
+    }
     if units(config).is_empty() {
         // Its table would be empty, and read as a sweep of nothing.
         let searches = config.searches();
@@ -389,152 +417,6 @@ pub(crate) fn check_config(config: &SweepConfig) -> Result<Variant, SweepError> 
         )));
     }
     Ok(variant)
-}
-
-impl Prepared {
-    fn new(
-        config: &SweepConfig,
-        dir: &RunDir,
-        started: Option<AnyEngine>,
-    ) -> Result<Prepared, SweepError> {
-        let variant = check_config(config)?;
-        // Outputs that cannot be replaced are refused before any work.
-        dir.check_outputs(&[
-            JOURNAL_FILE,
-            PARQUET_FILE,
-            CSV_FILE,
-            REPEATS_PARQUET,
-            REPEATS_CSV,
-            MANIFEST_FILE,
-        ])?;
-        let engine_config = config.engine.with_multipv(config.multipv.get());
-        // Start one engine up front (or take the caller's): a wrong engine
-        // is reported before any work, its identity and options label the
-        // journal, and the first worker searches with it.
-        let started = match started {
-            Some(engine) => engine,
-            None => engine_config.start()?,
-        };
-        let engine = started.info().clone();
-        let settings = Settings {
-            engine: &engine.name,
-            engine_path: &engine.path,
-            engine_args: &engine.args,
-            engine_package: engine.package.as_deref(),
-            engine_script: engine.script.as_deref(),
-            engine_network: engine.network.as_ref(),
-            engine_options: &engine.options,
-            limit: config.limit,
-            multipv: config.multipv,
-            repeats: config.repeats.is_repeated().then_some(config.repeats),
-            variant,
-        };
-        let (limit, plan) = (config.limit, config.repeats);
-        let validation = Validation {
-            check: Box::new(move |entry: &Entry| {
-                validate::check_entry(entry, limit, &plan, variant)
-            }),
-            key: Box::new(validate::entry_key),
-        };
-        let path = config.out.join(JOURNAL_FILE);
-        let repaired = if config.repair {
-            Journal::repair(&path, &validation)?
-        } else {
-            Vec::new()
-        };
-        let (journal, entries) = Journal::<Entry>::open_checked(&path, &settings, &validation)?;
-        let done = entries
-            .into_iter()
-            .filter_map(|entry| match entry {
-                Entry::Done(row) => Some((row.key(), *row)),
-                Entry::Failed(_) => None,
-            })
-            .collect();
-        Ok(Prepared {
-            variant,
-            engine,
-            spare: Spare::new(started),
-            engine_config,
-            journal,
-            done,
-            repaired,
-        })
-    }
-
-    /// Evaluates `todo` on the pool, journaling each position as it
-    /// finishes; `on_finished(failed, evaluated)` (counts so far) follows
-    /// each.
-    /// Returns the positions that failed.
-    fn evaluate(
-        &mut self,
-        config: &SweepConfig,
-        todo: &[(Setup, u32)],
-        stop: &AtomicBool,
-        mut on_finished: impl FnMut(usize, usize),
-    ) -> Result<Vec<FailedPosition>, SweepError> {
-        let (limit, plan) = (config.limit, config.repeats);
-        let engine_config = &self.engine_config;
-        let spare = &self.spare;
-        // The identifying engine first, then new ones.
-        let start = || match spare.take() {
-            Some(engine) => Ok(engine),
-            None => engine_config.start(),
-        };
-        let work = |engine: &mut AnyEngine, (sp, repeat): &(Setup, u32)| {
-            let search = Search {
-                limit: plan.limit(limit, sp.id(), *repeat),
-                multipv: config.multipv.get(),
-            };
-            engine.new_game()?;
-            let result = engine.search(&GamePosition::new(sp.to_position()), search)?;
-            Ok(SweepRow::new(*sp, engine.info(), limit, &result)
-                .for_repeat(*repeat, plan.budget(limit, sp.id(), *repeat)))
-        };
-        let mut failed: BTreeMap<SearchKey, FailedPosition> = BTreeMap::new();
-        let mut evaluated = 0;
-        let done = &mut self.done;
-        run_journaled(
-            &mut self.journal,
-            &start,
-            todo,
-            &work,
-            PoolOptions {
-                workers: config.jobs,
-                retries: config.retries,
-            },
-            stop,
-            |finished, journal| {
-                let (position, repeat) = todo[finished.index];
-                let key = SearchKey::new(position.id(), repeat);
-                // A failed search is journaled too: the run's outputs list
-                // it until a later run retries it.
-                let entry = match finished.outcome {
-                    Ok(row) => Entry::Done(Box::new(row)),
-                    Err(failure) => Entry::Failed(FailedPosition {
-                        sp: position.id(),
-                        repeat,
-                        reason: failure.reason,
-                        attempts: failure.attempts,
-                    }),
-                };
-                if !journal.append(&entry) {
-                    return Flow::Halt;
-                }
-                match entry {
-                    Entry::Done(row) => {
-                        done.insert(key, *row);
-                        evaluated += 1;
-                    }
-                    Entry::Failed(f) => {
-                        failed.insert(key, f);
-                    }
-                }
-                on_finished(failed.len(), evaluated);
-                Flow::Go
-            },
-        )?;
-        Ok(failed.into_values().collect())
-    }
 }
 
 /// Writes the tables (Parquet, CSV) and then the manifest, all
@@ -552,16 +434,16 @@ pub fn write_outputs(
     let labelled = |mut frame: polars::prelude::DataFrame| {
         c960_store::label_variant(&mut frame, variant).map(|()| frame)
     };
-    let multipv = manifest.multipv.get();
+    let (multipv, reply) = (manifest.multipv.get(), manifest.reply);
     let frame = if manifest.repeats.get() > 1 {
-        let searches = table::repeats_frame(rows, multipv)
+        let searches = table::repeats_frame(rows, multipv, reply)
             .and_then(labelled)
             .map_err(io::Error::other)?;
         table::write_parquet(&dir.join(REPEATS_PARQUET), &searches, &manifest_json)?;
         table::write_csv(&dir.join(REPEATS_CSV), &searches)?;
-        table::positions_frame(rows, multipv)
+        table::positions_frame(rows, multipv, reply)
     } else {
-        table::frame(rows, multipv)
+        table::frame(rows, multipv, reply)
     }
     .and_then(labelled)
     .map_err(io::Error::other)?;

@@ -28,9 +28,9 @@ use c960_store::{
 };
 
 use crate::{
-    CSV_FILE, Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, NOTES, PARQUET_FILE,
-    REPEAT_NOTES, REPEATS_CSV, REPEATS_PARQUET, RepeatPlan, Sharding, SweepError, SweepManifest,
-    SweepRow, repeats, validate, write_outputs,
+    CSV_FILE, Entry, FailedPosition, JOURNAL_FILE, MANIFEST_FILE, PARQUET_FILE, REPEATS_CSV,
+    REPEATS_PARQUET, RepeatPlan, Sharding, SweepError, SweepManifest, SweepRow, notes, repeats,
+    validate, write_outputs,
 };
 
 /// What a merge produced.
@@ -143,12 +143,14 @@ fn unite_searches(
     wanted: &BTreeSet<SearchKey>,
     repeat_plan: &RepeatPlan,
 ) -> Result<c960_store::merge::United<SearchKey, SweepRow>, MergeError> {
-    let (variant, limit, repeat_plan) = (plan.variant, plan.limit, *repeat_plan);
+    let (variant, limit, repeat_plan, reply) = (plan.variant, plan.limit, *repeat_plan, plan.reply);
     let exact = matches!(limit, Limit::Nodes(_) | Limit::Depth(_));
     let how = Unite {
         files: SWEEP,
         units: SEARCHES,
-        check: &move |entry: &Entry| validate::check_entry(entry, limit, &repeat_plan, variant),
+        check: &move |entry: &Entry| {
+            validate::check_entry(entry, limit, &repeat_plan, variant, reply)
+        },
         unit: &|entry: Entry, _: &[u8]| match entry {
             Entry::Done(row) => Some((row.key(), *row)),
             Entry::Failed(_) => None,
@@ -209,6 +211,7 @@ fn merged_manifest(
         engine: plan.engine.clone(),
         limit: plan.limit,
         multipv: plan.multipv,
+        reply: plan.reply,
         repeats: plan.repeats,
         repeat_rule: plan.repeat_rule.clone(),
         seed: plan.seed,
@@ -223,11 +226,7 @@ fn merged_manifest(
         jobs: manifests.iter().map(|m| m.jobs).sum(),
         started,
         finished,
-        notes: if repeat_plan.is_repeated() {
-            format!("{NOTES}{REPEAT_NOTES}")
-        } else {
-            NOTES.to_owned()
-        },
+        notes: notes(repeat_plan.is_repeated(), plan.reply),
         repaired: Vec::new(),
         sharding: Sharding {
             shard: None,
@@ -238,7 +237,7 @@ fn merged_manifest(
 }
 
 /// The manifest fields two inputs must share where both finished:
-/// version, positions, `MultiPV`, limit and repeats.
+/// version, positions, `MultiPV`, replies, limit and repeats.
 fn fields(x: &SweepManifest, y: &SweepManifest) -> Vec<(&'static str, String, String)> {
     vec![
         (
@@ -249,19 +248,14 @@ fn fields(x: &SweepManifest, y: &SweepManifest) -> Vec<(&'static str, String, St
         ("variant", x.variant.to_string(), y.variant.to_string()),
         ("positions", x.positions.clone(), y.positions.clone()),
         ("multipv", x.multipv.to_string(), y.multipv.to_string()),
+        ("reply", x.reply.to_string(), y.reply.to_string()),
         ("limit", x.limit.to_string(), y.limit.to_string()),
         ("repeats", x.repeats.to_string(), y.repeats.to_string()),
     ]
 }
 
 fn same_apart_from_time(a: &SweepRow, b: &SweepRow) -> bool {
-    SweepRow {
-        time_ms: None,
-        ..a.clone()
-    } == SweepRow {
-        time_ms: None,
-        ..b.clone()
-    }
+    a.without_time() == b.without_time()
 }
 
 /// The repeat rule of a journal's settings line (absent: one search).

@@ -36,6 +36,8 @@ pub struct SweepPlan {
     pub repair: bool,
     /// This run's part of the searches.
     pub shard: Shard,
+    /// Also search the position after each best move (Black's reply).
+    pub reply: bool,
 }
 
 impl SweepPlan {
@@ -60,6 +62,7 @@ impl SweepPlan {
             out: self.out,
             repair: self.repair,
             shard: self.shard,
+            reply: self.reply,
         };
         check_config(&config)?;
         Ok(config)

@@ -59,6 +59,37 @@ pub struct SweepRow {
     /// run's limit otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_budget: Option<u64>,
+    /// The search of the position after `best_move_uci` (Black's reply),
+    /// in a sweep that searches replies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<Box<Reply>>,
+}
+
+/// The search of the position after White's best move: Black to move, with
+/// the same limit and `MultiPV` as the search of the start. Scores are from
+/// White's point of view, as in the rest of the row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reply {
+    /// Depth of the last iteration reported.
+    pub depth: u32,
+    /// Selective depth, if reported.
+    pub seldepth: Option<u32>,
+    /// Nodes searched.
+    pub nodes: Option<u64>,
+    /// Search time in milliseconds, as the engine reports it.
+    pub time_ms: Option<u64>,
+    /// Centipawns for White (absent for a mate score).
+    pub score_cp: Option<i32>,
+    /// Moves to mate for White (negative: White is mated).
+    pub score_mate: Option<i32>,
+    /// Whether the score is exact or a bound (White's view).
+    pub bound: Bound,
+    /// Black's best move in UCI (Chess960 notation).
+    pub best_move_uci: String,
+    /// Black's best move in SAN.
+    pub best_move_san: String,
+    /// The first moves of the `MultiPV` lines, best first.
+    pub top_moves: Vec<TopMove>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature
@@ -77,6 +108,10 @@ pub struct TopMove {
     pub cp: Option<i32>,
     /// Moves to mate for White.
     pub mate: Option<i32>,
+    /// Whether the line's score is exact or a bound (White's view): absent
+    /// when exact.
+    #[serde(default, skip_serializing_if = "Bound::is_exact")]
+    pub bound: Bound,
 }
 
 impl SweepRow {
@@ -98,20 +133,6 @@ impl SweepRow {
         let best = result.best_line();
         let white = result.white_score();
         let wdl = result.white_wdl();
-        let top_moves = result
-            .lines
-            .iter()
-            .filter_map(|line| {
-                let first = *line.pv.first()?;
-                let score = line.score.for_white(result.turn);
-                Some(TopMove {
-                    uci: uci(first),
-                    san: SanPlus::from_move(start.clone(), first).to_string(),
-                    cp: score.cp(),
-                    mate: score.mate(),
-                })
-            })
-            .collect();
         SweepRow {
             sp: position.id(),
             placement: position.placement(),
@@ -121,22 +142,41 @@ impl SweepRow {
             depth: best.map_or(0, |l| l.depth),
             seldepth: best.and_then(|l| l.seldepth),
             nodes: result.nodes,
-            time_ms: result
-                .time
-                .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+            time_ms: time_ms(result),
             score_cp: white.and_then(Score::cp),
             score_mate: white.and_then(Score::mate),
-            bound: best.map_or(Bound::Exact, |l| l.bound.for_white(result.turn)),
+            bound: white_bound(result),
             wdl_win: wdl.map(|w| w.win),
             wdl_draw: wdl.map(|w| w.draw),
             wdl_loss: wdl.map(|w| w.loss),
             best_move_uci: uci(result.best_move),
             best_move_san: SanPlus::from_move(start.clone(), result.best_move).to_string(),
             pv_san: best.map(|l| san_line(&start, &l.pv)).unwrap_or_default(),
-            top_moves,
+            top_moves: top_moves(&start, result),
             repeat: 0,
             node_budget: None,
+            reply: None,
         }
+    }
+
+    /// The same row with `reply`, the search of the position after its
+    /// best move.
+    #[must_use]
+    pub fn with_reply(mut self, reply: Reply) -> SweepRow {
+        self.reply = Some(Box::new(reply));
+        self
+    }
+
+    /// The row with the engine's clock left out (of the reply's search
+    /// too): what two runs with the same settings agree on.
+    #[must_use]
+    pub fn without_time(&self) -> SweepRow {
+        let mut row = self.clone();
+        row.time_ms = None;
+        if let Some(reply) = row.reply.as_mut() {
+            reply.time_ms = None;
+        }
+        row
     }
 
     /// The same row as repeat `repeat`, searched with `node_budget` nodes.
@@ -169,8 +209,64 @@ impl SweepRow {
     }
 }
 
+impl Reply {
+    /// The reply from a search of `after`, the position after White's
+    /// best move.
+    #[must_use]
+    pub fn new(after: &Chess, result: &SearchResult) -> Reply {
+        let best = result.best_line();
+        let white = result.white_score();
+        Reply {
+            depth: best.map_or(0, |l| l.depth),
+            seldepth: best.and_then(|l| l.seldepth),
+            nodes: result.nodes,
+            time_ms: time_ms(result),
+            score_cp: white.and_then(Score::cp),
+            score_mate: white.and_then(Score::mate),
+            bound: white_bound(result),
+            best_move_uci: uci(result.best_move),
+            best_move_san: SanPlus::from_move(after.clone(), result.best_move).to_string(),
+            top_moves: top_moves(after, result),
+        }
+    }
+}
+
 /// The centipawn value given to a mate score when scores are averaged.
 pub const MATE_CP: f64 = 1000.0;
+
+/// The first move of each line of `result`, a search of `searched`, with
+/// its score from White's point of view.
+fn top_moves(searched: &Chess, result: &SearchResult) -> Vec<TopMove> {
+    result
+        .lines
+        .iter()
+        .filter_map(|line| {
+            let first = *line.pv.first()?;
+            let score = line.score.for_white(result.turn);
+            Some(TopMove {
+                uci: uci(first),
+                san: SanPlus::from_move(searched.clone(), first).to_string(),
+                cp: score.cp(),
+                mate: score.mate(),
+                bound: line.bound.for_white(result.turn),
+            })
+        })
+        .collect()
+}
+
+/// The best line's bound from White's point of view (exact without lines).
+fn white_bound(result: &SearchResult) -> Bound {
+    result
+        .best_line()
+        .map_or(Bound::Exact, |l| l.bound.for_white(result.turn))
+}
+
+/// The engine's search time in milliseconds.
+fn time_ms(result: &SearchResult) -> Option<u64> {
+    result
+        .time
+        .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX))
+}
 
 fn uci(m: Move) -> String {
     UciMove::from_move(m, CastlingMode::Chess960).to_string()

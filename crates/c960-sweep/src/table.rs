@@ -10,14 +10,17 @@ use c960_store::{
 };
 use polars::prelude::*;
 
-use crate::{SweepRow, repeats};
+use crate::{Difficulty, SweepRow, TopMove, difficulty::DIFFICULTY_COLUMNS, repeats};
 
 /// Key of the manifest in the Parquet file's key-value metadata.
 pub const PARQUET_MANIFEST_KEY: &str = c960_store::PARQUET_MANIFEST_KEY;
 
 /// One column per field; `TopMove`s become `move{k}_uci`, `move{k}_san`,
-/// `move{k}_cp`, `move{k}_mate` for k = 1..=`multipv`.
-pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
+/// `move{k}_cp`, `move{k}_mate` for k = 1..=`multipv`. With `reply` (a
+/// sweep that searched the position after each best move), each line also
+/// gets `move{k}_bound`, and the reply's columns follow, then the
+/// difficulty measures (see [`reply_columns`]).
+pub fn frame(rows: &[SweepRow], multipv: u32, reply: bool) -> PolarsResult<DataFrame> {
     let [
         score_cp,
         score_mate,
@@ -49,33 +52,90 @@ pub fn frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
         .column(best_move_uci, |r| r.best_move_uci.as_str())
         .column(best_move_san, |r| r.best_move_san.as_str())
         .column(pv_san, |r| r.pv_san.as_str());
-    top_move_columns(frame, multipv).build()
+    let frame = top_move_columns(frame, multipv, ("move", reply), |r| &r.top_moves);
+    if reply {
+        reply_columns(frame, multipv).build()
+    } else {
+        frame.build()
+    }
 }
 
-/// `frame` with the columns of the top `multipv` moves: `move{k}_uci`,
-/// `_san`, `_cp` and `_mate` for each k.
-fn top_move_columns(mut frame: Frame<'_, SweepRow>, multipv: u32) -> Frame<'_, SweepRow> {
+/// `frame` with the columns of the top `multipv` moves `lines` gives:
+/// `{prefix}{k}_uci`, `_san`, `_cp` and `_mate` for each k, and `_bound`
+/// (`exact`, `lower`, `upper`; White's view) when `bounds` is set.
+fn top_move_columns<'a>(
+    mut frame: Frame<'a, SweepRow>,
+    multipv: u32,
+    (prefix, bounds): (&str, bool),
+    lines: fn(&SweepRow) -> &[TopMove],
+) -> Frame<'a, SweepRow> {
     for k in 0..multipv as usize {
-        let top = move |r: &SweepRow| r.top_moves.get(k).cloned();
+        let top = move |r: &SweepRow| lines(r).get(k).cloned();
         let n = k + 1;
         frame = frame
-            .column(format!("move{n}_uci"), move |r| top(r).map(|t| t.uci))
-            .column(format!("move{n}_san"), move |r| top(r).map(|t| t.san))
-            .column(format!("move{n}_cp"), move |r| top(r).and_then(|t| t.cp))
-            .column(format!("move{n}_mate"), move |r| {
+            .column(format!("{prefix}{n}_uci"), move |r| top(r).map(|t| t.uci))
+            .column(format!("{prefix}{n}_san"), move |r| top(r).map(|t| t.san))
+            .column(format!("{prefix}{n}_cp"), move |r| {
+                top(r).and_then(|t| t.cp)
+            })
+            .column(format!("{prefix}{n}_mate"), move |r| {
                 top(r).and_then(|t| t.mate)
             });
+        if bounds {
+            frame = frame.column(format!("{prefix}{n}_bound"), move |r| {
+                top(r).map(|t| t.bound.name())
+            });
+        }
+    }
+    frame
+}
+
+/// The reply's search (`reply_depth` … `reply_best_move_san`, its lines as
+/// `reply_move{k}_*` with their bounds, scores from White's point of
+/// view), then the
+/// difficulty measures of [`Difficulty`]: per side the lines scored, the
+/// good moves (within 25 cp of the best), the gap from the best to the
+/// second best and the lines whose score is a bound, then the asymmetries
+/// (White's minus Black's).
+fn reply_columns(frame: Frame<'_, SweepRow>, multipv: u32) -> Frame<'_, SweepRow> {
+    let frame = frame
+        .column("reply_depth", |r| r.reply.as_ref().map(|p| p.depth))
+        .column("reply_seldepth", |r| {
+            r.reply.as_ref().and_then(|p| p.seldepth)
+        })
+        .column("reply_nodes", |r| r.reply.as_ref().and_then(|p| p.nodes))
+        .column("reply_time_ms", |r| {
+            r.reply.as_ref().and_then(|p| p.time_ms)
+        })
+        .column("reply_score_cp", |r| {
+            r.reply.as_ref().and_then(|p| p.score_cp)
+        })
+        .column("reply_score_mate", |r| {
+            r.reply.as_ref().and_then(|p| p.score_mate)
+        })
+        .column("reply_bound", |r| r.reply.as_ref().map(|p| p.bound.name()))
+        .column("reply_best_move_uci", |r| {
+            r.reply.as_ref().map(|p| p.best_move_uci.as_str())
+        })
+        .column("reply_best_move_san", |r| {
+            r.reply.as_ref().map(|p| p.best_move_san.as_str())
+        });
+    let mut frame = top_move_columns(frame, multipv, ("reply_move", true), |r| {
+        r.reply.as_ref().map_or(&[], |p| p.top_moves.as_slice())
+    });
+    for (k, name) in DIFFICULTY_COLUMNS.into_iter().enumerate() {
+        frame = frame.column(name, move |r| Difficulty::of(r).and_then(|d| d.cells()[k]));
     }
     frame
 }
 
 /// One row per (SP, repeat) search: the columns of [`frame`] with
 /// `repeat` and `node_budget` after `sp`, in (SP, repeat) order.
-pub fn repeats_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
+pub fn repeats_frame(rows: &[SweepRow], multipv: u32, reply: bool) -> PolarsResult<DataFrame> {
     let mut sorted: Vec<&SweepRow> = rows.iter().collect();
     sorted.sort_by_key(|r| (r.sp, r.repeat));
     let sorted: Vec<SweepRow> = sorted.into_iter().cloned().collect();
-    let mut frame = frame(&sorted, multipv)?;
+    let mut frame = frame(&sorted, multipv, reply)?;
     Frame::new(&sorted)
         .column("repeat", |r| r.repeat)
         .column("node_budget", |r| r.node_budget)
@@ -88,7 +148,7 @@ pub fn repeats_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame>
 /// deviation and standard error over its repeats of the score in
 /// centipawns (`score_cp_*`) and of White's expected score from WDL
 /// (`white_expected_*`).
-pub fn positions_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFrame> {
+pub fn positions_frame(rows: &[SweepRow], multipv: u32, reply: bool) -> PolarsResult<DataFrame> {
     let mut first: std::collections::BTreeMap<u32, &SweepRow> = std::collections::BTreeMap::new();
     for row in rows {
         first
@@ -102,7 +162,7 @@ pub fn positions_frame(rows: &[SweepRow], multipv: u32) -> PolarsResult<DataFram
     }
     let firsts: Vec<SweepRow> = first.values().map(|r| (*r).clone()).collect();
     let means = repeats::summarize(rows);
-    let mut frame = frame(&firsts, multipv)?;
+    let mut frame = frame(&firsts, multipv, reply)?;
     let [
         repeats,
         cp_mean,

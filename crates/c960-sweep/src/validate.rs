@@ -3,7 +3,7 @@
 
 use c960_core::{
     Setup, Variant,
-    shakmaty::{CastlingMode, Chess, san::SanPlus, uci::UciMove},
+    shakmaty::{CastlingMode, Chess, Move, Position, san::SanPlus, uci::UciMove},
 };
 
 use c960_engine::Limit;
@@ -16,7 +16,8 @@ const MAX_CP: i32 = 100_000;
 /// Checks one row of a sweep of `variant`: the setup and its placement agree, the search went at
 /// least one ply deep, the score is one centipawn value or one mate, WDL
 /// (if any) sums to 1000, and the best move and the first moves of the
-/// lines are legal in the position, their SAN matching.
+/// lines are legal in the position, their SAN matching; a reply, if any,
+/// is checked the same way in the position after the best move.
 pub fn check_row(row: &SweepRow, variant: Variant) -> Result<(), String> {
     let position = Setup::new(variant, row.sp).map_err(|e| e.to_string())?;
     let sp = position.label();
@@ -27,16 +28,7 @@ pub fn check_row(row: &SweepRow, variant: Variant) -> Result<(), String> {
             row.placement
         ));
     }
-    if row.depth == 0 {
-        return Err(format!("{sp}: depth 0 (no search reported)"));
-    }
-    match (row.score_cp, row.score_mate) {
-        (Some(cp), None) if cp.abs() <= MAX_CP => {}
-        (None, Some(mate)) if mate != 0 => {}
-        (cp, mate) => {
-            return Err(format!("{sp}: impossible score (cp {cp:?}, mate {mate:?})"));
-        }
-    }
+    check_search(&sp, row.depth, row.score_cp, row.score_mate)?;
     match (row.wdl_win, row.wdl_draw, row.wdl_loss) {
         (None, None, None) => {}
         (Some(w), Some(d), Some(l)) if w + d + l == 1000 => {}
@@ -45,9 +37,47 @@ pub fn check_row(row: &SweepRow, variant: Variant) -> Result<(), String> {
         }
     }
     let start = position.to_position();
-    check_move(&start, &sp, &row.best_move_uci, Some(&row.best_move_san))?;
-    for top in &row.top_moves {
-        check_move(&start, &sp, &top.uci, Some(&top.san))?;
+    let best = check_move(&start, &sp, &row.best_move_uci, Some(&row.best_move_san))?;
+    check_lines(&start, &sp, &row.top_moves)?;
+    if let Some(reply) = &row.reply {
+        let sp = format!("{sp} after {}", row.best_move_san);
+        check_search(&sp, reply.depth, reply.score_cp, reply.score_mate)?;
+        let mut after = start;
+        after.play_unchecked(best);
+        check_move(
+            &after,
+            &sp,
+            &reply.best_move_uci,
+            Some(&reply.best_move_san),
+        )?;
+        check_lines(&after, &sp, &reply.top_moves)?;
+    }
+    Ok(())
+}
+
+/// Checks that a search went at least one ply deep and has one centipawn
+/// value or one mate.
+fn check_search(
+    sp: &str,
+    depth: u32,
+    score_cp: Option<i32>,
+    score_mate: Option<i32>,
+) -> Result<(), String> {
+    if depth == 0 {
+        return Err(format!("{sp}: depth 0 (no search reported)"));
+    }
+    match (score_cp, score_mate) {
+        (Some(cp), None) if cp.abs() <= MAX_CP => Ok(()),
+        (None, Some(mate)) if mate != 0 => Ok(()),
+        (cp, mate) => Err(format!("{sp}: impossible score (cp {cp:?}, mate {mate:?})")),
+    }
+}
+
+/// Checks that each line starts with a legal move of `position` (its SAN
+/// matching) and has one score.
+fn check_lines(position: &Chess, sp: &str, lines: &[crate::TopMove]) -> Result<(), String> {
+    for top in lines {
+        check_move(position, sp, &top.uci, Some(&top.san))?;
         if top.cp.is_some() == top.mate.is_some() {
             return Err(format!("{sp}: line {} has no single score", top.uci));
         }
@@ -55,8 +85,8 @@ pub fn check_row(row: &SweepRow, variant: Variant) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks that `uci` is a legal first move in `start` (and its SAN).
-fn check_move(start: &Chess, sp: &str, uci: &str, san: Option<&str>) -> Result<(), String> {
+/// Checks that `uci` is a legal move in `start` (and its SAN); returns it.
+fn check_move(start: &Chess, sp: &str, uci: &str, san: Option<&str>) -> Result<Move, String> {
     let legal = uci
         .parse::<UciMove>()
         .ok()
@@ -72,21 +102,30 @@ fn check_move(start: &Chess, sp: &str, uci: &str, san: Option<&str>) -> Result<(
     {
         return Err(format!("{sp}: SAN {san:?} is not the move {uci}"));
     }
-    Ok(())
+    Ok(m)
 }
 
 /// Checks one journal entry of a sweep with search limit `limit` and
-/// repeats `plan` over setups of `variant`: the limit, the repeat number and its node budget are
-/// this run's.
+/// repeats `plan` over setups of `variant`, with replies or not: the limit,
+/// the repeat number and its node budget are this run's, and the row has a
+/// reply exactly when the run searches them.
 pub(crate) fn check_entry(
     entry: &Entry,
     limit: Limit,
     plan: &RepeatPlan,
     variant: Variant,
+    reply: bool,
 ) -> Result<(), String> {
     match entry {
         Entry::Done(row) => {
             let sp = variant.label(row.sp);
+            if row.reply.is_some() != reply {
+                return Err(if reply {
+                    format!("{sp}: no reply, but this run searches replies")
+                } else {
+                    format!("{sp}: a reply, but this run searches none")
+                });
+            }
             if row.limit != limit {
                 return Err(format!(
                     "{sp}: limit \"{}\", but this run's is \"{limit}\"",

@@ -17,11 +17,11 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde_json::Value;
 
-fn config(out: &Path, shard: Shard) -> SweepConfig {
+pub(crate) fn config(out: &Path, shard: Shard) -> SweepConfig {
     with_repeats(out, shard, RepeatPlan::single())
 }
 
-fn with_repeats(out: &Path, shard: Shard, repeats: RepeatPlan) -> SweepConfig {
+pub(crate) fn with_repeats(out: &Path, shard: Shard, repeats: RepeatPlan) -> SweepConfig {
     SweepConfig {
         engine: EngineSpec::Builtin {
             hash_mb: 1,
@@ -39,31 +39,31 @@ fn with_repeats(out: &Path, shard: Shard, repeats: RepeatPlan) -> SweepConfig {
         repair: false,
         shard,
         repeats,
+        reply: false,
     }
 }
 
-fn sweep(config: &SweepConfig) -> Vec<SweepRow> {
+pub(crate) fn sweep(config: &SweepConfig) -> Vec<SweepRow> {
     let outcome = run(config, &AtomicBool::new(false), |_| {}).unwrap();
     assert!(!outcome.interrupted && outcome.failed.is_empty());
     outcome.rows
 }
 
 /// The table's rows with the engine's clock left out.
-fn rows(dir: &Path) -> Vec<SweepRow> {
+pub(crate) fn rows(dir: &Path) -> Vec<SweepRow> {
     fs::read_to_string(dir.join("journal.jsonl"))
         .unwrap()
         .lines()
         .skip(1)
         .map(|l| {
             let entry: Value = serde_json::from_str(l).unwrap();
-            let mut row: SweepRow = serde_json::from_value(entry).unwrap();
-            row.time_ms = None;
-            row
+            let row: SweepRow = serde_json::from_value(entry).unwrap();
+            row.without_time()
         })
         .collect()
 }
 
-fn manifest(dir: &Path) -> Value {
+pub(crate) fn manifest(dir: &Path) -> Value {
     let mut m: Value =
         serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     for key in ["started", "finished", "jobs", "shards", "shard", "resumed"] {

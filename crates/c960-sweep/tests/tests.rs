@@ -2,4 +2,5 @@
 //! so the workspace is linked once per crate, not once per test file.
 
 mod published;
+mod replies;
 mod shards;

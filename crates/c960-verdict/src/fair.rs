@@ -438,9 +438,7 @@ impl BalanceTable {
                     ));
                 }
                 let (Some(value), Some(interval)) = (row.estimate, row.interval) else {
-                    return Err(format!(
-                        "SP {sp} has no balance estimate with its interval"
-                    ));
+                    return Err(format!("SP {sp} has no balance estimate with its interval"));
                 };
                 Ok(Measure {
                     sp,
@@ -455,7 +453,10 @@ impl BalanceTable {
 
     /// The positions `selection` keeps, ascending, and the reference's
     /// value (for `fairest` and `within`); why not, in one line.
-    pub fn select(&self, selection: Selection) -> Result<(Vec<StartPosition>, Option<f64>), String> {
+    pub fn select(
+        &self,
+        selection: Selection,
+    ) -> Result<(Vec<StartPosition>, Option<f64>), String> {
         let reference = match selection {
             Selection::Verdict(verdict) => return Ok((self.with_verdict(verdict), None)),
             Selection::Fairest(_, reference) | Selection::Within(_, reference) => reference,

@@ -56,6 +56,8 @@ pub struct BalanceRow {
     pub raters: Option<u32>,
 }
 
+// serde's `serialize_with` hands the field by reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
 fn sp_number<S: serde::Serializer>(sp: &StartPosition, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u16(sp.sp())
 }

@@ -2,7 +2,7 @@
 //! the same typed rows, and a table that contradicts itself is refused in
 //! one line naming what is wrong.
 
-use std::path::Path;
+use std::{fmt::Write as _, path::Path};
 
 use c960_balance::verdict::Verdict;
 use c960_store::columns::balance as column;
@@ -28,9 +28,11 @@ fn table(rows: &[(u16, &str, &str, &str, &str, &str)]) -> String {
     .join(",");
     text.push('\n');
     for (sp, placement, verdict, estimate, low, high) in rows {
-        text.push_str(&format!(
-            "{sp},{placement},{verdict},0.01,{estimate},{low},{high},sweep\n"
-        ));
+        writeln!(
+            text,
+            "{sp},{placement},{verdict},0.01,{estimate},{low},{high},sweep"
+        )
+        .unwrap();
     }
     text
 }
@@ -79,7 +81,15 @@ fn a_table_that_contradicts_itself_is_refused_in_one_line() {
         assert!(error.contains(expected), "{error}");
         assert!(!error.contains('\n'), "{error}");
     };
-    let with = |i: usize, row: (u16, &'static str, &'static str, &'static str, &'static str, &'static str)| {
+    let with = |i: usize,
+                row: (
+        u16,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+    )| {
         let mut rows = GOOD;
         rows[i] = row;
         table(&rows)
@@ -152,7 +162,9 @@ fn fairest_keeps_the_nearest_by_the_farther_end_of_each_interval() {
     let (kept, value) = t.select(Selection::Within(8.0, Reference::Equal)).unwrap();
     assert_eq!(kept.len(), 2);
     assert_eq!(value, Some(0.0));
-    let (_, classical) = t.select(Selection::Fairest(1, Reference::Classical)).unwrap();
+    let (_, classical) = t
+        .select(Selection::Fairest(1, Reference::Classical))
+        .unwrap();
     assert_eq!(classical, Some(24.0));
     assert_eq!(Reference::default(), Reference::Equal);
     assert_eq!(Reference::DEFAULT, Reference::Equal);

@@ -1,40 +1,52 @@
-//! Where command output goes: standard output, or a file written
-//! atomically (see `c960_store::write_atomically`), so a failed run never
-//! leaves a partial file where a good one was.
+//! Where command output goes: standard output, or a file claimed before
+//! any work and written atomically (see `c960_store::Claim`), so a failed
+//! run never leaves a partial file where a good one was, and an output
+//! never lands on one of the command's inputs.
 
 use std::{
     io::{self, BufWriter, Write},
-    path::Path,
+    path::{Path, PathBuf},
 };
 
-/// Runs `write` against `path` (atomically) or against standard output.
-pub(crate) fn write_to(
-    path: Option<&Path>,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    match path {
-        None => {
-            let stdout = io::stdout();
-            let mut out = BufWriter::new(stdout.lock());
-            write(&mut out)?;
-            out.flush()
-        }
-        Some(path) => {
-            check_out(path)?;
-            c960_store::write_atomically(path, |out| write(out))
-        }
-    }
+use c960_store::{Claim, Claimed};
+
+/// A command's output: standard output, or the claimed file `--out`.
+pub(crate) struct Out {
+    file: Option<(PathBuf, Claimed)>,
 }
 
-/// `--out FILE` naming a directory is bad input: it is never replaced.
-pub(crate) fn check_out(path: &Path) -> io::Result<()> {
-    if path.is_dir() {
-        return Err(c960_store::bad_input(format!(
-            "--out {} is a directory; name a file",
-            path.display()
-        )));
+impl Out {
+    /// Claims `path` (`--out`), apart from the inputs `claim` names;
+    /// standard output when `path` is `None`.
+    pub(crate) fn claim(path: Option<&Path>, claim: Claim) -> io::Result<Out> {
+        let file = match path {
+            None => None,
+            Some(path) => Some((path.to_owned(), claim.file(path, "--out").take()?)),
+        };
+        Ok(Out { file })
     }
-    Ok(())
+
+    /// The file claimed, if any.
+    pub(crate) fn path(&self) -> Option<&Path> {
+        self.file.as_ref().map(|(path, _)| path.as_path())
+    }
+
+    /// Runs `write` against the claimed file (atomically) or standard
+    /// output.
+    pub(crate) fn write(
+        &self,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> io::Result<()> {
+        match &self.file {
+            None => {
+                let stdout = io::stdout();
+                let mut out = BufWriter::new(stdout.lock());
+                write(&mut out)?;
+                out.flush()
+            }
+            Some((path, claimed)) => claimed.write(path, |out| write(out)),
+        }
+    }
 }
 
 /// Text for standard output, written in one go by [`Text::print`], so that a
@@ -53,12 +65,11 @@ impl std::fmt::Write for Text {
 impl Text {
     /// Writes the collected text to standard output.
     pub(crate) fn print(&self) -> io::Result<()> {
-        self.write(None)
+        self.write(&Out { file: None })
     }
 
-    /// Writes the collected text to `path` (atomically) or to standard
-    /// output.
-    pub(crate) fn write(&self, path: Option<&Path>) -> io::Result<()> {
-        write_to(path, |out| out.write_all(self.0.as_bytes()))
+    /// Writes the collected text to `out`.
+    pub(crate) fn write(&self, out: &Out) -> io::Result<()> {
+        out.write(|w| w.write_all(self.0.as_bytes()))
     }
 }

@@ -17,10 +17,10 @@ use std::{
 use c960_core::shakmaty::{CastlingMode, Chess, Position as _, fen::Fen};
 use util::Dir;
 
-const STARTS: &str = "0,91,292,518,700,959";
+pub(crate) const STARTS: &str = "0,91,292,518,700,959";
 
 /// `book exits` with Stockfish at 3000 nodes, `MultiPV` 3, 2 plies.
-fn exits<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+pub(crate) fn exits<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "book",
         "exits",
@@ -42,7 +42,7 @@ fn exits<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 
 /// Every exit of a run's journal: its book line → (cp, draw per mille,
 /// game over).
-fn journal_exits(path: &Path) -> HashMap<String, (Option<i64>, Option<u64>, bool)> {
+pub(crate) fn journal_exits(path: &Path) -> HashMap<String, (Option<i64>, Option<u64>, bool)> {
     let text = fs::read_to_string(path).unwrap();
     let mut exits = HashMap::new();
     for line in text.lines().skip(1) {
@@ -67,7 +67,7 @@ fn journal_starts(path: &Path) -> usize {
 
 /// Checks each line of `book`: a legal Chess960 position, not game over,
 /// each position once; returns the lines.
-fn legal_lines(book: &Path) -> Vec<String> {
+pub(crate) fn legal_lines(book: &Path) -> Vec<String> {
     let text = fs::read_to_string(book).unwrap();
     let lines: Vec<String> = text.lines().map(str::to_owned).collect();
     assert!(!lines.is_empty(), "{} is empty", book.display());

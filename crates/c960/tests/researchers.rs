@@ -305,11 +305,10 @@ fn errors_name_what_was_wrong_in_one_line() {
         assert!(!line.contains("not found: "), "{line}");
     }
 
-    let run = dir.run(&["show", "518", "--format", "png", "--out", "nodir/x.png"]);
-    assert_eq!(run.code, 1, "{}", run.stderr);
+    let line = dir.bad_input(&["show", "518", "--format", "png", "--out", "nodir/x.png"]);
     assert_eq!(
-        run.stderr.trim(),
-        "c960: error: cannot write nodir/x.png: the directory nodir does not exist"
+        line,
+        "c960: error: --out nodir/x.png: the directory nodir does not exist"
     );
 }
 

@@ -54,26 +54,7 @@ fn a_stockfish_19_sweep_names_its_engine_package_and_runtime() {
     let by_command = sweep("command", &command);
     assert_eq!(by_command["engine"]["package"], "stockfish@19.0.0");
     // Each row as (header → cell), without the engine's own clock.
-    let table = |out: &str| {
-        let mut reader = csv::Reader::from_path(dir.file(out).join("sweep.csv")).unwrap();
-        let header: Vec<String> = reader
-            .headers()
-            .unwrap()
-            .iter()
-            .map(str::to_owned)
-            .collect();
-        reader
-            .records()
-            .map(|record| {
-                header
-                    .iter()
-                    .zip(record.unwrap().iter())
-                    .filter(|(h, _)| *h != "time_ms")
-                    .map(|(h, c)| (h.clone(), c.to_owned()))
-                    .collect::<std::collections::BTreeMap<_, _>>()
-            })
-            .collect::<Vec<_>>()
-    };
+    let table = |out: &str| util::csv_records(&dir.file(out).join("sweep.csv"), &["time_ms"]);
     assert_eq!(table("named"), table("command"));
     let rows = table("named");
     assert_eq!(rows.len(), 3);

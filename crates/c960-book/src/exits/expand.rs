@@ -8,6 +8,8 @@ use c960_core::{
 use c960_engine::{Engine, EngineError, GamePosition, Limit, Search};
 use serde::{Deserialize, Serialize};
 
+use std::fmt::Write as _;
+
 use crate::book_line;
 
 /// How each start is expanded.
@@ -17,9 +19,27 @@ pub struct Tree {
     pub limit: Limit,
     /// Lines (children) per node.
     pub multipv: u32,
-    /// Plies from the start to the exits.
+    /// Plies from the start to the deepest exits.
     pub plies: u32,
+    /// The shallowest ply at which a node is an exit (`plies` for the
+    /// leaves alone): with `plies - 1`, the positions one ply above the
+    /// leaves are exits too, so a book holds both sides to move.
+    pub first_exit_ply: u32,
 }
+
+/// The deepest tree: `--plies` above this is refused (an exit is a few
+/// plies after its start; the expansion recurses once a ply).
+pub const MAX_PLIES: u32 = 12;
+
+/// The most searches one start may take (1 + K + ... + K^(P-1)): 9,331 is
+/// `MultiPV` 6 at 6 plies, 217 times the default tree. A larger tree is
+/// refused before any search, its size said.
+pub const MAX_SEARCHES_PER_START: u64 = 10_000;
+
+/// Nodes a second one core searched in the measured default expansion
+/// (Stockfish 15.1: 43 searches of 10,000 nodes in about 1.6 s), for the
+/// estimate printed before a run.
+pub const MEASURED_NODES_PER_SECOND: u64 = 270_000;
 
 impl Tree {
     /// The searches one start takes at most: 1 + K + ... + K^(P-1).
@@ -29,10 +49,103 @@ impl Tree {
             sum.saturating_add(u64::from(self.multipv).saturating_pow(ply))
         })
     }
+
+    /// The exits one start has at most: K^p for each exit ply p.
+    #[must_use]
+    pub fn exits_per_start(self) -> u64 {
+        (self.first_exit_ply.max(1)..=self.plies).fold(0_u64, |sum, ply| {
+            sum.saturating_add(u64::from(self.multipv).saturating_pow(ply))
+        })
+    }
+
+    /// Whether a node `ply` plies from the start is an exit.
+    #[must_use]
+    pub fn is_exit_ply(self, ply: u32) -> bool {
+        ply >= self.first_exit_ply && ply <= self.plies
+    }
+
+    /// Refuses a tree without lines or plies, deeper than [`MAX_PLIES`]
+    /// or of more than [`MAX_SEARCHES_PER_START`] searches a start.
+    ///
+    /// # Errors
+    /// What is wrong, with the allowed range.
+    pub fn check(self) -> Result<(), String> {
+        if self.multipv == 0 || self.plies == 0 {
+            return Err("--multipv and --plies must be at least 1".to_owned());
+        }
+        if self.plies > MAX_PLIES {
+            return Err(format!(
+                "--plies {} is out of range 1..={MAX_PLIES}: exits are a few plies after their \
+                 start",
+                self.plies
+            ));
+        }
+        if self.first_exit_ply == 0 || self.first_exit_ply > self.plies {
+            return Err(format!(
+                "--exits-from {} must lie in 1..={} (--plies)",
+                self.first_exit_ply, self.plies
+            ));
+        }
+        let searches = self.searches_per_start();
+        if searches > MAX_SEARCHES_PER_START {
+            return Err(format!(
+                "--multipv {} --plies {} takes {} searches a start, more than {}: lower \
+                 --multipv or --plies (the default tree takes {})",
+                self.multipv,
+                self.plies,
+                searches,
+                MAX_SEARCHES_PER_START,
+                Tree {
+                    limit: self.limit,
+                    multipv: super::DEFAULT_MULTIPV,
+                    plies: super::DEFAULT_PLIES,
+                    first_exit_ply: super::DEFAULT_PLIES,
+                }
+                .searches_per_start()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The work of expanding `starts` starts, said in one line: searches
+    /// and nodes at most, and for a node limit the time on one core at
+    /// the measured speed ([`MEASURED_NODES_PER_SECOND`]).
+    #[must_use]
+    pub fn estimate(self, starts: usize) -> String {
+        let each = self.searches_per_start();
+        let searches = each.saturating_mul(starts as u64);
+        let mut text = format!(
+            "{} \u{d7} up to {} = up to {} at {}",
+            c960_core::plural(starts, "start", "starts"),
+            c960_core::plural(each, "search", "searches"),
+            c960_core::plural(searches, "search", "searches"),
+            self.limit
+        );
+        if let Limit::Nodes(nodes) = self.limit {
+            let seconds = searches.saturating_mul(nodes) / MEASURED_NODES_PER_SECOND;
+            let _ = write!(
+                text,
+                ", about {} on one core at {MEASURED_NODES_PER_SECOND} nodes a second",
+                duration_words(seconds)
+            );
+        }
+        text
+    }
 }
 
-/// One exit: a position `plies` after the start (fewer when the game ended
-/// on the way), with the score of the line that led to it.
+/// `seconds` as a rounded duration: `40 s`, `12 min`, `3.5 h`, `9 days`.
+fn duration_words(seconds: u64) -> String {
+    match seconds {
+        s if s < 120 => format!("{s} s"),
+        s if s < 7_200 => format!("{} min", s / 60),
+        s if s < 172_800 => format!("{}.{} h", s / 3_600, s % 3_600 / 360),
+        s => format!("{} days", s / 86_400),
+    }
+}
+
+/// One exit: a position `first_exit_ply..=plies` plies after the start
+/// (fewer when the game ended on the way), with the score of the line that
+/// led to it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Exit {
     /// The moves from the start, in UCI (Chess960 notation: castling as
@@ -70,7 +183,8 @@ pub struct StartExits {
     pub setup: u32,
     /// Searches made.
     pub searches: u32,
-    /// The leaves, depth first in `MultiPV` order.
+    /// The exits, depth first in `MultiPV` order (an exit above the leaves
+    /// before its children).
     pub exits: Vec<Exit>,
 }
 
@@ -131,9 +245,8 @@ fn node(
             fen: book_line(game.current()),
         })?;
         let game_over = child.current().is_game_over();
-        if ply + 1 < tree.plies && !game_over {
-            node(engine, &child, ply + 1, tree, out)?;
-        } else {
+        let leaf = ply + 1 >= tree.plies || game_over;
+        if leaf || tree.is_exit_ply(ply + 1) {
             let score = line.score.for_white(result.turn);
             out.exits.push(Exit {
                 moves: child.moves().iter().map(|m| uci(*m)).collect(),
@@ -146,6 +259,9 @@ fn node(
                 }),
                 game_over,
             });
+        }
+        if !leaf {
+            node(engine, &child, ply + 1, tree, out)?;
         }
     }
     Ok(())

@@ -13,18 +13,27 @@
 //! gives books of several windows.
 
 mod expand;
+mod model;
 mod run;
 mod select;
+mod sidecar;
 
 use c960_core::{Setup, Variant};
 use c960_store::{BookKind, BookManifest};
 use serde_json::{Map, Value, json};
 
-pub use expand::{Exit, StartExits, Tree, check_start, expand};
+pub use expand::{
+    Exit, MAX_PLIES, MAX_SEARCHES_PER_START, MEASURED_NODES_PER_SECOND, StartExits, Tree,
+    check_start, expand,
+};
+pub use model::{
+    DrawModel, JournalUsed, PairJournal, PairResult, ScoresFrom, fit_draw_model, read_journal,
+};
 pub use run::{ExitSettings, ExpandConfig, Expansion, read_runs, run};
 pub use select::{
-    MATE_THRESHOLD_CP, Measure, Quota, Range, Selection, Window, position_key, select,
+    Chosen, MATE_THRESHOLD_CP, Measure, Quota, Range, Selection, Window, position_key, select,
 };
+pub use sidecar::{sidecar_path, write_sidecar};
 
 use crate::FORMAT;
 
@@ -67,6 +76,10 @@ pub struct Choice {
     pub quota: Quota,
     /// The tie-break seed.
     pub seed: u64,
+    /// The draw model a model window reads, with the file it came from.
+    pub draw_model: Option<(std::path::PathBuf, DrawModel)>,
+    /// The seed the lines were shuffled with (none: start order).
+    pub shuffle: Option<u64>,
 }
 
 /// The manifest of an exit book chosen from `expansion` (`lines`, `sha256`
@@ -109,14 +122,7 @@ pub fn manifest(
                        last expanded ply",
         }),
     );
-    made_with.insert(
-        "selection".into(),
-        json!({
-            "window": choice.window,
-            "quota": choice.quota,
-            "seed": choice.seed,
-        }),
-    );
+    made_with.insert("selection".into(), selection_record(choice));
     made_with.insert("counts".into(), json!(selection));
     made_with.insert(
         "runs".into(),
@@ -135,11 +141,41 @@ pub fn manifest(
         format: FORMAT.to_owned(),
         lines: 0,
         sha256: String::new(),
+        contents: None,
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         setups,
         made_with,
         notes: NOTES.to_owned(),
     }
+}
+
+/// How the book was chosen, for its manifest: window, quota, seed, the
+/// draw model read (file, SHA-256, parameters, games, budget) and the
+/// lines' order.
+fn selection_record(choice: &Choice) -> Value {
+    let mut record = json!({
+        "window": choice.window,
+        "quota": choice.quota,
+        "seed": choice.seed,
+    });
+    if let Some((path, model)) = &choice.draw_model {
+        record["draw_model"] = json!({
+            "file": path.file_name().map(|f| f.to_string_lossy().into_owned()),
+            "sha256": std::fs::read(path).ok().map(|b| crate::sha256_hex(&b)),
+            "a": model.fit.model.a,
+            "b": model.fit.model.b,
+            "shift": model.fit.model.shift,
+            "games": model.fit.games,
+            "budget": model.budget,
+            "draw_chance": "of a game pair (colours reversed) at that budget, from the exit's \
+                            centipawns",
+        });
+    }
+    record["order"] = match choice.shuffle {
+        Some(seed) => json!(format!("shuffled with seed {seed}")),
+        None => json!("start order"),
+    };
+    record
 }
 
 /// A journal named by its run directory's name and its own

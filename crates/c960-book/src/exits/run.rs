@@ -83,8 +83,11 @@ pub struct ExitSettings {
     pub limit: Limit,
     /// Lines per node.
     pub multipv: u32,
-    /// Plies to the exits.
+    /// Plies to the deepest exits.
     pub plies: u32,
+    /// The shallowest exit ply, when exits are not the leaves alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_exit_ply: Option<u32>,
     /// Chess960 or DFRC.
     pub variant: Variant,
 }
@@ -105,6 +108,7 @@ impl ExitSettings {
             limit: tree.limit,
             multipv: tree.multipv,
             plies: tree.plies,
+            first_exit_ply: (tree.first_exit_ply < tree.plies).then_some(tree.first_exit_ply),
             variant,
         }
     }
@@ -116,6 +120,7 @@ impl ExitSettings {
             limit: self.limit,
             multipv: self.multipv,
             plies: self.plies,
+            first_exit_ply: self.first_exit_ply.unwrap_or(self.plies),
         }
     }
 }
@@ -164,11 +169,7 @@ pub fn run(
         )));
     }
     let variant = starts[0].variant();
-    if config.tree.multipv == 0 || config.tree.plies == 0 {
-        return Err(RunError::Invalid(
-            "--multipv and --plies must be at least 1".to_owned(),
-        ));
-    }
+    config.tree.check().map_err(RunError::Invalid)?;
     let dir = RunDir::hold(&config.run, &[JOURNAL_FILE])?;
     let result = run_held(config, &dir, &starts, variant, stop, on_progress);
     dir.release(result)

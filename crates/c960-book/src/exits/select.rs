@@ -5,6 +5,7 @@
 
 use std::{collections::HashSet, fmt, str::FromStr};
 
+use c960_balance::wdl::WdlModel;
 use serde::Serialize;
 use sha2::{Digest as _, Sha256};
 
@@ -22,6 +23,10 @@ pub enum Measure {
     Cp,
     /// The draw chance in percent, from the engine's WDL model.
     DrawRate,
+    /// The draw chance of a game pair in percent, from a draw model fitted
+    /// to games played at the book's budget, reading the exit's
+    /// centipawns.
+    ModelDrawRate,
 }
 
 /// A closed window `low..high` of one measure.
@@ -33,6 +38,9 @@ pub struct Window {
     pub low: f64,
     /// Highest value kept.
     pub high: f64,
+    /// The fitted model a [`Measure::ModelDrawRate`] window reads.
+    #[serde(skip)]
+    pub model: Option<WdlModel>,
 }
 
 /// A window's bounds as written (`90..120`), before its measure is known.
@@ -68,7 +76,7 @@ impl Window {
         let Range(low, high) = range;
         let (flag, min, max) = match measure {
             Measure::Cp => ("--cp", -MATE_THRESHOLD_CP, MATE_THRESHOLD_CP),
-            Measure::DrawRate => ("--draw-rate", 0.0, 100.0),
+            Measure::DrawRate | Measure::ModelDrawRate => ("--draw-rate", 0.0, 100.0),
         };
         if low > high {
             return Err(format!("{flag} {low}..{high}: LOW is above HIGH"));
@@ -78,11 +86,26 @@ impl Window {
                 "{flag} {low}..{high} lies outside the engine's range {min}..{max}{}",
                 match measure {
                     Measure::Cp => " (beyond it scores are mates)",
-                    Measure::DrawRate => " (percent)",
+                    Measure::DrawRate | Measure::ModelDrawRate => " (percent)",
                 }
             ));
         }
-        Ok(Window { measure, low, high })
+        Ok(Window {
+            measure,
+            low,
+            high,
+            model: None,
+        })
+    }
+
+    /// A draw-rate window read from `model` instead of the engine's WDL.
+    #[must_use]
+    pub fn with_model(self, model: WdlModel) -> Window {
+        Window {
+            measure: Measure::ModelDrawRate,
+            model: Some(model),
+            ..self
+        }
     }
 
     /// The exit's value of this measure, if it can be in a book: not
@@ -95,6 +118,10 @@ impl Window {
         match self.measure {
             Measure::Cp => exit.cp.map(f64::from),
             Measure::DrawRate => exit.draw_percent(),
+            Measure::ModelDrawRate => {
+                let model = self.model?;
+                exit.cp.map(|cp| 100.0 * model.pair_draw(f64::from(cp)))
+            }
         }
     }
 
@@ -116,6 +143,9 @@ impl fmt::Display for Window {
         match self.measure {
             Measure::Cp => write!(f, "cp {}..{}", self.low, self.high),
             Measure::DrawRate => write!(f, "draw rate {}..{} %", self.low, self.high),
+            Measure::ModelDrawRate => {
+                write!(f, "draw rate {}..{} % (fitted model)", self.low, self.high)
+            }
         }
     }
 }
@@ -132,12 +162,26 @@ pub enum Quota {
     PerStart(usize),
 }
 
+/// One exit a book keeps, with the start it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chosen {
+    /// The start's setup number.
+    pub setup: u32,
+    /// The exit.
+    pub exit: Exit,
+    /// Its value of the window's measure.
+    pub value: f64,
+}
+
 /// A chosen book: its lines in start order, and the counts behind it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Selection {
     /// The book lines.
     #[serde(skip)]
     pub lines: Vec<String>,
+    /// The exits behind the lines, in the same order.
+    #[serde(skip)]
+    pub chosen: Vec<Chosen>,
     /// Starts expanded.
     pub starts: usize,
     /// Exits of those starts that could be in a book (not game over, no
@@ -161,10 +205,10 @@ pub struct Selection {
 pub fn select(starts: &[&StartExits], window: Window, quota: Quota, seed: u64) -> Selection {
     let mut seen: HashSet<String> = HashSet::new();
     let mut candidates = 0;
-    let ranked: Vec<Vec<&Exit>> = starts
+    let ranked: Vec<Vec<(f64, &Exit)>> = starts
         .iter()
         .map(|start| {
-            let mut inside: Vec<(f64, u64, &Exit)> = start
+            let mut inside: Vec<(f64, u64, f64, &Exit)> = start
                 .exits
                 .iter()
                 .filter_map(|exit| {
@@ -172,15 +216,15 @@ pub fn select(starts: &[&StartExits], window: Window, quota: Quota, seed: u64) -
                     candidates += 1;
                     window.contains(value).then(|| {
                         let distance = (value - window.centre()).abs();
-                        (distance, tie_break(seed, &exit.fen), exit)
+                        (distance, tie_break(seed, &exit.fen), value, exit)
                     })
                 })
                 .collect();
             inside.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             inside
                 .into_iter()
-                .map(|(_, _, exit)| exit)
-                .filter(|exit| seen.insert(position_key(&exit.fen)))
+                .map(|(_, _, value, exit)| (value, exit))
+                .filter(|(_, exit)| seen.insert(position_key(&exit.fen)))
                 .collect()
         })
         .collect();
@@ -190,13 +234,22 @@ pub fn select(starts: &[&StartExits], window: Window, quota: Quota, seed: u64) -
         Quota::PerStart(k) => ranked.iter().map(|r| r.len().min(k)).collect(),
         Quota::Count(n) => round_robin(&ranked, n),
     };
-    let lines: Vec<String> = ranked
+    let chosen: Vec<Chosen> = ranked
         .iter()
         .zip(&taken)
-        .flat_map(|(exits, &k)| exits[..k].iter().map(|e| e.fen.clone()))
+        .zip(starts)
+        .flat_map(|((exits, &k), start)| {
+            exits[..k].iter().map(|&(value, exit)| Chosen {
+                setup: start.setup,
+                exit: exit.clone(),
+                value,
+            })
+        })
         .collect();
+    let lines: Vec<String> = chosen.iter().map(|c| c.exit.fen.clone()).collect();
     Selection {
         kept: lines.len(),
+        chosen,
         starts_kept: taken.iter().filter(|&&k| k > 0).count(),
         lines,
         starts: starts.len(),
@@ -207,7 +260,7 @@ pub fn select(starts: &[&StartExits], window: Window, quota: Quota, seed: u64) -
 
 /// How many of each start's exits `n` round-robin picks take: one from
 /// each start in order, then a second from each that has one, and so on.
-fn round_robin(ranked: &[Vec<&Exit>], n: usize) -> Vec<usize> {
+fn round_robin<T>(ranked: &[Vec<T>], n: usize) -> Vec<usize> {
     let mut taken = vec![0; ranked.len()];
     let mut left = n;
     let mut round = 0;
@@ -249,4 +302,17 @@ fn tie_break(seed: u64, fen: &str) -> u64 {
     let mut first = [0_u8; 8];
     first.copy_from_slice(&digest[..8]);
     u64::from_le_bytes(first)
+}
+
+impl Selection {
+    /// Puts the lines (and their exits) in a random order from `seed`:
+    /// runners that start a match at line N of a book (cutechess
+    /// `start=N`, fishtest's offsets) then draw a spread of starts rather
+    /// than one start's exits.
+    pub fn shuffle(&mut self, seed: u64) {
+        let mut order: Vec<usize> = (0..self.chosen.len()).collect();
+        c960_balance::rng::Rng::new(seed).shuffle(&mut order);
+        self.chosen = order.iter().map(|&i| self.chosen[i].clone()).collect();
+        self.lines = self.chosen.iter().map(|c| c.exit.fen.clone()).collect();
+    }
 }

@@ -120,6 +120,7 @@ fn stockfish_expansions_are_legal_and_deterministic() {
         limit: Limit::Nodes(2000),
         multipv: 3,
         plies: 2,
+        first_exit_ply: 2,
     };
     let setup = Setup::Chess960(StartPosition::new(91).unwrap());
     let mut engine = spec.start().unwrap();
@@ -138,4 +139,79 @@ fn stockfish_expansions_are_legal_and_deterministic() {
     let mut damaged = first.clone();
     damaged.exits[0].moves[1] = "a1a8".to_owned();
     assert!(check_start(&damaged, setup, tree).is_err());
+}
+
+#[test]
+fn exits_above_the_leaves_come_before_their_children_with_both_sides_to_move() {
+    let spec = EngineSpec::Uci(UciConfig::new("/usr/games/stockfish")).with_multipv(2);
+    let leaves = Tree {
+        limit: Limit::Nodes(2000),
+        multipv: 2,
+        plies: 2,
+        first_exit_ply: 2,
+    };
+    let both = Tree {
+        first_exit_ply: 1,
+        ..leaves
+    };
+    assert_eq!((leaves.exits_per_start(), both.exits_per_start()), (4, 6));
+    let setup = Setup::Chess960(StartPosition::new(518).unwrap());
+    let only_leaves = expand(&mut spec.start().unwrap(), setup, leaves).unwrap();
+    let all = expand(&mut spec.start().unwrap(), setup, both).unwrap();
+    check_start(&all, setup, both).unwrap();
+    assert_eq!(only_leaves.searches, all.searches);
+    let plies: Vec<usize> = all.exits.iter().map(|e| e.moves.len()).collect();
+    assert_eq!(plies, [1, 2, 2, 1, 2, 2]);
+    // Black to move after one ply, White after two.
+    assert!(all.exits[0].fen.contains(" b "));
+    assert!(all.exits[1].fen.contains(" w "));
+    // The leaves are the same exits, scored the same.
+    let deepest: Vec<&Exit> = all.exits.iter().filter(|e| e.moves.len() == 2).collect();
+    assert_eq!(deepest, only_leaves.exits.iter().collect::<Vec<_>>());
+    // Each exit above the leaves is the first move of its children.
+    assert_eq!(all.exits[1].moves[0], all.exits[0].moves[0]);
+}
+
+#[test]
+fn trees_beyond_the_bounds_are_refused_and_the_work_is_estimated_first() {
+    let tree = |multipv, plies| Tree {
+        limit: Limit::Nodes(DEFAULT_NODES),
+        multipv,
+        plies,
+        first_exit_ply: plies,
+    };
+    tree(DEFAULT_MULTIPV, DEFAULT_PLIES).check().unwrap();
+    tree(1, MAX_PLIES).check().unwrap();
+    tree(6, 6).check().unwrap();
+    let deep = tree(1, 1000).check().unwrap_err();
+    assert!(
+        deep.contains("--plies 1000 is out of range 1..=12"),
+        "{deep}"
+    );
+    let wide = tree(6, 8).check().unwrap_err();
+    assert!(
+        wide.contains("takes 335923 searches a start, more than 10000"),
+        "{wide}"
+    );
+    assert!(tree(0, 3).check().is_err());
+    let above = Tree {
+        first_exit_ply: 4,
+        ..tree(2, 3)
+    };
+    assert!(above.check().unwrap_err().contains("--exits-from 4"));
+    assert!(tree(6, 7).searches_per_start() > MAX_SEARCHES_PER_START);
+    // The default tree on all starts: 960 × 43 searches of 10,000 nodes
+    // at the measured speed.
+    let estimate = tree(DEFAULT_MULTIPV, DEFAULT_PLIES).estimate(960);
+    assert_eq!(
+        estimate,
+        "960 starts × up to 43 searches = up to 41280 searches at nodes 10000, about 25 min \
+         on one core at 270000 nodes a second"
+    );
+    let one = Tree {
+        limit: Limit::Depth(8),
+        ..tree(1, 1)
+    }
+    .estimate(1);
+    assert_eq!(one, "1 start × up to 1 search = up to 1 search at depth 8");
 }

@@ -8,6 +8,7 @@
 //!               [--bad-wdl] [--ignore-nodes] [--ignore-depth] [--trace DIR]
 //!               [--contempt] [--overstep MS] [--mate-zero] [--mate-claim]
 //!               [--pv-not-best] [--endless] [--latin1-name] [--score CP]
+//!               [--odd-lines]
 //! ```
 //!
 //! The lying modes: `--mate-zero` reports `score mate 0` for its move,
@@ -17,6 +18,11 @@
 //! with output that never ends its line, and `--latin1-name` sends its
 //! `id name` in Latin-1 (not UTF-8), and `--score CP` reports `score cp CP`
 //! for every line (2147483647, say, far beyond any engine's range).
+//! `--odd-lines` gives its `MultiPV` lines what real engines' lines can
+//! carry (scores from the side to move, B the position's score): line 1
+//! `cp B`, line 2 `mate -2` (the move gets mated), line 3 `cp B upperbound`
+//! (a tie with the best, as a bound), line 4 `cp B-25 lowerbound`, line 5
+//! `cp B-28` with White to move and `cp B-10` with Black, then `cp B-7i`.
 //!
 //! With `--trace DIR` it appends what it was asked to `DIR/PID.trace`, one
 //! line per command: `ucinewgame`, `setoption NAME VALUE`, and `go w` /
@@ -80,6 +86,7 @@ struct Modes {
     endless: bool,
     latin1_name: bool,
     score: Option<i64>,
+    odd_lines: bool,
 }
 
 fn modes() -> Modes {
@@ -120,6 +127,7 @@ fn modes() -> Modes {
             "--endless" => m.endless = true,
             "--latin1-name" => m.latin1_name = true,
             "--score" => m.score = Some(value().parse().unwrap_or_else(|_| fail("CP"))),
+            "--odd-lines" => m.odd_lines = true,
             other => fail(&format!("unknown argument {other}")),
         }
     }
@@ -371,6 +379,8 @@ fn search(
             "mate 1".to_owned()
         } else if let Some(fixed) = modes.score {
             format!("cp {fixed}")
+        } else if modes.odd_lines {
+            odd_line(i, base, position.turn())
         } else {
             format!("cp {cp}")
         };
@@ -400,6 +410,19 @@ fn search(
     };
     let _ = write!(reply, "bestmove {best}");
     reply
+}
+
+/// The score of line `i` (from 0) with `--odd-lines`.
+fn odd_line(i: usize, base: i32, turn: shakmaty::Color) -> String {
+    match (i, turn) {
+        (0, _) => format!("cp {base}"),
+        (1, _) => "mate -2".to_owned(),
+        (2, _) => format!("cp {base} upperbound"),
+        (3, _) => format!("cp {} lowerbound", base - 25),
+        (4, shakmaty::Color::White) => format!("cp {}", base - 28),
+        (4, shakmaty::Color::Black) => format!("cp {}", base - 10),
+        _ => format!("cp {}", base - 7 * i32::try_from(i).expect("small")),
+    }
 }
 
 /// Writes output without a newline until the reader goes away.

@@ -350,7 +350,10 @@ fn reference_data(judged: &[Judged], sp: u16) -> String {
             }
             if let Some(against) = r.against {
                 let (verdict, q) = against_cells(against, j.tally.as_ref());
-                let _ = write!(data, " data-{key}-verdict=\"{verdict}\" data-{key}-q=\"{q}\"");
+                let _ = write!(
+                    data,
+                    " data-{key}-verdict=\"{verdict}\" data-{key}-q=\"{q}\""
+                );
             }
         }
     }
@@ -433,9 +436,9 @@ fn estimate_cells(measure: Option<&Measure>, by_estimate: bool) -> (String, Stri
             Scale::Cp => format!("{v:+.1}"),
             Scale::Score => format!("{:.1}%", v * 100.0),
         };
-        let interval = m
-            .interval
-            .map_or_else(String::new, |i| format!("{} to {}", show(i.low), show(i.high)));
+        let interval = m.interval.map_or_else(String::new, |i| {
+            format!("{} to {}", show(i.low), show(i.high))
+        });
         (show(m.value), interval)
     } else if m.scale == Scale::Cp {
         (format!("{:+.0}", m.value), String::new())

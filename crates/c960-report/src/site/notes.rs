@@ -202,7 +202,12 @@ pub(super) fn balance_note(sources: &[Source], consensus_of: Option<usize>) -> S
         reference: raters::reference(sources).unwrap_or_default(),
         interval: raters::CONSENSUS_INTERVAL.trim_end_matches(','),
         single: sweeps.len() == 1 && first.manifest.searches() <= 1,
-        columns: [column::ESTIMATE, column::LOW, column::HIGH, column::SWEEP_CP],
+        columns: [
+            column::ESTIMATE,
+            column::LOW,
+            column::HIGH,
+            column::SWEEP_CP,
+        ],
     }
     .to_string()
 }

@@ -37,6 +37,10 @@ pub struct BookManifest {
     pub lines: u64,
     /// SHA-256 of the book file, lowercase hex.
     pub sha256: String,
+    /// What the lines hold, as official-stockfish/books' `books.json`
+    /// lists each book (filled in when the book is written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contents: Option<BookContents>,
     /// The c960 version that wrote it.
     pub c960_version: String,
     /// Which setups the book was made from, as named (`all`, `0-99`,
@@ -50,6 +54,53 @@ pub struct BookManifest {
     pub notes: String,
 }
 
+/// A book's lines counted as official-stockfish/books' `books.json`
+/// counts them (`total`, `white`, `black`, `min_depth`, `max_depth`), with
+/// the castling notation every line uses.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BookContents {
+    /// Lines.
+    pub total: u64,
+    /// Lines with White to move.
+    pub white_to_move: u64,
+    /// Lines with Black to move.
+    pub black_to_move: u64,
+    /// The fewest plies from the start position to a line (from its
+    /// fullmove number and side to move).
+    pub min_plies: u32,
+    /// The most plies.
+    pub max_plies: u32,
+    /// How castling rights are written: always Shredder-FEN (the castling
+    /// rooks' files), which every runner reads alike.
+    pub castling: String,
+}
+
+impl BookContents {
+    /// The castling notation of every c960 book.
+    pub const SHREDDER_FEN: &'static str = "Shredder-FEN (the castling rooks' files)";
+
+    /// Counts one FEN line: its side to move and plies from the start.
+    pub fn count(&mut self, fen: &str) {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let black = fields.get(1) == Some(&"b");
+        let fullmove: u32 = fields.get(5).and_then(|f| f.parse().ok()).unwrap_or(1);
+        let plies = 2 * fullmove.saturating_sub(1) + u32::from(black);
+        if self.total == 0 {
+            self.min_plies = plies;
+            self.max_plies = plies;
+            Self::SHREDDER_FEN.clone_into(&mut self.castling);
+        }
+        self.min_plies = self.min_plies.min(plies);
+        self.max_plies = self.max_plies.max(plies);
+        self.total += 1;
+        if black {
+            self.black_to_move += 1;
+        } else {
+            self.white_to_move += 1;
+        }
+    }
+}
+
 /// The manifest's path beside `book`: the extension replaced by `json`.
 #[must_use]
 pub fn book_manifest_path(book: &Path) -> PathBuf {
@@ -59,6 +110,25 @@ pub fn book_manifest_path(book: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contents_count_sides_to_move_and_plies_from_the_move_counters() {
+        let mut contents = BookContents::default();
+        contents.count("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+        contents.count("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1");
+        contents.count("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w HAha - 0 2");
+        assert_eq!(
+            contents,
+            BookContents {
+                total: 3,
+                white_to_move: 2,
+                black_to_move: 1,
+                min_plies: 0,
+                max_plies: 2,
+                castling: BookContents::SHREDDER_FEN.to_owned(),
+            }
+        );
+    }
 
     #[test]
     fn the_manifest_sits_beside_the_book() {

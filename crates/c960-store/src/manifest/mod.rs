@@ -33,7 +33,7 @@ mod sweep;
 #[cfg(test)]
 mod tests;
 
-pub use book::{BookKind, BookManifest, book_manifest_path};
+pub use book::{BookContents, BookKind, BookManifest, book_manifest_path};
 pub use import::ImportManifest;
 pub use selfplay::{
     Adaptive, AdaptiveRecord, FailedGame, Merged, MissingGame, PROCESS_PER_SIDE, RunTiming,

@@ -28,6 +28,10 @@ pub struct SweepManifest {
     pub limit: Limit,
     /// Principal variations per position.
     pub multipv: NonZeroU32,
+    /// Whether each position's reply (the position after the best move)
+    /// was searched too; absent when not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reply: bool,
     /// Searches per position.
     #[serde(default = "one")]
     pub repeats: NonZeroU32,

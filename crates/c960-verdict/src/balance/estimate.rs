@@ -85,7 +85,12 @@ pub(super) fn from_games(
         let (s, lo, hi, sd) = shrunk
             .as_ref()
             .map_or((means[i], cs.low, cs.high, f64::NAN), |r| {
-                (r[i].estimate, r[i].low.max(0.0), r[i].high.min(1.0), r[i].sd)
+                (
+                    r[i].estimate,
+                    r[i].low.max(0.0),
+                    r[i].high.min(1.0),
+                    r[i].sd,
+                )
             });
         rows.insert(
             *sp,

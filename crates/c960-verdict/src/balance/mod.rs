@@ -482,7 +482,12 @@ impl Balance {
         let of = |sp: u16, method: Method| {
             let (decision, estimate, interval, raters) = match method {
                 Method::Games => self.games_rows.get(&sp).map(|r| {
-                    (r.decision, r.shrunk, finite(r.shrunk_low, r.shrunk_high), None)
+                    (
+                        r.decision,
+                        r.shrunk,
+                        finite(r.shrunk_low, r.shrunk_high),
+                        None,
+                    )
                 })?,
                 Method::Sweep => self.sweep_rows.get(&sp).map(|r| {
                     (
@@ -504,7 +509,9 @@ impl Balance {
             })
         };
         (0..POSITION_COUNT)
-            .filter_map(|sp| of(sp, self.verdict_method).or_else(|| of(sp, self.verdict_method.other())))
+            .filter_map(|sp| {
+                of(sp, self.verdict_method).or_else(|| of(sp, self.verdict_method.other()))
+            })
             .collect()
     }
 
@@ -515,7 +522,10 @@ impl Balance {
     pub fn error_of(&self, row: &BalanceRow) -> Option<(f64, f64)> {
         let sp = row.sp.sp();
         let (sd, df) = match row.method? {
-            Method::Games => self.games_rows.get(&sp).map(|r| (r.shrunk_sd, f64::INFINITY))?,
+            Method::Games => self
+                .games_rows
+                .get(&sp)
+                .map(|r| (r.shrunk_sd, f64::INFINITY))?,
             Method::Sweep => self.sweep_rows.get(&sp).map(|r| (r.shrunk_sd, r.df))?,
         };
         (sd.is_finite() && sd > 0.0).then_some((sd, df))
@@ -540,7 +550,8 @@ impl Balance {
     /// `frame` with each method's own columns.
     fn method_columns<'r>(&self, frame: Frame<'r, BalanceRow>) -> Frame<'r, BalanceRow> {
         use c960_store::columns::balance as column;
-        let games = |r: &BalanceRow, f: fn(&GamesRow) -> f64| self.games_rows.get(&r.sp.sp()).map(f);
+        let games =
+            |r: &BalanceRow, f: fn(&GamesRow) -> f64| self.games_rows.get(&r.sp.sp()).map(f);
         // Figures that are not measured (NaN) are left empty.
         let sweep = |r: &BalanceRow, f: fn(&SweepRow) -> f64| {
             self.sweep_rows
@@ -558,7 +569,9 @@ impl Balance {
             .column(column::GAMES_VERDICT, move |r| {
                 games_row(r).map(|g| g.decision.verdict.name())
             })
-            .column(column::GAMES_Q_VALUE, move |r| games(r, |g| g.decision.q_value))
+            .column(column::GAMES_Q_VALUE, move |r| {
+                games(r, |g| g.decision.q_value)
+            })
             .column(column::SWEEP_ENGINES, move |r| {
                 sweep_row(r).map(|s| s.engines as u32)
             })
@@ -569,7 +582,9 @@ impl Balance {
             .column(column::SWEEP_VERDICT, move |r| {
                 sweep_row(r).map(|s| s.decision.verdict.name())
             })
-            .column(column::SWEEP_Q_VALUE, move |r| sweep(r, |s| s.decision.q_value))
+            .column(column::SWEEP_Q_VALUE, move |r| {
+                sweep(r, |s| s.decision.q_value)
+            })
     }
 
     /// Writes `balance.csv` and `balance.json` into `dir`, atomically.

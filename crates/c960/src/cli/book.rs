@@ -50,6 +50,9 @@ pub(crate) enum BookCommand {
     /// Positions a few plies after each start, kept by an evaluation
     /// window (White's centipawns or the engine's draw rate).
     Exits(Box<super::BookExitsArgs>),
+    /// Fit a draw model for exit books to game pairs played from exits
+    /// at the book's budget.
+    DrawModel(super::BookDrawModelArgs),
 }
 
 #[derive(Debug, Args)]

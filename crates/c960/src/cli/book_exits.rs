@@ -37,6 +37,7 @@ fn exits_help() -> String {
             limit: c960_engine::Limit::Nodes(DEFAULT_NODES),
             multipv: DEFAULT_MULTIPV,
             plies: DEFAULT_PLIES,
+            first_exit_ply: DEFAULT_PLIES,
         }
         .searches_per_start(),
         u64::from(DEFAULT_MULTIPV).pow(DEFAULT_PLIES),
@@ -57,6 +58,11 @@ pub(crate) struct BookExitsArgs {
     /// Plies from each start to its exits.
     #[arg(long, value_name = "P", default_value_t = NonZeroU32::new(DEFAULT_PLIES).expect("not 0"), value_parser = at_least_one::<NonZeroU32>)]
     pub(crate) plies: NonZeroU32,
+    /// The shallowest ply whose positions are exits too [default: P, the
+    /// leaves alone]: with P-1 the book holds both sides to move, at no
+    /// extra search (those positions are searched to grow the tree).
+    #[arg(long, value_name = "PLY", value_parser = at_least_one::<u32>)]
+    pub(crate) exits_from: Option<u32>,
     /// Chess960 positions or Double Fischer Random setups.
     #[arg(long, value_parser = variant_parser(), default_value = "chess960")]
     pub(crate) variant: Variant,
@@ -83,6 +89,22 @@ pub(crate) struct BookExitsArgs {
         allow_hyphen_values = true
     )]
     pub(crate) draw_rate: Option<Range>,
+    /// Read the draw rate of --draw-rate from this draw model (made by
+    /// `c960 book draw-model` from games played at the book's budget)
+    /// instead of the engine's WDL; needs --from runs scored by the same
+    /// engine and search as the model.
+    #[arg(long, value_name = "MODEL.json", requires_all = ["draw_rate", "from"])]
+    pub(crate) draw_model: Option<PathBuf>,
+    /// Write the lines in a random order from this seed (runners that
+    /// start at line N, such as cutechess `start=N`, then draw a spread of
+    /// starts); default: start order.
+    #[arg(long, value_name = "SEED")]
+    pub(crate) shuffle: Option<u64>,
+    /// Also write NAME.lines.csv beside the book: per line its start,
+    /// plies, moves, score and (with --draw-model) the model's draw chance
+    /// with its 95 % interval and White's expected score.
+    #[arg(long)]
+    pub(crate) sidecar: bool,
     /// Keep N exits in all, taken round-robin over the starts.
     #[arg(long, value_name = "N", conflicts_with = "per_start", value_parser = at_least_one::<usize>)]
     pub(crate) count: Option<usize>,
@@ -99,7 +121,7 @@ pub(crate) struct BookExitsArgs {
     pub(crate) run: Option<PathBuf>,
     /// Build the book from these run directories' journals (one run, or
     /// the shards of one run) without an engine.
-    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["shard", "multipv", "plies", "variant"])]
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["shard", "multipv", "plies", "exits_from", "variant"])]
     pub(crate) from: Vec<PathBuf>,
     /// Expand only shard I of N (0-based): the starts whose number mod N
     /// is I.
@@ -109,4 +131,34 @@ pub(crate) struct BookExitsArgs {
     /// with a window. Without both, only the expansion runs.
     #[arg(long, value_name = "FILE")]
     pub(crate) out: Option<PathBuf>,
+}
+
+fn draw_model_help() -> String {
+    "Fits the chance that a game pair from an exit is drawn, at the budget the games were \
+     played at, to game-pair journals (CSV: a `# settings` first line, then columns fen, \
+     a_white_result, a_black_result, engine A being the stronger engine), each pair's opening an \
+     exit of the --from runs and its score that exit's: P(White wins) = 1/(1+exp((a-v)/b)), \
+     P(Black wins) = 1/(1+exp((a+v)/b)), v the exit's centipawns plus the stronger engine's edge \
+     when it plays White (minus it when Black), by maximum likelihood. The model file records \
+     the parameters with their covariance, observed against predicted draws by score band, the \
+     journals' SHA-256 and the expansion's engine and search; `c960 book exits --from RUN \
+     --draw-rate 48..52 --draw-model MODEL.json` then keeps the exits whose pair draw chance \
+     lies in the window.\n\n\
+     Example:\n  \
+     c960 book draw-model --from runs/exits --journal pilot.csv --out draw-model.json"
+        .to_owned()
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = draw_model_help())]
+pub(crate) struct BookDrawModelArgs {
+    /// The expansion runs whose exits the pairs were played from.
+    #[arg(long, value_name = "DIR", num_args = 1.., required = true)]
+    pub(crate) from: Vec<PathBuf>,
+    /// Game-pair journals played at one budget.
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    pub(crate) journal: Vec<PathBuf>,
+    /// The model file to write (JSON).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: PathBuf,
 }

@@ -129,12 +129,15 @@ pub(crate) enum TableFormat {
     Parquet,
 }
 
-/// A count that must be at least 1 (`NonZeroU32`, `NonZeroUsize`): the
+/// A count that must be at least 1 (`NonZeroU32`, `usize`, ...): the
 /// parser of every such flag, so that zero is refused in one place, in
-/// words.
+/// words, whatever the type would take.
 pub(crate) fn at_least_one<T: std::str::FromStr>(text: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| "must be a whole number, at least 1".to_owned())
+    let refused = || "must be a whole number, at least 1".to_owned();
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => text.parse().map_err(|_| refused()),
+        _ => Err(refused()),
+    }
 }
 
 /// Which family of start positions: c960-core's own type, parsed by clap.

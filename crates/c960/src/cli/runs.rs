@@ -177,9 +177,16 @@ pub(crate) struct LimitArgs {
                         score_cp_mean/sd/se and white_expected_mean/sd/se over its repeats; the \
                         manifest the repeatability (split-half correlation over repeats and its \
                         Spearman-Brown projection to all K).\n\n\
+                        With --reply, each position's best move is played and the position \
+                        after it searched too (same limit and MultiPV, cleared hash): reply_* \
+                        columns, and per side (White's first move, Black's reply) the moves \
+                        within 25 cp of the best (*_good_moves), the best minus the second best \
+                        (*_gap_cp) and their asymmetry, White's minus Black's \
+                        (docs/datasets.md).\n\n\
                         Examples:\n  \
                         c960 sweep --nodes 1000000                       # all 960, all cores\n  \
                         c960 sweep --positions 0-99,518 --multipv 3 --out runs/first100\n  \
+                        c960 sweep --multipv 8 --reply --jobs 1 --out runs/difficulty\n  \
                         c960 sweep --engine /usr/games/stockfish --depth 20 --jobs 1 --quiet\n  \
                         c960 sweep --nodes 250000 --repeats 8 --seed 1 --out runs/sf-250k-r8\n  \
                         c960 sweep --variant dfrc --positions sample:20000:1 --nodes 250000 --repeats 2"
@@ -211,7 +218,12 @@ pub(crate) struct SweepArgs {
     /// Repeats' node budgets are drawn from [N(1-F), N(1+F)].
     #[arg(long, value_name = "F", default_value_t = c960_sweep::repeats::DEFAULT_JITTER)]
     pub(crate) repeat_jitter: f64,
-    /// Run directory [default: runs/sweep-ENGINE-LIMIT-mpvK[-rK]].
+    /// Also search the position after each best move (Black's reply) and
+    /// add the difficulty columns of both moves (needs --multipv 2 or
+    /// more).
+    #[arg(long)]
+    pub(crate) reply: bool,
+    /// Run directory [default: runs/sweep-ENGINE-LIMIT-mpvK[-rK][-reply]].
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
     #[arg(long, value_name = "I/N", help = SHARD_HELP)]

@@ -57,9 +57,7 @@ pub(crate) fn selection_of_record(record: &BalanceRecord) -> Result<Selection, S
     }
     match (record.fairest, record.within) {
         (Some(n), _) if n > 0 => Ok(Selection::Fairest(n, reference()?)),
-        (None, Some(cp)) if cp.is_finite() && cp > 0.0 => {
-            Ok(Selection::Within(cp, reference()?))
-        }
+        (None, Some(cp)) if cp.is_finite() && cp > 0.0 => Ok(Selection::Within(cp, reference()?)),
         _ => Err("\"balance.fairest\" or \"balance.within\" is not above 0".to_owned()),
     }
 }
@@ -73,8 +71,7 @@ impl Table {
     /// Reads `path` (a `balance.csv`, or the directory holding one);
     /// a table that contradicts itself is bad input, in one line.
     pub(crate) fn read(path: &Path) -> Result<Table> {
-        let table =
-            BalanceTable::read(path).map_err(|e| InputError(format!("--balance {e}")))?;
+        let table = BalanceTable::read(path).map_err(|e| InputError(format!("--balance {e}")))?;
         Ok(Table { table })
     }
 

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::{
     cli::{CompareArgs, CompareFormat, InputError},
-    output::Text,
+    output::{Out, Text},
 };
 
 /// One row of the result: a reference (or the references' mean) against
@@ -49,6 +49,7 @@ pub(crate) fn run(args: &CompareArgs) -> Result<()> {
         ))
         .into());
     }
+    let out = Out::claim(args.out.as_deref(), c960_store::Claim::new())?;
     let read = |spec: &str| read_position_column(spec).map_err(|e| InputError(e.to_string()));
     let ours = read(&args.ours)?;
     let references = args
@@ -101,9 +102,9 @@ pub(crate) fn run(args: &CompareArgs) -> Result<()> {
         CompareFormat::Csv => csv(&report)?,
         CompareFormat::Json => format!("{}\n", serde_json::to_string_pretty(&report)?),
     };
-    let mut out = Text::default();
-    out.write_str(&text)?;
-    out.write(args.out.as_deref())?;
+    let mut written = Text::default();
+    written.write_str(&text)?;
+    written.write(&out)?;
     Ok(())
 }
 

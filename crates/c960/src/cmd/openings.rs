@@ -9,7 +9,7 @@ use c960_store::GAMES_TABLE;
 
 use crate::{
     cli::{InputError, OpeningsArgs},
-    output::Text,
+    output::{Out, Text},
 };
 
 /// The interval kind of the run whose game table `file` is (its
@@ -36,13 +36,11 @@ fn stats(counts: &Counts) -> String {
 }
 
 /// `--first-moves`: the table of all positions as CSV.
-fn first_moves(args: &OpeningsArgs, file: &std::path::Path) -> Result<()> {
+fn first_moves(out: &Out, file: &std::path::Path) -> Result<()> {
     let rows = c960_games::first_moves_with(file, interval_kind(file))
         .with_context(|| format!("reading {}", file.display()))?;
     let mut frame = c960_games::first_moves_frame(&rows)?;
-    crate::output::write_to(args.out.as_deref(), |out| {
-        c960_store::write_csv(out, &mut frame)
-    })?;
+    out.write(|out| c960_store::write_csv(out, &mut frame))?;
     Ok(())
 }
 
@@ -64,6 +62,12 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
             args.games.display()
         )));
     }
+    let inputs = if args.games.is_dir() {
+        c960_store::Claim::new().input_dir(&args.games, "the games")
+    } else {
+        c960_store::Claim::new().input(&args.games, "the games")
+    };
+    let out = Out::claim(args.out.as_deref(), inputs)?;
     // A run being written is not read; a damaged table is named.
     let _lock = if args.games.is_dir() {
         Some(c960_store::DirLock::shared(&args.games)?)
@@ -72,7 +76,7 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
     };
     c960_store::check_parquet(&file)?;
     if args.first_moves {
-        return first_moves(args, &file);
+        return first_moves(&out, &file);
     }
     let position: StartPosition = args.position.as_deref().unwrap_or_default().parse()?;
     let kind = interval_kind(&file);
@@ -88,7 +92,7 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
         file.display()
     )?;
     if tree.root.games == 0 {
-        text.write(args.out.as_deref())?;
+        text.write(&out)?;
         return Ok(());
     }
     writeln!(
@@ -116,7 +120,7 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
         )?;
     }
     openings(&mut text, &tree, args.min_share)?;
-    text.write(args.out.as_deref())?;
+    text.write(&out)?;
     Ok(())
 }
 

@@ -22,6 +22,7 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
     if args.format == TableFormat::Parquet && args.out.is_none() {
         return Err(InputError("--format parquet needs --out FILE".to_owned()).into());
     }
+    let out = output::Out::claim(args.out.as_deref(), c960_store::Claim::new())?;
     match args.variant {
         Variant::Chess960 => {
             if args.positions != "all" {
@@ -32,7 +33,7 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
             }
             let records: Vec<PositionRecord> =
                 Features::all().iter().map(PositionRecord::from).collect();
-            output::write_to(args.out.as_deref(), |out| match args.format {
+            out.write(|out| match args.format {
                 TableFormat::Csv => write_position_table_csv(out),
                 TableFormat::Json => write_json(out, records.len(), records.iter()),
                 TableFormat::Parquet => write_parquet(out, &records, c960_report::chess960_frame),
@@ -50,7 +51,7 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
                         .collect::<Vec<_>>()
                 })
             };
-            output::write_to(args.out.as_deref(), |out| match args.format {
+            out.write(|out| match args.format {
                 TableFormat::Csv => write_csv_slices(out, records(), c960_report::dfrc_frame),
                 TableFormat::Json => write_json(out, setups.len(), records().flatten()),
                 TableFormat::Parquet => {

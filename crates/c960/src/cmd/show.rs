@@ -21,8 +21,9 @@ use crate::{
 };
 
 pub(crate) fn run(args: &ShowArgs) -> Result<()> {
+    let out = output::Out::claim(args.out.as_deref(), c960_store::Claim::new())?;
     if args.variant == Variant::Dfrc {
-        return show_dfrc(args);
+        return show_dfrc(args, &out);
     }
     let position: StartPosition = args.position.parse()?;
     if !(64..=4096).contains(&args.size) {
@@ -32,7 +33,6 @@ pub(crate) fn run(args: &ShowArgs) -> Result<()> {
         ))
         .into());
     }
-    let out = args.out.as_deref();
     let lang = args.lang;
     let marks = if args.clean { Marks::NONE } else { Marks::ALL };
     let features = Features::of(position);
@@ -49,21 +49,21 @@ pub(crate) fn run(args: &ShowArgs) -> Result<()> {
         ShowFormat::Svg => format!("{}\n", diagram_svg(position, marks, Some(340), lang)),
         ShowFormat::Html => sheet_html(position, &Measured::default(), marks, lang),
         ShowFormat::Png => {
-            let Some(path) = out else {
+            let Some(path) = out.path() else {
                 return Err(InputError("--format png needs --out FILE".to_owned()).into());
             };
-            output::check_out(path)?;
             write_diagram_png(position, marks, args.size, lang, path)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             return Ok(());
         }
     };
-    output::write_to(out, |w| w.write_all(text.as_bytes())).with_context(|| {
-        out.map_or_else(
-            || "cannot write to standard output".to_owned(),
-            |p| format!("cannot write {}", p.display()),
-        )
-    })?;
+    out.write(|w| w.write_all(text.as_bytes()))
+        .with_context(|| {
+            out.path().map_or_else(
+                || "cannot write to standard output".to_owned(),
+                |p| format!("cannot write {}", p.display()),
+            )
+        })?;
     Ok(())
 }
 
@@ -241,7 +241,7 @@ fn counted(pawns: ByColor<Bitboard>) -> String {
 
 /// `c960 show --variant dfrc`: one Double Fischer Random setup, each
 /// side's features and castling rules.
-fn show_dfrc(args: &ShowArgs) -> Result<()> {
+fn show_dfrc(args: &ShowArgs, out: &output::Out) -> Result<()> {
     let setup: DfrcSetup = args.position.parse()?;
     let f = DfrcFeatures::of(setup);
     let text = match args.format {
@@ -255,7 +255,7 @@ fn show_dfrc(args: &ShowArgs) -> Result<()> {
             .into());
         }
     };
-    output::write_to(args.out.as_deref(), |w| w.write_all(text.as_bytes()))?;
+    out.write(|w| w.write_all(text.as_bytes()))?;
     Ok(())
 }
 

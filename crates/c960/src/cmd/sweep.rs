@@ -37,6 +37,9 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
     } else {
         format!("mpv{}", args.multipv)
     };
+    if args.reply {
+        suffix.push_str("-reply");
+    }
     if variant == Variant::Dfrc {
         suffix = format!("dfrc-{suffix}");
     }
@@ -56,6 +59,7 @@ pub(crate) fn config(args: &SweepArgs) -> Result<SweepConfig> {
         out,
         repair: args.engine.repair,
         shard: args.shard.unwrap_or_default(),
+        reply: args.reply,
     }
     .config()?)
 }

@@ -249,6 +249,33 @@ pub(crate) fn read_parquet(path: &Path) -> polars::prelude::DataFrame {
         .unwrap()
 }
 
+/// Each row of a CSV table as (column → cell), the columns `leave_out`
+/// left out.
+pub(crate) fn csv_records(
+    path: &Path,
+    leave_out: &[&str],
+) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut reader =
+        csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    reader
+        .records()
+        .map(|record| {
+            header
+                .iter()
+                .zip(record.unwrap().iter())
+                .filter(|(h, _)| !leave_out.contains(&h.as_str()))
+                .map(|(h, c)| (h.clone(), c.to_owned()))
+                .collect()
+        })
+        .collect()
+}
+
 /// A column of whole numbers (no nulls) as `u32`.
 pub(crate) fn u32_column(frame: &polars::prelude::DataFrame, name: &str) -> Vec<u32> {
     let c = frame

@@ -4,23 +4,23 @@
 //! order with a manifest naming the table, the reference and the window.
 
 use anyhow::{Context, Result};
-use c960_book::{BookKind, BookManifest, FORMAT, book_line};
+use c960_book::{BookKind, BookManifest, BookOutputs, FORMAT, book_line};
 use c960_core::{Setup, Variant};
 use serde_json::{Value, json};
 
 use crate::{
     cli::{BookBalancedArgs, InputError},
     cmd::balance_table::{Selection, Table},
-    output,
 };
 
 pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
-    output::check_out(&args.out)?;
+    let outputs = BookOutputs::claim(
+        &args.out,
+        c960_store::Claim::new().input(&args.balance, "--balance"),
+    )?;
     let selection = match (args.fairest, args.within) {
         (Some(n), _) => Selection::Fairest(n.get(), args.reference),
-        (None, Some(cp)) if cp.is_finite() && cp > 0.0 => {
-            Selection::Within(cp, args.reference)
-        }
+        (None, Some(cp)) if cp.is_finite() && cp > 0.0 => Selection::Within(cp, args.reference),
         (None, Some(cp)) => {
             return Err(InputError(format!("--within {cp} must be a distance above 0 cp")).into());
         }
@@ -45,7 +45,10 @@ pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
     if let Value::Object(section) = &mut balance {
         use c960_store::columns::balance as column;
         section.insert("estimate_column".to_owned(), json!(column::ESTIMATE));
-        section.insert("interval_columns".to_owned(), json!([column::LOW, column::HIGH]));
+        section.insert(
+            "interval_columns".to_owned(),
+            json!([column::LOW, column::HIGH]),
+        );
         section.insert(
             "distance".to_owned(),
             json!(
@@ -64,6 +67,7 @@ pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
         format: FORMAT.to_owned(),
         lines: 0,
         sha256: String::new(),
+        contents: None,
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         setups: Setup::format_set(&setups),
         made_with,
@@ -77,7 +81,7 @@ pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
         ),
     };
     let lines = positions.iter().map(|p| book_line(&p.to_position()));
-    let written = c960_book::write_book(&args.out, lines, manifest)
+    let written = c960_book::write_book(&outputs, lines, manifest)
         .with_context(|| format!("writing {}", args.out.display()))?;
     eprintln!(
         "{} lines written to {} (SHA-256 {})",

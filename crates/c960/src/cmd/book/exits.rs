@@ -4,12 +4,17 @@
 
 use std::{
     fmt::Write as _,
+    io::Write as _,
     path::{Path, PathBuf},
 };
 
 use anyhow::{Context, Result, bail};
-use c960_book::exits::{
-    self, Choice, DEFAULT_NODES, ExpandConfig, Expansion, Measure, Quota, StartExits, Tree, Window,
+use c960_book::{
+    BookOutputs,
+    exits::{
+        self, Choice, DEFAULT_NODES, DrawModel, ExpandConfig, Expansion, Measure, Quota,
+        StartExits, Tree, Window,
+    },
 };
 use c960_core::{Setup, Variant};
 use c960_engine::Limit;
@@ -19,13 +24,23 @@ use crate::{
     cmd::engine_args::default_out,
     follow::{Follow, interrupted},
     interrupt,
-    output::{self, Text},
+    output::Text,
 };
 
 pub(crate) fn run(args: &BookExitsArgs) -> Result<()> {
     let choice = choice(args)?;
-    let expansion = match &choice {
-        Some((choice, _)) if !args.from.is_empty() => {
+    let config = if args.from.is_empty() {
+        Some(config(args, choice.as_ref().map(|(c, _)| c))?)
+    } else {
+        None
+    };
+    let outputs = match &choice {
+        Some((_, out)) => Some(claim(out, args, config.as_ref().map(|c| c.run.as_path()))?),
+        None => None,
+    };
+    let expansion = match (&choice, &config) {
+        (_, Some(config)) => expand(args, config)?,
+        (Some((choice, _)), None) => {
             // Only the exits the window keeps are held: a whole DFRC
             // expansion does not fit in memory.
             let window = choice.window;
@@ -41,33 +56,79 @@ pub(crate) fn run(args: &BookExitsArgs) -> Result<()> {
             };
             exits::read_runs(&args.from, &trim).context("reading the runs")?
         }
-        _ => expand(args, choice.as_ref())?,
+        (None, None) => unreachable!("--from needs a window, checked by choice"),
     };
-    let Some((choice, out)) = choice else {
+    let (Some((choice, _)), Some(outputs)) = (choice, outputs) else {
         if !args.engine.quiet {
             let journal = expansion.journals.first().map(|(path, _)| path.display());
             println!(
-                "{} starts expanded into {}; make a book with c960 book exits --from DIR \
+                "{} expanded into {}; make a book with c960 book exits --from DIR \
                  --cp LOW..HIGH --out FILE",
-                expansion.starts.len(),
+                c960_core::plural(expansion.starts.len(), "start", "starts"),
                 journal.map(|j| j.to_string()).unwrap_or_default()
             );
         }
         return Ok(());
     };
-    book(args, &expansion, &choice, &out)
+    book(args, &expansion, &choice, &outputs)
+}
+
+/// Claims the book and its manifest at `out` before any search: apart
+/// from each other and from the run directories read (`--from`) or
+/// expanded into (`run`).
+pub(crate) fn claim(out: &Path, args: &BookExitsArgs, run: Option<&Path>) -> Result<BookOutputs> {
+    let mut claim = c960_store::Claim::new();
+    for dir in &args.from {
+        claim = claim.input_dir(dir, "--from");
+    }
+    if let Some(run) = run {
+        claim = claim.input_dir(run, "the run directory");
+    }
+    if let Some(model) = &args.draw_model {
+        claim = claim.input(model, "--draw-model");
+    }
+    let sidecar = exits::sidecar_path(out);
+    let extra: Vec<(&Path, &str)> = if args.sidecar {
+        vec![(sidecar.as_path(), "its per-line table")]
+    } else {
+        Vec::new()
+    };
+    Ok(BookOutputs::claim_with(out, &extra, claim)?)
 }
 
 /// Chooses the book from `expansion` and writes it with its manifest.
-fn book(args: &BookExitsArgs, expansion: &Expansion, choice: &Choice, out: &Path) -> Result<()> {
+fn book(
+    args: &BookExitsArgs,
+    expansion: &Expansion,
+    choice: &Choice,
+    outputs: &BookOutputs,
+) -> Result<()> {
     if choice.window.measure == Measure::DrawRate && expansion.settings.wdl_model.is_none() {
         bail!(InputError(format!(
             "--draw-rate needs the engine's WDL model, and {} reports none; use --cp",
             expansion.settings.engine
         )));
     }
+    if let Some((path, model)) = &choice.draw_model
+        && !model.matches(expansion)
+    {
+        bail!(InputError(format!(
+            "{} was fitted on the scores of {} ({}, MultiPV {}), and the runs were expanded by \
+             {} ({}, MultiPV {}): fit a model on these runs' exits",
+            path.display(),
+            model.scores_from.engine,
+            model.scores_from.limit,
+            model.scores_from.multipv,
+            expansion.settings.engine,
+            expansion.settings.limit,
+            expansion.settings.multipv
+        )));
+    }
     let starts = exits::in_book_order(expansion);
     let mut selection = exits::select(&starts, choice.window, choice.quota, choice.seed);
+    if let Some(seed) = choice.shuffle {
+        selection.shuffle(seed);
+    }
     if let Some(candidates) = expansion.trimmed {
         selection.candidates = candidates;
     }
@@ -82,7 +143,13 @@ fn book(args: &BookExitsArgs, expansion: &Expansion, choice: &Choice, out: &Path
     }
     let setups = setups_named(args, expansion)?;
     let manifest = exits::manifest(expansion, choice, &selection, setups);
-    let written = c960_book::write_book(out, selection.lines.clone(), manifest)
+    let out = outputs.book();
+    let model = choice.draw_model.as_ref().map(|(_, m)| m);
+    let variant = expansion.settings.variant;
+    let written =
+        c960_book::write_book_with(outputs, selection.lines.clone(), manifest, |_, out| {
+            exits::write_sidecar(out, &selection, variant, model)
+        })
         .with_context(|| format!("writing {}", out.display()))?;
     let mut text = Text::default();
     if !args.engine.quiet {
@@ -133,13 +200,22 @@ fn setups_named(args: &BookExitsArgs, expansion: &Expansion) -> Result<String> {
 /// The window, quota and seed with the book file, refused before any
 /// engine starts; `None` for an expansion without a book.
 pub(crate) fn choice(args: &BookExitsArgs) -> Result<Option<(Choice, PathBuf)>> {
-    let window = match (args.cp, args.draw_rate) {
+    let mut window = match (args.cp, args.draw_rate) {
         (Some(range), _) => Some(Window::new(Measure::Cp, range)),
         (None, Some(range)) => Some(Window::new(Measure::DrawRate, range)),
         (None, None) => None,
     }
     .transpose()
     .map_err(InputError)?;
+    let model = args
+        .draw_model
+        .as_deref()
+        .map(DrawModel::read)
+        .transpose()
+        .map_err(InputError)?;
+    if let (Some(model), Some(w)) = (&model, window) {
+        window = Some(w.with_model(model.fit.model));
+    }
     let (window, out) = match (window, &args.out) {
         (Some(window), Some(out)) => (window, out.clone()),
         (None, None) if args.from.is_empty() => return Ok(None),
@@ -151,7 +227,6 @@ pub(crate) fn choice(args: &BookExitsArgs) -> Result<Option<(Choice, PathBuf)>> 
                 .to_owned()
         )),
     };
-    output::check_out(&out)?;
     let quota = match (args.count, args.per_start) {
         (Some(n), _) => Quota::Count(n),
         (None, Some(k)) => Quota::PerStart(k),
@@ -162,25 +237,33 @@ pub(crate) fn choice(args: &BookExitsArgs) -> Result<Option<(Choice, PathBuf)>> 
             window,
             quota,
             seed: args.seed,
+            draw_model: model.map(|m| (args.draw_model.clone().unwrap_or_default(), m)),
+            shuffle: args.shuffle,
         },
         out,
     )))
 }
 
-/// Runs (or resumes) the expansion with a progress bar; Ctrl-C stops it
-/// with what is journaled kept.
-fn expand(args: &BookExitsArgs, choice: Option<&(Choice, PathBuf)>) -> Result<Expansion> {
+/// The expansion's configuration, its tree checked, before anything is
+/// claimed or started.
+fn config(args: &BookExitsArgs, choice: Option<&Choice>) -> Result<ExpandConfig> {
     let limit = args.limit.limit(Limit::Nodes(DEFAULT_NODES))?;
     let setups = Setup::parse_set(args.variant, &args.positions)?;
     let engine = args
         .engine
         .engine_spec(&args.engine.engine, &args.engine.options)?;
+    let plies = args.plies.get();
     let tree = Tree {
         limit,
         multipv: args.multipv.get(),
-        plies: args.plies.get(),
+        plies,
+        first_exit_ply: args.exits_from.unwrap_or(plies),
     };
+    tree.check().map_err(InputError)?;
     let mut suffix = format!("mpv{}-p{}", tree.multipv, tree.plies);
+    if tree.first_exit_ply < plies {
+        suffix = format!("{suffix}-from{}", tree.first_exit_ply);
+    }
     if args.variant == Variant::Dfrc {
         suffix = format!("dfrc-{suffix}");
     }
@@ -188,7 +271,7 @@ fn expand(args: &BookExitsArgs, choice: Option<&(Choice, PathBuf)>) -> Result<Ex
         .run
         .clone()
         .unwrap_or_else(|| default_out("exits", &engine, limit, &suffix));
-    let config = ExpandConfig {
+    Ok(ExpandConfig {
         engine,
         tree,
         setups,
@@ -196,16 +279,34 @@ fn expand(args: &BookExitsArgs, choice: Option<&(Choice, PathBuf)>) -> Result<Ex
         retries: args.engine.retries,
         run,
         shard: args.shard.unwrap_or_default(),
-        needs_wdl: choice.is_some_and(|(c, _)| c.window.measure == Measure::DrawRate),
+        needs_wdl: choice.is_some_and(|c| c.window.measure == Measure::DrawRate),
         repair: args.engine.repair,
-    };
+    })
+}
+
+/// Runs (or resumes) the expansion with a progress bar, after saying how
+/// much work it is; Ctrl-C stops it with what is journaled kept.
+fn expand(args: &BookExitsArgs, config: &ExpandConfig) -> Result<Expansion> {
     interrupt::install();
     let bar = args
         .engine
         .progress_bar(config.starts().len() as u64, "starts");
     let mut follow = Follow::new(&bar);
-    let expansion = exits::run(&config, &interrupt::STOP, |p| follow.update(p))
-        .with_context(|| format!("expanding into {}", config.run.display()))?;
+    // Said above the bar once the engine is up and the journal read: the
+    // starts left.
+    let mut said = bar.is_hidden();
+    let expansion = exits::run(config, &interrupt::STOP, |p| {
+        let left = p.total - p.resumed;
+        if !said && left > 0 {
+            let estimate = config.tree.estimate(left as usize);
+            bar.suspend(|| {
+                let _ = writeln!(std::io::stderr(), "c960: expanding {estimate}");
+            });
+        }
+        said = true;
+        follow.update(p);
+    })
+    .with_context(|| format!("expanding into {}", config.run.display()))?;
     bar.finish_and_clear();
     let journal = config.run.join(c960_store::JOURNAL_FILE);
     crate::cmd::sweep::report_repairs(&journal, &expansion.repaired);

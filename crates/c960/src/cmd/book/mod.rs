@@ -1,6 +1,7 @@
 //! `c960 book`: one module per subcommand.
 
 mod balanced;
+mod draw_model;
 pub(crate) mod exits;
 mod starts;
 mod verify;
@@ -18,5 +19,6 @@ pub(crate) fn run(args: &BookArgs) -> Result<()> {
         BookCommand::Balanced(args) => balanced::run(args),
         BookCommand::Verify(args) => verify::run(&args.files, args.format),
         BookCommand::Exits(args) => exits::run(args),
+        BookCommand::DrawModel(args) => draw_model::run(args),
     }
 }

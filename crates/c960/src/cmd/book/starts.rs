@@ -3,13 +3,13 @@
 //! setups never sit in memory as text).
 
 use anyhow::{Context, Result};
-use c960_book::{BookKind, BookManifest, FORMAT, book_line};
+use c960_book::{BookKind, BookManifest, BookOutputs, FORMAT, book_line};
 use c960_core::{Setup, Variant};
 
-use crate::{cli::BookStartsArgs, output};
+use crate::cli::BookStartsArgs;
 
 pub(crate) fn run(args: &BookStartsArgs) -> Result<()> {
-    output::check_out(&args.out)?;
+    let outputs = BookOutputs::claim(&args.out, c960_store::Claim::new())?;
     let mut setups = Setup::parse_set(args.variant, &args.positions)?;
     // DFRC books list setups White's SP first, then Black's (line =
     // white SP × 960 + black SP + 1), as the books testers already use do.
@@ -21,6 +21,7 @@ pub(crate) fn run(args: &BookStartsArgs) -> Result<()> {
         format: FORMAT.to_owned(),
         lines: 0,
         sha256: String::new(),
+        contents: None,
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         setups: if args.variant == Variant::Dfrc {
             args.positions.trim().to_owned()
@@ -39,7 +40,7 @@ pub(crate) fn run(args: &BookStartsArgs) -> Result<()> {
         },
     };
     let lines = setups.iter().map(|s| book_line(&s.to_position()));
-    let written = c960_book::write_book(&args.out, lines, manifest)
+    let written = c960_book::write_book(&outputs, lines, manifest)
         .with_context(|| format!("writing {}", args.out.display()))?;
     eprintln!(
         "{} lines written to {} (SHA-256 {})",

@@ -48,6 +48,7 @@ pub(super) fn configs(
                 out,
                 repair: false,
                 shard: plan.shard.unwrap_or_default(),
+                reply: false,
             }
             .config()
         };

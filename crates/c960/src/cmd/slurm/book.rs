@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use c960_book::exits::DEFAULT_NODES;
+use c960_book::exits::{DEFAULT_NODES, Tree};
 use c960_core::Setup;
 use c960_engine::Limit;
 
@@ -23,7 +23,17 @@ use crate::cli::{BookExitsArgs, InputError, SlurmOptions};
 
 /// The flags that choose the book from the expansion (all with a value):
 /// the merge job's, left out of the tasks' command.
-const BOOK_FLAGS: [&str; 5] = ["--cp", "--draw-rate", "--count", "--per-start", "--seed"];
+const BOOK_FLAGS: [&str; 7] = [
+    "--cp",
+    "--draw-rate",
+    "--count",
+    "--per-start",
+    "--seed",
+    "--shuffle",
+    "--draw-model",
+];
+/// The book's flags that take no value.
+const BOOK_SWITCHES: [&str; 1] = ["--sidecar"];
 
 /// What the merge job of an exit book runs after the shards.
 pub(super) struct Book {
@@ -51,8 +61,18 @@ pub(super) fn sharded<'a>(args: &'a BookExitsArgs, slurm: &'a SlurmOptions) -> R
                 .to_owned()
         ));
     };
-    crate::cmd::book::exits::choice(args)?;
-    args.limit.limit(Limit::Nodes(DEFAULT_NODES))?;
+    if let Some((_, out)) = crate::cmd::book::exits::choice(args)? {
+        crate::cmd::book::exits::claim(&out, args, Some(&run))?;
+    }
+    let limit = args.limit.limit(Limit::Nodes(DEFAULT_NODES))?;
+    Tree {
+        limit,
+        multipv: args.multipv.get(),
+        plies: args.plies.get(),
+        first_exit_ply: args.exits_from.unwrap_or(args.plies.get()),
+    }
+    .check()
+    .map_err(InputError)?;
     args.engine
         .engine_spec(&args.engine.engine, &args.engine.options)?;
     let starts = Setup::parse_set(args.variant, &args.positions)?.len();
@@ -79,6 +99,10 @@ pub(super) fn split(argv: &[String], args: &BookExitsArgs, cwd: &Path) -> (Vec<S
             Some((flag, _)) if flag.starts_with("--") => (flag, true),
             _ => (arg.as_str(), false),
         };
+        if BOOK_SWITCHES.contains(&flag) {
+            book.push(arg);
+            continue;
+        }
         let to_book = BOOK_FLAGS.contains(&flag);
         if !to_book && flag != "--run" {
             tasks.push(arg);
@@ -86,6 +110,14 @@ pub(super) fn split(argv: &[String], args: &BookExitsArgs, cwd: &Path) -> (Vec<S
         }
         let value = if inline { None } else { rest.next() };
         if to_book {
+            // The merge job runs elsewhere: a file it reads is named whole.
+            let value = value.map(|v| {
+                if flag == "--draw-model" {
+                    cwd.join(v).to_string_lossy().into_owned()
+                } else {
+                    v
+                }
+            });
             book.push(arg);
             book.extend(value);
         }

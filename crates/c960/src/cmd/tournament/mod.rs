@@ -163,7 +163,25 @@ impl Plan {
     }
 }
 
+/// Claims the kit's folder before anything is read: it may not hold
+/// (nor lie inside) the balance table or an earlier kit's draw record
+/// and secret that this kit reads.
+fn claim(args: &TournamentArgs) -> Result<c960_store::Claimed> {
+    let mut claim = c960_store::Claim::new().dir(&args.out, "--out");
+    if let Some(balance) = &args.filters.balance {
+        claim = claim.input(balance, "--balance");
+    }
+    for drawn in &args.filters.exclude_drawn {
+        claim = claim.input(drawn, "--exclude-drawn").input(
+            &drawn.with_file_name(SECRET_FILE),
+            "the secret beside --exclude-drawn",
+        );
+    }
+    Ok(claim.take()?)
+}
+
 pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
+    let _claimed = claim(args)?;
     let plan = Plan::from_args(args)?;
     // Checked before anything is written; checked again under the lock.
     plan.keeps_seal_of(&folder::check_replaceable(&plan.out)?)?;

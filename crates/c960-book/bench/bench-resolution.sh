@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# How well each Chess960 opening book resolves an engine difference where
+# engine testers play, at high draw rates: Stockfish 15.1 at 2N against N
+# nodes per move, PAIRS game pairs per book (colours reversed within each
+# pair), fishtest's adjudication, played by fastchess in chunks whose
+# finished pairs are journaled in data/books/resolution/BUDGET/BOOK.csv
+# (committed as they grow, so the measurement can span several sessions).
+# Then the table data/books/resolution.csv and its chart are computed from
+# the journals with c960's statistics (docs/books.md, "Resolution at high
+# draw rates").
+#
+# Usage: bench-resolution.sh [PAIRS] [NODES] [CONCURRENCY] [SEED]
+#   PAIRS        game pairs per book (default 800; 0 only recomputes the
+#                table from the committed journals, playing nothing)
+#   NODES        N, the weaker engine's nodes per move (default 80000, the
+#                calibrated budget; the stronger plays 2N)
+#   CONCURRENCY  games at once (default 2)
+#   SEED         the order the book lines are played in (default 960)
+# Environment: as bench-books.sh (C960_BENCH_BOOKS_CACHE, C960_OFFICIAL_BOOKS,
+#   C960_BOOKS_URL, C960_FASTCHESS_REPO/REF, C960_STOCKFISH, C960_PYTHON);
+#   C960_RESOLUTION_BOOKS  the books to play, NAME=FILE separated by spaces
+#                          (default: the five of docs/books.md).
+# A stopped run (Ctrl-C, a kill, a session's end) loses at most the pairs
+# of the chunk under way: run the same command again. Runs on the same
+# journal directory at once are refused by a lock.
+set -euo pipefail
+
+pairs=${1:-800}
+nodes=${2:-80000}
+concurrency=${3:-2}
+seed=${4:-960}
+for value in "$pairs" "$nodes" "$concurrency" "$seed"; do
+  [[ "$value" =~ ^[0-9]+$ ]] || { echo "bench-resolution: $value is not a whole number" >&2; exit 2; }
+done
+((nodes >= 1 && concurrency >= 1)) || { echo "bench-resolution: NODES and CONCURRENCY must be at least 1" >&2; exit 2; }
+
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+here="$root/crates/c960-book/bench"
+cache=${C960_BENCH_BOOKS_CACHE:-$HOME/.cache/c960-bench-books}
+official=${C960_OFFICIAL_BOOKS:-$cache/official}
+books_url=${C960_BOOKS_URL:-https://github.com/official-stockfish/books/raw/master}
+fastchess_repo=${C960_FASTCHESS_REPO:-https://github.com/Disservin/fastchess.git}
+fastchess_ref=${C960_FASTCHESS_REF:-v1.8.2-alpha}
+stockfish=${C960_STOCKFISH:-/usr/games/stockfish}
+python=${C960_PYTHON:-python3}
+mkdir -p "$cache"
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "bench-resolution: $*"; exit 1; }
+
+"$python" -c 'import chess, matplotlib' 2>/dev/null ||
+  die "$python lacks python-chess or matplotlib (pip install chess matplotlib, or set C960_PYTHON)"
+resolution="$root/data/books/resolution"
+budget="sf15.1-$((2 * nodes / 1000))k-vs-$((nodes / 1000))k"
+((nodes % 1000 == 0)) || budget="sf15.1-$((2 * nodes))-vs-$nodes"
+
+if ((pairs > 0)); then
+  [[ -x "$stockfish" ]] || die "no Stockfish at $stockfish (apt-get install stockfish, or set C960_STOCKFISH)"
+  # shellcheck source=runners.sh
+  source "$here/runners.sh"
+  build_fastchess
+  fetch_official 3moves_FRC DFRC_4852_v1
+  books=${C960_RESOLUTION_BOOKS:-"c960_FRC_starts=$root/data/books/c960_FRC_starts.epd
+    3moves_FRC=$official/3moves_FRC.epd
+    DFRC_4852_v1=$official/DFRC_4852_v1.epd
+    c960_FRC_4852=$root/data/books/c960_FRC_4852.epd
+    c960_FRC_exits_cp90-120=$root/data/books/c960_FRC_exits_cp90-120.epd"}
+  mkdir -p "$resolution/$budget"
+  exec 9>"$resolution/$budget/.lock"
+  flock -n 9 || die "another run is playing into $resolution/$budget"
+  # One chunk of every book in turn, so that a session's engine hours
+  # advance all books alike.
+  while :; do
+    left=0
+    for entry in $books; do
+      name=${entry%%=*}
+      file=${entry#*=}
+      [[ -s "$file" ]] || die "no book $file for $name"
+      done_pairs=$(($(wc -l <"$resolution/$budget/$name.csv" 2>/dev/null || echo 2) - 2))
+      ((done_pairs < pairs)) || continue
+      left=1
+      nice -n 10 "$python" "$here/journal.py" play --book "$name=$file" --journal "$resolution/$budget" \
+        --fastchess "$fastchess" --stockfish "$stockfish" --nodes "$nodes" \
+        --pairs $((done_pairs + 10 < pairs ? done_pairs + 10 : pairs)) --chunk 10 \
+        --concurrency "$concurrency" --seed "$seed"
+    done
+    ((left)) || break
+  done
+fi
+
+"$python" "$here/journal.py" check --journal-root "$resolution" \
+  --book-dir "$root/data/books" --official "$official" ||
+  die "a journal does not match its book"
+(cd "$root" && cargo build --locked -q --release -p c960-balance --example pentanomial)
+pentanomial="${CARGO_TARGET_DIR:-$root/target}/release/examples/pentanomial"
+"$python" "$here/resolution_table.py" "$pentanomial" "$resolution" "$root/data/books/resolution.csv" \
+  "$root/docs/books-resolution.svg"
+say "written: data/books/resolution.csv and docs/books-resolution.svg"

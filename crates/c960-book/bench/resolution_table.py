@@ -1,0 +1,147 @@
+"""The resolution table of the opening books from their game-pair journals.
+
+resolution_table.py PENTANOMIAL RESOLUTION_DIR OUT_CSV [CHART]
+    Reads every journal RESOLUTION_DIR/BUDGET/BOOK.csv (journal.py's
+    format) and the fixed rows of RESOLUTION_DIR/fixed.csv (measurements
+    kept as pentanomial counts and a draw rate, such as the fast budget's), computes for each book and
+    budget the pentanomial statistics with c960's own code (the PENTANOMIAL
+    program: Elo, normalized Elo per game pair, normalized game-pair Elo
+    and the pairs ratio, with 95 % intervals), and writes one row per book
+    and budget to OUT_CSV (atomically). With CHART, also draws nElo with
+    its interval per book and budget (SVG). Prints the table as markdown.
+"""
+
+import csv
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+COLUMNS = ["book", "budget", "pairs", "games", "draw_rate", "pair_draw_rate",
+           "colour_decided_rate", "white_score", "elo", "elo_low", "elo_high",
+           "nelo", "nelo_low", "nelo_high", "ngpelo", "ngpelo_low", "ngpelo_high",
+           "pairs_ratio", "ll", "ld", "dd_wl", "wd", "ww", "source"]
+INDEX = {0.0: 0, 0.5: 1, 1.0: 2, 1.5: 3, 2.0: 4}
+
+
+def journal_counts(path):
+    with open(path, encoding="utf-8") as handle:
+        first = handle.readline()
+        if not first.startswith("#"):
+            raise SystemExit(f"resolution_table: {path} is not a game-pair journal")
+        rows = list(csv.DictReader(handle))
+    penta = [0] * 5
+    wins = draws = losses = white_points = colour_decided = 0
+    for row in rows:
+        penta[INDEX[float(row["a_points"])]] += 1
+        for result, a_is_white in ((row["a_white_result"], True), (row["a_black_result"], False)):
+            if result == "1/2-1/2":
+                draws += 1
+                white_points += 0.5
+            elif (result == "1-0") == a_is_white:
+                wins += 1
+                white_points += result == "1-0"
+            else:
+                losses += 1
+                white_points += result == "1-0"
+        if row["a_white_result"] == row["a_black_result"] and row["a_white_result"] != "1/2-1/2":
+            colour_decided += 1
+    return penta, wins, draws, losses, white_points, colour_decided, len(rows)
+
+
+def stats(program, penta, wins, draws, losses):
+    out = subprocess.run([program, *map(str, penta), str(wins), str(draws), str(losses)],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def fmt(x, digits=1):
+    return "" if x is None else f"{x:.{digits}f}"
+
+
+def row_of(book, budget, penta, wins, draws, losses, white_points, colour_decided, source, program,
+           draw_rate=None):
+    pairs = sum(penta)
+    games = 2 * pairs
+    s = stats(program, penta, wins, draws, losses)
+    elo, nelo, ngp = s["elo"], s["normalized_elo"], s["game_pair_elo"]
+    return {
+        "book": book, "budget": budget, "pairs": pairs, "games": games,
+        "draw_rate": fmt(100 * draws / games if draw_rate is None else draw_rate), "pair_draw_rate": fmt(100 * penta[2] / pairs),
+        "colour_decided_rate": fmt(None if colour_decided is None else 100 * colour_decided / pairs),
+        "white_score": fmt(None if white_points is None else 100 * white_points / games),
+        "elo": fmt(elo and elo["value"]), "elo_low": fmt(elo and elo["low"]), "elo_high": fmt(elo and elo["high"]),
+        "nelo": fmt(nelo and nelo["value"]), "nelo_low": fmt(nelo and nelo["low"]),
+        "nelo_high": fmt(nelo and nelo["high"]),
+        "ngpelo": fmt(ngp and ngp["value"]), "ngpelo_low": fmt(ngp and ngp["low"]),
+        "ngpelo_high": fmt(ngp and ngp["high"]),
+        "pairs_ratio": fmt(s["pairs_ratio"], 2),
+        "ll": penta[0], "ld": penta[1], "dd_wl": penta[2], "wd": penta[3], "ww": penta[4],
+        "source": source,
+    }
+
+
+def main():
+    if len(sys.argv) not in (4, 5):
+        raise SystemExit(__doc__)
+    program, directory, out = sys.argv[1:4]
+    chart = sys.argv[4] if len(sys.argv) == 5 else None
+    rows = []
+    fixed = os.path.join(directory, "fixed.csv")
+    if os.path.exists(fixed):
+        with open(fixed, encoding="utf-8") as handle:
+            for r in csv.DictReader(line for line in handle if not line.startswith("#")):
+                penta = [int(r[k]) for k in ("ll", "ld", "dd_wl", "wd", "ww")]
+                rows.append(row_of(r["book"], r["budget"], penta, 0, 0, 0, None, None, r["source"],
+                                   program, draw_rate=float(r["draw_rate"])))
+    for path in sorted(glob.glob(os.path.join(directory, "*", "*.csv"))):
+        budget = os.path.basename(os.path.dirname(path))
+        book = os.path.splitext(os.path.basename(path))[0]
+        counts = journal_counts(path)
+        if counts[-1] == 0:
+            continue
+        rows.append(row_of(book, budget, *counts[:-1],
+                           f"journal {os.path.relpath(path, directory)}", program))
+    handle = tempfile.NamedTemporaryFile("w", dir=os.path.dirname(os.path.abspath(out)), delete=False,
+                                         suffix=".tmp", encoding="utf-8", newline="")
+    with handle:
+        writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(handle.name, out)
+    print("| Book | Budget | Pairs | Draw rate | Pair draws | Colour-decided pairs | nElo [95 %] | ngpElo [95 %] | PairsRatio |")
+    print("|---|---|---:|---:|---:|---:|---|---|---:|")
+    for r in rows:
+        print(f"| `{r['book']}` | {r['budget']} | {r['pairs']} | {r['draw_rate']} % | {r['pair_draw_rate']} % | "
+              f"{r['colour_decided_rate'] and r['colour_decided_rate'] + ' %'} | "
+              f"{r['nelo']} [{r['nelo_low']}, {r['nelo_high']}] | {r['ngpelo']} [{r['ngpelo_low']}, {r['ngpelo_high']}] | "
+              f"{r['pairs_ratio']} |")
+    if chart:
+        draw_chart(rows, chart)
+
+
+def draw_chart(rows, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    budgets = sorted({r["budget"] for r in rows})
+    fig, axes = plt.subplots(1, len(budgets), figsize=(5.5 * len(budgets), 3.6), squeeze=False)
+    for ax, budget in zip(axes[0], budgets):
+        mine = [r for r in rows if r["budget"] == budget and r["nelo"]]
+        y = list(range(len(mine)))
+        values = [float(r["nelo"]) for r in mine]
+        low = [float(r["nelo"]) - float(r["nelo_low"]) for r in mine]
+        high = [float(r["nelo_high"]) - float(r["nelo"]) for r in mine]
+        ax.errorbar(values, y, xerr=[low, high], fmt="o", color="#1f4e79", capsize=3)
+        ax.set_yticks(y, [f"{r['book']}\n{r['draw_rate']} % drawn" for r in mine], fontsize=8)
+        ax.set_xlabel("nElo per game pair, 95 % interval")
+        ax.set_title(budget, fontsize=9)
+        ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, format="svg", metadata={"Date": None})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+# The runners (fastchess, cutechess-cli) built once from source into the
+# cache, and the official books fetched into it: sourced by bench-books.sh
+# and bench-resolution.sh after they set cache, official, books_url, the
+# runners' repositories and refs, and say/die.
+
+# checkout REPO REF DIR: a work tree of REPO at REF in DIR (kept when present).
+checkout() {
+  local repo=$1 ref=$2 dir=$3
+  if [[ ! -d "$dir/.git" ]]; then
+    rm -rf "$dir"
+    git clone --quiet "$repo" "$dir"
+  fi
+  git -C "$dir" checkout --quiet "$ref" 2>/dev/null ||
+    { git -C "$dir" fetch --quiet --tags origin && git -C "$dir" checkout --quiet "$ref"; } ||
+    die "cannot check out $ref of $repo"
+}
+
+# build_fastchess: sets fastchess and fastchess_commit.
+build_fastchess() {
+  fastchess_dir="$cache/fastchess-$fastchess_ref"
+  fastchess="$fastchess_dir/fastchess"
+  if [[ ! -x "$fastchess" ]]; then
+    say "== building fastchess $fastchess_ref from $fastchess_repo"
+    checkout "$fastchess_repo" "$fastchess_ref" "$fastchess_dir"
+    nice -n 10 make -C "$fastchess_dir" -j2 >"$cache/fastchess-build.log" 2>&1 ||
+      die "fastchess did not build; see $cache/fastchess-build.log"
+  fi
+  fastchess_commit=$(git -C "$fastchess_dir" rev-parse HEAD)
+  say "fastchess $fastchess_ref $fastchess_commit: $fastchess"
+}
+
+# build_cutechess: sets cutechess and cutechess_commit.
+build_cutechess() {
+  cutechess_dir="$cache/cutechess-$cutechess_ref"
+  cutechess="$cutechess_dir/build/cutechess-cli"
+  if [[ ! -x "$cutechess" ]]; then
+    # cutechess 1.5 needs Qt 6 with Svg and Core5Compat (its CMakeLists dropped Qt 5) and CMake ≥ 3.20.
+    local missing=() package
+    for package in cmake qt6-base-dev qt6-svg-dev qt6-5compat-dev; do
+      dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+    done
+    if ((${#missing[@]})); then
+      if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+        say "== installing ${missing[*]}"
+        apt-get install -y "${missing[@]}" >"$cache/apt.log" 2>&1 || die "apt-get install ${missing[*]} failed; see $cache/apt.log"
+      else
+        die "cutechess-cli needs ${missing[*]} (apt-get install -y ${missing[*]})"
+      fi
+    fi
+    say "== building cutechess-cli $cutechess_ref from $cutechess_repo"
+    checkout "$cutechess_repo" "$cutechess_ref" "$cutechess_dir"
+    {
+      nice -n 10 cmake -S "$cutechess_dir" -B "$cutechess_dir/build" -DCMAKE_BUILD_TYPE=Release -DWITH_TESTS=OFF &&
+        nice -n 10 cmake --build "$cutechess_dir/build" --target cli -j2
+    } >"$cache/cutechess-build.log" 2>&1 || die "cutechess-cli did not build; see $cache/cutechess-build.log"
+  fi
+  cutechess_commit=$(git -C "$cutechess_dir" rev-parse HEAD)
+  say "cutechess-cli $cutechess_ref $cutechess_commit: $cutechess"
+}
+
+# fetch_official NAME...: official-stockfish/books' NAME.epd into $official
+# (sets official to its absolute path).
+fetch_official() {
+  local name
+  mkdir -p "$official"
+  official=$(cd "$official" && pwd)
+  for name in "$@"; do
+    if [[ ! -s "$official/$name.epd" ]]; then
+      say "== fetching $name.epd.zip from $books_url"
+      curl -sSfL "$books_url/$name.epd.zip" -o "$official/$name.epd.zip.part" ||
+        die "cannot fetch $books_url/$name.epd.zip (set C960_OFFICIAL_BOOKS to a directory holding $name.epd)"
+      mv "$official/$name.epd.zip.part" "$official/$name.epd.zip"
+      unzip -o -q "$official/$name.epd.zip" "$name.epd" -d "$official" || die "$official/$name.epd.zip holds no $name.epd"
+    fi
+  done
+}
