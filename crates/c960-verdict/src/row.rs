@@ -5,7 +5,7 @@ use c960_balance::verdict::Verdict;
 use c960_core::StartPosition;
 use serde::Serialize;
 
-use crate::{balance::Method, reference::Scale};
+use crate::reference::Scale;
 
 /// A 95 % interval.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
@@ -67,5 +67,52 @@ impl BalanceRow {
     #[must_use]
     pub fn scale(&self) -> Scale {
         self.method.map_or(Scale::Cp, Method::scale)
+    }
+}
+
+/// A method of estimating balance.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// White's score in games.
+    Games,
+    /// The engines' consensus score.
+    Sweep,
+}
+
+impl Method {
+    /// Its name in `balance.csv`'s `verdict_method` column.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Games => "games",
+            Method::Sweep => "sweep",
+        }
+    }
+
+    /// The method with this name.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Method> {
+        [Method::Games, Method::Sweep]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+
+    /// The scale of its figures.
+    #[must_use]
+    pub fn scale(self) -> crate::reference::Scale {
+        match self {
+            Method::Games => crate::reference::Scale::Score,
+            Method::Sweep => crate::reference::Scale::Cp,
+        }
+    }
+
+    /// The other method.
+    #[must_use]
+    pub fn other(self) -> Method {
+        match self {
+            Method::Games => Method::Sweep,
+            Method::Sweep => Method::Games,
+        }
     }
 }

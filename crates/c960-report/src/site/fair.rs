@@ -17,8 +17,8 @@ use c960_verdict::{
 };
 use polars::prelude::*;
 
-use super::{cell, provenance, q_value_text};
-use crate::{RunKind, Source};
+use super::{cell, provenance};
+use crate::{RunKind, Source, view::q_value_text};
 
 /// The page: the positions ranked against the default reference, with
 /// each reference's ranks, rank intervals and verdicts in the rows for the
@@ -220,7 +220,7 @@ fn ranking<'a>(
                 .map(|row| cell(frame, &column, row, false))
                 .find(|k| !k.is_empty())
                 .unwrap_or_default();
-            super::position::interval_name(&kind)
+            crate::view::interval_name(&kind)
         }),
         rows,
     }

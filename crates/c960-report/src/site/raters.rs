@@ -15,7 +15,7 @@ use crate::{
     RunKind, Source,
     balance::{Balance, SweepRow},
     html::escape,
-    sheet::{ConsensusView, EngineView, GamesView, IntervalView, Measured, VerdictView},
+    view::{ConsensusView, EngineView, GamesView, IntervalView, Measured, VerdictView},
 };
 
 /// Each sweep's `bound` column by SP (`exact`, `lower`, `upper`; White's
@@ -217,11 +217,14 @@ fn engine_view(
             low: r.low,
             high: r.high,
         },
-        None if se > 0.0 => IntervalView::Named {
-            name: format!("95% interval of the mean of {repeats} searches"),
-            low: cp - c960_balance::normal::two_sided(c960_balance::LEVEL) * se,
-            high: cp + c960_balance::normal::two_sided(c960_balance::LEVEL) * se,
-        },
+        None if se > 0.0 => {
+            let (low, high) = c960_balance::normal::interval(cp, se);
+            IntervalView::Named {
+                name: format!("95% interval of the mean of {repeats} searches"),
+                low,
+                high,
+            }
+        }
         None => IntervalView::Identical(repeats),
     };
     Some(EngineView {
@@ -273,7 +276,7 @@ pub(super) fn measured(
             black_wins: count("black_wins")?,
             score: number(&s.label, "white_score")?,
             interval: IntervalView::Named {
-                name: super::position::interval_name(&cell(
+                name: crate::view::interval_name(&cell(
                     frame,
                     &format!("{}__interval", s.label),
                     row,
@@ -289,7 +292,7 @@ pub(super) fn measured(
     let verdict = (!verdict.is_empty()).then(|| VerdictView {
         verdict,
         q_value: number_at(frame, "q_value", row).unwrap_or(1.0),
-        level: crate::balance::Settings::default().level,
+        level: c960_verdict::balance::Settings::default().level,
     });
     Measured {
         consensus,

@@ -70,17 +70,7 @@ pub(super) fn from_games(
     let components_reliability = components(&means, &ses).map(|c| c.reliability);
     let mut rows = BTreeMap::new();
     for (i, sp) in sps.iter().enumerate() {
-        let cs = if settings.fixed_n {
-            let half = c960_balance::normal::two_sided(c960_balance::LEVEL) * ses[i];
-            c960_balance::sequential::Sequence {
-                mean: means[i],
-                low: (means[i] - half).max(0.0),
-                high: (means[i] + half).min(1.0),
-                n: scores[sp].len() as u64,
-            }
-        } else {
-            confidence_sequence(&scores[sp], 0.05)
-        };
+        let cs = score_interval(&scores[sp], means[i], ses[i], settings.fixed_n);
         // A score lies in [0, 1], and so does its interval.
         let (s, lo, hi, sd) = shrunk
             .as_ref()
@@ -115,6 +105,29 @@ pub(super) fn from_games(
         &decisions,
     );
     (summary, rows)
+}
+
+/// A position's White score `mean` of `scores` with its 95 % interval,
+/// within 0..1: normal with the standard error `se` for a fixed number of
+/// games (`fixed_n`), else the anytime-valid confidence sequence.
+#[allow(clippy::cast_precision_loss)]
+fn score_interval(
+    scores: &[f64],
+    mean: f64,
+    se: f64,
+    fixed_n: bool,
+) -> c960_balance::sequential::Sequence {
+    if fixed_n {
+        let (low, high) = c960_balance::normal::interval(mean, se);
+        c960_balance::sequential::Sequence {
+            mean,
+            low: low.max(0.0),
+            high: high.min(1.0),
+            n: scores.len() as u64,
+        }
+    } else {
+        confidence_sequence(scores, 0.05)
+    }
 }
 
 pub(super) fn count(decisions: &[Decision]) -> BTreeMap<String, usize> {

@@ -56,6 +56,8 @@ use input::{Seen, io_error, read_games, read_sweep, searches, table};
 /// The verdict table's file names.
 pub use c960_store::BALANCE_CSV;
 
+pub use crate::row::Method;
+
 /// The summary with reliability and settings.
 pub const BALANCE_JSON: &str = "balance.json";
 
@@ -108,53 +110,6 @@ pub enum VerdictsFrom {
     Games,
     /// The consensus sweep.
     Sweep,
-}
-
-/// A method of estimating balance.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Method {
-    /// White's score in games.
-    Games,
-    /// The engines' consensus score.
-    Sweep,
-}
-
-impl Method {
-    /// Its name in `balance.csv`'s `verdict_method` column.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Games => "games",
-            Method::Sweep => "sweep",
-        }
-    }
-
-    /// The method with this name.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Method> {
-        [Method::Games, Method::Sweep]
-            .into_iter()
-            .find(|m| m.name() == name)
-    }
-
-    /// The scale of its figures.
-    #[must_use]
-    pub fn scale(self) -> crate::reference::Scale {
-        match self {
-            Method::Games => crate::reference::Scale::Score,
-            Method::Sweep => crate::reference::Scale::Cp,
-        }
-    }
-
-    /// The other method.
-    #[must_use]
-    pub fn other(self) -> Method {
-        match self {
-            Method::Games => Method::Sweep,
-            Method::Sweep => Method::Games,
-        }
-    }
 }
 
 /// One position's figures from games.
