@@ -55,5 +55,5 @@ pub use setup::{Setup, SetupError, Variant};
 pub use shakmaty;
 pub use shard::{Shard, ShardError};
 pub use tally::{CastlingTally, histogram_median};
-pub use texts::{TextTable, plural};
+pub use texts::{TextTable, is_bidi_control, plural, without_bidi_controls};
 pub use unit::{GameKey, PairKey, RoundTarget, SearchKey};

@@ -94,6 +94,29 @@ impl TextTable {
     }
 }
 
+/// Whether `c` controls the direction of text (the Unicode bidirectional
+/// marks, embeddings, overrides and isolates: U+061C, U+200E, U+200F,
+/// U+202A..=U+202E, U+2066..=U+2069): inside a name or a title it can make
+/// a page or a terminal show the text after it reversed (`U+202E` turns
+/// `SP 518 gpj.exe` into what reads as an image).
+#[must_use]
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// `text` without controls of text direction ([`is_bidi_control`]).
+#[must_use]
+pub fn without_bidi_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(is_bidi_control) {
+        std::borrow::Cow::Owned(text.chars().filter(|&c| !is_bidi_control(c)).collect())
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// `n` and the noun for it in English: `1 game`, `2 games`, `0 games`.
 pub fn plural<N: TryInto<u64> + Copy + std::fmt::Display>(n: N, one: &str, many: &str) -> String {
     let noun = if n.try_into().ok() == Some(1) {
@@ -113,6 +136,19 @@ mod tests {
                          [de]\nround = \"Runde {n}\"\ngames = \"{n} Partien\"\n\
                          [nl]\nround = \"Ronde {n}\"\ngames = \"{n} partijen\"\nextra = \"x\"\n\
                          only_here = \"y\"\n";
+
+    #[test]
+    fn controls_of_text_direction_are_told_and_removed() {
+        let forged = "Club \u{202E}nepO\u{202C} \u{2067}x\u{2069}\u{200F}";
+        assert!(forged.chars().filter(|&c| is_bidi_control(c)).count() == 5);
+        assert_eq!(without_bidi_controls(forged), "Club nepO x");
+        assert!(matches!(
+            without_bidi_controls("plain"),
+            std::borrow::Cow::Borrowed("plain")
+        ));
+        // Letters of right-to-left scripts are text, not controls.
+        assert!(!is_bidi_control('\u{05D0}'));
+    }
 
     #[test]
     fn texts_counts_and_gaps() {

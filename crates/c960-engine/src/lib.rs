@@ -25,7 +25,7 @@ pub use choice::{EngineIdentity, EngineName, EngineNameError, Resolved};
 pub use control::{Control, TimeControl, parse_seconds};
 pub use error::EngineError;
 pub use info::{EngineInfo, Network, WdlReport};
-pub use option::{UciOption, UciOptionError};
+pub use option::{SET_BY_C960, UciOption, UciOptionError, check_user_options};
 pub use rules::Rules;
 pub use spec::{AnyEngine, EngineSpec};
 pub use types::{Bound, Clock, GamePosition, Limit, Line, Score, SearchResult, Wdl, shredder_fen};

@@ -49,13 +49,17 @@ pub struct Style<'a> {
 }
 
 /// The escaper of the report's templates: [`escape`], as an askama
-/// escaper (named in the crate's `askama.toml`).
+/// escaper (named in the crate's `askama.toml`). Both leave out every
+/// control of text direction (`U+202E` and the like,
+/// [`c960_core::is_bidi_control`]): an engine's name or a title cannot
+/// reverse what a page shows after it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Escape;
 
 impl askama::filters::Escaper for Escape {
     fn write_escaped_str<W: std::fmt::Write>(&self, mut dest: W, text: &str) -> std::fmt::Result {
-        let mut rest = text;
+        let text = c960_core::without_bidi_controls(text);
+        let mut rest = text.as_ref();
         while let Some(at) = rest.find(['&', '<', '>', '"']) {
             dest.write_str(&rest[..at])?;
             dest.write_str(match rest.as_bytes()[at] {
@@ -73,7 +77,8 @@ impl askama::filters::Escaper for Escape {
 /// Escapes text for HTML content and attribute values.
 #[must_use]
 pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
+    c960_core::without_bidi_controls(text)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")

@@ -89,6 +89,17 @@ pub const POSITIONS_CSV: &str = c960_store::POSITIONS_CSV;
 pub const MANIFEST_FILE: &str = c960_store::MANIFEST_FILE;
 /// Engine A against B: pentanomial counts, score, Elo, LOS and SPRT.
 pub const MATCH_FILE: &str = "match.json";
+/// Every file a self-play run writes in its directory.
+pub const OUTPUT_FILES: [&str; 8] = [
+    JOURNAL_FILE,
+    ROUNDS_FILE,
+    GAMES_FILE,
+    MANIFEST_FILE,
+    PGN_FILE,
+    POSITIONS_CSV,
+    POSITIONS_PARQUET,
+    MATCH_FILE,
+];
 
 /// Why a run could not go on: the runner's one error type.
 pub type SelfplayError = RunError;

@@ -28,14 +28,7 @@ pub fn run(
     let dir = c960_store::RunDir::hold(&config.out, &[JOURNAL_FILE, crate::ROUNDS_FILE])?;
     // Outputs that cannot be replaced are refused before any work.
     let result = dir
-        .check_outputs(&[
-            crate::GAMES_FILE,
-            crate::MANIFEST_FILE,
-            crate::PGN_FILE,
-            crate::POSITIONS_CSV,
-            crate::POSITIONS_PARQUET,
-            JOURNAL_FILE,
-        ])
+        .check_outputs(&crate::OUTPUT_FILES)
         .map_err(SelfplayError::from)
         .and_then(|()| run_locked(config, stop, on_progress));
     // A refused run (an engine that does not start or ignores its limit)

@@ -26,13 +26,33 @@ use std::{
 
 use crate::{DirLock, LockError, OutputFile, atomic::Staged};
 
-/// What a claim names: a path and how the user gave it (`--out`, `its
-/// manifest`, `--balance`), for messages.
+/// What a claim names: a path, how the user gave it (`--out`, `its
+/// manifest`, `--balance`), for messages, and what it is.
 #[derive(Debug, Clone)]
 struct Named {
     path: PathBuf,
     name: String,
-    dir: bool,
+    kind: Kind,
+}
+
+/// What a claimed path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// An output file, locked by the claim.
+    File,
+    /// An output file in a run directory, which the directory's own
+    /// lock guards.
+    FileInRun,
+    /// An output directory replaced as a whole: nothing in it may be an
+    /// input.
+    Replaced,
+    /// A run directory written in place: it may hold the inputs it was
+    /// made from (shards), not be one or lie in one.
+    Run,
+    /// An input file, or a directory when one stands there.
+    Input,
+    /// An input directory.
+    InputDir,
 }
 
 impl Named {
@@ -66,27 +86,41 @@ impl Claim {
 
     /// Adds the output file `path`, named `name` in messages (`--out`).
     pub fn file(mut self, path: &Path, name: &str) -> Claim {
-        self.outputs.push(named(path, name, false));
+        self.outputs.push(named(path, name, Kind::File));
         self
     }
 
-    /// Adds the output directory `path` (a run directory, a report or a
-    /// kit), named `name` in messages.
+    /// Adds the output directory `path` that is replaced as a whole (a
+    /// report, a kit), named `name` in messages: it may hold no input.
     pub fn dir(mut self, path: &Path, name: &str) -> Claim {
-        self.outputs.push(named(path, name, true));
+        self.outputs.push(named(path, name, Kind::Replaced));
         self
     }
 
-    /// Adds the input file `path` that the command reads, named `name`.
+    /// Adds the run directory `path` written in place, named `name`, and
+    /// the files `writes` it writes there: neither may be an input, and
+    /// the directory may not lie inside an input directory. (Its lock is
+    /// the run's own, see [`crate::RunDir`].)
+    pub fn run_dir(mut self, path: &Path, name: &str, writes: &[&str]) -> Claim {
+        self.outputs.push(named(path, name, Kind::Run));
+        for file in writes {
+            self.outputs
+                .push(named(&path.join(file), name, Kind::FileInRun));
+        }
+        self
+    }
+
+    /// Adds the input `path` that the command reads, named `name`: a file,
+    /// or a directory when one stands there.
     pub fn input(mut self, path: &Path, name: &str) -> Claim {
-        self.inputs.push(named(path, name, false));
+        self.inputs.push(named(path, name, Kind::Input));
         self
     }
 
-    /// Adds the input directory `path` that the command reads, named
-    /// `name`: no output may lie inside it.
+    /// Adds the input directory `path` that the command reads (or will
+    /// read once made), named `name`: no output may lie inside it.
     pub fn input_dir(mut self, path: &Path, name: &str) -> Claim {
-        self.inputs.push(named(path, name, true));
+        self.inputs.push(named(path, name, Kind::InputDir));
         self
     }
 
@@ -111,24 +145,28 @@ impl Claim {
                         output.said()
                     )));
                 }
-                check_apart(path, output, other_path, other, "the output")?;
+                // A run directory holds its own files; only a directory
+                // replaced whole holds no other output.
+                if output.kind == Kind::Replaced || other.kind == Kind::Replaced {
+                    check_apart(path, output, other_path, other, "another output")?;
+                }
             }
             for (input_path, input) in &inputs {
                 if path == input_path || same_file(&output.path, &input.path) {
                     return Err(crate::bad_input(format!(
-                        "{} is the input {}: c960 never writes over what it reads; choose \
-                         another {}",
+                        "{} is also {}, which c960 reads: it never writes over its inputs; \
+                         choose another {}",
                         output.said(),
                         input.said(),
                         output.name
                     )));
                 }
-                check_apart(path, output, input_path, input, "the input")?;
+                check_apart(path, output, input_path, input, "which c960 reads")?;
             }
         }
         let mut locks = Vec::new();
         let mut files = Vec::new();
-        for output in self.outputs.iter().filter(|o| !o.dir) {
+        for output in self.outputs.iter().filter(|o| o.kind == Kind::File) {
             let dir = crate::atomic::parent_dir(&output.path);
             let lock = dir.join(format!(".{}.lock", file_name(&output.path)));
             locks.push(
@@ -200,21 +238,25 @@ impl OutputSet<'_> {
     }
 }
 
-fn named(path: &Path, name: &str, dir: bool) -> Named {
+fn named(path: &Path, name: &str, kind: Kind) -> Named {
+    let kind = match kind {
+        Kind::Input if path.is_dir() => Kind::InputDir,
+        kind => kind,
+    };
     Named {
         path: path.to_owned(),
         name: name.to_owned(),
-        dir,
+        kind,
     }
 }
 
 /// Refuses an output file that is not a regular file or absent, or whose
 /// directory does not exist; and an output directory where a file is.
 fn check_kind(output: &Named) -> io::Result<()> {
-    if output.dir {
+    if matches!(output.kind, Kind::Replaced | Kind::Run) {
         return match fs::symlink_metadata(&output.path) {
             Ok(meta) if !meta.is_dir() => Err(crate::bad_input(format!(
-                "{} exists and is not a directory",
+                "{} is a file, not a directory",
                 output.said()
             ))),
             _ => Ok(()),
@@ -227,6 +269,10 @@ fn check_kind(output: &Named) -> io::Result<()> {
         )));
     }
     crate::check_output(&[&output.path])?;
+    if output.kind == Kind::FileInRun {
+        // Its run directory is made by the run.
+        return Ok(());
+    }
     let dir = crate::atomic::parent_dir(&output.path);
     if !dir.is_dir() {
         let what = if dir.exists() {
@@ -244,7 +290,8 @@ fn check_kind(output: &Named) -> io::Result<()> {
 }
 
 /// Refuses an output inside the directory `other`, or a directory
-/// `output` that holds `other`.
+/// `output` that holds `other`; `what` says what `other` is (`which c960
+/// reads`).
 fn check_apart(
     path: &Path,
     output: &Named,
@@ -252,17 +299,18 @@ fn check_apart(
     other: &Named,
     what: &str,
 ) -> io::Result<()> {
-    if other.dir && path.starts_with(other_path) {
+    let holds = |kind| matches!(kind, Kind::Replaced | Kind::Run | Kind::InputDir);
+    if holds(other.kind) && path.starts_with(other_path) && path != other_path {
         return Err(crate::bad_input(format!(
-            "{} lies inside {what} {}; choose another {}",
+            "{} lies inside {}, {what}; choose another {}",
             output.said(),
             other.said(),
             output.name
         )));
     }
-    if output.dir && other_path.starts_with(path) {
+    if output.kind == Kind::Replaced && other_path.starts_with(path) {
         return Err(crate::bad_input(format!(
-            "{} would replace {what} {} it holds; choose another {}",
+            "{} would replace {}, {what}; choose another {}",
             output.said(),
             other.said(),
             output.name

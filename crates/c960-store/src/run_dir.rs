@@ -9,7 +9,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::{DirLock, LockError, Untouched, check_output, remove_stale_temporaries};
+use crate::{DirLock, LockError, Untouched, remove_stale_temporaries};
 
 /// A run directory this process holds; see the module documentation. The
 /// lock is released when it is dropped (or the process ends).
@@ -63,8 +63,10 @@ impl RunDir {
     /// Refuses the run before any work unless each of the files `outputs`
     /// in the directory is a regular file or absent.
     pub fn check_outputs(&self, outputs: &[&str]) -> io::Result<()> {
-        let paths: Vec<PathBuf> = outputs.iter().map(|name| self.path.join(name)).collect();
-        check_output(&paths.iter().map(PathBuf::as_path).collect::<Vec<_>>())
+        crate::Claim::new()
+            .run_dir(&self.path, "the run directory", outputs)
+            .take()
+            .map(drop)
     }
 
     /// The directory.

@@ -2,8 +2,10 @@
 //! (a polars `DataFrame`, see [`crate::Frame`]) written by polars' CSV
 //! writer, with a header, comma-separated, `\n` line ends, and a cell
 //! quoted only when it must be ([`write_csv`]) or every cell quoted for
-//! spreadsheets ([`crate::spreadsheet_csv`]). A table too large to hold
-//! is written in slices ([`write_csv_slices`]), one header for all.
+//! spreadsheets ([`crate::spreadsheet_csv`]). A text cell a spreadsheet
+//! would take for a formula is made inert in every one of them. A table
+//! too large to hold is written in slices ([`write_csv_slices`]), one
+//! header for all.
 
 use std::io::{self, Write};
 
@@ -73,13 +75,52 @@ pub fn empty_text_as_missing(frame: &mut DataFrame) -> PolarsResult<()> {
     Ok(())
 }
 
-/// Writes `frame` with or without its header, quoted as `quote` says.
+/// `frame` with every text cell that a spreadsheet would take for a
+/// formula made inert ([`crate::inert`]; a text that is a number as
+/// written stays as it is): an engine's `id name` of `=cmd|...` is data in
+/// every CSV c960 writes.
+fn inert_texts(frame: &mut DataFrame) -> PolarsResult<()> {
+    let texts: Vec<String> = frame
+        .columns()
+        .iter()
+        .filter(|c| c.dtype() == &DataType::String)
+        .map(|c| c.name().to_string())
+        .collect();
+    let live = |text: &str| text.parse::<f64>().is_err() && crate::inert(text) != text;
+    for name in texts {
+        let column = frame.column(&name)?.str()?.clone();
+        if !column.iter().flatten().any(live) {
+            continue;
+        }
+        let made_inert: StringChunked = column
+            .iter()
+            .map(|cell| {
+                cell.map(|text| {
+                    if live(text) {
+                        crate::inert(text).into_owned()
+                    } else {
+                        text.to_owned()
+                    }
+                })
+            })
+            .collect();
+        frame.replace(
+            &name,
+            made_inert.with_name(name.as_str().into()).into_column(),
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes `frame` with or without its header, quoted as `quote` says,
+/// formulas made inert.
 pub(crate) fn write(
     out: &mut dyn Write,
     frame: &mut DataFrame,
     header: bool,
     quote: QuoteStyle,
 ) -> io::Result<()> {
+    inert_texts(frame).map_err(io::Error::other)?;
     CsvWriter::new(out)
         .include_header(header)
         .with_quote_style(quote)
@@ -131,6 +172,46 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "sp,name,score\n518,plain,0.5\n1,\"with, comma and \"\"quote\"\"\",\n"
+        );
+    }
+
+    #[test]
+    fn formulas_in_any_csv_are_inert_and_numbers_stay_numbers() {
+        let names = [
+            "=cmd|' /C calc'!A0",
+            "@SUM(A1)",
+            "-2+3",
+            "+1",
+            "-12.5",
+            "\tx",
+            "Stockfish",
+        ];
+        let rows: Vec<Row> = names
+            .iter()
+            .map(|&name| Row {
+                sp: 0,
+                name,
+                score: None,
+            })
+            .collect();
+        let mut out = Vec::new();
+        write_csv(&mut out, &mut table(&rows).unwrap()).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let cells: Vec<String> = csv::Reader::from_reader(text.as_bytes())
+            .records()
+            .map(|r| r.unwrap()[1].to_owned())
+            .collect();
+        assert_eq!(
+            cells,
+            [
+                "'=cmd|' /C calc'!A0",
+                "'@SUM(A1)",
+                "'-2+3",
+                "+1",
+                "-12.5",
+                "'\tx",
+                "Stockfish"
+            ]
         );
     }
 

@@ -70,6 +70,15 @@ pub const REPEATS_PARQUET: &str = c960_store::REPEATS_TABLE;
 pub const REPEATS_CSV: &str = c960_store::REPEATS_CSV;
 /// Provenance of the run.
 pub const MANIFEST_FILE: &str = c960_store::MANIFEST_FILE;
+/// Every file a sweep writes in its directory.
+pub const OUTPUT_FILES: [&str; 6] = [
+    JOURNAL_FILE,
+    PARQUET_FILE,
+    CSV_FILE,
+    REPEATS_PARQUET,
+    REPEATS_CSV,
+    MANIFEST_FILE,
+];
 
 /// What to sweep and how.
 #[derive(Clone, Debug)]

@@ -12,8 +12,8 @@ use c960_runner::{Flow, Spare, run_journaled};
 use c960_store::{DroppedLine, FailedPosition, Journal, RunDir, Validation};
 
 use crate::{
-    CSV_FILE, Entry, JOURNAL_FILE, MANIFEST_FILE, PARQUET_FILE, REPEATS_CSV, REPEATS_PARQUET,
-    Reply, Settings, SweepConfig, SweepError, SweepRow, check_config, validate,
+    Entry, JOURNAL_FILE, OUTPUT_FILES, Reply, Settings, SweepConfig, SweepError, SweepRow,
+    check_config, validate,
 };
 
 /// A sweep ready to run: the engine checked, the journal open and read.
@@ -36,14 +36,7 @@ impl Prepared {
     ) -> Result<Prepared, SweepError> {
         let variant = check_config(config)?;
         // Outputs that cannot be replaced are refused before any work.
-        dir.check_outputs(&[
-            JOURNAL_FILE,
-            PARQUET_FILE,
-            CSV_FILE,
-            REPEATS_PARQUET,
-            REPEATS_CSV,
-            MANIFEST_FILE,
-        ])?;
+        dir.check_outputs(&OUTPUT_FILES)?;
         let engine_config = config.engine.with_multipv(config.multipv.get());
         // Start one engine up front (or take the caller's): a wrong engine
         // is reported before any work, its identity and options label the

@@ -9,19 +9,25 @@ use std::{
     sync::atomic::{AtomicBool, Ordering},
 };
 
+use crate::output::say;
+
 /// Set once the user asked the command to stop.
 pub(crate) static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Installs the handler of SIGINT, SIGTERM and SIGHUP; later calls do
 /// nothing.
 pub(crate) fn install() {
+    // The handler only says what it does through `say!`, which never
+    // fails: a standard error that cannot be written (a closed terminal or
+    // pager, a full disk) must not end the handler's thread, or the second
+    // signal would never be handled.
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             c960_engine::uci::kill_all();
-            eprintln!("\nc960: stopped at once");
+            say!("\nc960: stopped at once");
             process::exit(130);
         }
-        eprintln!(
+        say!(
             "\nc960: stopping after the work in progress (Ctrl-C or another stop signal to quit \
              at once)"
         );

@@ -22,7 +22,10 @@ use std::{io, process::ExitCode};
 
 use clap::{CommandFactory as _, FromArgMatches as _, error::ErrorKind};
 
-use crate::cli::{Cli, Command};
+use crate::{
+    cli::{Cli, Command},
+    output::say,
+};
 
 fn main() -> ExitCode {
     let cli = match command()
@@ -58,7 +61,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("c960: error: {}", one_line(&message(&err)));
+            say!("c960: error: {}", one_line(&message(&err)));
             ExitCode::from(exit_code(&err))
         }
     }
@@ -109,7 +112,7 @@ fn report_usage_error(err: &clap::Error) -> ExitCode {
                 .collect();
             let message = paragraph.join(" ");
             let message = message.strip_prefix("error: ").unwrap_or(&message);
-            eprintln!("c960: error: {} (see --help)", clip_long_words(message));
+            say!("c960: error: {} (see --help)", clip_long_words(message));
             ExitCode::from(2)
         }
     }

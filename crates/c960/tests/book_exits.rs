@@ -493,3 +493,67 @@ fn the_published_exit_books_regenerate_on_a_slice_of_starts() {
         );
     }
 }
+
+#[test]
+fn a_book_is_never_made_from_a_run_still_expanding_or_stopped_early() {
+    let dir = Dir::new();
+    let expand = [
+        "book",
+        "exits",
+        "--engine",
+        "builtin",
+        "--positions",
+        "0-3",
+        "--nodes",
+        "200",
+        "--multipv",
+        "2",
+        "--plies",
+        "1",
+        "--quiet",
+        "--run",
+        "run",
+    ];
+    dir.ok(&expand);
+    let book = [
+        "book",
+        "exits",
+        "--from",
+        "run",
+        "--cp",
+        "-900..900",
+        "--out",
+        "b.epd",
+    ];
+    // A run being expanded holds its directory's lock.
+    let mut holder = std::process::Command::new("flock")
+        .arg(dir.file("run/.c960.lock"))
+        .args(["sleep", "30"])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let run = dir.run(&book);
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("run is in use by"), "{}", run.stderr);
+    assert!(!dir.file("b.epd").exists());
+    // A run killed before its end (its last start not journaled).
+    let journal = dir.file("run/journal.jsonl");
+    let whole = fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    assert_eq!(lines.len(), 5, "a header and 4 starts");
+    fs::write(&journal, lines[..4].join("\n") + "\n").unwrap();
+    let line = dir.bad_input(&book);
+    assert!(
+        line.contains("run holds 3 of the 4 starts its expansion set out to expand"),
+        "{line}"
+    );
+    assert!(!dir.file("b.epd").exists());
+    // Resumed to its end, it makes its book.
+    dir.ok(&expand);
+    dir.ok(&book);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("b.json")).unwrap()).unwrap();
+    assert_eq!(manifest["made_with"]["counts"]["starts"], 4);
+}

@@ -85,7 +85,10 @@ fn an_output_naming_its_own_input_is_refused() {
         "--out",
         "T.csv",
     ]);
-    assert!(line.contains("is the input --balance T.csv"), "{line}");
+    assert!(
+        line.contains("--out T.csv is also --balance T.csv, which c960 reads"),
+        "{line}"
+    );
     assert_eq!(sha256(&table), before);
 
     // The journal of an expansion is never the book; no engine starts.
@@ -107,7 +110,7 @@ fn an_output_naming_its_own_input_is_refused() {
         "R/journal.jsonl",
     ]);
     assert!(
-        line.contains("lies inside the input the run directory R"),
+        line.contains("lies inside the run directory R, which c960 reads"),
         "{line}"
     );
     assert_eq!(
@@ -162,7 +165,7 @@ fn a_kit_never_replaces_the_earlier_kit_it_excludes() {
         "K",
     ]);
     assert!(
-        line.contains("--out K would replace the input --exclude-drawn"),
+        line.contains("--out K would replace --exclude-drawn K/draw.json, which c960 reads"),
         "{line}"
     );
     assert_eq!(sha256(&dir.file("K/draw.json")), record);

@@ -80,7 +80,14 @@ fn merge_refuses_what_is_not_a_run_and_mixed_kinds() {
         "{line}"
     );
     let line = dir.bad_input(&["merge", "sp", "--out", "sp"]);
-    assert!(line.contains("both an input and the output"), "{line}");
+    assert!(line.contains("--out sp is also the input sp"), "{line}");
+    // Nor into a directory inside an input.
+    let line = dir.bad_input(&["merge", "sp", "--out", "sp/inner"]);
+    assert!(
+        line.contains("--out sp/inner lies inside the input sp"),
+        "{line}"
+    );
+    assert!(!dir.file("sp/inner").exists());
 }
 
 #[test]

@@ -51,6 +51,7 @@ mod sheets;
 mod slurm;
 mod slurm_book;
 mod stockfish19;
+mod stop_signals;
 mod sweep;
 mod sweep_dfrc;
 mod sweep_repeats;

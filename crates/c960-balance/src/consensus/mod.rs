@@ -345,12 +345,10 @@ pub fn consensus(
             level,
         },
     );
-    let mut agreement = Vec::new();
-    for e in 0..engines.len() {
-        for f in e + 1..engines.len() {
-            agreement.push(agree(&engines[e], &engines[f]));
-        }
-    }
+    let agreement = (0..engines.len())
+        .flat_map(|e| (e + 1..engines.len()).map(move |f| (e, f)))
+        .map(|(e, f)| agree(&engines[e], &engines[f]))
+        .collect();
     Ok(Consensus {
         common: common_scale,
         positions: estimates,
@@ -554,49 +552,4 @@ pub fn agree(a: &EngineMeans, b: &EngineMeans) -> Agreement {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{disagreement, moderation};
-    use crate::rng::Rng;
-
-    /// Views of 960 positions by three raters whose deviations have
-    /// variance `actual(i)` at position `i` while the model says 1.
-    fn views(actual: impl Fn(usize) -> f64) -> Vec<Vec<Option<f64>>> {
-        let mut rng = Rng::new(7);
-        (0..960)
-            .map(|i| {
-                let truth = rng.normal();
-                (0..3)
-                    .map(|_| Some(truth + actual(i).sqrt() * rng.normal()))
-                    .collect()
-            })
-            .collect()
-    }
-
-    #[test]
-    fn each_position_s_disagreement_is_moderated_toward_all_positions() {
-        let model = [1.0, 1.0, 1.0];
-        // Raters that disagree as the model says, everywhere: the ratios
-        // differ by chance alone, and every position gets about 1.
-        let honest = moderation(&disagreement(&views(|_| 1.0), &model));
-        assert!((honest.pooled - 1.0).abs() < 0.1, "{honest:?}");
-        assert!((honest.df - 1920.0).abs() < 1e-9);
-        assert!(honest.prior.df > 15.0, "{honest:?}");
-        assert!((honest.prior.scale - 1.0).abs() < 0.15, "{honest:?}");
-        // Raters that disagree four times as much on half the positions:
-        // the prior has few degrees of freedom, and a position's own
-        // disagreement counts.
-        let ratios = disagreement(&views(|i| if i % 2 == 0 { 4.0 } else { 1.0 }), &model);
-        let mixed = moderation(&ratios);
-        assert!((mixed.pooled - 2.5).abs() < 0.3, "{mixed:?}");
-        assert!(mixed.prior.df < 10.0, "{mixed:?}");
-        let posterior = |i: usize| mixed.prior.posterior(ratios[i].0, ratios[i].1).variance;
-        let mean = |parity: usize| {
-            (0..960)
-                .filter(|i| i % 2 == parity)
-                .map(posterior)
-                .sum::<f64>()
-                / 480.0
-        };
-        assert!(mean(0) > 1.5 * mean(1), "{} vs {}", mean(0), mean(1));
-    }
-}
+mod tests;

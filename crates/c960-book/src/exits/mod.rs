@@ -14,6 +14,7 @@
 
 mod expand;
 mod model;
+mod plan;
 mod run;
 mod select;
 mod sidecar;
@@ -29,6 +30,7 @@ pub use expand::{
 pub use model::{
     DrawModel, JournalUsed, PairJournal, PairResult, ScoresFrom, fit_draw_model, read_journal,
 };
+pub use plan::PLAN_FILE;
 pub use run::{ExitSettings, ExpandConfig, Expansion, read_runs, run};
 pub use select::{
     Chosen, MATE_THRESHOLD_CP, Measure, Quota, Range, Selection, Window, position_key, select,

@@ -3,7 +3,7 @@
 //! back, one directory or the shards of one run.
 
 use std::{
-    collections::BTreeMap,
+    collections::{BTreeMap, BTreeSet},
     path::{Path, PathBuf},
     sync::atomic::AtomicBool,
 };
@@ -14,7 +14,10 @@ use c960_runner::{Flow, Progress, RunError, Spare, run_journaled};
 use c960_store::{JOURNAL_FILE, Journal, RunDir, Validation};
 use serde::{Deserialize, Serialize};
 
-use super::expand::{StartExits, Tree, check_start, expand};
+use super::{
+    expand::{StartExits, Tree, check_start, expand},
+    plan::{PLAN_FILE, Plan},
+};
 
 /// What to expand and how.
 #[derive(Clone, Debug)]
@@ -170,7 +173,9 @@ pub fn run(
     }
     let variant = starts[0].variant();
     config.tree.check().map_err(RunError::Invalid)?;
-    let dir = RunDir::hold(&config.run, &[JOURNAL_FILE])?;
+    // The plan, written before the first search, is put back with the
+    // journal when the run is refused before any work.
+    let dir = RunDir::hold(&config.run, &[JOURNAL_FILE, PLAN_FILE])?;
     let result = run_held(config, &dir, &starts, variant, stop, on_progress);
     dir.release(result)
 }
@@ -217,6 +222,7 @@ fn run_held(
         .filter(|s| !done.contains_key(&s.id()))
         .collect();
     let resumed = starts.len() - todo.len();
+    Plan::new(&config.setups, config.shard, starts.len()).write(&config.run)?;
     let mut progress = Progress {
         done: resumed as u64,
         failed: 0,
@@ -283,6 +289,21 @@ fn file_sha256(path: &Path) -> Result<String, RunError> {
     Ok(crate::sha256_hex(&bytes))
 }
 
+/// The expansion settings in the journal `path`'s header; a journal of
+/// anything else is refused.
+fn exit_settings(header: &[u8], path: &Path) -> Result<ExitSettings, RunError> {
+    serde_json::from_slice::<serde_json::Value>(header)
+        .ok()
+        .and_then(|v| v.get("settings").cloned())
+        .and_then(|v| serde_json::from_value(v).ok())
+        .ok_or_else(|| {
+            RunError::Invalid(format!(
+                "{} is not the journal of a `c960 book exits` run",
+                path.display()
+            ))
+        })
+}
+
 /// Reads the journals of the run directories `dirs` (one run, or the
 /// shards of one run) without an engine: their settings must be equal,
 /// and a start found in two of them must have the same exits.
@@ -304,19 +325,12 @@ pub fn read_runs(
     let mut starts: BTreeMap<u32, StartExits> = BTreeMap::new();
     let mut journals = Vec::new();
     for dir in dirs {
+        // A run still being expanded is not read.
+        let _lock = c960_store::DirLock::shared(dir)?;
         let path = dir.join(JOURNAL_FILE);
         let (header, theirs) = Journal::<StartExits>::read_header(&path)
             .map_err(|e| RunError::Invalid(e.to_string()))?;
-        let ours: ExitSettings = serde_json::from_slice::<serde_json::Value>(&header)
-            .ok()
-            .and_then(|v| v.get("settings").cloned())
-            .and_then(|v| serde_json::from_value(v).ok())
-            .ok_or_else(|| {
-                RunError::Invalid(format!(
-                    "{} is not the journal of a `c960 book exits` run",
-                    path.display()
-                ))
-            })?;
+        let ours = exit_settings(&header, &path)?;
         let reference = if let Some((first, raw, first_dir)) = &settings {
             if *first != ours {
                 return Err(RunError::Invalid(format!(
@@ -337,7 +351,9 @@ pub fn read_runs(
             check_start(entry, setup, tree)
         };
         let mut conflict = None;
+        let mut held = BTreeSet::new();
         Journal::<StartExits>::read_records(&path, &reference, &check, |mut entry, _, _| {
+            held.insert(entry.setup);
             let counted = trim(&mut entry);
             match starts.get(&entry.setup) {
                 Some(known) if *known != entry => conflict = Some(entry.setup),
@@ -350,6 +366,7 @@ pub fn read_runs(
             Ok(())
         })
         .map_err(|e| RunError::Invalid(e.to_string()))?;
+        Plan::check_finished(dir, &held)?;
         if let Some(setup) = conflict {
             return Err(RunError::Invalid(format!(
                 "{} holds other exits for {} than an earlier run directory",

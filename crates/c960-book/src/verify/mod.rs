@@ -204,6 +204,19 @@ impl Checker {
         }
     }
 
+    /// Counts the next line as malformed: `length` bytes, more than
+    /// [`MAX_LINE`].
+    pub fn overlong(&mut self, length: usize) {
+        self.report.lines += 1;
+        self.report.bad_lines.push(BadLine {
+            line: self.report.lines,
+            defects: vec![Defect {
+                kind: DefectKind::Malformed,
+                reason: format!("{length} bytes, longer than any book line ({MAX_LINE} at most)"),
+            }],
+        });
+    }
+
     /// The report of every line checked.
     #[must_use]
     pub fn finish(mut self) -> Report {
@@ -304,7 +317,13 @@ impl Checker {
     }
 }
 
-/// Checks every line of `reader`.
+/// The longest line a book may have, in bytes: a FEN is under 100, an
+/// EPD line with opcodes a few hundred. A longer line is malformed, and
+/// only its length is kept, so memory stays bounded on input without line
+/// ends (`/dev/zero`).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Checks every line of `reader`, each held up to [`MAX_LINE`] bytes.
 ///
 /// # Errors
 /// When reading fails.
@@ -313,10 +332,35 @@ pub fn check_book(mut reader: impl BufRead) -> io::Result<Report> {
     let mut line = Vec::new();
     loop {
         line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
+        let mut length = 0_usize;
+        let mut read = false;
+        loop {
+            let buf = reader.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            read = true;
+            let end = buf.iter().position(|&b| b == b'\n');
+            let take = end.unwrap_or(buf.len());
+            length = length.saturating_add(take);
+            if length <= MAX_LINE {
+                line.extend_from_slice(&buf[..take]);
+            } else {
+                line.clear();
+            }
+            reader.consume(take + usize::from(end.is_some()));
+            if end.is_some() {
+                break;
+            }
+        }
+        if !read {
             break;
         }
-        checker.line(line.strip_suffix(b"\n").unwrap_or(&line));
+        if length > MAX_LINE {
+            checker.overlong(length);
+        } else {
+            checker.line(&line);
+        }
     }
     Ok(checker.finish())
 }

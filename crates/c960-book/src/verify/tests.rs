@@ -177,3 +177,29 @@ fn notation_is_named_for_the_whole_book() {
         "none (no castling rights)"
     );
 }
+
+#[test]
+fn a_line_without_end_is_malformed_and_never_held_whole() {
+    use std::io::Read as _;
+    // 20 MB of one line (as /dev/zero gives), then a good line.
+    let endless = std::io::repeat(b'0').take(20 << 20);
+    let rest = format!("\n{CLASSICAL}\n");
+    let report = check_book(std::io::BufReader::new(endless.chain(rest.as_bytes()))).unwrap();
+    assert_eq!(report.lines, 2);
+    assert_eq!(report.bad_lines.len(), 1);
+    assert_eq!(report.bad_lines[0].line, 1);
+    assert_eq!(
+        report.bad_lines[0].reasons(),
+        "20971520 bytes, longer than any book line (65536 at most)"
+    );
+    // A line of exactly the bound is read as a line.
+    let long = "x".repeat(MAX_LINE);
+    assert_eq!(
+        check(&format!("{long}\n")).bad_lines[0].defects[0].kind,
+        DefectKind::Malformed
+    );
+    assert_ne!(
+        check(&format!("{long}\n")).bad_lines[0].reasons(),
+        report.bad_lines[0].reasons()
+    );
+}

@@ -67,15 +67,14 @@ impl UciEngine {
     /// configured, then the configured extra options.
     pub fn start(config: &UciConfig) -> Result<UciEngine, EngineError> {
         let path = resolve(&config.path)?;
-        let mut child = spawn_listed(
-            Command::new(&path)
-                .args(&config.args)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .process_group(0),
-        )
-        .map_err(|e| EngineError::Spawn {
+        let mut command = Command::new(&path);
+        command
+            .args(&config.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let mut child = spawn_listed(command).map_err(|e| EngineError::Spawn {
             path: path.clone(),
             reason: e.to_string(),
         })?;
@@ -255,17 +254,8 @@ impl UciEngine {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        if let Some(decl) = self.offered.get(name)
-            && decl.kind == "spin"
-            && let Ok(v) = value.parse::<i64>()
-            && (decl.min.is_some_and(|min| v < min) || decl.max.is_some_and(|max| v > max))
-        {
-            let (min, max) = (decl.min, decl.max);
-            return Err(self.option_error(&format!(
-                "option {name}={value} is outside {}..={}",
-                min.unwrap_or(i64::MIN),
-                max.unwrap_or(i64::MAX)
-            )));
+        if let Some(reason) = self.offered.get(name).and_then(|d| d.refuses(value)) {
+            return Err(self.option_error(&format!("option {name}={value} {reason}")));
         }
         self.send(
             &format!("setoption name {name} value {value}"),

@@ -11,6 +11,7 @@ mod identity;
 mod iolog;
 mod npm;
 mod output;
+mod parent_death;
 mod parse;
 pub mod sanity;
 mod server;

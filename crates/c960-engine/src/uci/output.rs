@@ -94,10 +94,10 @@ static RUNNING: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
 
 /// Spawns `command` (an engine in a process group of its own) and lists
 /// its group as running until [`kill_group`].
-pub(super) fn spawn_listed(command: &mut Command) -> io::Result<Child> {
+pub(super) fn spawn_listed(command: Command) -> io::Result<Child> {
     // Listed under the lock: `kill_all` cannot come between the two.
     let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
-    let child = command.spawn()?;
+    let child = super::parent_death::spawn(command)?;
     running.insert(child.id());
     Ok(child)
 }

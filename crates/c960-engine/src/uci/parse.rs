@@ -44,6 +44,38 @@ pub struct OptionDecl {
     pub max: Option<i64>,
 }
 
+impl OptionDecl {
+    /// Why `value` cannot be set, if it cannot: a `spin` value that is not
+    /// a whole number or is outside its range, a `check` value that is not
+    /// `true` or `false` (an engine may crash on either).
+    #[must_use]
+    pub fn refuses(&self, value: &str) -> Option<String> {
+        match self.kind.as_str() {
+            "spin" => {
+                let range = format!(
+                    "{}..={}",
+                    self.min.unwrap_or(i64::MIN),
+                    self.max.unwrap_or(i64::MAX)
+                );
+                match value.parse::<i64>() {
+                    Err(_) => Some(format!("is not a whole number (the engine takes {range})")),
+                    Ok(v) if self.min.is_some_and(|min| v < min) => {
+                        Some(format!("is outside {range}"))
+                    }
+                    Ok(v) if self.max.is_some_and(|max| v > max) => {
+                        Some(format!("is outside {range}"))
+                    }
+                    Ok(_) => None,
+                }
+            }
+            "check" if value != "true" && value != "false" => {
+                Some("is not true or false".to_owned())
+            }
+            _ => None,
+        }
+    }
+}
+
 /// The fields of an `info` line that c960 uses.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Info {
@@ -297,4 +329,42 @@ fn parse_info(line: &str) -> Result<Info, ParseError> {
         }
     }
     Ok(info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_an_engine_would_choke_on_are_refused_before_it_gets_them() {
+        let spin = OptionDecl {
+            name: "Move Overhead".to_owned(),
+            kind: "spin".to_owned(),
+            default: Some("10".to_owned()),
+            min: Some(0),
+            max: Some(5000),
+        };
+        assert_eq!(spin.refuses("30"), None);
+        assert_eq!(
+            spin.refuses("abc").as_deref(),
+            Some("is not a whole number (the engine takes 0..=5000)")
+        );
+        assert_eq!(spin.refuses("5001").as_deref(), Some("is outside 0..=5000"));
+        let check = OptionDecl {
+            kind: "check".to_owned(),
+            min: None,
+            max: None,
+            ..spin.clone()
+        };
+        assert_eq!(check.refuses("true"), None);
+        assert_eq!(
+            check.refuses("yes").as_deref(),
+            Some("is not true or false")
+        );
+        let text = OptionDecl {
+            kind: "string".to_owned(),
+            ..check
+        };
+        assert_eq!(text.refuses("anything"), None);
+    }
 }

@@ -4,7 +4,10 @@
 //! - the best move comes with at least one `info` line that has a depth of
 //!   at least 1, a score and a principal variation (`bestmove` alone would
 //!   give a row without depth or score);
-//! - a node-limited search (`go nodes N`) reports at least N/4 nodes;
+//! - a node-limited search (`go nodes N`) reports at least N/4 nodes,
+//!   and at most 4N + [`NODE_SLACK`] (an engine checks its limit every so
+//!   many nodes, per thread): a row says `nodes N`, so the search must be
+//!   one;
 //! - a depth-limited search (`go depth D`) reports a best line of depth D;
 //! - the best line starts with the best move;
 //! - no line's `score cp` lies beyond ±[`MAX_SCORE_CP`] (16 bits, what UCI
@@ -37,6 +40,11 @@ pub const FULL_DEPTH: u32 = 64;
 /// A node-limited search must report at least `1/MIN_NODE_FRACTION` of its
 /// node limit.
 pub const MIN_NODE_FRACTION: u64 = 4;
+
+/// Nodes a node-limited search may report beyond `MIN_NODE_FRACTION`
+/// times its limit: engines check the limit every thousand nodes or so in
+/// each thread.
+pub const NODE_SLACK: u64 = 10_000;
 
 /// What is wrong with an answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,6 +112,13 @@ pub(crate) fn check(position: &Chess, search: Search, result: &SearchResult) -> 
                 "reported no node count (depth {})",
                 best.depth
             ))),
+            Some(nodes) if nodes > limit.saturating_mul(MIN_NODE_FRACTION) + NODE_SLACK => {
+                Err(Fault::Unusable(format!(
+                    "it reported {nodes} nodes for a search of nodes {limit} (at most \
+                     {MIN_NODE_FRACTION} times the limit and {NODE_SLACK} more): the row would not \
+                     be the search its limit says"
+                )))
+            }
             Some(nodes) if !finished_early && nodes.saturating_mul(MIN_NODE_FRACTION) < limit => {
                 Err(Fault::ShortOfLimit(format!(
                     "stopped at depth {} after {nodes} nodes",
@@ -274,6 +289,18 @@ mod tests {
             check(&pos, limit, &result(&pos, 9, Score::Cp(20), None)),
             Err(Fault::ShortOfLimit(m)) if m.contains("no node count")
         ));
+    }
+
+    #[test]
+    fn a_node_count_far_beyond_the_limit_is_unusable() {
+        let pos = start();
+        let limit = nodes(1_000);
+        assert!(check(&pos, limit, &result(&pos, 9, Score::Cp(20), Some(14_000))).is_ok());
+        assert!(matches!(
+            check(&pos, limit, &result(&pos, 9, Score::Cp(20), Some(99_999_999))),
+            Err(Fault::Unusable(m)) if m.contains("reported 99999999 nodes for a search of nodes 1000")
+        ));
+        assert!(check(&pos, limit, &result(&pos, 9, Score::Cp(20), Some(14_001))).is_err());
     }
 
     #[test]

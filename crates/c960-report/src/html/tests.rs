@@ -25,6 +25,24 @@ fn html_pages_from_templates_with_one_layout() {
 }
 
 #[test]
+fn controls_of_text_direction_never_reach_a_page() {
+    let forged = "Stockfish \u{202E}71 <b>\u{202C} \u{2066}x\u{2069}";
+    let mut escaped = String::new();
+    askama::filters::Escaper::write_escaped_str(&Escape, &mut escaped, forged).unwrap();
+    assert_eq!(escaped, "Stockfish 71 &lt;b&gt; x");
+    assert_eq!(escape(forged), escaped);
+    let page = Page {
+        lang: "en",
+        title: forged,
+        head: "",
+        banner: "",
+        body: "",
+    }
+    .render();
+    assert!(!page.chars().any(c960_core::is_bidi_control), "{page}");
+}
+
+#[test]
 fn css_only_in_assets() {
     let head = Style {
         page_size: Some("A4"),

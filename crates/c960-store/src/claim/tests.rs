@@ -44,7 +44,7 @@ fn an_output_that_is_an_input_or_inside_one_is_refused() {
             .file(&table, "--out")
             .input(&table, "--balance"),
     );
-    assert!(message.contains("is the input --balance"), "{message}");
+    assert!(message.contains("is also --balance"), "{message}");
     // Through a link to the input, or a hard link of it.
     let link = temp.path().join("link.csv");
     symlink(&table, &link).unwrap();
@@ -60,10 +60,7 @@ fn an_output_that_is_an_input_or_inside_one_is_refused() {
             .file(&run.join("journal.jsonl"), "--out")
             .input_dir(&run, "--from"),
     );
-    assert!(
-        message.contains("lies inside the input --from"),
-        "{message}"
-    );
+    assert!(message.contains("lies inside --from"), "{message}");
     let kit = temp.path().join("kit");
     fs::create_dir(&kit).unwrap();
     let message = refused(
@@ -71,7 +68,10 @@ fn an_output_that_is_an_input_or_inside_one_is_refused() {
             .dir(&kit, "--out")
             .input(&kit.join("draw.json"), "--exclude-drawn"),
     );
-    assert!(message.contains("would replace the input"), "{message}");
+    assert!(
+        message.contains("would replace --exclude-drawn"),
+        "{message}"
+    );
     // Apart, all is well, and the input is untouched.
     let claimed = Claim::new()
         .file(&temp.path().join("book.epd"), "--out")
@@ -111,7 +111,7 @@ fn outputs_of_the_wrong_kind_are_refused_before_anything_is_written() {
         assert!(message.contains(said), "{said}: {message}");
     }
     let message = refused(Claim::new().dir(&file, "--out"));
-    assert!(message.contains("is not a directory"), "{message}");
+    assert!(message.contains("is a file, not a directory"), "{message}");
     assert!(!temp.path().join("elsewhere").exists());
 }
 
@@ -171,4 +171,46 @@ fn a_set_is_written_whole_or_not_at_all() {
         2,
         "no lock file left"
     );
+}
+
+#[test]
+fn a_run_directory_may_hold_its_inputs_but_never_write_over_one() {
+    let temp = tempfile::tempdir().unwrap();
+    let run = temp.path().join("sp");
+    let shard = run.join("shards/0");
+    fs::create_dir_all(&shard).unwrap();
+    // Merging shards into the run that holds them is how shards end.
+    Claim::new()
+        .run_dir(&run, "--out", &["journal.jsonl", "games.parquet"])
+        .input(&shard, "the input")
+        .take()
+        .unwrap();
+    // Not into one of them, nor over a file read.
+    let message = refused(
+        Claim::new()
+            .run_dir(&shard, "--out", &["journal.jsonl"])
+            .input(&shard, "the input"),
+    );
+    assert!(message.contains("is also the input"), "{message}");
+    let message = refused(
+        Claim::new()
+            .run_dir(&run.join("shards/0/inner"), "--out", &[])
+            .input(&shard, "the input"),
+    );
+    assert!(message.contains("lies inside the input"), "{message}");
+    fs::write(run.join("games.parquet"), "table").unwrap();
+    let message = refused(
+        Claim::new()
+            .run_dir(&run, "--out", &["games.parquet"])
+            .input(&run.join("games.parquet"), "TABLE"),
+    );
+    assert!(
+        message.contains("sp/games.parquet is also TABLE"),
+        "{message}"
+    );
+    // A run directory not made yet is no error.
+    Claim::new()
+        .run_dir(&temp.path().join("new/run"), "--out", &["journal.jsonl"])
+        .take()
+        .unwrap();
 }

@@ -9,6 +9,7 @@ use c960_report::balance::{BALANCE_CSV, BALANCE_JSON, MethodSummary, Settings, c
 use crate::{
     cli::{BalanceArgs, InputError},
     output::Text,
+    output::say,
 };
 
 /// Refuses a `c960 balance` without tables, with a level or band out of
@@ -72,7 +73,7 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
     };
     let balance = compute(&args.games, &args.sweep, settings)?;
     for merged in &balance.merged {
-        eprintln!("c960: warning: {merged}");
+        say!("c960: warning: {merged}");
     }
     balance
         .write(&args.out)

@@ -14,6 +14,7 @@ use c960_engine::{EngineName, EngineSpec, Limit, Resolved, UciOption, uci::UciCo
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{EngineArgs, InputError, LimitArgs};
+use crate::output::say;
 
 /// How a command starts its engines, from its flags
 /// ([`EngineArgs::choice`]) or from a `c960 run` plan: one typed struct,
@@ -79,11 +80,12 @@ impl EngineChoice {
             None => None,
         };
         self.check_hash()?;
+        c960_engine::check_user_options(options).map_err(InputError)?;
         let resolved = engine.resolve().map_err(|e| InputError(e.to_string()))?;
         let mut config = match resolved {
             Resolved::Builtin => {
                 if *engine == EngineName::Auto && !self.quiet {
-                    eprintln!(
+                    say!(
                         "c960: engine auto: no Stockfish installed, using the built-in \
                          engine (apt-get install stockfish, or npm install stockfish@19.0.0, \
                          for research-grade numbers)"
@@ -94,7 +96,7 @@ impl EngineChoice {
             Resolved::Uci(config) => config,
         };
         if *engine == EngineName::Auto && !self.quiet {
-            eprintln!("c960: engine auto: {}", describe(&config));
+            say!("c960: engine auto: {}", describe(&config));
         }
         config.threads = self.threads;
         config.hash_mb = self.hash.get();

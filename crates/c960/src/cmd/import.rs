@@ -101,15 +101,24 @@ pub(crate) fn run(args: &ImportArgs) -> Result<()> {
             "--since {since} is after --until {until}: no game could be kept"
         )));
     }
-    // One import into a directory at a time; its outputs must be files.
-    let dir = c960_store::RunDir::lock(&args.out)?;
-    dir.check_outputs(&[
-        GAMES_TABLE,
-        IMPORT_SUMMARY_FILE,
-        POSITIONS_TABLE,
-        POSITIONS_CSV,
-        MANIFEST_FILE,
-    ])?;
+    // One import into a directory at a time; its outputs must be files,
+    // none of them a file it reads.
+    let mut claim = c960_store::Claim::new().run_dir(
+        &args.out,
+        "--out",
+        &[
+            GAMES_TABLE,
+            IMPORT_SUMMARY_FILE,
+            POSITIONS_TABLE,
+            POSITIONS_CSV,
+            MANIFEST_FILE,
+        ],
+    );
+    for file in &args.files {
+        claim = claim.input(file, "the games");
+    }
+    let _claimed = claim.take()?;
+    let _dir = c960_store::RunDir::lock(&args.out)?;
     let started = Instant::now();
     let summary = import_to(&args.files, &filters, &args.out)
         .with_context(|| format!("import into {}", args.out.display()))?;

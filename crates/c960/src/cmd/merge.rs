@@ -72,6 +72,11 @@ pub(crate) fn kind_of(dir: &Path) -> Result<Kind> {
 }
 
 pub(crate) fn run(args: &MergeArgs) -> Result<()> {
+    let mut claim = c960_store::Claim::new().run_dir(&args.out, "--out", &[]);
+    for dir in &args.inputs {
+        claim = claim.input_dir(dir, "the input");
+    }
+    let _claimed = claim.take()?;
     let kind = kind_of(&args.inputs[0])?;
     for dir in &args.inputs[1..] {
         let other = kind_of(dir)?;

@@ -62,12 +62,10 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<()> {
             args.games.display()
         )));
     }
-    let inputs = if args.games.is_dir() {
-        c960_store::Claim::new().input_dir(&args.games, "the games")
-    } else {
-        c960_store::Claim::new().input(&args.games, "the games")
-    };
-    let out = Out::claim(args.out.as_deref(), inputs)?;
+    let out = Out::claim(
+        args.out.as_deref(),
+        c960_store::Claim::new().input(&args.games, "--games"),
+    )?;
     // A run being written is not read; a damaged table is named.
     let _lock = if args.games.is_dir() {
         Some(c960_store::DirLock::shared(&args.games)?)

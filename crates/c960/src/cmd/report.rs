@@ -9,9 +9,25 @@ use c960_store::POSITIONS_TABLE;
 use crate::{
     cli::{InputError, ReportArgs},
     output::Text,
+    output::say,
 };
 
 pub(crate) fn run(args: &ReportArgs) -> Result<()> {
+    let mut claim = c960_store::Claim::new().dir(&args.out, "--out");
+    for (paths, flag) in [
+        (&args.sweeps, "--sweep"),
+        (&args.selfplays, "--selfplay"),
+        (&args.imports, "--games"),
+        (&args.validation, "--validation"),
+    ] {
+        for path in paths {
+            claim = claim.input(path, flag);
+        }
+    }
+    if let Some(agreement) = &args.agreement {
+        claim = claim.input(agreement, "--agreement");
+    }
+    let _claimed = claim.take()?;
     // Runs being written are not read (the report locks them again); a
     // sweep table given on its own is guarded by its directory's lock.
     let mut locks = Vec::new();
@@ -63,12 +79,12 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
     }
     // Raters merged as copies of others are named.
     for merged in built.verdicts.iter().flat_map(|b| &b.merged) {
-        eprintln!("c960: warning: {merged}");
+        say!("c960: warning: {merged}");
     }
     // Runs with failures are reported, and flagged on every page.
     for source in &built.sources {
         if let Some(failures) = source.failures() {
-            eprintln!(
+            say!(
                 "c960: warning: {} has {failures}; the report has no numbers for them",
                 source.dir.display()
             );
@@ -98,7 +114,7 @@ fn dfrc_summary(
     started: Instant,
 ) -> Result<()> {
     for run in built.runs.iter().filter(|r| !r.failed.is_empty()) {
-        eprintln!(
+        say!(
             "c960: warning: {} has {}; the report has no numbers for them",
             run.dir.display(),
             c960_core::plural(run.failed.len(), "failed setup", "failed setups")

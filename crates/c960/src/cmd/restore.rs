@@ -8,6 +8,10 @@ use anyhow::{Context, Result};
 use crate::{cli::RestoreArgs, output::Text};
 
 pub(crate) fn run(args: &RestoreArgs) -> Result<()> {
+    let _claimed = c960_store::Claim::new()
+        .run_dir(&args.out, "--out", &c960_selfplay::OUTPUT_FILES)
+        .input(&args.table, "TABLE")
+        .take()?;
     let restored = c960_selfplay::restore(&args.table, &args.out)
         .with_context(|| format!("restore into {}", args.out.display()))?;
     if !args.quiet {

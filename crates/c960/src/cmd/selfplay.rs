@@ -361,6 +361,16 @@ fn refuse_failed(dir: &str, failed: &[c960_selfplay::FailedGame]) -> Result<()> 
 
 pub(crate) fn run(args: &SelfplayArgs) -> Result<()> {
     let config = config(args)?;
+    let mut claim =
+        c960_store::Claim::new().run_dir(&config.out, "--out", &c960_selfplay::OUTPUT_FILES);
+    if let Some(book) = &args.openings {
+        claim = claim.input(book, "--openings");
+    }
+    if let Some(rounds) = &args.rounds_from {
+        // Shards play inside the run whose rounds they read.
+        claim = claim.input(&rounds.join(c960_selfplay::ROUNDS_FILE), "--rounds-from");
+    }
+    let _claimed = claim.take()?;
     prepare(&config, args.engine.repair)?;
     interrupt::install();
     let total = config.games();

@@ -16,6 +16,7 @@ use crate::{
     follow::{Follow, interrupted},
     interrupt,
     output::Text,
+    output::say,
 };
 
 /// Turns the flags into a sweep plan, checked by the library into its
@@ -90,6 +91,9 @@ fn repeatability(
 
 pub(crate) fn run(args: &SweepArgs) -> Result<()> {
     let config = config(args)?;
+    let _claimed = c960_store::Claim::new()
+        .run_dir(&config.out, "--out", &c960_sweep::OUTPUT_FILES)
+        .take()?;
     interrupt::install();
     let searches = config.searches();
     let unit = if config.repeats.is_repeated() {
@@ -160,7 +164,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<()> {
 /// Says on stderr which journal lines `--repair` dropped.
 pub(crate) fn report_repairs(journal: &std::path::Path, dropped: &[c960_store::DroppedLine]) {
     for line in dropped {
-        eprintln!(
+        say!(
             "c960: repaired: dropped {} line {}: {}",
             journal.display(),
             line.line,

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use crate::{
     cli::{BookBalancedArgs, InputError},
     cmd::balance_table::{Selection, Table},
+    output::say,
 };
 
 pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
@@ -83,7 +84,7 @@ pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
     let lines = positions.iter().map(|p| book_line(&p.to_position()));
     let written = c960_book::write_book(&outputs, lines, manifest)
         .with_context(|| format!("writing {}", args.out.display()))?;
-    eprintln!(
+    say!(
         "{} lines written to {} (SHA-256 {})",
         written.lines,
         args.out.display(),

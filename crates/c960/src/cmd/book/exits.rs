@@ -4,7 +4,6 @@
 
 use std::{
     fmt::Write as _,
-    io::Write as _,
     path::{Path, PathBuf},
 };
 
@@ -24,7 +23,7 @@ use crate::{
     cmd::engine_args::default_out,
     follow::{Follow, interrupted},
     interrupt,
-    output::Text,
+    output::{Text, say},
 };
 
 pub(crate) fn run(args: &BookExitsArgs) -> Result<()> {
@@ -61,12 +60,15 @@ pub(crate) fn run(args: &BookExitsArgs) -> Result<()> {
     let (Some((choice, _)), Some(outputs)) = (choice, outputs) else {
         if !args.engine.quiet {
             let journal = expansion.journals.first().map(|(path, _)| path.display());
-            println!(
+            let mut text = Text::default();
+            writeln!(
+                text,
                 "{} expanded into {}; make a book with c960 book exits --from DIR \
                  --cp LOW..HIGH --out FILE",
                 c960_core::plural(expansion.starts.len(), "start", "starts"),
                 journal.map(|j| j.to_string()).unwrap_or_default()
-            );
+            )?;
+            text.print()?;
         }
         return Ok(());
     };
@@ -299,9 +301,7 @@ fn expand(args: &BookExitsArgs, config: &ExpandConfig) -> Result<Expansion> {
         let left = p.total - p.resumed;
         if !said && left > 0 {
             let estimate = config.tree.estimate(left as usize);
-            bar.suspend(|| {
-                let _ = writeln!(std::io::stderr(), "c960: expanding {estimate}");
-            });
+            bar.suspend(|| say!("c960: expanding {estimate}"));
         }
         said = true;
         follow.update(p);

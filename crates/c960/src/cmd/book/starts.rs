@@ -7,6 +7,7 @@ use c960_book::{BookKind, BookManifest, BookOutputs, FORMAT, book_line};
 use c960_core::{Setup, Variant};
 
 use crate::cli::BookStartsArgs;
+use crate::output::say;
 
 pub(crate) fn run(args: &BookStartsArgs) -> Result<()> {
     let outputs = BookOutputs::claim(&args.out, c960_store::Claim::new())?;
@@ -42,7 +43,7 @@ pub(crate) fn run(args: &BookStartsArgs) -> Result<()> {
     let lines = setups.iter().map(|s| book_line(&s.to_position()));
     let written = c960_book::write_book(&outputs, lines, manifest)
         .with_context(|| format!("writing {}", args.out.display()))?;
-    eprintln!(
+    say!(
         "{} lines written to {} (SHA-256 {})",
         written.lines,
         args.out.display(),

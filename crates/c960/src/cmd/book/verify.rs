@@ -14,7 +14,10 @@ use anyhow::Result;
 use c960_book::{DefectKind, Report, check_book};
 use serde_json::json;
 
-use crate::cli::{InputError, ReportFormat};
+use crate::{
+    cli::{InputError, ReportFormat},
+    output::shown,
+};
 
 pub(crate) fn run(files: &[PathBuf], format: ReportFormat) -> Result<()> {
     // Every book is opened before any is read: a missing one is refused
@@ -22,9 +25,9 @@ pub(crate) fn run(files: &[PathBuf], format: ReportFormat) -> Result<()> {
     let opened = files
         .iter()
         .map(|path| {
-            File::open(path).map(|file| (path, file)).map_err(|e| {
-                InputError(format!("--verify {}: cannot read it: {e}", path.display()))
-            })
+            File::open(path)
+                .map(|file| (path, file))
+                .map_err(|e| InputError(format!("--verify {}: cannot read it: {e}", shown(path))))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut reports = Vec::with_capacity(opened.len());
@@ -32,10 +35,10 @@ pub(crate) fn run(files: &[PathBuf], format: ReportFormat) -> Result<()> {
     let mut out = out.lock();
     for (path, file) in opened {
         let report = check_book(BufReader::with_capacity(1 << 20, file))
-            .map_err(|e| InputError(format!("--verify {}: cannot read it: {e}", path.display())))?;
+            .map_err(|e| InputError(format!("--verify {}: cannot read it: {e}", shown(path))))?;
         if format == ReportFormat::Text {
             for bad in &report.bad_lines {
-                writeln!(out, "{}:{}: {}", path.display(), bad.line, bad.reasons())?;
+                writeln!(out, "{}:{}: {}", shown(path), bad.line, bad.reasons())?;
             }
             writeln!(out, "{}", summary(path, &report))?;
         }
@@ -47,6 +50,13 @@ pub(crate) fn run(files: &[PathBuf], format: ReportFormat) -> Result<()> {
         writeln!(out)?;
     }
     out.flush()?;
+    if let Some((path, _)) = reports.iter().find(|(_, r)| r.lines == 0) {
+        return Err(InputError(format!(
+            "{}: no lines: a book holds at least one position",
+            shown(path)
+        ))
+        .into());
+    }
     let bad: usize = reports.iter().map(|(_, r)| r.bad_lines.len()).sum();
     let Some((path, first)) = reports
         .iter()
@@ -56,7 +66,7 @@ pub(crate) fn run(files: &[PathBuf], format: ReportFormat) -> Result<()> {
     };
     Err(InputError(format!(
         "{}:{}: {} (the first of {bad} bad line{})",
-        path.display(),
+        shown(path),
         first.line,
         first.reasons(),
         if bad == 1 { "" } else { "s" }
@@ -68,7 +78,7 @@ pub(crate) fn run(files: &[PathBuf], format: ReportFormat) -> Result<()> {
 fn summary(path: &Path, report: &Report) -> String {
     let mut text = format!(
         "{}: {} line{}, ",
-        path.display(),
+        shown(path),
         report.lines,
         if report.lines == 1 { "" } else { "s" }
     );

@@ -35,10 +35,11 @@ use anyhow::{Context, Result};
 use c960_selfplay::{PositionSummary, SelfplayConfig};
 use serde::Serialize;
 
-use crate::{cli::RunArgs, interrupt, output::Text};
+use crate::{cli::RunArgs, interrupt, output::Text, output::say};
 
 use configs::configs;
 use plan::Plan;
+use record::RUN_RECORD;
 pub(crate) use resolve::plan;
 use stages::{Display, StageTime, selfplay_stage, sweep_stage, write_positions};
 use summary::summary;
@@ -63,6 +64,12 @@ struct RunRecord<'a> {
 
 pub(crate) fn run(args: &RunArgs) -> Result<()> {
     let plan = plan(args)?;
+    let mut outputs =
+        c960_store::Claim::new().run_dir(&plan.out, "--out", &["positions.csv", RUN_RECORD]);
+    if let Some(config) = &args.config {
+        outputs = outputs.input(config, "--config");
+    }
+    outputs.take()?;
     // The dry run validates exactly what the real run does (quietly: it
     // prints nothing but the plan); only the engine is not started.
     let (mut sweeps, selfplay) = configs(&plan, args.quiet || args.dry_run)?;
@@ -203,7 +210,7 @@ fn start_engines(
         } else {
             format!("sweep by {} raters", sweeps.len())
         };
-        eprintln!(
+        say!(
             "c960 run ({}) with {}: {} positions; {searches}; {} into {}",
             plan.profile.name(),
             named.join(", "),
@@ -278,8 +285,7 @@ fn claim(
         Some(noted.arm())
     };
     let lock = Claimed { _first: first, dir };
-    lock.dir
-        .check_outputs(&["positions.csv", record::RUN_RECORD])?;
+    lock.dir.check_outputs(&["positions.csv", RUN_RECORD])?;
     if repair && let Some(selfplay) = selfplay {
         let dropped = c960_selfplay::checks::repair(selfplay)
             .with_context(|| format!("repair {}", selfplay.out.display()))?;

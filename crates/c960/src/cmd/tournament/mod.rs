@@ -51,23 +51,35 @@ fn secret(args: &TournamentArgs, sealed: bool) -> Result<Option<Key>> {
     })
 }
 
-/// Refuses a title, date, venue, time control or schedule line that is
-/// not one line of text.
+/// Refuses a title, date, venue, time control, schedule line or phrase
+/// that is not one line of plain text (a control of text direction would
+/// make the kit show something else than it says).
 fn check_one_line(args: &TournamentArgs) -> Result<()> {
-    for (flag, value) in [
+    let texts = [
         ("--title", args.title.as_deref()),
         ("--date", args.date.as_deref()),
         ("--venue", args.venue.as_deref()),
         ("--time-control", args.time_control.as_deref()),
+        ("--phrase", args.source.phrase.as_deref()),
     ]
     .into_iter()
     .chain(
         args.schedule
             .iter()
             .map(|s| ("--schedule", Some(s.as_str()))),
-    ) {
-        if value.is_some_and(|v| v.chars().any(char::is_control)) {
+    );
+    for (flag, value) in texts {
+        let Some(value) = value else { continue };
+        // A phrase is hashed as given, line breaks included.
+        if flag != "--phrase" && value.chars().any(char::is_control) {
             return Err(InputError(format!("{flag} must be one line of text")).into());
+        }
+        if value.chars().any(c960_core::is_bidi_control) {
+            return Err(InputError(format!(
+                "{flag} holds a control of text direction (such as U+202E), which would show \
+                 what follows it reversed; give plain text"
+            ))
+            .into());
         }
     }
     Ok(())
