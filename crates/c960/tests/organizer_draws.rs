@@ -38,7 +38,11 @@ pub(crate) fn table(dir: &Dir, name: &str, rows: &[(u16, f64, f64, f64, &str)]) 
             .iter()
             .find(|r| r.0 == sp)
             .map_or((40.0, 30.0, 50.0, "unresolved"), |r| (r.1, r.2, r.3, r.4));
-        let _ = writeln!(text, "{sp},X,{verdict},0.5,{estimate},{low},{high},sweep");
+        let placement = c960_core::StartPosition::new(sp).unwrap().placement();
+        let _ = writeln!(
+            text,
+            "{sp},{placement},{verdict},0.5,{estimate},{low},{high},sweep"
+        );
     }
     let path = dir.file(name);
     std::fs::write(&path, text).unwrap();
