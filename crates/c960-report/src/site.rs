@@ -159,12 +159,24 @@ pub(crate) fn page(title: &str, depth: usize, banner: &str, body: &str) -> Strin
     .render()
 }
 
-/// The number in a cell of `frame`, if it holds one.
+/// The number in a cell of `frame` as the table holds it (a float or an
+/// integer column; never read back from text), if it holds one.
 fn number_at(frame: &DataFrame, column: &str, row: usize) -> Option<f64> {
     match frame.column(column).ok()?.get(row).ok()? {
         AnyValue::Float64(v) => Some(v),
         AnyValue::Float32(v) => Some(f64::from(v)),
+        v if v.dtype().is_integer() => v.extract::<f64>(),
         _ => None,
+    }
+}
+
+/// The count in an integer cell of `frame`, if it holds one.
+fn count_at(frame: &DataFrame, column: &str, row: usize) -> Option<u64> {
+    let value = frame.column(column).ok()?.get(row).ok()?;
+    if value.dtype().is_integer() {
+        value.extract::<u64>()
+    } else {
+        None
     }
 }
 

@@ -10,7 +10,7 @@ use std::{collections::BTreeMap, fs, io, path::Path};
 use askama::Template;
 use polars::prelude::*;
 
-use super::{cell, number_at};
+use super::{cell, count_at, number_at};
 use crate::{
     RunKind, Source,
     balance::{Balance, SweepRow},
@@ -191,11 +191,7 @@ fn engine_view(
     row: usize,
     verdicts: Option<&Balance>,
 ) -> Option<EngineView> {
-    let number = |name: &str| -> Option<f64> {
-        cell(frame, &format!("{}__{name}", s.label), row, false)
-            .parse()
-            .ok()
-    };
+    let number = |name: &str| number_at(frame, &format!("{}__{name}", s.label), row);
     let repeats = s.manifest.searches();
     if repeats <= 1 {
         return Some(EngineView {
@@ -247,11 +243,7 @@ pub(super) fn measured(
     row: usize,
     verdicts: Option<&Balance>,
 ) -> Measured {
-    let number = |label: &str, name: &str| -> Option<f64> {
-        cell(frame, &format!("{label}__{name}"), row, false)
-            .parse()
-            .ok()
-    };
+    let number = |label: &str, name: &str| number_at(frame, &format!("{label}__{name}"), row);
     let sp = u16::try_from(row).unwrap_or(u16::MAX);
     let consensus = consensus_view(sources, verdicts, sp);
     let engine = sources
@@ -259,11 +251,7 @@ pub(super) fn measured(
         .find(|s| s.kind == RunKind::Sweep)
         .and_then(|s| engine_view(frame, s, row, verdicts));
     let games = sources.iter().find(|s| s.kind.has_games()).and_then(|s| {
-        let count = |name: &str| {
-            cell(frame, &format!("{}__{name}", s.label), row, false)
-                .parse::<u64>()
-                .ok()
-        };
+        let count = |name: &str| count_at(frame, &format!("{}__{name}", s.label), row);
         Some(GamesView {
             source: if s.kind == RunKind::Import {
                 "imported games".to_owned()
