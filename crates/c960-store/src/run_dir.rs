@@ -115,7 +115,7 @@ mod tests {
         std::fs::create_dir(dir.join("sweep.csv")).unwrap();
         let held = RunDir::lock(&dir).unwrap();
         let refused = held.check_outputs(&["sweep.csv"]).unwrap_err().to_string();
-        assert!(refused.contains("it is a directory"), "{refused}");
+        assert!(refused.contains("is a directory"), "{refused}");
         held.check_outputs(&["manifest.json"]).unwrap();
         // A temporary of a killed write goes when the directory is held.
         drop(held);

@@ -89,7 +89,7 @@ fn a_dry_run_refuses_what_the_run_refuses() {
         (vec!["--engine", "/nonexistent/engine"], "not found"),
         (vec!["--option", "Hash"], "NAME=VALUE"),
         (
-            vec!["--engine", "builtin", "--option", "Hash=1"],
+            vec!["--engine", "builtin", "--option", "Contempt=1"],
             "takes no UCI options",
         ),
         (

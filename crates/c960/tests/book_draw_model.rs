@@ -221,3 +221,128 @@ fn draw_models_and_exit_plies_refuse_bad_input_in_one_line() {
     ]);
     assert!(line.contains("is not a c960 draw model"), "{line}");
 }
+
+/// The published `c960_FRC_4852` book regenerates on a slice of starts:
+/// two starts expanded again with the settings its manifest records, cut
+/// with its draw model and window, give lines that are all in the book,
+/// each with the same row of the per-line table (the model's draw chance
+/// included); and the book holds both sides to move in its order.
+#[test]
+fn the_published_4852_book_regenerates_on_a_slice_of_starts() {
+    let books = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/books");
+    let name = "c960_FRC_4852";
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(books.join(format!("{name}.json"))).unwrap())
+            .unwrap();
+    let made = &manifest["made_with"];
+    assert_eq!(made["engine"]["id_name"], "Stockfish 15.1");
+    let expansion = &made["expansion"];
+    let field = |v: &serde_json::Value| v.to_string();
+    let (nodes, multipv, plies, from) = (
+        field(&expansion["nodes"]),
+        field(&expansion["multipv"]),
+        field(&expansion["plies"]),
+        field(&expansion["exits_from"]),
+    );
+    let selection = &made["selection"];
+    let per_start = field(&selection["quota"]["per-start"]);
+    let (seed, shuffle) = (field(&selection["seed"]), field(&selection["shuffle"]));
+    let model = books.join("draw-model").join(format!("{name}.model.json"));
+    let dir = Dir::new();
+    let sidecar = fs::read_to_string(books.join(format!("{name}.lines.csv"))).unwrap();
+    let header = sidecar.lines().next().unwrap();
+    let slice = two_starts_of(&sidecar);
+    let model_path = model.to_str().unwrap();
+    dir.ok(&[
+        "book",
+        "exits",
+        "--engine",
+        "/usr/games/stockfish",
+        "--nodes",
+        &nodes,
+        "--multipv",
+        &multipv,
+        "--plies",
+        &plies,
+        "--exits-from",
+        &from,
+        "--positions",
+        &slice,
+        "--jobs",
+        "2",
+        "--run",
+        "slice",
+        "--quiet",
+    ]);
+    dir.ok(&[
+        "book",
+        "exits",
+        "--from",
+        "slice",
+        "--positions",
+        &slice,
+        "--draw-rate",
+        "48..52",
+        "--draw-model",
+        model_path,
+        "--per-start",
+        &per_start,
+        "--seed",
+        &seed,
+        "--shuffle",
+        &shuffle,
+        "--sidecar",
+        "--out",
+        "slice.epd",
+        "--quiet",
+    ]);
+    let book = fs::read_to_string(books.join(format!("{name}.epd"))).unwrap();
+    let ours = fs::read_to_string(dir.file("slice.epd")).unwrap();
+    assert!(ours.lines().count() > 0, "the slice keeps no exit");
+    for line in ours.lines() {
+        assert!(
+            book.lines().any(|b| b == line),
+            "{name} lacks the exit {line}"
+        );
+    }
+    // Each line's row, but for its line number in the book, is the
+    // published one.
+    let tail = |row: &str| row.split_once(',').unwrap().1.to_owned();
+    let published: Vec<String> = sidecar.lines().skip(1).map(tail).collect();
+    let table = fs::read_to_string(dir.file("slice.lines.csv")).unwrap();
+    assert_eq!(table.lines().next().unwrap(), header);
+    for row in table.lines().skip(1) {
+        assert!(
+            published.contains(&tail(row)),
+            "{name}.lines.csv lacks {row}"
+        );
+    }
+    // Both sides to move, as the manifest says.
+    let contents = &manifest["contents"];
+    let count = |side: &str| {
+        book.lines()
+            .filter(|l| l.split(' ').nth(1) == Some(side))
+            .count()
+    };
+    assert_eq!(contents["white_to_move"], count("w"));
+    assert_eq!(contents["black_to_move"], count("b"));
+    assert!(count("w") > 0 && count("b") > 0);
+}
+
+/// Two starts a book's per-line table holds lines of: the first, and SP
+/// 518 when it has some (else the middle one).
+fn two_starts_of(sidecar: &str) -> String {
+    let mut starts: Vec<u32> = sidecar
+        .lines()
+        .skip(1)
+        .map(|row| row.split(',').nth(1).unwrap().parse().unwrap())
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    let second = if starts.contains(&518) {
+        518
+    } else {
+        starts[starts.len() / 2]
+    };
+    format!("{},{second}", starts[0])
+}

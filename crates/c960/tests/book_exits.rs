@@ -527,6 +527,7 @@ fn a_book_is_never_made_from_a_run_still_expanding_or_stopped_early() {
     ];
     // A run being expanded holds its directory's lock.
     let mut holder = std::process::Command::new("flock")
+        .arg("-o")
         .arg(dir.file("run/.c960.lock"))
         .args(["sleep", "30"])
         .spawn()

@@ -29,7 +29,8 @@ fn v3_table() -> PathBuf {
 /// data/books/README.md and the justfile's `books` recipe give them.
 /// The exit books of data/books (made from an engine expansion whose
 /// journal is not committed; `book_exits::` regenerates a slice of them).
-const EXIT_BOOKS: [&str; 4] = [
+const EXIT_BOOKS: [&str; 5] = [
+    "c960_FRC_4852.epd",
     "c960_FRC_exits_cp90-120.epd",
     "c960_FRC_exits_dr48-52.epd",
     "c960_DFRC_exits_cp90-120.epd",
@@ -312,6 +313,27 @@ fn book_verify_refuses_a_missing_file() {
     assert_eq!(
         out,
         "ok.epd: 1 line, all good; castling notation: Shredder-FEN\n"
+    );
+    // An empty file is refused, and its summary does not call it good.
+    fs::write(dir.file("empty.epd"), "").unwrap();
+    let empty = dir.run(&["book", "--verify", "empty.epd"]);
+    assert_eq!(empty.code, 2, "{}", empty.stderr);
+    assert!(
+        empty.stdout.starts_with("empty.epd: 0 lines, no position"),
+        "{}",
+        empty.stdout
+    );
+    assert!(
+        empty.stderr.contains("empty.epd: no lines"),
+        "{}",
+        empty.stderr
+    );
+    // A one-line book is "1 line".
+    let said = dir.run(&["book", "starts", "--positions", "5", "--out", "one.epd"]);
+    assert!(
+        said.stderr.contains("1 line written to one.epd"),
+        "{}",
+        said.stderr
     );
 }
 

@@ -234,7 +234,7 @@ fn restore_rebuilds_a_run_from_its_game_table_and_refuses_bad_tables() {
     for (table, out, expected) in [
         ("missing.parquet", "a", "cannot open"),
         ("sp/positions.parquet", "b", "not a self-play game table"),
-        ("sp/games.parquet", "sp", "already holds a run"),
+        ("sp/games.parquet", "sp", "never writes over its inputs"),
         (
             "sw/sweep.parquet",
             "c",
@@ -369,7 +369,7 @@ fn slurm_refuses_control_characters_odd_slurm_values_and_absurd_shards() {
         ),
         (vec!["--out", "s", "--shards", "4294967295"], "out of range"),
         (
-            vec!["--out", "s", "--shards", "2", "--option", "Hash=1\nx"],
+            vec!["--out", "s", "--shards", "2", "--option", "Contempt=1\nx"],
             "control character",
         ),
     ] {

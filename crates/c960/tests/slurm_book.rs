@@ -213,6 +213,26 @@ fn slurm_book_exits_refuses_bad_input_in_one_line() {
         "2",
     ]);
     assert!(line.contains("needs --out FILE"), "{line}");
+    // A draw-rate window of an engine without a WDL model is refused
+    // before any job is written, not by the merge job.
+    let line = dir.bad_input(&[
+        "slurm",
+        "book-exits",
+        "--engine",
+        "builtin",
+        "--draw-rate",
+        "48..52",
+        "--run",
+        "r",
+        "--out",
+        "b.epd",
+        "--shards",
+        "2",
+    ]);
+    assert!(
+        line.contains("--draw-rate needs the engine's WDL model"),
+        "{line}"
+    );
     assert!(!dir.file("r").exists(), "written before the refusal");
 }
 

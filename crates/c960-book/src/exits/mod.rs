@@ -113,17 +113,20 @@ pub fn manifest(
     engine.insert("wdl_model".into(), json!(s.wdl_model));
     let mut made_with = Map::new();
     made_with.insert("engine".into(), Value::Object(engine));
-    made_with.insert(
-        "expansion".into(),
-        json!({
-            "limit": s.limit.to_string(),
-            "nodes": match s.limit { c960_engine::Limit::Nodes(n) => Some(n), _ => None },
-            "multipv": s.multipv,
-            "plies": s.plies,
-            "scores": "White's point of view: centipawns and WDL of the MultiPV line at the \
-                       last expanded ply",
-        }),
-    );
+    let mut expanded = json!({
+        "limit": s.limit.to_string(),
+        "nodes": match s.limit { c960_engine::Limit::Nodes(n) => Some(n), _ => None },
+        "multipv": s.multipv,
+        "plies": s.plies,
+        "scores": "White's point of view: centipawns and WDL of the MultiPV line at the \
+                   last expanded ply",
+    });
+    // Exits above the leaves (`--exits-from`), named only when asked for,
+    // so older manifests read as they were.
+    if let Some(ply) = s.first_exit_ply {
+        expanded["exits_from"] = json!(ply);
+    }
+    made_with.insert("expansion".into(), expanded);
     made_with.insert("selection".into(), selection_record(choice));
     made_with.insert("counts".into(), json!(selection));
     made_with.insert(
@@ -172,6 +175,9 @@ fn selection_record(choice: &Choice) -> Value {
             "draw_chance": "of a game pair (colours reversed) at that budget, from the exit's \
                             centipawns",
         });
+    }
+    if let Some(seed) = choice.shuffle {
+        record["shuffle"] = json!(seed);
     }
     record["order"] = match choice.shuffle {
         Some(seed) => json!(format!("shuffled with seed {seed}")),

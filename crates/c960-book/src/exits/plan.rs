@@ -1,6 +1,6 @@
 //! What an expansion set out to expand, written beside its journal before
 //! its first search (`starts.json`), so that a book is never made from a
-//! run that stopped before its end: `read_runs` (in `run.rs`) refuses a run
+//! run that stopped before its end: reading the runs for a book refuses a run
 //! directory whose journal lacks a start of its plan.
 
 use std::{collections::BTreeSet, io::Write as _, path::Path};

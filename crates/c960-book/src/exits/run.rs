@@ -289,21 +289,6 @@ fn file_sha256(path: &Path) -> Result<String, RunError> {
     Ok(crate::sha256_hex(&bytes))
 }
 
-/// The expansion settings in the journal `path`'s header; a journal of
-/// anything else is refused.
-fn exit_settings(header: &[u8], path: &Path) -> Result<ExitSettings, RunError> {
-    serde_json::from_slice::<serde_json::Value>(header)
-        .ok()
-        .and_then(|v| v.get("settings").cloned())
-        .and_then(|v| serde_json::from_value(v).ok())
-        .ok_or_else(|| {
-            RunError::Invalid(format!(
-                "{} is not the journal of a `c960 book exits` run",
-                path.display()
-            ))
-        })
-}
-
 /// Reads the journals of the run directories `dirs` (one run, or the
 /// shards of one run) without an engine: their settings must be equal,
 /// and a start found in two of them must have the same exits.
@@ -330,7 +315,7 @@ pub fn read_runs(
         let path = dir.join(JOURNAL_FILE);
         let (header, theirs) = Journal::<StartExits>::read_header(&path)
             .map_err(|e| RunError::Invalid(e.to_string()))?;
-        let ours = exit_settings(&header, &path)?;
+        let ours = exit_settings(&path, &header)?;
         let reference = if let Some((first, raw, first_dir)) = &settings {
             if *first != ours {
                 return Err(RunError::Invalid(format!(
@@ -389,4 +374,18 @@ pub fn read_runs(
         trimmed: Some(trimmed),
         repaired: Vec::new(),
     })
+}
+
+/// The exit settings in the header of the journal at `path`.
+fn exit_settings(path: &Path, header: &[u8]) -> Result<ExitSettings, RunError> {
+    serde_json::from_slice::<serde_json::Value>(header)
+        .ok()
+        .and_then(|v| v.get("settings").cloned())
+        .and_then(|v| serde_json::from_value(v).ok())
+        .ok_or_else(|| {
+            RunError::Invalid(format!(
+                "{} is not the journal of a `c960 book exits` run",
+                path.display()
+            ))
+        })
 }

@@ -265,28 +265,22 @@ fn parse_info(line: &str) -> Result<Info, ParseError> {
     };
     while i < words.len() {
         match words[i] {
-            "depth" => {
-                info.depth = Some(small(i + 1, "depth")?);
+            field @ ("depth" | "seldepth" | "multipv") => {
+                let value = Some(small(i + 1, field)?);
+                match field {
+                    "depth" => info.depth = value,
+                    "seldepth" => info.seldepth = value,
+                    _ => info.multipv = value,
+                }
                 i += 2;
             }
-            "seldepth" => {
-                info.seldepth = Some(small(i + 1, "seldepth")?);
-                i += 2;
-            }
-            "multipv" => {
-                info.multipv = Some(small(i + 1, "multipv")?);
-                i += 2;
-            }
-            "nodes" => {
-                info.nodes = Some(unsigned(i + 1, "nodes")?);
-                i += 2;
-            }
-            "nps" => {
-                info.nps = Some(unsigned(i + 1, "nps")?);
-                i += 2;
-            }
-            "time" => {
-                info.time_ms = Some(unsigned(i + 1, "time")?);
+            field @ ("nodes" | "nps" | "time") => {
+                let value = Some(unsigned(i + 1, field)?);
+                match field {
+                    "nodes" => info.nodes = value,
+                    "nps" => info.nps = value,
+                    _ => info.time_ms = value,
+                }
                 i += 2;
             }
             "score" => {

@@ -44,8 +44,8 @@ pub(crate) fn run(args: &BookStartsArgs) -> Result<()> {
     let written = c960_book::write_book(&outputs, lines, manifest)
         .with_context(|| format!("writing {}", args.out.display()))?;
     say!(
-        "{} lines written to {} (SHA-256 {})",
-        written.lines,
+        "{} written to {} (SHA-256 {})",
+        c960_core::plural(written.lines, "line", "lines"),
         args.out.display(),
         written.sha256
     );

@@ -82,7 +82,10 @@ fn summary(path: &Path, report: &Report) -> String {
         report.lines,
         if report.lines == 1 { "" } else { "s" }
     );
-    if report.bad_lines.is_empty() {
+    if report.lines == 0 {
+        // Refused after the summaries: an empty file is no book.
+        text.push_str("no position");
+    } else if report.bad_lines.is_empty() {
         text.push_str("all good");
     } else {
         let counts: Vec<String> = DefectKind::ALL

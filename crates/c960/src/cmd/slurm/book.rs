@@ -14,9 +14,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use c960_book::exits::{DEFAULT_NODES, Tree};
+use c960_book::exits::{DEFAULT_NODES, Measure, Tree};
 use c960_core::Setup;
-use c960_engine::Limit;
+use c960_engine::{Engine as _, Limit};
 
 use super::{Sharded, at_most_one_shard_a_unit, no_shard, quote::shell_quote, task_args};
 use crate::cli::{BookExitsArgs, InputError, SlurmOptions};
@@ -61,8 +61,9 @@ pub(super) fn sharded<'a>(args: &'a BookExitsArgs, slurm: &'a SlurmOptions) -> R
                 .to_owned()
         ));
     };
-    if let Some((_, out)) = crate::cmd::book::exits::choice(args)? {
-        crate::cmd::book::exits::claim(&out, args, Some(&run))?;
+    let choice = crate::cmd::book::exits::choice(args)?;
+    if let Some((_, out)) = &choice {
+        crate::cmd::book::exits::claim(out, args, Some(&run))?;
     }
     let limit = args.limit.limit(Limit::Nodes(DEFAULT_NODES))?;
     Tree {
@@ -73,8 +74,22 @@ pub(super) fn sharded<'a>(args: &'a BookExitsArgs, slurm: &'a SlurmOptions) -> R
     }
     .check()
     .map_err(InputError)?;
-    args.engine
+    let spec = args
+        .engine
         .engine_spec(&args.engine.engine, &args.engine.options)?;
+    // A window of the engine's own WDL needs an engine that reports one:
+    // asked here, before any job is submitted, not by the merge job hours
+    // later.
+    if choice.is_some_and(|(c, _)| c.window.measure == Measure::DrawRate) {
+        let engine = spec.start()?;
+        if engine.info().wdl.is_none() {
+            bail!(InputError(format!(
+                "--draw-rate needs the engine's WDL model, and {} reports none; use --cp, or \
+                 --draw-model with a model fitted to games",
+                engine.info().name
+            )));
+        }
+    }
     let starts = Setup::parse_set(args.variant, &args.positions)?.len();
     at_most_one_shard_a_unit(slurm.shards.get(), starts as u64, ("start", "starts"))?;
     Ok(Sharded {
