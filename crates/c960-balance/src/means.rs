@@ -68,6 +68,32 @@ pub fn se(values: &[f64]) -> Option<f64> {
     sd(values).map(|s| s / (values.len() as f64).sqrt())
 }
 
+/// The standard error of a mean of `n` values whose standard deviation
+/// is `sd`: `sd / √n` (infinite for no values).
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(c960_balance::means::se_of(6.0, 4), 3.0);
+/// ```
+#[must_use]
+pub fn se_of(sd: f64, n: u32) -> f64 {
+    sd / f64::from(n).sqrt()
+}
+
+/// The mean of `values`; `None` when empty.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(c960_balance::means::mean(&[1.0, 2.0, 6.0]), Some(3.0));
+/// assert_eq!(c960_balance::means::mean(&[]), None);
+/// ```
+#[must_use]
+pub fn mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
 /// The half-width of the 95% interval of the mean of `values` (Student's
 /// t with `n − 1` degrees of freedom); `None` below two values.
 #[must_use]

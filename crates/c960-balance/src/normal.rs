@@ -61,6 +61,20 @@ pub fn two_sided(level: f64) -> f64 {
     quantile(f64::midpoint(1.0, level))
 }
 
+/// The normal 95 % interval `estimate ± z · se` at [`crate::LEVEL`], as
+/// `(low, high)`.
+///
+/// # Examples
+/// ```
+/// let (low, high) = c960_balance::normal::interval(10.0, 1.0);
+/// assert!((low - 8.04).abs() < 0.01 && (high - 11.96).abs() < 0.01);
+/// ```
+#[must_use]
+pub fn interval(estimate: f64, se: f64) -> (f64, f64) {
+    let half = two_sided(crate::LEVEL) * se;
+    (estimate - half, estimate + half)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,9 +20,10 @@
 
 use crate::normal;
 
-/// What the positions are ranked against.
+/// What the positions are ranked against: the centre their distances are
+/// measured from.
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub enum Reference {
+pub enum Centre {
     /// A number known without error (0 cp, a score of 50 %, or the mean
     /// of many positions, whose error is small against one position's).
     Fixed(f64),
@@ -70,26 +71,71 @@ pub fn simultaneous_z(m: usize, level: f64) -> f64 {
 ///
 /// # Examples
 /// ```
-/// use c960_balance::rank::{rank_intervals, RankInterval, Reference};
+/// use c960_balance::rank::{rank_intervals, RankInterval, Centre};
 /// // Two positions far apart, one close to 0: their ranks are certain.
-/// let r = rank_intervals(&[1.0, 50.0], &[1.0, 1.0], Reference::Fixed(0.0), 0.95);
+/// let r = rank_intervals(&[1.0, 50.0], &[1.0, 1.0], Centre::Fixed(0.0), 0.95);
 /// assert_eq!(r, [RankInterval { low: 1, high: 1 }, RankInterval { low: 2, high: 2 }]);
 /// ```
 #[must_use]
 pub fn rank_intervals(
     estimates: &[f64],
     ses: &[f64],
-    reference: Reference,
+    reference: Centre,
     level: f64,
 ) -> Vec<RankInterval> {
+    rank_intervals_t(
+        estimates,
+        ses,
+        &vec![f64::INFINITY; ses.len()],
+        reference,
+        level,
+    )
+}
+
+/// [`rank_intervals`] for standard errors that each have degrees of
+/// freedom `dfs` (moderated variances): each position's simultaneous
+/// interval uses Student's t on its own degrees of freedom (infinite:
+/// normal).
+///
+/// # Panics
+/// When `ses` and `dfs` differ in length.
+#[must_use]
+#[allow(clippy::cast_precision_loss)]
+pub fn rank_intervals_t(
+    estimates: &[f64],
+    ses: &[f64],
+    dfs: &[f64],
+    reference: Centre,
+    level: f64,
+) -> Vec<RankInterval> {
+    assert_eq!(
+        ses.len(),
+        dfs.len(),
+        "standard errors and degrees of freedom"
+    );
     let m = estimates.len();
     let z = simultaneous_z(m, level);
+    let tail = 1.0 - (1.0 - level) / (2.0 * m.max(1) as f64);
+    let mut critical: Vec<(f64, f64)> = Vec::new();
+    let mut critical_of = |df: f64| {
+        if !df.is_finite() {
+            return z;
+        }
+        if let Some(&(_, q)) = critical.iter().find(|(d, _)| d.total_cmp(&df).is_eq()) {
+            return q;
+        }
+        let q = crate::student::quantile(tail, df);
+        critical.push((df, q));
+        q
+    };
     let bounds: Vec<(f64, f64)> = estimates
         .iter()
         .zip(ses)
-        .map(|(&e, &se)| {
-            if e.is_finite() && se.is_finite() && se >= 0.0 {
-                (e - z * se, e + z * se)
+        .zip(dfs)
+        .map(|((&e, &se), &df)| {
+            if e.is_finite() && se.is_finite() && se >= 0.0 && df > 0.0 {
+                let q = critical_of(df);
+                (e - q * se, e + q * se)
             } else {
                 (f64::NEG_INFINITY, f64::INFINITY)
             }
@@ -97,9 +143,9 @@ pub fn rank_intervals(
         .collect();
     let distances: Vec<(f64, f64)> = (0..m)
         .map(|j| match reference {
-            Reference::Fixed(r) => distance_between(bounds[j], (r, r)),
-            Reference::Position(k) if k == j => (0.0, 0.0),
-            Reference::Position(k) => distance_between(bounds[j], bounds[k]),
+            Centre::Fixed(r) => distance_between(bounds[j], (r, r)),
+            Centre::Position(k) if k == j => (0.0, 0.0),
+            Centre::Position(k) => distance_between(bounds[j], bounds[k]),
         })
         .collect();
     let mut highs: Vec<f64> = distances.iter().map(|d| d.1).collect();
@@ -165,7 +211,7 @@ mod tests {
     fn overlapping_positions_share_their_possible_ranks() {
         // Estimates 0, 1 and 30 with error 1: z for three intervals at
         // 95 % is 2.39, so the first two can swap and the third cannot.
-        let r = rank_intervals(&[0.0, 1.0, 30.0], &[1.0; 3], Reference::Fixed(0.0), 0.95);
+        let r = rank_intervals(&[0.0, 1.0, 30.0], &[1.0; 3], Centre::Fixed(0.0), 0.95);
         assert_eq!(
             r,
             [
@@ -175,11 +221,11 @@ mod tests {
             ]
         );
         // Zero errors: ties stay open, distinct distances are exact.
-        let exact = rank_intervals(&[2.0, -2.0, 5.0], &[0.0; 3], Reference::Fixed(0.0), 0.95);
+        let exact = rank_intervals(&[2.0, -2.0, 5.0], &[0.0; 3], Centre::Fixed(0.0), 0.95);
         assert_eq!(exact[2], RankInterval { low: 3, high: 3 });
         assert_eq!(exact[0], RankInterval { low: 1, high: 2 });
         // An unknown error opens every rank.
-        let open = rank_intervals(&[0.0, 9.0], &[f64::NAN, 0.1], Reference::Fixed(0.0), 0.95);
+        let open = rank_intervals(&[0.0, 9.0], &[f64::NAN, 0.1], Centre::Fixed(0.0), 0.95);
         assert_eq!(open[0], RankInterval { low: 1, high: 2 });
         assert!((simultaneous_z(1, 0.95) - 1.959_964).abs() < 1e-6);
     }
@@ -187,13 +233,13 @@ mod tests {
     #[test]
     fn an_uncertain_reference_widens_every_interval() {
         let estimates = [10.0, 20.0, 30.0, 60.0];
-        let certain = rank_intervals(&estimates, &[1.0; 4], Reference::Fixed(10.0), 0.95);
+        let certain = rank_intervals(&estimates, &[1.0; 4], Centre::Fixed(10.0), 0.95);
         assert_eq!(certain[1], RankInterval { low: 2, high: 2 });
         // The same reference as a position with an error of 4: position 1
         // may now be as close as the reference itself (distance 0) or
         // behind position 2; position 3 stays last.
         let ses = [4.0, 1.0, 1.0, 1.0];
-        let uncertain = rank_intervals(&estimates, &ses, Reference::Position(0), 0.95);
+        let uncertain = rank_intervals(&estimates, &ses, Centre::Position(0), 0.95);
         assert_eq!(uncertain[0], RankInterval { low: 1, high: 2 });
         assert_eq!(uncertain[1], RankInterval { low: 1, high: 3 });
         assert_eq!(uncertain[3], RankInterval { low: 4, high: 4 });
@@ -217,9 +263,9 @@ mod tests {
             .copied()
             .collect();
         for (reference, centre) in [
-            (Reference::Fixed(0.0), 0.0),
-            (Reference::Fixed(25.0), 25.0),
-            (Reference::Position(17), truth[17]),
+            (Centre::Fixed(0.0), 0.0),
+            (Centre::Fixed(25.0), 25.0),
+            (Centre::Position(17), truth[17]),
         ] {
             let true_ranks = ranks(&truth, centre);
             let replications = 200;

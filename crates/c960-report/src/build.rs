@@ -11,15 +11,10 @@ use c960_store::{DirLock, GAMES_TABLE, check_parquet, quietly};
 
 use crate::{
     ReportError, RunKind, Source, Trees, agreement, balance, chart_data, dfrc, downloads, join,
-    lock_dir, per_position, site, write_table,
+    lock_dir, per_position,
+    site::{self, TREE_PLIES, TREE_SHARE},
+    write_table,
 };
-
-/// Plies of the opening trees in the report.
-pub const TREE_PLIES: usize = 12;
-
-/// The report's opening trees go below lines reached by at least this share
-/// of a position's games (and list every first move).
-pub const TREE_SHARE: f64 = 0.05;
 
 /// What `build` wrote.
 #[derive(Clone, Debug)]
@@ -84,7 +79,7 @@ pub fn build_with(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Bui
     for dir in runs {
         locks.push(DirLock::shared(lock_dir(dir))?);
     }
-    let swap = site::Swap::begin(out)?;
+    let swap = crate::swap::Swap::begin(out)?;
     let built = match quietly(|| {
         if dfrc {
             dfrc::build_into(runs, swap.building()).map(|d| Built {

@@ -18,7 +18,7 @@
 //! The site ([`build_into`]) is `index.html` with the charts, and the
 //! numbers in `dfrc.json`, `dfrc_setups.csv`, `dfrc_groups.csv` and
 //! `dfrc_regression.csv`; like the Chess960 report it is built beside its
-//! target and swapped in whole (see [`crate::build`]).
+//! target and swapped in whole (`build.rs`).
 
 pub mod analysis;
 pub mod charts;

@@ -48,6 +48,19 @@ pub enum ReportError {
     /// Raters that cannot be combined (named).
     #[error(transparent)]
     Raters(#[from] c960_balance::consensus::RaterError),
+    /// The verdicts cannot be made.
+    #[error(transparent)]
+    Verdict(#[from] c960_verdict::VerdictError),
+}
+
+impl From<c960_store::ColumnsError> for ReportError {
+    fn from(e: c960_store::ColumnsError) -> ReportError {
+        match e {
+            c960_store::ColumnsError::Io(e) => ReportError::Io(e),
+            c960_store::ColumnsError::Polars(e) => ReportError::Polars(e),
+            c960_store::ColumnsError::Corrupt(e) => ReportError::Corrupt(e),
+        }
+    }
 }
 
 impl ReportError {
@@ -63,5 +76,6 @@ impl ReportError {
                 | ReportError::Unreadable(_)
                 | ReportError::Raters(_)
         ) || matches!(self, ReportError::Io(e) if c960_store::is_bad_input(e))
+            || matches!(self, ReportError::Verdict(e) if e.is_bad_input())
     }
 }

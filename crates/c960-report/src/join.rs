@@ -90,7 +90,7 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
         }
         let mut wanted = vec!["sp".to_owned()];
         wanted.extend(columns.iter().cloned());
-        let mut run = crate::parquet_columns::columns(&path, wanted)?;
+        let mut run = c960_store::parquet_columns(&path, wanted)?;
         for c in &columns {
             run.rename(c, format!("{}__{c}", source.label).into())?;
         }
@@ -132,7 +132,7 @@ fn check_table(source: &Source, path: &Path) -> Result<(), ReportError> {
     {
         // The limit labels the run's columns: in a table without its own
         // manifest, every row must have the limit manifest.json says.
-        let limits = crate::parquet_columns::columns(path, vec!["limit".to_owned()])?;
+        let limits = c960_store::parquet_columns(path, vec!["limit".to_owned()])?;
         let column = limits.column("limit")?.str()?.clone();
         if let Some(other) = column.iter().flatten().find(|l| *l != limit) {
             return Err(ReportError::BadRun {
@@ -190,20 +190,21 @@ pub(crate) fn with_first_moves(
     sorted_by_sp(&table)
 }
 
-/// The verdict columns joined to the table on SP: `verdict`, `q_value`,
-/// `balance_estimate`, `balance_low`, `balance_high`, `verdict_method`.
+/// The verdict columns joined to the table on SP: the verdict, its
+/// q-value, the published estimate with its interval, and the method.
 pub(crate) fn with_verdicts(
     frame: &DataFrame,
     balance: &balance::Balance,
 ) -> Result<DataFrame, ReportError> {
+    use c960_store::columns::balance as column;
     let verdicts = balance.frame()?.select([
-        "sp",
-        "verdict",
-        "q_value",
-        "balance_estimate",
-        "balance_low",
-        "balance_high",
-        "verdict_method",
+        column::SP,
+        column::VERDICT,
+        column::Q_VALUE,
+        column::ESTIMATE,
+        column::LOW,
+        column::HIGH,
+        column::METHOD,
     ])?;
     sorted_by_sp(&join_on_sp(frame, &verdicts)?)
 }

@@ -54,7 +54,6 @@
 //! re-exports.
 
 pub mod agreement;
-pub mod balance;
 pub mod board;
 mod build;
 mod chart_data;
@@ -67,15 +66,18 @@ pub mod html;
 mod join;
 pub mod kit;
 mod lang;
-mod parquet_columns;
 pub mod sheet;
 pub mod site;
 mod source;
+mod swap;
+pub mod view;
 
-pub use build::{Built, Options, TREE_PLIES, TREE_SHARE, build, build_with};
+pub use build::{Built, Options, build, build_with};
 pub use c960_store::RunKind;
+pub use c960_verdict::balance;
 pub use chart_data::castling_opportunities;
 pub use error::ReportError;
 pub use features::{chess960_frame, dfrc_frame, features_frame};
 pub use join::{IMPORT_TERMINATIONS, TERMINATIONS, Trees, per_position, write_table};
+pub use site::{TREE_PLIES, TREE_SHARE};
 pub use source::{Source, labels, lock_dir, manifest_path, source};

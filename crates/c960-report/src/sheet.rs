@@ -12,116 +12,14 @@ use crate::{
 };
 
 pub use crate::lang::{count, text};
+pub use crate::view::{
+    ConsensusView, EngineView, GamesView, IntervalView, Measured, VerdictView, q_value_text,
+};
 
 /// The name of a castling kind in a short table cell (`swap`, `Tausch`).
 #[must_use]
 pub fn kind_name(lang: Lang, kind: &str) -> &'static str {
     text(lang, &format!("name_{}", kind.replace('-', "_")))
-}
-
-/// An interval as a sheet shows it: named, or why there is none. A zero
-/// width is never shown as an interval.
-#[derive(Clone, Debug, PartialEq)]
-pub enum IntervalView {
-    /// An interval with its name, e.g. `95% trinomial interval`.
-    Named {
-        /// What kind of interval it is.
-        name: String,
-        /// Lower end.
-        low: f64,
-        /// Upper end.
-        high: f64,
-    },
-    /// A single search: its noise is not measured.
-    SingleSearch,
-    /// Repeated searches that all gave the same score: no interval.
-    Identical(u32),
-}
-
-impl IntervalView {
-    /// The interval in words, its ends written by `number`.
-    fn words(&self, lang: Lang, number: impl Fn(f64) -> String) -> String {
-        match self {
-            IntervalView::Named { name, low, high } if high - low > 1e-9 => text(lang, "interval")
-                .replace("{name}", name)
-                .replace("{low}", &number(*low))
-                .replace("{high}", &number(*high)),
-            IntervalView::Named { .. } => text(lang, "no_width").to_owned(),
-            IntervalView::SingleSearch => text(lang, "single_search").to_owned(),
-            IntervalView::Identical(n) => text(lang, "identical").replace("{n}", &n.to_string()),
-        }
-    }
-}
-
-/// An engine's view of a position.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineView {
-    /// Who says so, e.g. `Stockfish 15.1 at 1,000,000 nodes`.
-    pub source: String,
-    /// White's advantage in centipawns.
-    pub cp: f64,
-    /// Its interval, or why there is none.
-    pub interval: IntervalView,
-}
-
-/// The consensus of several raters (engines or engine settings) about a
-/// position: one estimate on the reference rater's centipawn scale, with
-/// its interval.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ConsensusView {
-    /// Raters that scored the position.
-    pub raters: usize,
-    /// The reference rater whose centipawn scale the estimate is on, e.g.
-    /// `Stockfish 19 WASM at nodes 4000000`.
-    pub reference: String,
-    /// White's advantage in centipawns on that scale.
-    pub cp: f64,
-    /// Its interval, named by its kind.
-    pub interval: IntervalView,
-}
-
-/// How the games from a position went.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GamesView {
-    /// Who played, e.g. `self-play, Stockfish 15.1` or `imported games`.
-    pub source: String,
-    /// Games.
-    pub games: u64,
-    /// White wins.
-    pub white_wins: u64,
-    /// Draws.
-    pub draws: u64,
-    /// Black wins.
-    pub black_wins: u64,
-    /// White's score, (W + D/2) / games.
-    pub score: f64,
-    /// Its interval, named by its kind.
-    pub interval: IntervalView,
-}
-
-/// A verdict with its q-value.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VerdictView {
-    /// `balanced`, `more-for-white`, `less-for-white` or `unresolved`.
-    pub verdict: String,
-    /// The Benjamini–Hochberg q-value.
-    pub q_value: f64,
-    /// The false discovery rate the verdicts are controlled at.
-    pub level: f64,
-}
-
-/// What is measured about a position (each part optional).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Measured {
-    /// The consensus of the raters, where there are several: quoted
-    /// instead of any one engine's view.
-    pub consensus: Option<ConsensusView>,
-    /// One engine's view, quoted where there is no consensus.
-    pub engine: Option<EngineView>,
-    /// The games.
-    pub games: Option<GamesView>,
-    /// The verdict.
-    pub verdict: Option<VerdictView>,
 }
 
 fn files(lang: Lang, files: &[char]) -> String {
@@ -277,7 +175,7 @@ fn measured_facts(measured: &Measured, lang: Lang) -> Vec<String> {
 /// A q-value as it follows `q`: `= 0.012`, or `< 0.001` for one that
 /// would read `0.000`.
 fn q_relation(q: f64) -> String {
-    let text = crate::site::q_value_text(q);
+    let text = crate::view::q_value_text(q);
     if text.starts_with('<') {
         text
     } else {
@@ -352,9 +250,9 @@ mod tests {
         assert_eq!(q_relation(1.5e-14), "< 0.001");
         assert_eq!(q_relation(0.0004), "< 0.001");
         assert_eq!(q_relation(0.012), "= 0.012");
-        assert_eq!(crate::site::q_value_text(0.0), "< 0.001");
-        assert_eq!(crate::site::q_value_text(0.0006), "0.001");
-        assert_eq!(crate::site::q_value_text(1.0), "1.000");
+        assert_eq!(crate::view::q_value_text(0.0), "< 0.001");
+        assert_eq!(crate::view::q_value_text(0.0006), "0.001");
+        assert_eq!(crate::view::q_value_text(1.0), "1.000");
     }
 
     #[test]

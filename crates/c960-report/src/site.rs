@@ -12,7 +12,6 @@ mod fair;
 mod notes;
 mod position;
 mod raters;
-mod swap;
 
 use std::{fs, io, path::Path};
 
@@ -23,10 +22,17 @@ use polars::prelude::*;
 use crate::{RunKind, Source, Trees, html::escape};
 
 pub use crate::charts::Shown;
+
+/// Plies of the opening trees in the report.
+pub const TREE_PLIES: usize = 12;
+
+/// The report's opening trees go below lines reached by at least this share
+/// of a position's games (and list every first move).
+pub const TREE_SHARE: f64 = 0.05;
+pub use crate::view::q_value_text;
 pub(crate) use notes::{Failure, warning};
 use notes::{balance_note, failures_banner, provenance, provenance_of, reliability_note};
 pub use position::board_svg;
-pub(crate) use swap::Swap;
 
 pub(crate) const SCRIPT: &str = include_str!("../assets/table.js");
 pub(crate) const STYLE: &str = include_str!("../assets/style.css");
@@ -55,7 +61,7 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
     write(&dir.join("style.css"), STYLE)?;
     write(&dir.join("table.js"), SCRIPT)?;
     let columns = run_columns(sources);
-    let reliability = reliability_note(verdicts);
+    let reliability = reliability_note(verdicts, true);
     let (section, sentence) = agreement.map_or_else(Default::default, |(a, chart)| {
         (
             crate::agreement::section(a, &chart.file.to_string_lossy()),
@@ -70,7 +76,9 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
         &dir.join("index.html"),
         &page("c960 report", 0, &banner, &body),
     )?;
-    let lead = format!("{reliability}{sentence}");
+    // fair.html counts its verdicts against its own reference (in its
+    // note), not against the mean of all positions.
+    let lead = format!("{}{sentence}", reliability_note(verdicts, false));
     let body = fair::fair(frame, sources, verdicts, &lead);
     write(
         &dir.join("fair.html"),
@@ -151,23 +159,24 @@ pub(crate) fn page(title: &str, depth: usize, banner: &str, body: &str) -> Strin
     .render()
 }
 
-/// A q-value to three decimals; one that would read `0.000` is
-/// `< 0.001` (a q-value is never zero).
-#[must_use]
-pub fn q_value_text(q: f64) -> String {
-    if q < 0.0005 {
-        "< 0.001".to_owned()
-    } else {
-        format!("{q:.3}")
-    }
-}
-
-/// The number in a cell of `frame`, if it holds one.
+/// The number in a cell of `frame` as the table holds it (a float or an
+/// integer column; never read back from text), if it holds one.
 fn number_at(frame: &DataFrame, column: &str, row: usize) -> Option<f64> {
     match frame.column(column).ok()?.get(row).ok()? {
         AnyValue::Float64(v) => Some(v),
         AnyValue::Float32(v) => Some(f64::from(v)),
+        v if v.dtype().is_integer() => v.extract::<f64>(),
         _ => None,
+    }
+}
+
+/// The count in an integer cell of `frame`, if it holds one.
+fn count_at(frame: &DataFrame, column: &str, row: usize) -> Option<u64> {
+    let value = frame.column(column).ok()?.get(row).ok()?;
+    if value.dtype().is_integer() {
+        value.extract::<u64>()
+    } else {
+        None
     }
 }
 

@@ -177,3 +177,78 @@ mod tests {
         }
     }
 }
+
+/// The columns of a verdict table (`balance.csv`), in its order: one row
+/// per position, its published balance first, then each method's own
+/// figures. The verdict crate writes and reads them by these names.
+pub mod balance {
+    /// The Scharnagl number.
+    pub const SP: &str = "sp";
+    /// The back rank, White's pieces from a to h.
+    pub const PLACEMENT: &str = "placement";
+    /// The verdict (`balanced`, `more-for-white`, `less-for-white`,
+    /// `unresolved`).
+    pub const VERDICT: &str = "verdict";
+    /// Its Benjamini–Hochberg q-value.
+    pub const Q_VALUE: &str = "q_value";
+    /// The published balance estimate: White's edge, shrunk toward the mean
+    /// of all positions.
+    pub const ESTIMATE: &str = "balance_estimate";
+    /// The low end of its 95 % interval.
+    pub const LOW: &str = "balance_low";
+    /// The high end of its 95 % interval.
+    pub const HIGH: &str = "balance_high";
+    /// The method the verdict comes from (`sweep` or `games`).
+    pub const METHOD: &str = "verdict_method";
+    /// Games played of the position.
+    pub const GAMES: &str = "games";
+    /// White's score in them.
+    pub const GAMES_SCORE: &str = "games_score";
+    /// Its anytime-valid interval, low end.
+    pub const GAMES_SCORE_LOW: &str = "games_score_low";
+    /// Its high end.
+    pub const GAMES_SCORE_HIGH: &str = "games_score_high";
+    /// The verdict from games.
+    pub const GAMES_VERDICT: &str = "games_verdict";
+    /// Its q-value.
+    pub const GAMES_Q_VALUE: &str = "games_q_value";
+    /// Raters that scored the position.
+    pub const SWEEP_ENGINES: &str = "sweep_engines";
+    /// The raters' consensus before shrinking, centipawns.
+    pub const SWEEP_CP: &str = "sweep_cp";
+    /// Its interval, low end.
+    pub const SWEEP_CP_LOW: &str = "sweep_cp_low";
+    /// Its high end.
+    pub const SWEEP_CP_HIGH: &str = "sweep_cp_high";
+    /// The consensus shrunk toward the mean of all positions.
+    pub const SWEEP_SHRUNK_CP: &str = "sweep_shrunk_cp";
+    /// The verdict from the sweeps.
+    pub const SWEEP_VERDICT: &str = "sweep_verdict";
+    /// Its q-value.
+    pub const SWEEP_Q_VALUE: &str = "sweep_q_value";
+
+    /// Every column, in table order.
+    pub const ALL: [&str; 21] = [
+        SP,
+        PLACEMENT,
+        VERDICT,
+        Q_VALUE,
+        ESTIMATE,
+        LOW,
+        HIGH,
+        METHOD,
+        GAMES,
+        GAMES_SCORE,
+        GAMES_SCORE_LOW,
+        GAMES_SCORE_HIGH,
+        GAMES_VERDICT,
+        GAMES_Q_VALUE,
+        SWEEP_ENGINES,
+        SWEEP_CP,
+        SWEEP_CP_LOW,
+        SWEEP_CP_HIGH,
+        SWEEP_SHRUNK_CP,
+        SWEEP_VERDICT,
+        SWEEP_Q_VALUE,
+    ];
+}

@@ -36,6 +36,7 @@ mod lock;
 pub mod manifest;
 pub mod merge;
 mod parquet;
+mod parquet_columns;
 mod position_column;
 mod run_dir;
 mod sealed_run;
@@ -68,6 +69,7 @@ pub use parquet::{
     CorruptFile, HASH_KEY, ParquetInfo, ROWS_KEY, SealedWriter, check_parquet, polars_reason,
     quietly, write_sealed,
 };
+pub use parquet_columns::{ColumnsError, parquet_column_names, parquet_columns};
 pub use position_column::{ColumnError, DEFAULT_COLUMNS, PositionColumn, read_position_column};
 pub use run_dir::RunDir;
 pub use sealed_run::SEALED_TABLES;

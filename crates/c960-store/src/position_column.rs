@@ -66,7 +66,7 @@ fn quoted_column(name: &str) -> String {
 /// preference: a consensus estimate, a sweep's mean over repeats, a single
 /// search's score, White's score in games, or an `sp,value` file's value.
 pub const DEFAULT_COLUMNS: [&str; 5] = [
-    "balance_estimate",
+    crate::columns::balance::ESTIMATE,
     "score_cp_mean",
     "score_cp",
     "white_score",
@@ -361,7 +361,10 @@ mod tests {
         let file = write(
             dir.path(),
             BALANCE_CSV,
-            "sp,balance_estimate\n0,12.5\n1,\n518,-3\n",
+            &format!(
+                "sp,{}\n0,12.5\n1,\n518,-3\n",
+                crate::columns::balance::ESTIMATE
+            ),
         );
         let column = read_position_column(file.to_str().unwrap()).unwrap();
         assert_eq!(column.values, BTreeMap::from([(0, 12.5), (518, -3.0)]));

@@ -20,7 +20,7 @@ const MAX_HTML_LINES: usize = 4;
 /// the report's `assets/`).
 const STYLE_IN_RUST: &[&str] = &[];
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .nth(2)

@@ -82,7 +82,11 @@ fn command() -> clap::Command {
             })
             .mut_subcommands(negatives)
     }
-    negatives(Cli::command())
+    // `c960 run --help` ends with a config file written from the plan
+    // itself, so help and `--dry-run` agree.
+    let cli =
+        Cli::command().mut_subcommand("run", |run| run.after_help(cmd::run::run_after_help()));
+    negatives(cli)
 }
 
 /// Help and version go to stdout with success; every other parse error is

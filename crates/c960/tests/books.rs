@@ -151,7 +151,10 @@ fn book_balanced_keeps_the_fairest_in_sp_order_and_names_the_table() {
     assert_eq!(balance["reference"], "equal");
     assert_eq!(balance["reference_cp"], 0.0);
     assert_eq!(balance["fairest"], 10);
-    assert_eq!(balance["estimate_column"], "balance_estimate");
+    assert_eq!(
+        balance["estimate_column"],
+        c960_store::columns::balance::ESTIMATE
+    );
     assert_eq!(
         balance["interval_columns"],
         serde_json::json!(["balance_low", "balance_high"])

@@ -20,15 +20,29 @@ use util::Dir;
 /// A sweep balance table: SP `sp` has the estimate and interval `rows`
 /// gives it, every other position +40 cp [30, 50] (unresolved).
 pub(crate) fn table(dir: &Dir, name: &str, rows: &[(u16, f64, f64, f64, &str)]) -> PathBuf {
-    let mut text = String::from(
-        "sp,placement,verdict,q_value,balance_estimate,balance_low,balance_high,verdict_method\n",
-    );
+    use c960_store::columns::balance as column;
+    let mut text = [
+        column::SP,
+        column::PLACEMENT,
+        column::VERDICT,
+        column::Q_VALUE,
+        column::ESTIMATE,
+        column::LOW,
+        column::HIGH,
+        column::METHOD,
+    ]
+    .join(",");
+    text.push('\n');
     for sp in 0..960u16 {
         let (estimate, low, high, verdict) = rows
             .iter()
             .find(|r| r.0 == sp)
             .map_or((40.0, 30.0, 50.0, "unresolved"), |r| (r.1, r.2, r.3, r.4));
-        let _ = writeln!(text, "{sp},X,{verdict},0.5,{estimate},{low},{high},sweep");
+        let placement = c960_core::StartPosition::new(sp).unwrap().placement();
+        let _ = writeln!(
+            text,
+            "{sp},{placement},{verdict},0.5,{estimate},{low},{high},sweep"
+        );
     }
     let path = dir.file(name);
     std::fs::write(&path, text).unwrap();
@@ -153,13 +167,28 @@ fn balance_filters_draw_among_the_positions_closest_to_a_chosen_reference() {
     let record = json(&dir.file("classical/draw.json"));
     assert_eq!(sps(&record["candidate_sps"]), [518, 534]);
     assert_eq!(record["balance"]["reference_cp"], 24.0);
-    // The typical position by default: the mean estimate of the table.
+    // Equal chances by default, as fair.html and `c960 book balanced`
+    // rank (issue 51: with and without `--reference equal` the draw kept
+    // different positions).
     let out = dir.ok(&[
         "draw",
         "--seed",
         "1",
         "--fairest",
         "1",
+        "--balance",
+        &csv_arg,
+    ]);
+    assert!(out.contains("is nearest equal chances (0 cp)"), "{out}");
+    // The typical position when asked: the mean estimate of the table.
+    let out = dir.ok(&[
+        "draw",
+        "--seed",
+        "1",
+        "--fairest",
+        "1",
+        "--reference",
+        "typical",
         "--balance",
         &csv_arg,
     ]);

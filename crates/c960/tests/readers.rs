@@ -116,9 +116,9 @@ fn with_several_raters_the_run_summary_ranks_by_the_consensus() {
     let at = |name: &str| header.iter().position(|c| *c == name).unwrap();
     let (sp, estimate, low, high) = (
         at("sp"),
-        at("balance_estimate"),
-        at("balance_low"),
-        at("balance_high"),
+        at(c960_store::columns::balance::ESTIMATE),
+        at(c960_store::columns::balance::LOW),
+        at(c960_store::columns::balance::HIGH),
     );
     let listed: Vec<&str> = out.lines().filter(|l| l.starts_with("  SP ")).collect();
     assert_eq!(listed.len(), 10, "{out}");

@@ -69,9 +69,10 @@ fn element<'a>(page: &'a str, open: &str, close: &str) -> &'a str {
     &rest[..rest.find(close).unwrap()]
 }
 
-/// `balance_estimate`, `balance_low`, `balance_high` of `sp` in a site's
+/// The published estimate and its interval's ends of `sp` in a site's
 /// `balance.csv`, rounded to whole centipawns as the pages show them.
 fn published_balance(site: &Path, sp: u32) -> [String; 3] {
+    use c960_store::columns::balance as column;
     let text = read(&site.join("balance.csv"));
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -79,7 +80,7 @@ fn published_balance(site: &Path, sp: u32) -> [String; 3] {
         .map(|l| l.split(',').collect::<Vec<_>>())
         .find(|r| r[0] == sp.to_string())
         .unwrap();
-    ["balance_estimate", "balance_low", "balance_high"].map(|name| {
+    [column::ESTIMATE, column::LOW, column::HIGH].map(|name| {
         let at = header.iter().position(|h| *h == name).unwrap();
         let v: f64 = row[at].parse().unwrap();
         format!("{v:+.0}")

@@ -345,12 +345,10 @@ pub fn consensus(
             level,
         },
     );
-    let mut agreement = Vec::new();
-    for e in 0..engines.len() {
-        for f in e + 1..engines.len() {
-            agreement.push(agree(&engines[e], &engines[f]));
-        }
-    }
+    let agreement = (0..engines.len())
+        .flat_map(|e| (e + 1..engines.len()).map(move |f| (e, f)))
+        .map(|(e, f)| agree(&engines[e], &engines[f]))
+        .collect();
     Ok(Consensus {
         common: common_scale,
         positions: estimates,

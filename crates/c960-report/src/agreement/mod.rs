@@ -44,7 +44,7 @@ const CHART: &str = "agreement";
 
 /// One independent table against the estimate.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Reference {
+pub struct Analysis {
     /// Its file name (the mean of all of them: `mean of N`).
     pub name: String,
     /// SHA-256 of the file (empty for the mean).
@@ -63,7 +63,7 @@ pub struct Agreement {
     /// its column in `balance.csv`.
     pub estimate: String,
     /// Each table, then their standardized mean (with two or more).
-    pub references: Vec<Reference>,
+    pub references: Vec<Analysis>,
     /// The bootstrap's seed.
     pub seed: u64,
     /// Each position's point of the chart: `[sp, the analyses' standardized
@@ -74,7 +74,7 @@ pub struct Agreement {
 impl Agreement {
     /// The standardized mean's row, or the only table's.
     #[must_use]
-    pub fn headline(&self) -> Option<&Reference> {
+    pub fn headline(&self) -> Option<&Analysis> {
         self.references.last()
     }
 }
@@ -109,7 +109,7 @@ pub fn compute_and_write(
                 dir: tables[0].clone(),
                 reason: why.describe("the report's estimate", &label),
             })?;
-        references.push(Reference {
+        references.push(Analysis {
             name: label,
             sha256: String::new(),
             positions: mean.len(),
@@ -139,7 +139,7 @@ fn compare_table(
     ours: &BTreeMap<u32, f64>,
     earlier: &[c960_store::PositionColumn],
     bootstrap: Bootstrap,
-) -> Result<(Reference, c960_store::PositionColumn), ReportError> {
+) -> Result<(Analysis, c960_store::PositionColumn), ReportError> {
     let bad = |reason: String| ReportError::BadRun {
         dir: table.to_path_buf(),
         reason,
@@ -170,7 +170,7 @@ fn compare_table(
             comparison.pearson.value
         )));
     }
-    let reference = Reference {
+    let reference = Analysis {
         name,
         sha256,
         positions: column.values.len(),

@@ -12,7 +12,7 @@ use std::{fs, path::Path};
 
 use c960_balance::agreement::{Bootstrap, Comparison, Estimate, compare, significant};
 
-use super::{Agreement, Reference, estimate_of, write};
+use super::{Agreement, Analysis, estimate_of, write};
 use crate::{ReportError, balance::Balance, charts::Shown};
 
 /// How far a recomputed figure may be from its record: the points are
@@ -130,7 +130,7 @@ fn check_figures(agreement: &Agreement) -> Result<(), String> {
 /// Whether `reference` is a comparison that can be made over (a subset
 /// of) `points` positions with c960's bootstrap.
 #[allow(clippy::cast_precision_loss)]
-fn plausible(reference: &Reference, points: usize) -> Result<(), String> {
+fn plausible(reference: &Analysis, points: usize) -> Result<(), String> {
     let c = &reference.comparison;
     let defaults = Bootstrap::default();
     if c.resamples != defaults.resamples || c.level.to_bits() != defaults.level.to_bits() {

@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 
 use c960_balance::{
-    means::{Difference, MeanInterval, sd_difference, welch},
+    means::{Difference, MeanInterval, mean, sd_difference, se_of, welch},
     regression::{Regression, ols},
     reliability::{components, describe},
     shrink::shrink,
@@ -334,13 +334,13 @@ fn setup_rows(
     settings: Settings,
 ) -> (Vec<SetupRow>, bool) {
     let se = |s: &SetupScore| match (s.cp_sd, search_sd) {
-        (Some(sd), _) if s.searches >= OWN_SE_FROM => Some(sd / f64::from(s.searches).sqrt()),
-        (_, Some(pooled)) => Some(pooled / f64::from(s.searches).sqrt()),
+        (Some(sd), _) if s.searches >= OWN_SE_FROM => Some(se_of(sd, s.searches)),
+        (_, Some(pooled)) => Some(se_of(pooled, s.searches)),
         _ => None,
     };
     let ses: Option<Vec<f64>> = scores.iter().map(se).collect();
     let cps: Vec<f64> = scores.iter().map(|s| s.cp).collect();
-    let centre = cps.iter().sum::<f64>() / cps.len().max(1) as f64;
+    let centre = mean(&cps).unwrap_or(0.0);
     let band = Band {
         centre,
         half_width: settings.band_cp,
@@ -393,7 +393,8 @@ fn setup_rows(
 /// from it, by their shrunk estimates when there are any.
 fn extremes(rows: &[SetupRow], n: usize) -> (Vec<SetupRow>, Vec<SetupRow>) {
     let value = |r: &SetupRow| r.shrunk.unwrap_or(r.cp);
-    let centre = rows.iter().map(value).sum::<f64>() / rows.len().max(1) as f64;
+    let values: Vec<f64> = rows.iter().map(value).collect();
+    let centre = mean(&values).unwrap_or(0.0);
     let mut order: Vec<&SetupRow> = rows.iter().collect();
     order.sort_by(|a, b| {
         (value(a) - centre)

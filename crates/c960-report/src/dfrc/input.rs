@@ -136,7 +136,7 @@ fn setup_columns(path: &Path, wanted: &[&str]) -> Result<DataFrame, ReportError>
         path: path.to_owned(),
         reason,
     };
-    let names = crate::parquet_columns::names(path)?;
+    let names = c960_store::parquet_column_names(path)?;
     if !names.iter().any(|n| n == "setup") {
         return Err(corrupt("has no setup column: it is not a DFRC sweep table".to_owned()).into());
     }
@@ -145,7 +145,7 @@ fn setup_columns(path: &Path, wanted: &[&str]) -> Result<DataFrame, ReportError>
         .filter(|c| names.iter().any(|n| n == *c))
         .map(|c| (*c).to_owned())
         .collect();
-    crate::parquet_columns::columns(path, present)
+    Ok(c960_store::parquet_columns(path, present)?)
 }
 
 /// Refuses a sweep table in `dir` whose embedded manifest (`info`) or row

@@ -294,7 +294,7 @@ fn setup_rows(rows: &[SetupRow]) -> Vec<[String; 11]> {
                 r.shrunk.map_or(String::new(), |v| format!("{v:+.1}")),
                 r.expected.map_or(String::new(), |v| format!("{v:.3}")),
                 r.verdict.name().to_string(),
-                crate::site::q_value_text(r.q_value),
+                crate::view::q_value_text(r.q_value),
             ]
         })
         .collect()

@@ -281,7 +281,7 @@ pub(crate) fn write_sweep(dir: &Path, scores: &[(u32, Vec<i32>)], failed: &[u32]
             .column("score_cp_mean", |s| moments(s).0)
             .column("score_cp_sd", |s| moments(s).1)
             .column("score_cp_se", |s| {
-                moments(s).1.map(|sd| sd / f64::from(k(s)).sqrt())
+                moments(s).1.map(|sd| c960_balance::means::se_of(sd, k(s)))
             });
         for name in [
             "white_expected_mean",

@@ -370,7 +370,10 @@ pub(crate) fn filter_words_with(
 /// with its value; then the table's file and SHA-256.
 fn balance_words(balance: &BalanceRecord, t: Texts, quote: impl Fn(&str) -> String) -> String {
     let reference = || {
-        let name = balance.reference.as_deref().unwrap_or("typical");
+        let name = balance
+            .reference
+            .as_deref()
+            .unwrap_or(c960_verdict::Reference::DEFAULT.name());
         t.get(&format!("ref_{name}")).replace(
             "{cp}",
             &format!("{:+.1}", balance.reference_cp.unwrap_or_default()),

@@ -117,8 +117,11 @@ pub(crate) fn warning(lines: &[String]) -> String {
 
 /// What the verdicts rest on, stated wherever a ranking is shown
 /// (`templates/site/reliability.html`): each method's reliability in
-/// numbers and words, the band and the error rate.
-pub(super) fn reliability_note(verdicts: Option<&crate::balance::Balance>) -> String {
+/// numbers and words, with (`counts`) the verdicts against the mean of all
+/// positions counted, their band and error rate. A page that ranks
+/// against another reference (`fair.html`) leaves the counts out: every
+/// count on a page is against the reference that page names.
+pub(super) fn reliability_note(verdicts: Option<&crate::balance::Balance>, counts: bool) -> String {
     use crate::balance::{Method, VerdictsFrom};
     let Some(b) = verdicts else {
         return String::new();
@@ -146,6 +149,7 @@ pub(super) fn reliability_note(verdicts: Option<&crate::balance::Balance>) -> St
     let both = b.games.is_some() && b.sweep.is_some();
     ReliabilityNote {
         methods,
+        counts,
         level: format!("{:.0}", b.settings.level * 100.0),
         from: match (b.verdict_method, both) {
             (Method::Games, true) => "the games (the sweeps fill in for positions without games)",
@@ -169,6 +173,8 @@ pub(super) fn reliability_note(verdicts: Option<&crate::balance::Balance>) -> St
 #[template(path = "site/reliability.html")]
 struct ReliabilityNote<'a> {
     methods: Vec<Reliability<'a>>,
+    /// Whether the verdicts against the mean of all positions are counted.
+    counts: bool,
     /// The verdicts' false discovery rate in percent.
     level: String,
     from: &'static str,
@@ -189,6 +195,7 @@ struct Reliability<'a> {
 /// the consensus of the raters with its interval on the reference rater's
 /// scale, or one engine's view.
 pub(super) fn balance_note(sources: &[Source], consensus_of: Option<usize>) -> String {
+    use c960_store::columns::balance as column;
     let sweeps: Vec<&Source> = sources
         .iter()
         .filter(|s| s.kind == RunKind::Sweep)
@@ -201,6 +208,12 @@ pub(super) fn balance_note(sources: &[Source], consensus_of: Option<usize>) -> S
         reference: raters::reference(sources).unwrap_or_default(),
         interval: raters::CONSENSUS_INTERVAL.trim_end_matches(','),
         single: sweeps.len() == 1 && first.manifest.searches() <= 1,
+        columns: [
+            column::ESTIMATE,
+            column::LOW,
+            column::HIGH,
+            column::SWEEP_CP,
+        ],
     }
     .to_string()
 }
@@ -215,6 +228,9 @@ struct BalanceNote {
     reference: String,
     interval: &'static str,
     single: bool,
+    /// `balance.csv`'s columns: the published estimate, its interval's
+    /// ends, and the consensus before shrinking.
+    columns: [&'static str; 4],
 }
 
 #[cfg(test)]

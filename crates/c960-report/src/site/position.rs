@@ -208,16 +208,6 @@ fn castling_facts(features: &Features, facts: &mut Vec<Fact>) {
     }
 }
 
-/// The name of a game run's interval for White's score, from its table's
-/// `interval` column (`trinomial`, `pairs` or `anytime`).
-pub(super) fn interval_name(kind: &str) -> &'static str {
-    match kind {
-        "pairs" => "95% interval over colour-reversed pairs",
-        "anytime" => "95% anytime-valid interval",
-        _ => "95% trinomial interval",
-    }
-}
-
 /// The position's row of the table as JSON, one column a line.
 fn row_json(frame: &DataFrame, row: usize) -> String {
     let mut json = serde_json::Map::new();
@@ -359,7 +349,7 @@ fn game_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fac
         format!(
             "White {} ({} {}) over {} games: +{} ={} −{}",
             c("white_score", true),
-            interval_name(&c("interval", false)),
+            crate::view::interval_name(&c("interval", false)),
             shown_range(&c("white_score_low", true), &c("white_score_high", true)),
             c("games", false),
             c("white_wins", false),

@@ -10,12 +10,12 @@ use std::{collections::BTreeMap, fs, io, path::Path};
 use askama::Template;
 use polars::prelude::*;
 
-use super::{cell, number_at};
+use super::{cell, count_at, number_at};
 use crate::{
     RunKind, Source,
     balance::{Balance, SweepRow},
     html::escape,
-    sheet::{ConsensusView, EngineView, GamesView, IntervalView, Measured, VerdictView},
+    view::{ConsensusView, EngineView, GamesView, IntervalView, Measured, VerdictView},
 };
 
 /// Each sweep's `bound` column by SP (`exact`, `lower`, `upper`; White's
@@ -191,11 +191,7 @@ fn engine_view(
     row: usize,
     verdicts: Option<&Balance>,
 ) -> Option<EngineView> {
-    let number = |name: &str| -> Option<f64> {
-        cell(frame, &format!("{}__{name}", s.label), row, false)
-            .parse()
-            .ok()
-    };
+    let number = |name: &str| number_at(frame, &format!("{}__{name}", s.label), row);
     let repeats = s.manifest.searches();
     if repeats <= 1 {
         return Some(EngineView {
@@ -217,11 +213,14 @@ fn engine_view(
             low: r.low,
             high: r.high,
         },
-        None if se > 0.0 => IntervalView::Named {
-            name: format!("95% interval of the mean of {repeats} searches"),
-            low: cp - c960_balance::normal::two_sided(c960_balance::LEVEL) * se,
-            high: cp + c960_balance::normal::two_sided(c960_balance::LEVEL) * se,
-        },
+        None if se > 0.0 => {
+            let (low, high) = c960_balance::normal::interval(cp, se);
+            IntervalView::Named {
+                name: format!("95% interval of the mean of {repeats} searches"),
+                low,
+                high,
+            }
+        }
         None => IntervalView::Identical(repeats),
     };
     Some(EngineView {
@@ -244,11 +243,7 @@ pub(super) fn measured(
     row: usize,
     verdicts: Option<&Balance>,
 ) -> Measured {
-    let number = |label: &str, name: &str| -> Option<f64> {
-        cell(frame, &format!("{label}__{name}"), row, false)
-            .parse()
-            .ok()
-    };
+    let number = |label: &str, name: &str| number_at(frame, &format!("{label}__{name}"), row);
     let sp = u16::try_from(row).unwrap_or(u16::MAX);
     let consensus = consensus_view(sources, verdicts, sp);
     let engine = sources
@@ -256,11 +251,7 @@ pub(super) fn measured(
         .find(|s| s.kind == RunKind::Sweep)
         .and_then(|s| engine_view(frame, s, row, verdicts));
     let games = sources.iter().find(|s| s.kind.has_games()).and_then(|s| {
-        let count = |name: &str| {
-            cell(frame, &format!("{}__{name}", s.label), row, false)
-                .parse::<u64>()
-                .ok()
-        };
+        let count = |name: &str| count_at(frame, &format!("{}__{name}", s.label), row);
         Some(GamesView {
             source: if s.kind == RunKind::Import {
                 "imported games".to_owned()
@@ -273,7 +264,7 @@ pub(super) fn measured(
             black_wins: count("black_wins")?,
             score: number(&s.label, "white_score")?,
             interval: IntervalView::Named {
-                name: super::position::interval_name(&cell(
+                name: crate::view::interval_name(&cell(
                     frame,
                     &format!("{}__interval", s.label),
                     row,
@@ -289,7 +280,7 @@ pub(super) fn measured(
     let verdict = (!verdict.is_empty()).then(|| VerdictView {
         verdict,
         q_value: number_at(frame, "q_value", row).unwrap_or(1.0),
-        level: crate::balance::Settings::default().level,
+        level: c960_verdict::balance::Settings::default().level,
     });
     Measured {
         consensus,

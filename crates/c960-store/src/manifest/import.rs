@@ -21,8 +21,9 @@ pub struct ImportManifest<'a, F> {
     pub games: u64,
     /// Games read.
     pub read: u64,
-    /// [`crate::SEALED_TABLES`]: its tables carry seals, so a table found
-    /// without one was rewritten and is not read.
+    /// `sealed` (`SEALED_TABLES`, which the run's reader checks): its
+    /// tables carry seals, so a table found without one was rewritten and
+    /// is not read.
     pub tables: &'static str,
     /// When the import finished (RFC 3339).
     pub finished: String,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{ReferenceArg, ReportFormat};
+use super::{ReportFormat, reference_parser};
 
 #[derive(Debug, Args)]
 #[command(
@@ -40,12 +40,11 @@ pub(crate) struct BookBalancedArgs {
     /// centipawns of --reference.
     #[arg(long, value_name = "CP")]
     pub(crate) within: Option<f64>,
-    /// What the distance is measured from: `equal` is 0 cp (equal
-    /// chances, the default: testers play each opening with both
-    /// colours), `typical` the table's mean `balance_estimate`,
-    /// `classical` SP 518's.
-    #[arg(long, value_name = "REF", value_enum, default_value = "equal")]
-    pub(crate) reference: ReferenceArg,
+    /// What the distance is measured from (default: equal, as fair.html
+    /// and `c960 draw --fairest` rank; testers play each opening with both
+    /// colours).
+    #[arg(long, value_name = "REF", value_parser = reference_parser(), default_value = "equal")]
+    pub(crate) reference: c960_verdict::Reference,
     /// The book file (its manifest goes beside it, extension .json).
     #[arg(long, value_name = "FILE")]
     pub(crate) out: PathBuf,

@@ -15,8 +15,8 @@ use super::*;
     after_help = "Reads game tables (games.parquet of c960 selfplay or c960 import, or \
                         their directories) and sweep tables (sweep.parquet or sweep \
                         directories; runs of one engine and limit count as repeats) and writes \
-                        balance.csv (per position: verdict, q_value, balance_estimate, \
-                        balance_low, balance_high, and each method's columns) and balance.json \
+                        balance.csv (per position: verdict, q-value, the published estimate \
+                        with its 95 % interval, and each method's columns) and balance.json \
                         (settings, reliability of each method, verdict counts, engine \
                         agreement). Each position's verdict comes from the more reliable \
                         method (split-half reliability of games against sweeps) unless \
@@ -63,9 +63,11 @@ pub(crate) struct BalanceArgs {
     pub(crate) out: PathBuf,
 }
 
-#[derive(Debug, Args)]
-#[command(
-    after_help = "Judges one per-position column against independent per-position tables: \
+/// `c960 compare --help`'s text after the flags, naming the columns a
+/// table is read by when none is named.
+fn compare_help() -> String {
+    format!(
+        "Judges one per-position column against independent per-position tables: \
                         Pearson's and Spearman's correlations with percentile bootstrap \
                         intervals over positions, the share of each table's top and bottom \
                         deciles found in ours, and the offset and scale between them; with \
@@ -74,15 +76,19 @@ pub(crate) struct BalanceArgs {
                         Correlations are over the positions both sides score.\n\n\
                         A table is a run or balance directory (its balance.csv, sweep.parquet \
                         or positions.parquet), a Parquet or CSV table with an sp column, read \
-                        by its usual column (balance_estimate, score_cp_mean, score_cp, \
-                        white_score or value), or FILE:COLUMN for any other column \
+                        by its usual column ({}), or FILE:COLUMN for any other column \
                         (FILE:\"a:b\" names a column whose name holds a colon; a double \
                         quote inside is written twice).\n\n\
                         Examples:\n  \
                         c960 compare data/research-v3 --with eval960.csv --with analyzer.csv\n  \
                         c960 compare runs/sweep-x/sweep.parquet:score_cp --with theirs.csv:cp\n  \
-                        c960 compare balance --with a.csv --with b.csv --format csv --out agreement.csv"
-)]
+                        c960 compare balance --with a.csv --with b.csv --format csv --out agreement.csv",
+        c960_store::DEFAULT_COLUMNS.join(", ")
+    )
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = compare_help())]
 pub(crate) struct CompareArgs {
     /// The column to judge: a directory, a table, or `FILE:COLUMN`.
     #[arg(value_name = "TABLE")]

@@ -4,6 +4,7 @@
 use c960_balance::verdict::Verdict;
 use c960_core::Lang;
 use c960_report::kit::Paper;
+use c960_verdict::Reference;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -49,9 +50,9 @@ fn verdict_parser() -> impl clap::builder::TypedValueParser<Value = Verdict> {
                   rounds, and with --key the sealed rounds up to that key's round; with\n\
                   --balance, that the table is the one the record names (SHA-256) and that\n\
                   the candidates are exactly what its filters keep of that table.\n\n\
-                  Balance filters read balance.csv: balance_estimate is a position's White\n\
-                  edge in centipawns (the consensus of the table's engines), balance_low and\n\
-                  balance_high its 95 % interval.\n\n\
+                  Balance filters read balance.csv: its published estimate is a position's\n\
+                  White edge in centipawns (the consensus of the table's engines), with its\n\
+                  95 % interval.\n\n\
                   Examples:\n  \
                   c960 draw --seed 42\n  \
                   c960 draw --phrase \"Club Open 2026 round 1\"\n  \
@@ -177,13 +178,12 @@ pub(crate) struct DrawFilterArgs {
     /// --reference.
     #[arg(long, value_name = "CP", requires = "balance")]
     pub(crate) within: Option<f64>,
-    /// What --fairest and --within measure from, in the table's
-    /// `balance_estimate` (White's edge in centipawns, the consensus of its
-    /// engines): `equal` is 0 cp (equal chances), `typical` the mean over
-    /// the table's positions (the average position, what the verdicts
-    /// measure from), `classical` SP 518's estimate. Default: typical.
-    #[arg(long, value_name = "REF")]
-    pub(crate) reference: Option<ReferenceArg>,
+    /// What --fairest and --within measure from, in the table's published
+    /// estimates (White's edge in centipawns, the consensus of its
+    /// engines). Default: equal, as fair.html and `c960 book balanced`
+    /// rank.
+    #[arg(long, value_name = "REF", value_parser = reference_parser())]
+    pub(crate) reference: Option<Reference>,
     /// The balance table (`balance.csv`, or the directory holding it) that
     /// --verdict, --fairest and --within read; with --verify, the table to
     /// check a record's balance filter against.
@@ -191,15 +191,27 @@ pub(crate) struct DrawFilterArgs {
     pub(crate) balance: Option<PathBuf>,
 }
 
-/// What --fairest and --within measure from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ReferenceArg {
-    /// Equal chances: a White edge of 0 cp.
-    Equal,
-    /// The typical position: the mean `balance_estimate` of the table.
-    Typical,
-    /// The classical setup: SP 518's `balance_estimate` in the table.
-    Classical,
+/// `--reference`'s parser: what a balance ranking measures from, as
+/// c960-verdict's type.
+pub(crate) fn reference_parser() -> impl clap::builder::TypedValueParser<Value = Reference> {
+    super::named_values(&[
+        (
+            "equal",
+            "Equal chances: a White edge of 0 cp (the default, as fair.html ranks)",
+            Reference::Equal,
+        ),
+        (
+            "typical",
+            "The typical position: the mean estimate of the table's positions (what its \
+             verdicts measure from)",
+            Reference::Typical,
+        ),
+        (
+            "classical",
+            "The classical setup: SP 518's estimate in the table",
+            Reference::Classical,
+        ),
+    ])
 }
 
 /// Named lists of positions to exclude.

@@ -2,7 +2,7 @@
 //! `selfplay`, `merge` and `slurm`, with the engine and limit flags they share.
 
 use c960_engine::EngineName;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use std::{
     num::{NonZeroU32, NonZeroUsize},
     path::PathBuf,
@@ -10,26 +10,27 @@ use std::{
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
-use crate::cmd::run::Profile;
 
 /// One shard of a run, `I/N` (see `c960 merge` and `c960 slurm`).
 const SHARD_HELP: &str = "Play only shard I of N (0-based, e.g. 0/4 .. 3/4): a fixed part of \
                           the work units, (SP + game) mod N = I; merge the N shard \
                           directories with c960 merge";
 
-/// The profiles as `--profile` takes them, each with its description.
-impl ValueEnum for Profile {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[Profile::Quick, Profile::Research]
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.name()).help(self.describe()))
-    }
+/// Run profiles. Their help (`c960 run --help`) and `--profile`'s values
+/// are written from the very settings `--dry-run` shows (`cmd/run/`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Profile {
+    /// All 960 positions in minutes.
+    Quick,
+    /// Research grade: raters, adaptive self-play; hours, resumable.
+    Research,
 }
 
+/// `c960 run`'s flags; the text after them (`run_after_help` in
+/// `cmd/run/`, written from the plan) is added where the command line is
+/// built (`main.rs`).
 #[derive(Debug, Args)]
-#[command(after_help = crate::cmd::run::run_after_help())]
 pub(crate) struct RunArgs {
     /// Profile [default: quick].
     #[arg(long, value_enum)]

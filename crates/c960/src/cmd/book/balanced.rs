@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::{
     cli::{BookBalancedArgs, InputError},
-    cmd::balance_table::{ESTIMATE_COLUMN, INTERVAL_COLUMNS, Selection, Table},
+    cmd::balance_table::{Selection, Table},
     output::say,
 };
 
@@ -20,10 +20,8 @@ pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
         c960_store::Claim::new().input(&args.balance, "--balance"),
     )?;
     let selection = match (args.fairest, args.within) {
-        (Some(n), _) => Selection::Fairest(n.get(), args.reference.into()),
-        (None, Some(cp)) if cp.is_finite() && cp > 0.0 => {
-            Selection::Within(cp, args.reference.into())
-        }
+        (Some(n), _) => Selection::Fairest(n.get(), args.reference),
+        (None, Some(cp)) if cp.is_finite() && cp > 0.0 => Selection::Within(cp, args.reference),
         (None, Some(cp)) => {
             return Err(InputError(format!("--within {cp} must be a distance above 0 cp")).into());
         }
@@ -46,8 +44,12 @@ pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
     let setups: Vec<Setup> = positions.iter().map(|&p| Setup::Chess960(p)).collect();
     let mut balance = serde_json::to_value(&record)?;
     if let Value::Object(section) = &mut balance {
-        section.insert("estimate_column".to_owned(), json!(ESTIMATE_COLUMN));
-        section.insert("interval_columns".to_owned(), json!(INTERVAL_COLUMNS));
+        use c960_store::columns::balance as column;
+        section.insert("estimate_column".to_owned(), json!(column::ESTIMATE));
+        section.insert(
+            "interval_columns".to_owned(),
+            json!([column::LOW, column::HIGH]),
+        );
         section.insert(
             "distance".to_owned(),
             json!(

@@ -7,11 +7,12 @@ use std::{collections::BTreeSet, path::Path};
 use anyhow::Result;
 use c960_core::{Allowed, DrawFilter, Key, Seal, StartPosition, draw_sealed, parse_position_set};
 use c960_report::kit::{BalanceRecord, DrawnRecord, Excluded, SECRET_FILE, secret_of};
+use c960_verdict::Reference;
 use sha2::{Digest, Sha256};
 
 use super::record::Record;
 use crate::{
-    cli::{DrawFilterArgs, InputError, ReferenceArg},
+    cli::{DrawFilterArgs, InputError},
     cmd::balance_table::{Selection, Table},
 };
 
@@ -70,7 +71,7 @@ impl DrawFilterArgs {
 
     /// The selection --verdict, --fairest or --within asks for.
     fn selection(&self) -> Result<Option<Selection>> {
-        let reference = self.reference.unwrap_or(ReferenceArg::Typical).into();
+        let reference = self.reference.unwrap_or(Reference::DEFAULT);
         if self.reference.is_some() && self.fairest.is_none() && self.within.is_none() {
             return Err(
                 InputError("--reference goes with --fairest or --within".to_owned()).into(),

@@ -17,7 +17,7 @@ use c960_report::kit::{
 };
 
 use crate::cli::{ExcludePreset, InputError};
-use crate::cmd::balance_table::Selection;
+use crate::cmd::balance_table::selection_of_record;
 
 /// What a draw record says, read and checked for its form.
 pub(super) struct Record {
@@ -231,7 +231,7 @@ fn check_balance(
     balance: &BalanceRecord,
     candidates: &[StartPosition],
 ) -> Result<Allowed, String> {
-    Selection::of_record(balance)?;
+    selection_of_record(balance)?;
     if !balance
         .sha256
         .parse::<Key>()

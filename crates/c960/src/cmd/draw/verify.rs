@@ -10,7 +10,7 @@ use c960_core::{Allowed, Features, Key, StartPosition, draw_among, draw_sealed, 
 use super::record;
 use crate::{
     cli::InputError,
-    cmd::balance_table::{Selection, Table},
+    cmd::balance_table::{Table, selection_of_record},
     output::Text,
 };
 use c960_report::kit::BalanceRecord;
@@ -189,7 +189,7 @@ fn check_table(file: &Path, record: &record::Record, table: &Path) -> Result<usi
         ))
         .into());
     }
-    let selection = Selection::of_record(balance)
+    let selection = selection_of_record(balance)
         .map_err(|e| InputError(format!("{} does not verify: {e}", file.display())))?;
     let (positions, reference_cp) = read.select(selection)?;
     let again = read.record(selection, positions.len(), reference_cp);

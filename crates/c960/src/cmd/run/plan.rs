@@ -118,15 +118,18 @@ pub(super) struct SelfplayPlan {
     pub(super) draw_after: u32,
 }
 
-/// Run profiles. Their help (`c960 run --help`) is written from the very
-/// settings `--dry-run` shows ([`Profile::describe`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum Profile {
-    /// All 960 positions in minutes.
-    Quick,
-    /// Research grade: raters, adaptive self-play; hours, resumable.
-    Research,
+pub(super) use crate::cli::Profile;
+
+/// The profiles as `--profile` takes them, each with its description
+/// (written from the very settings `--dry-run` shows).
+impl clap::ValueEnum for Profile {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Profile::Quick, Profile::Research]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.describe()))
+    }
 }
 
 impl Profile {

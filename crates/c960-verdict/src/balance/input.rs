@@ -8,19 +8,18 @@ use std::{
 };
 
 use c960_balance::consensus::MAX_SCORE;
-use c960_balance::verdict::Verdict;
-use c960_core::{POSITION_COUNT, StartPosition};
+use c960_core::POSITION_COUNT;
 use polars::prelude::*;
 
-use crate::ReportError;
+use crate::VerdictError;
 
 /// Reads the columns `needs` (and `optional` where present) of a table,
 /// after checking it: its seal (if any) matches, it has the columns, and
 /// it is a Chess960 table (positions in a column `sp`), not a Double
 /// Fischer Random one.
-fn open_checked(path: &Path, needs: &[&str], optional: &[&str]) -> Result<DataFrame, ReportError> {
+fn open_checked(path: &Path, needs: &[&str], optional: &[&str]) -> Result<DataFrame, VerdictError> {
     c960_store::check_parquet(path)?;
-    let names = crate::parquet_columns::names(path)?;
+    let names = c960_store::parquet_column_names(path)?;
     if !names.iter().any(|n| n == "sp") && names.iter().any(|n| n == "setup") {
         return Err(bad(
             path,
@@ -40,11 +39,11 @@ fn open_checked(path: &Path, needs: &[&str], optional: &[&str]) -> Result<DataFr
         .chain(optional.iter().filter(|c| names.iter().any(|n| n == *c)))
         .map(|c| (*c).to_owned())
         .collect();
-    crate::parquet_columns::columns(path, columns)
+    Ok(c960_store::parquet_columns(path, columns)?)
 }
 
 /// Scores of a games table per position, in game order.
-pub(super) fn read_games(path: &Path) -> Result<BTreeMap<u16, Vec<f64>>, ReportError> {
+pub(super) fn read_games(path: &Path) -> Result<BTreeMap<u16, Vec<f64>>, VerdictError> {
     let frame = open_checked(path, &["sp", "game", "white_score"], &[])?;
     let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
     let game = frame.column("game")?.cast(&DataType::UInt64)?;
@@ -97,7 +96,7 @@ const ROUTINE_OPTIONS: [&str; 7] = [
 ];
 
 /// Whether an option is one every c960 search sets the same way.
-pub(crate) fn is_routine(name: &str, value: &str) -> bool {
+pub fn is_routine(name: &str, value: &str) -> bool {
     ROUTINE_OPTIONS.contains(&format!("{name}={value}").as_str())
 }
 
@@ -126,7 +125,7 @@ const MATE_CP: f64 = 1000.0;
 pub(super) fn read_sweep(
     path: &Path,
     run: usize,
-) -> Result<Vec<(String, u16, String, f64)>, ReportError> {
+) -> Result<Vec<(String, u16, String, f64)>, VerdictError> {
     let frame = open_checked(
         path,
         &[
@@ -139,7 +138,7 @@ pub(super) fn read_sweep(
         ],
         &["repeat"],
     )?;
-    let text = |name: &str| -> Result<Vec<String>, ReportError> {
+    let text = |name: &str| -> Result<Vec<String>, VerdictError> {
         let c = frame.column(name)?.cast(&DataType::String)?;
         let c = c.str()?;
         Ok((0..c.len())
@@ -200,16 +199,16 @@ pub(super) fn read_sweep(
     Ok(out)
 }
 
-pub(super) fn io_error(path: &Path, e: &io::Error) -> ReportError {
-    ReportError::Io(io::Error::new(
+pub(super) fn io_error(path: &Path, e: &io::Error) -> VerdictError {
+    VerdictError::Io(io::Error::new(
         e.kind(),
         format!("cannot read {}: {e}", path.display()),
     ))
 }
 
-pub(super) fn bad(path: &Path, reason: String) -> ReportError {
-    ReportError::BadRun {
-        dir: path.to_owned(),
+pub(super) fn bad(path: &Path, reason: String) -> VerdictError {
+    VerdictError::BadInput {
+        path: path.to_owned(),
         reason,
     }
 }
@@ -248,11 +247,11 @@ pub(super) struct Seen {
 }
 
 impl Seen {
-    pub(super) fn path(&mut self, file: &Path) -> Result<(), ReportError> {
+    pub(super) fn path(&mut self, file: &Path) -> Result<(), VerdictError> {
         let canonical = file.canonicalize().map_err(|e| io_error(file, &e))?;
         if let Some((first, _)) = self.paths.iter().find(|(_, c)| *c == canonical) {
-            return Err(ReportError::BadRun {
-                dir: file.to_owned(),
+            return Err(VerdictError::BadInput {
+                path: file.to_owned(),
                 reason: format!(
                     "given twice (also as {}): each table counts once",
                     first.display()
@@ -263,12 +262,12 @@ impl Seen {
         Ok(())
     }
 
-    pub(super) fn content(&mut self, file: &Path, rows: &str) -> Result<(), ReportError> {
+    pub(super) fn content(&mut self, file: &Path, rows: &str) -> Result<(), VerdictError> {
         use sha2::{Digest, Sha256};
         let digest: [u8; 32] = Sha256::digest(rows.as_bytes()).into();
         if let Some((first, _)) = self.contents.iter().find(|(_, d)| *d == digest) {
-            return Err(ReportError::BadRun {
-                dir: file.to_owned(),
+            return Err(VerdictError::BadInput {
+                path: file.to_owned(),
                 reason: format!(
                     "holds the same rows as {}: the same searches or games would count twice",
                     first.display()
@@ -278,39 +277,4 @@ impl Seen {
         self.contents.push((file.to_owned(), digest));
         Ok(())
     }
-}
-
-/// The positions whose verdict is `verdict` in a `balance.csv`.
-pub fn positions_with_verdict(
-    csv: &Path,
-    verdict: Verdict,
-) -> Result<Vec<StartPosition>, ReportError> {
-    let frame = CsvReadOptions::default()
-        .with_has_header(true)
-        .try_into_reader_with_file_path(Some(csv.to_owned()))?
-        .finish()?;
-    let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
-    let v = frame.column("verdict")?.cast(&DataType::String)?;
-    let (sp, v) = (sp.u32()?, v.str()?);
-    let mut out = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for i in 0..frame.height() {
-        if let Some(s) = sp.get(i)
-            && !seen.insert(s)
-        {
-            return Err(bad(
-                csv,
-                format!(
-                    "SP {s} appears twice (row {}): a verdict table lists each position once",
-                    i + 1
-                ),
-            ));
-        }
-        if v.get(i) == Some(verdict.name())
-            && let Some(s) = sp.get(i).and_then(|s| u16::try_from(s).ok())
-        {
-            out.push(StartPosition::new(s).map_err(|e| bad(csv, e.to_string()))?);
-        }
-    }
-    Ok(out)
 }

@@ -70,21 +70,18 @@ pub(super) fn from_games(
     let components_reliability = components(&means, &ses).map(|c| c.reliability);
     let mut rows = BTreeMap::new();
     for (i, sp) in sps.iter().enumerate() {
-        let cs = if settings.fixed_n {
-            let half = c960_balance::normal::two_sided(c960_balance::LEVEL) * ses[i];
-            c960_balance::sequential::Sequence {
-                mean: means[i],
-                low: (means[i] - half).max(0.0),
-                high: (means[i] + half).min(1.0),
-                n: scores[sp].len() as u64,
-            }
-        } else {
-            confidence_sequence(&scores[sp], 0.05)
-        };
+        let cs = score_interval(&scores[sp], means[i], ses[i], settings.fixed_n);
         // A score lies in [0, 1], and so does its interval.
-        let (s, lo, hi) = shrunk.as_ref().map_or((means[i], cs.low, cs.high), |r| {
-            (r[i].estimate, r[i].low.max(0.0), r[i].high.min(1.0))
-        });
+        let (s, lo, hi, sd) = shrunk
+            .as_ref()
+            .map_or((means[i], cs.low, cs.high, f64::NAN), |r| {
+                (
+                    r[i].estimate,
+                    r[i].low.max(0.0),
+                    r[i].high.min(1.0),
+                    r[i].sd,
+                )
+            });
         rows.insert(
             *sp,
             GamesRow {
@@ -95,6 +92,7 @@ pub(super) fn from_games(
                 shrunk: s,
                 shrunk_low: lo,
                 shrunk_high: hi,
+                shrunk_sd: sd,
                 decision: decisions[i],
             },
         );
@@ -107,6 +105,29 @@ pub(super) fn from_games(
         &decisions,
     );
     (summary, rows)
+}
+
+/// A position's White score `mean` of `scores` with its 95 % interval,
+/// within 0..1: normal with the standard error `se` for a fixed number of
+/// games (`fixed_n`), else the anytime-valid confidence sequence.
+#[allow(clippy::cast_precision_loss)]
+fn score_interval(
+    scores: &[f64],
+    mean: f64,
+    se: f64,
+    fixed_n: bool,
+) -> c960_balance::sequential::Sequence {
+    if fixed_n {
+        let (low, high) = c960_balance::normal::interval(mean, se);
+        c960_balance::sequential::Sequence {
+            mean,
+            low: low.max(0.0),
+            high: high.min(1.0),
+            n: scores.len() as u64,
+        }
+    } else {
+        confidence_sequence(scores, 0.05)
+    }
 }
 
 pub(super) fn count(decisions: &[Decision]) -> BTreeMap<String, usize> {
@@ -179,8 +200,8 @@ fn consensus_rows(
 ) -> BTreeMap<u16, SweepRow> {
     let mut out = BTreeMap::new();
     for (i, (sp, e)) in present.iter().enumerate() {
-        let (s, lo, hi) = shrunk.map_or((e.estimate, e.low, e.high), |r| {
-            (r[i].estimate, r[i].low, r[i].high)
+        let (s, lo, hi, sd) = shrunk.map_or((e.estimate, e.low, e.high, e.se), |r| {
+            (r[i].estimate, r[i].low, r[i].high, r[i].sd)
         });
         out.insert(
             *sp,
@@ -195,6 +216,7 @@ fn consensus_rows(
                 shrunk: s,
                 shrunk_low: lo,
                 shrunk_high: hi,
+                shrunk_sd: sd,
                 decision: decisions[i],
             },
         );
@@ -311,6 +333,7 @@ fn one_rater(
                     shrunk: estimate,
                     shrunk_low: f64::NAN,
                     shrunk_high: f64::NAN,
+                    shrunk_sd: f64::NAN,
                     decision: unresolved,
                 },
             )

@@ -44,18 +44,19 @@ use c960_store::Frame;
 use polars::prelude::*;
 use serde::Serialize;
 
-use crate::ReportError;
+use crate::{BalanceRow, Interval, VerdictError};
 
 mod estimate;
 mod input;
 
 use estimate::{count, from_games, from_sweeps};
-pub(crate) use input::is_routine;
-pub use input::positions_with_verdict;
+pub use input::is_routine;
 use input::{Seen, io_error, read_games, read_sweep, searches, table};
 
 /// The verdict table's file names.
 pub use c960_store::BALANCE_CSV;
+
+pub use crate::row::Method;
 
 /// The summary with reliability and settings.
 pub const BALANCE_JSON: &str = "balance.json";
@@ -111,36 +112,6 @@ pub enum VerdictsFrom {
     Sweep,
 }
 
-/// A method of estimating balance.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Method {
-    /// White's score in games.
-    Games,
-    /// The engines' consensus score.
-    Sweep,
-}
-
-impl Method {
-    /// Its name in `balance.csv`'s `verdict_method` column.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Games => "games",
-            Method::Sweep => "sweep",
-        }
-    }
-
-    /// The other method.
-    #[must_use]
-    pub fn other(self) -> Method {
-        match self {
-            Method::Games => Method::Sweep,
-            Method::Sweep => Method::Games,
-        }
-    }
-}
-
 /// One position's figures from games.
 #[derive(Clone, Debug, Serialize)]
 pub struct GamesRow {
@@ -158,6 +129,8 @@ pub struct GamesRow {
     pub shrunk_low: f64,
     /// Its upper end.
     pub shrunk_high: f64,
+    /// The shrunk estimate's standard deviation.
+    pub shrunk_sd: f64,
     /// The verdict from games.
     pub decision: Decision,
 }
@@ -187,6 +160,8 @@ pub struct SweepRow {
     pub shrunk_low: f64,
     /// Its upper end.
     pub shrunk_high: f64,
+    /// The shrunk estimate's standard deviation.
+    pub shrunk_sd: f64,
     /// The verdict from the sweep.
     pub decision: Decision,
 }
@@ -297,9 +272,9 @@ pub fn compute(
     games: &[PathBuf],
     sweeps: &[PathBuf],
     settings: Settings,
-) -> Result<Balance, ReportError> {
-    compute_any(games, sweeps, settings)?.ok_or_else(|| ReportError::BadRun {
-        dir: games
+) -> Result<Balance, VerdictError> {
+    compute_any(games, sweeps, settings)?.ok_or_else(|| VerdictError::BadInput {
+        path: games
             .iter()
             .chain(sweeps)
             .next()
@@ -321,7 +296,7 @@ struct Tables {
 
 /// Reads the game tables `games` and sweep tables `sweeps`, refusing one
 /// given twice (by path or content).
-fn read_all(games: &[PathBuf], sweeps: &[PathBuf]) -> Result<Tables, ReportError> {
+fn read_all(games: &[PathBuf], sweeps: &[PathBuf]) -> Result<Tables, VerdictError> {
     let mut inputs = Vec::new();
     let mut seen = Seen::default();
     let mut scores: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
@@ -360,7 +335,7 @@ pub fn compute_any(
     games: &[PathBuf],
     sweeps: &[PathBuf],
     settings: Settings,
-) -> Result<Option<Balance>, ReportError> {
+) -> Result<Option<Balance>, VerdictError> {
     let Tables {
         scores,
         sweep_rows,
@@ -451,87 +426,124 @@ fn choose(
     }
 }
 
-/// The primary verdict of a position: its method's name, its decision, and
-/// the balance estimate with its interval.
-type Primary = (&'static str, Decision, f64, f64, f64);
-
 impl Balance {
+    /// Each position's published balance, by SP: from the chosen method,
+    /// or from the other where the chosen one has no data on the position.
+    #[must_use]
+    pub fn rows(&self) -> Vec<BalanceRow> {
+        let finite = |low: f64, high: f64| {
+            (low.is_finite() && high.is_finite()).then_some(Interval { low, high })
+        };
+        let of = |sp: u16, method: Method| {
+            let (decision, estimate, interval, raters) = match method {
+                Method::Games => self.games_rows.get(&sp).map(|r| {
+                    (
+                        r.decision,
+                        r.shrunk,
+                        finite(r.shrunk_low, r.shrunk_high),
+                        None,
+                    )
+                })?,
+                Method::Sweep => self.sweep_rows.get(&sp).map(|r| {
+                    (
+                        r.decision,
+                        r.shrunk,
+                        finite(r.shrunk_low, r.shrunk_high),
+                        u32::try_from(r.engines).ok(),
+                    )
+                })?,
+            };
+            Some(BalanceRow {
+                sp: StartPosition::new(sp).ok()?,
+                verdict: decision.verdict,
+                q_value: Some(decision.q_value),
+                method: Some(method),
+                estimate: Some(estimate),
+                interval,
+                raters,
+            })
+        };
+        (0..POSITION_COUNT)
+            .filter_map(|sp| {
+                of(sp, self.verdict_method).or_else(|| of(sp, self.verdict_method.other()))
+            })
+            .collect()
+    }
+
+    /// The standard deviation and the degrees of freedom of a position's
+    /// published estimate (infinite degrees of freedom: normal), when it
+    /// has an interval.
+    #[must_use]
+    pub fn error_of(&self, row: &BalanceRow) -> Option<(f64, f64)> {
+        let sp = row.sp.sp();
+        let (sd, df) = match row.method? {
+            Method::Games => self
+                .games_rows
+                .get(&sp)
+                .map(|r| (r.shrunk_sd, f64::INFINITY))?,
+            Method::Sweep => self.sweep_rows.get(&sp).map(|r| (r.shrunk_sd, r.df))?,
+        };
+        (sd.is_finite() && sd > 0.0).then_some((sd, df))
+    }
+
     /// The verdict table: one row per position with any data, by SP.
     pub fn frame(&self) -> PolarsResult<DataFrame> {
-        let sps: Vec<u16> = (0..POSITION_COUNT)
-            .filter(|sp| self.games_rows.contains_key(sp) || self.sweep_rows.contains_key(sp))
-            .collect();
-        // The primary verdict: from the chosen method, or from the other
-        // where the chosen one has no data on the position.
-        let primary = |sp: &u16| -> Option<Primary> {
-            let of = |method: Method| {
-                match method {
-                    Method::Games => self
-                        .games_rows
-                        .get(sp)
-                        .map(|r| (r.decision, r.shrunk, r.shrunk_low, r.shrunk_high)),
-                    Method::Sweep => self
-                        .sweep_rows
-                        .get(sp)
-                        .map(|r| (r.decision, r.shrunk, r.shrunk_low, r.shrunk_high)),
-                }
-                .map(|(d, e, low, high)| (method.name(), d, e, low, high))
-            };
-            of(self.verdict_method).or_else(|| of(self.verdict_method.other()))
-        };
-        let rows: Vec<(u16, Option<Primary>)> = sps.iter().map(|sp| (*sp, primary(sp))).collect();
-        let finite = |v: f64| v.is_finite().then_some(v);
-        let placement = |sp: u16| {
-            StartPosition::new(sp)
-                .map(StartPosition::placement)
-                .unwrap_or_default()
-        };
+        use c960_store::columns::balance as column;
+        let rows = self.rows();
         let frame = Frame::new(&rows)
-            .column("sp", |(sp, _)| u32::from(*sp))
-            .column("placement", |(sp, _)| placement(*sp))
-            .column("verdict", |(_, p)| p.map(|x| x.1.verdict.name()))
-            .column("q_value", |(_, p)| p.map(|x| x.1.q_value))
-            .column("balance_estimate", |(_, p)| p.map(|x| x.2))
-            .column("balance_low", |(_, p)| p.and_then(|x| finite(x.3)))
-            .column("balance_high", |(_, p)| p.and_then(|x| finite(x.4)))
-            .column("verdict_method", |(_, p)| p.map(|x| x.0));
+            .column(column::SP, |r| u32::from(r.sp.sp()))
+            .column(column::PLACEMENT, |r| r.sp.placement())
+            .column(column::VERDICT, |r| r.verdict.name())
+            .column(column::Q_VALUE, |r| r.q_value)
+            .column(column::ESTIMATE, |r| r.estimate)
+            .column(column::LOW, |r| r.interval.map(|i| i.low))
+            .column(column::HIGH, |r| r.interval.map(|i| i.high))
+            .column(column::METHOD, |r| r.method.map(Method::name));
         self.method_columns(frame).build()
     }
 
     /// `frame` with each method's own columns.
-    fn method_columns<'r>(
-        &self,
-        frame: Frame<'r, (u16, Option<Primary>)>,
-    ) -> Frame<'r, (u16, Option<Primary>)> {
-        let games = |sp: &u16, f: fn(&GamesRow) -> f64| self.games_rows.get(sp).map(f);
+    fn method_columns<'r>(&self, frame: Frame<'r, BalanceRow>) -> Frame<'r, BalanceRow> {
+        use c960_store::columns::balance as column;
+        let games =
+            |r: &BalanceRow, f: fn(&GamesRow) -> f64| self.games_rows.get(&r.sp.sp()).map(f);
         // Figures that are not measured (NaN) are left empty.
-        let sweep = |sp: &u16, f: fn(&SweepRow) -> f64| {
-            self.sweep_rows.get(sp).map(f).filter(|v| v.is_finite())
+        let sweep = |r: &BalanceRow, f: fn(&SweepRow) -> f64| {
+            self.sweep_rows
+                .get(&r.sp.sp())
+                .map(f)
+                .filter(|v| v.is_finite())
         };
+        let games_row = |r: &BalanceRow| self.games_rows.get(&r.sp.sp());
+        let sweep_row = |r: &BalanceRow| self.sweep_rows.get(&r.sp.sp());
         frame
-            .column("games", |(sp, _)| self.games_rows.get(sp).map(|r| r.games))
-            .column("games_score", |(sp, _)| games(sp, |r| r.score))
-            .column("games_score_low", |(sp, _)| games(sp, |r| r.low))
-            .column("games_score_high", |(sp, _)| games(sp, |r| r.high))
-            .column("games_verdict", |(sp, _)| {
-                self.games_rows.get(sp).map(|r| r.decision.verdict.name())
+            .column(column::GAMES, move |r| games_row(r).map(|g| g.games))
+            .column(column::GAMES_SCORE, move |r| games(r, |g| g.score))
+            .column(column::GAMES_SCORE_LOW, move |r| games(r, |g| g.low))
+            .column(column::GAMES_SCORE_HIGH, move |r| games(r, |g| g.high))
+            .column(column::GAMES_VERDICT, move |r| {
+                games_row(r).map(|g| g.decision.verdict.name())
             })
-            .column("games_q_value", |(sp, _)| games(sp, |r| r.decision.q_value))
-            .column("sweep_engines", |(sp, _)| {
-                self.sweep_rows.get(sp).map(|r| r.engines as u32)
+            .column(column::GAMES_Q_VALUE, move |r| {
+                games(r, |g| g.decision.q_value)
             })
-            .column("sweep_cp", |(sp, _)| sweep(sp, |r| r.estimate))
-            .column("sweep_cp_low", |(sp, _)| sweep(sp, |r| r.low))
-            .column("sweep_cp_high", |(sp, _)| sweep(sp, |r| r.high))
-            .column("sweep_shrunk_cp", |(sp, _)| sweep(sp, |r| r.shrunk))
-            .column("sweep_verdict", |(sp, _)| {
-                self.sweep_rows.get(sp).map(|r| r.decision.verdict.name())
+            .column(column::SWEEP_ENGINES, move |r| {
+                sweep_row(r).map(|s| s.engines as u32)
             })
-            .column("sweep_q_value", |(sp, _)| sweep(sp, |r| r.decision.q_value))
+            .column(column::SWEEP_CP, move |r| sweep(r, |s| s.estimate))
+            .column(column::SWEEP_CP_LOW, move |r| sweep(r, |s| s.low))
+            .column(column::SWEEP_CP_HIGH, move |r| sweep(r, |s| s.high))
+            .column(column::SWEEP_SHRUNK_CP, move |r| sweep(r, |s| s.shrunk))
+            .column(column::SWEEP_VERDICT, move |r| {
+                sweep_row(r).map(|s| s.decision.verdict.name())
+            })
+            .column(column::SWEEP_Q_VALUE, move |r| {
+                sweep(r, |s| s.decision.q_value)
+            })
     }
 
     /// Writes `balance.csv` and `balance.json` into `dir`, atomically.
-    pub fn write(&self, dir: &Path) -> Result<(), ReportError> {
+    pub fn write(&self, dir: &Path) -> Result<(), VerdictError> {
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
         let mut frame = self.frame()?;
         c960_store::write_atomically(&dir.join(BALANCE_CSV), |out| {

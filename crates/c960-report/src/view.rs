@@ -1,0 +1,134 @@
+//! The view models the sheet and the site's pages share: plain data,
+//! filled from the verdicts and the runs' tables and rendered as they are —
+//! a view computes no number, it only writes one out.
+
+use c960_core::Lang;
+
+use crate::lang::text;
+
+/// An interval as a sheet shows it: named, or why there is none. A zero
+/// width is never shown as an interval.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IntervalView {
+    /// An interval with its name, e.g. `95% trinomial interval`.
+    Named {
+        /// What kind of interval it is.
+        name: String,
+        /// Lower end.
+        low: f64,
+        /// Upper end.
+        high: f64,
+    },
+    /// A single search: its noise is not measured.
+    SingleSearch,
+    /// Repeated searches that all gave the same score: no interval.
+    Identical(u32),
+}
+
+impl IntervalView {
+    /// The interval in words, its ends written by `number`.
+    pub(crate) fn words(&self, lang: Lang, number: impl Fn(f64) -> String) -> String {
+        match self {
+            IntervalView::Named { name, low, high } if high - low > 1e-9 => text(lang, "interval")
+                .replace("{name}", name)
+                .replace("{low}", &number(*low))
+                .replace("{high}", &number(*high)),
+            IntervalView::Named { .. } => text(lang, "no_width").to_owned(),
+            IntervalView::SingleSearch => text(lang, "single_search").to_owned(),
+            IntervalView::Identical(n) => text(lang, "identical").replace("{n}", &n.to_string()),
+        }
+    }
+}
+
+/// An engine's view of a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineView {
+    /// Who says so, e.g. `Stockfish 15.1 at 1,000,000 nodes`.
+    pub source: String,
+    /// White's advantage in centipawns.
+    pub cp: f64,
+    /// Its interval, or why there is none.
+    pub interval: IntervalView,
+}
+
+/// The consensus of several raters (engines or engine settings) about a
+/// position: one estimate on the reference rater's centipawn scale, with
+/// its interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConsensusView {
+    /// Raters that scored the position.
+    pub raters: usize,
+    /// The reference rater whose centipawn scale the estimate is on, e.g.
+    /// `Stockfish 19 WASM at nodes 4000000`.
+    pub reference: String,
+    /// White's advantage in centipawns on that scale.
+    pub cp: f64,
+    /// Its interval, named by its kind.
+    pub interval: IntervalView,
+}
+
+/// How the games from a position went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GamesView {
+    /// Who played, e.g. `self-play, Stockfish 15.1` or `imported games`.
+    pub source: String,
+    /// Games.
+    pub games: u64,
+    /// White wins.
+    pub white_wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Black wins.
+    pub black_wins: u64,
+    /// White's score, (W + D/2) / games.
+    pub score: f64,
+    /// Its interval, named by its kind.
+    pub interval: IntervalView,
+}
+
+/// A verdict with its q-value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerdictView {
+    /// `balanced`, `more-for-white`, `less-for-white` or `unresolved`.
+    pub verdict: String,
+    /// The Benjamini–Hochberg q-value.
+    pub q_value: f64,
+    /// The false discovery rate the verdicts are controlled at.
+    pub level: f64,
+}
+
+/// What is measured about a position (each part optional).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Measured {
+    /// The consensus of the raters, where there are several: quoted
+    /// instead of any one engine's view.
+    pub consensus: Option<ConsensusView>,
+    /// One engine's view, quoted where there is no consensus.
+    pub engine: Option<EngineView>,
+    /// The games.
+    pub games: Option<GamesView>,
+    /// The verdict.
+    pub verdict: Option<VerdictView>,
+}
+
+/// The name of a game run's interval for White's score, from its table's
+/// `interval` column (`trinomial`, `pairs` or `anytime`).
+#[must_use]
+pub fn interval_name(kind: &str) -> &'static str {
+    match kind {
+        "pairs" => "95% interval over colour-reversed pairs",
+        "anytime" => "95% anytime-valid interval",
+        _ => "95% trinomial interval",
+    }
+}
+
+/// A q-value to three decimals; one that would read `0.000` is
+/// `< 0.001` (a q-value is never zero).
+#[must_use]
+pub fn q_value_text(q: f64) -> String {
+    if q < 0.0005 {
+        "< 0.001".to_owned()
+    } else {
+        format!("{q:.3}")
+    }
+}

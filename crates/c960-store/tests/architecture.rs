@@ -1,0 +1,199 @@
+//! The invariants `docs/architecture.md` states, checked against the
+//! sources: the dependency graph it draws is every `Cargo.toml`'s, the pure
+//! floors do no I/O, the store starts no process, there is one
+//! `Reference`, the published estimate's column is named in at most two
+//! source files, and the report computes no statistics.
+
+use std::{collections::BTreeMap, fs};
+
+use super::shape::{root, source_files};
+
+/// The architecture page.
+fn page() -> String {
+    fs::read_to_string(root().join("docs/architecture.md")).expect("docs/architecture.md")
+}
+
+/// The graph the page draws: the `text` block whose lines are
+/// `crate: its c960 dependencies`.
+fn drawn_graph() -> BTreeMap<String, Vec<String>> {
+    let page = page();
+    let block = page
+        .split("```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a ```text block with the dependency graph");
+    block
+        .lines()
+        .map(|line| {
+            let (krate, deps) = line.split_once(':').expect("`crate: deps`");
+            let mut deps: Vec<String> = deps.split_whitespace().map(str::to_owned).collect();
+            deps.sort();
+            (krate.trim().to_owned(), deps)
+        })
+        .collect()
+}
+
+/// Every crate's c960 dependencies, as its `Cargo.toml` declares them
+/// (`[dependencies]` only).
+fn declared_graph() -> BTreeMap<String, Vec<String>> {
+    let mut graph = BTreeMap::new();
+    for entry in fs::read_dir(root().join("crates")).expect("crates/") {
+        let dir = entry.expect("a directory entry").path();
+        let Ok(manifest) = fs::read_to_string(dir.join("Cargo.toml")) else {
+            continue;
+        };
+        let name = manifest
+            .lines()
+            .find_map(|l| l.strip_prefix("name = "))
+            .expect("a package name")
+            .trim_matches('"')
+            .to_owned();
+        let mut deps: Vec<String> = manifest
+            .split("\n[dependencies]\n")
+            .nth(1)
+            .map_or("", |rest| rest.split("\n[").next().unwrap_or(""))
+            .lines()
+            .filter(|l| l.starts_with("c960"))
+            .filter_map(|l| l.split(['.', ' ', '=']).next())
+            .map(str::to_owned)
+            .collect();
+        deps.sort();
+        graph.insert(name, deps);
+    }
+    graph
+}
+
+#[test]
+fn the_dependency_graph_is_the_one_the_architecture_page_draws() {
+    assert_eq!(drawn_graph(), declared_graph());
+}
+
+#[test]
+fn crates_depend_downward_only() {
+    // The page lists each crate after everything it depends on.
+    let page = page();
+    let block = page.split("```text\n").nth(1).expect("the graph");
+    let order: Vec<&str> = block
+        .lines()
+        .take_while(|l| !l.starts_with("```"))
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    for (krate, deps) in drawn_graph() {
+        let at = order.iter().position(|c| *c == krate).expect("listed");
+        for dep in deps {
+            let dep_at = order.iter().position(|c| *c == dep).expect("listed");
+            assert!(dep_at < at, "{krate} depends on {dep}, listed after it");
+        }
+    }
+}
+
+/// The source files (tests included) of `krate`'s `src`.
+fn crate_sources(krate: &str) -> Vec<(String, String)> {
+    let prefix = format!("crates/{krate}/src/");
+    source_files(true)
+        .into_iter()
+        .filter(|(name, _)| name.starts_with(&prefix))
+        .collect()
+}
+
+/// The files of `files` whose text contains any of `needles`.
+fn containing(files: &[(String, String)], needles: &[&str]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(_, text)| needles.iter().any(|n| text.contains(n)))
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+#[test]
+fn the_pure_floors_do_no_io() {
+    for krate in ["c960-core", "c960-balance"] {
+        let files = crate_sources(krate);
+        assert!(!files.is_empty(), "{krate} has sources");
+        let io = containing(
+            &files,
+            &["std::fs", "fs::", "std::process", "process::", "std::net"],
+        );
+        assert!(io.is_empty(), "{krate} does I/O in {io:?}");
+    }
+}
+
+#[test]
+fn the_store_starts_no_process() {
+    // Unit-test modules aside: a test may make a FIFO.
+    let files: Vec<(String, String)> = source_files(false)
+        .into_iter()
+        .filter(|(name, _)| name.starts_with("crates/c960-store/src/"))
+        .collect();
+    let starts = containing(&files, &["process::Command", "Command::new"]);
+    assert!(
+        starts.is_empty(),
+        "the store starts a process in {starts:?}"
+    );
+}
+
+#[test]
+fn the_report_computes_no_statistics() {
+    let files = crate_sources("c960-report");
+    assert!(!files.is_empty());
+    let computing = containing(&files, &["sqrt"]);
+    assert!(
+        computing.is_empty(),
+        "c960-report computes statistics (sqrt) in {computing:?}: they belong in \
+         c960-balance or c960-verdict"
+    );
+}
+
+#[test]
+fn there_is_one_reference_of_balance() {
+    let sources: Vec<(String, String)> = source_files(true)
+        .into_iter()
+        .filter(|(name, _)| name.contains("/src/"))
+        .collect();
+    let defining = containing(&sources, &["enum Reference", "struct Reference"]);
+    assert_eq!(defining, ["crates/c960-verdict/src/reference.rs"]);
+}
+
+#[test]
+fn the_published_estimates_column_is_named_in_at_most_two_source_files() {
+    let name = c960_store::columns::balance::ESTIMATE;
+    let all = source_files(true);
+    let naming = containing(&all, &[name]);
+    assert!(
+        !naming.is_empty() && naming.len() <= 2,
+        "{name} is written in {naming:?}: name it through c960_store::columns::balance"
+    );
+    // The templates show it through the constant too.
+    let mut templates = Vec::new();
+    for krate in fs::read_dir(root().join("crates")).expect("crates/") {
+        let dir = krate.expect("a directory entry").path().join("templates");
+        collect_templates(&dir, &mut templates);
+    }
+    let named: Vec<String> = templates
+        .iter()
+        .filter(|(_, text)| text.contains(name))
+        .map(|(path, _)| path.clone())
+        .collect();
+    assert!(named.is_empty(), "templates write {name}: {named:?}");
+}
+
+/// Every template under `dir` (none when it does not exist).
+fn collect_templates(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            collect_templates(&path, out);
+        } else if let Ok(text) = fs::read_to_string(&path) {
+            out.push((path.display().to_string(), text));
+        }
+    }
+}
+
+#[test]
+fn the_architecture_page_stays_short() {
+    let lines = page().lines().count();
+    assert!(lines <= 250, "docs/architecture.md has {lines} lines");
+}

@@ -1,0 +1,32 @@
+//! c960-verdict: each position's balance, computed once. Between the
+//! statistics (`c960-balance`) and the tables on disk (`c960-store`) below,
+//! and the report and the command line above, this crate owns what a user
+//! reads about a position's balance:
+//!
+//! - [`balance`]: the verdicts computed from runs (`c960 balance`, the
+//!   report's verdicts): the engines' consensus and its interval, games'
+//!   scores, verdicts with false discovery rate control, reliability, and
+//!   the one writer of `balance.csv` and `balance.json`;
+//! - [`row`]: one position's published balance as a typed row
+//!   ([`BalanceRow`]: estimate, interval, verdict, q-value, method,
+//!   raters), and [`table`] the one reader of a `balance.csv`, which
+//!   refuses a table that contradicts itself;
+//! - [`reference`]: what balance is measured from ([`Reference`]: equal
+//!   chances, the typical position, the classical setup);
+//! - [`fair`]: the positions ranked by how close their whole interval lies
+//!   to a reference, with rank intervals and verdicts against it — what
+//!   `fair.html`, `c960 draw --fairest` and `c960 book balanced` share.
+//!
+//! The report renders these; it computes none of them.
+
+pub mod balance;
+mod error;
+pub mod fair;
+pub mod reference;
+pub mod row;
+pub mod table;
+
+pub use error::VerdictError;
+pub use reference::Reference;
+pub use row::{BalanceRow, Interval};
+pub use table::BalanceTable;

@@ -1,0 +1,5 @@
+//! The integration tests of c960-verdict, in one test binary: the verdict
+//! table's reader and the fair ranking.
+
+mod fair;
+mod table;
