@@ -253,6 +253,13 @@ fn the_published_4852_book_regenerates_on_a_slice_of_starts() {
     let header = sidecar.lines().next().unwrap();
     let slice = two_starts_of(&sidecar);
     let model_path = model.to_str().unwrap();
+    // The starts' balance the per-line table gives is the v4 table's.
+    let balance = books.join("../research-v4/balance.csv");
+    assert_eq!(
+        selection["start_balance"]["sha256"],
+        c960_store::sha256_hex(&fs::read(&balance).unwrap())
+    );
+    let balance_path = balance.to_str().unwrap();
     dir.ok(&[
         "book",
         "exits",
@@ -292,6 +299,8 @@ fn the_published_4852_book_regenerates_on_a_slice_of_starts() {
         "--shuffle",
         &shuffle,
         "--sidecar",
+        "--balance",
+        balance_path,
         "--out",
         "slice.epd",
         "--quiet",

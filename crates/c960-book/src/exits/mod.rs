@@ -35,7 +35,7 @@ pub use run::{ExitSettings, ExpandConfig, Expansion, read_runs, run};
 pub use select::{
     Chosen, MATE_THRESHOLD_CP, Measure, Quota, Range, Selection, Window, position_key, select,
 };
-pub use sidecar::{sidecar_path, write_sidecar};
+pub use sidecar::{StartBalance, StartEstimate, sidecar_path, write_sidecar};
 
 use crate::FORMAT;
 
@@ -82,6 +82,9 @@ pub struct Choice {
     pub draw_model: Option<(std::path::PathBuf, DrawModel)>,
     /// The seed the lines were shuffled with (none: start order).
     pub shuffle: Option<u64>,
+    /// The balance table whose starts' estimates the per-line table
+    /// carries.
+    pub start_balance: Option<StartBalance>,
 }
 
 /// The manifest of an exit book chosen from `expansion` (`lines`, `sha256`
@@ -178,6 +181,9 @@ fn selection_record(choice: &Choice) -> Value {
     }
     if let Some(seed) = choice.shuffle {
         record["shuffle"] = json!(seed);
+    }
+    if let Some(balance) = &choice.start_balance {
+        record["start_balance"] = json!({ "file": balance.file, "sha256": balance.sha256 });
     }
     record["order"] = match choice.shuffle {
         Some(seed) => json!(format!("shuffled with seed {seed}")),

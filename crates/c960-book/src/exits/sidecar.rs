@@ -2,9 +2,10 @@
 //! for each line, in the book's order, the start it came from, the moves
 //! that reach it, the score that chose it and, with a draw model, the
 //! model's draw chance (with its interval) and White's expected score
-//! over a game pair, in percent.
+//! over a game pair, in percent; with a balance table, the start's
+//! published balance with its 95 % interval.
 
-use std::{io, path::Path, path::PathBuf};
+use std::{collections::BTreeMap, io, path::Path, path::PathBuf};
 
 use c960_core::Variant;
 
@@ -14,6 +15,22 @@ use super::{Chosen, DrawModel, Selection};
 #[must_use]
 pub fn sidecar_path(book: &Path) -> PathBuf {
     book.with_extension("lines.csv")
+}
+
+/// A start's published balance: the estimate and its 95 % interval (low,
+/// high), each `None` where the table has none.
+pub type StartEstimate = (Option<f64>, Option<(f64, f64)>);
+
+/// Each start's published balance (a `balance.csv`), for the per-line
+/// table: the estimate in centipawns and its 95 % interval, by SP.
+#[derive(Clone, Debug, Default)]
+pub struct StartBalance {
+    /// The table's file name.
+    pub file: String,
+    /// Its SHA-256.
+    pub sha256: String,
+    /// Estimate and interval by SP (`None` where the table has none).
+    pub by_sp: BTreeMap<u32, StartEstimate>,
 }
 
 struct Row<'a> {
@@ -33,6 +50,7 @@ pub fn write_sidecar(
     selection: &Selection,
     variant: Variant,
     model: Option<&DrawModel>,
+    balance: Option<&StartBalance>,
 ) -> io::Result<()> {
     let rows: Vec<Row> = selection
         .chosen
@@ -61,7 +79,7 @@ pub fn write_sidecar(
         Variant::Chess960 => "sp",
         Variant::Dfrc => "setup",
     };
-    let mut frame = c960_store::Frame::new(&rows)
+    let mut table = c960_store::Frame::new(&rows)
         .column("line", |r| r.line)
         .column(id_column, |r| r.chosen.setup)
         .column("plies", |r| r.chosen.exit.moves.len() as u32)
@@ -75,9 +93,21 @@ pub fn write_sidecar(
         .column("model_draw_high", |r| r.draw.map(|e| round(e.high)))
         .column("model_white_pct", |r| {
             r.white_score.map(|s| round(100.0 * s))
-        })
-        .build()
-        .map_err(io::Error::other)?;
+        });
+    if let Some(balance) = balance {
+        let of = |r: &Row| balance.by_sp.get(&r.chosen.setup).copied();
+        table = table
+            .column("start_balance_cp", move |r| {
+                of(r).and_then(|b| b.0).map(round)
+            })
+            .column("start_balance_low", move |r| {
+                of(r).and_then(|b| b.1).map(|i| round(i.0))
+            })
+            .column("start_balance_high", move |r| {
+                of(r).and_then(|b| b.1).map(|i| round(i.1))
+            });
+    }
+    let mut frame = table.build().map_err(io::Error::other)?;
     c960_store::write_csv(out, &mut frame)
 }
 

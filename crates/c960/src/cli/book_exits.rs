@@ -105,6 +105,11 @@ pub(crate) struct BookExitsArgs {
     /// with its 95 % interval and White's expected score.
     #[arg(long)]
     pub(crate) sidecar: bool,
+    /// With --sidecar: also give, on each line, its start's published
+    /// balance and 95 % interval from this balance.csv (e.g.
+    /// data/research-v4/balance.csv); Chess960 only.
+    #[arg(long, value_name = "FILE", requires = "sidecar")]
+    pub(crate) balance: Option<PathBuf>,
     /// Keep N exits in all, taken round-robin over the starts.
     #[arg(long, value_name = "N", conflicts_with = "per_start", value_parser = at_least_one::<usize>)]
     pub(crate) count: Option<usize>,

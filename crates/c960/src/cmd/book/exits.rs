@@ -89,6 +89,9 @@ pub(crate) fn claim(out: &Path, args: &BookExitsArgs, run: Option<&Path>) -> Res
     if let Some(model) = &args.draw_model {
         claim = claim.input(model, "--draw-model");
     }
+    if let Some(balance) = &args.balance {
+        claim = claim.input(balance, "--balance");
+    }
     let sidecar = exits::sidecar_path(out);
     let extra: Vec<(&Path, &str)> = if args.sidecar {
         vec![(sidecar.as_path(), "its per-line table")]
@@ -143,6 +146,11 @@ fn book(
             choice.window
         )));
     }
+    if choice.start_balance.is_some() && expansion.settings.variant != Variant::Chess960 {
+        bail!(InputError(
+            "--balance gives Chess960 starts' balance; a DFRC book's lines have none".to_owned()
+        ));
+    }
     let setups = setups_named(args, expansion)?;
     let manifest = exits::manifest(expansion, choice, &selection, setups);
     let out = outputs.book();
@@ -150,7 +158,13 @@ fn book(
     let variant = expansion.settings.variant;
     let written =
         c960_book::write_book_with(outputs, selection.lines.clone(), manifest, |_, out| {
-            exits::write_sidecar(out, &selection, variant, model)
+            exits::write_sidecar(
+                out,
+                &selection,
+                variant,
+                model,
+                choice.start_balance.as_ref(),
+            )
         })
         .with_context(|| format!("writing {}", out.display()))?;
     let mut text = Text::default();
@@ -241,6 +255,7 @@ pub(crate) fn choice(args: &BookExitsArgs) -> Result<Option<(Choice, PathBuf)>> 
             seed: args.seed,
             draw_model: model.map(|m| (args.draw_model.clone().unwrap_or_default(), m)),
             shuffle: args.shuffle,
+            start_balance: args.balance.as_deref().map(start_balance).transpose()?,
         },
         out,
     )))
@@ -327,4 +342,23 @@ fn expand(args: &BookExitsArgs, config: &ExpandConfig) -> Result<Expansion> {
         );
     }
     Ok(expansion)
+}
+
+/// Each start's published balance from the table at `path`, for the
+/// per-line table.
+fn start_balance(path: &Path) -> Result<exits::StartBalance> {
+    let table = c960_verdict::BalanceTable::read(path)
+        .map_err(|e| InputError(format!("--balance {}: {}", e.file, e.reason)))?;
+    Ok(exits::StartBalance {
+        file: table.file,
+        sha256: table.sha256,
+        by_sp: table
+            .rows
+            .iter()
+            .map(|row| {
+                let interval = row.interval.map(|i| (i.low, i.high));
+                (u32::from(row.sp.sp()), (row.estimate, interval))
+            })
+            .collect(),
+    })
 }
