@@ -326,16 +326,7 @@ fn the_published_4852_book_regenerates_on_a_slice_of_starts() {
             "{name}.lines.csv lacks {row}"
         );
     }
-    // Both sides to move, as the manifest says.
-    let contents = &manifest["contents"];
-    let count = |side: &str| {
-        book.lines()
-            .filter(|l| l.split(' ').nth(1) == Some(side))
-            .count()
-    };
-    assert_eq!(contents["white_to_move"], count("w"));
-    assert_eq!(contents["black_to_move"], count("b"));
-    assert!(count("w") > 0 && count("b") > 0);
+    both_sides_as_the_manifest_says(&manifest, &book);
 }
 
 /// Two starts a book's per-line table holds lines of: the first, and SP
@@ -354,4 +345,18 @@ fn two_starts_of(sidecar: &str) -> String {
         starts[starts.len() / 2]
     };
     format!("{},{second}", starts[0])
+}
+
+/// The book holds both sides to move, as many of each as its manifest
+/// says.
+fn both_sides_as_the_manifest_says(manifest: &serde_json::Value, book: &str) {
+    let contents = &manifest["contents"];
+    let count = |side: &str| {
+        book.lines()
+            .filter(|l| l.split(' ').nth(1) == Some(side))
+            .count()
+    };
+    assert_eq!(contents["white_to_move"], count("w"));
+    assert_eq!(contents["black_to_move"], count("b"));
+    assert!(count("w") > 0 && count("b") > 0);
 }
