@@ -113,11 +113,17 @@ def main():
     os.replace(handle.name, out)
     print("| Book | Budget | Pairs | Draw rate | Pair draws | Colour-decided pairs | nElo [95 %] | ngpElo [95 %] | PairsRatio |")
     print("|---|---|---:|---:|---:|---:|---|---|---:|")
+    def with_interval(r, name):
+        # Undefined (a count of zero under a ratio): said, not left blank.
+        if not r[name]:
+            return "undefined"
+        return f"{r[name]} [{r[name + '_low']}, {r[name + '_high']}]"
+
     for r in rows:
         print(f"| `{r['book']}` | {r['budget']} | {r['pairs']} | {r['draw_rate']} % | {r['pair_draw_rate']} % | "
               f"{r['colour_decided_rate'] and r['colour_decided_rate'] + ' %'} | "
-              f"{r['nelo']} [{r['nelo_low']}, {r['nelo_high']}] | {r['ngpelo']} [{r['ngpelo_low']}, {r['ngpelo_high']}] | "
-              f"{r['pairs_ratio']} |")
+              f"{with_interval(r, 'nelo')} | {with_interval(r, 'ngpelo')} | "
+              f"{r['pairs_ratio'] or 'undefined'} |")
     if chart:
         draw_chart(rows, chart)
 
@@ -135,7 +141,7 @@ def draw_chart(rows, path):
         low = [float(r["nelo"]) - float(r["nelo_low"]) for r in mine]
         high = [float(r["nelo_high"]) - float(r["nelo"]) for r in mine]
         ax.errorbar(values, y, xerr=[low, high], fmt="o", color="#1f4e79", capsize=3)
-        ax.set_yticks(y, [f"{r['book']}\n{r['draw_rate']} % drawn" for r in mine], fontsize=8)
+        ax.set_yticks(y, [f"{r['book']}\n{r['draw_rate']} % drawn, {r['pairs']} pairs" for r in mine], fontsize=8)
         ax.set_xlabel("nElo per game pair, 95 % interval")
         ax.set_title(budget, fontsize=9)
         ax.grid(axis="x", alpha=0.3)
