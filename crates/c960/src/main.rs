@@ -141,6 +141,9 @@ fn exit_code(err: &anyhow::Error) -> u8 {
             || cause
                 .downcast_ref::<c960_report::ReportError>()
                 .is_some_and(c960_report::ReportError::is_bad_input)
+            || cause
+                .downcast_ref::<c960_verdict::VerdictError>()
+                .is_some_and(c960_verdict::VerdictError::is_bad_input)
             || is_corrupt_input(cause)
     });
     if bad_input { 2 } else { 1 }

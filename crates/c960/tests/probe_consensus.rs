@@ -227,7 +227,7 @@ fn a_verdict_table_listing_a_position_twice_is_refused() {
     let dir = Dir::new();
     std::fs::write(
         dir.file("balance.csv"),
-        "sp,placement,verdict\n2,BBQNNRKR,balanced\n2,BBQNNRKR,more-for-white\n3,BQNBNRKR,balanced\n",
+        "sp,placement,verdict\n2,BQNNRBKR,balanced\n2,BQNNRBKR,more-for-white\n3,BQNNRKRB,balanced\n",
     )
     .unwrap();
     let line = dir.bad_input(&[
