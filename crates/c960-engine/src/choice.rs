@@ -64,7 +64,7 @@ impl FromStr for EngineName {
                 let (build, version) = npm_name(trimmed).expect("checked");
                 let version = NpmVersion::parse(version).ok_or(EngineNameError(
                     text.to_owned(),
-                    "its version is not numbers separated by dots (stockfish-npm@17.1)",
+                    "its version is not one to three numbers separated by dots (stockfish-npm@17, @17.1 or @17.1.0)",
                 ))?;
                 EngineName::StockfishNpm(build, Some(version))
             }

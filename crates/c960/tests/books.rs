@@ -189,6 +189,9 @@ fn book_balanced_keeps_the_fairest_in_sp_order_and_names_the_table() {
 #[test]
 fn book_balanced_refuses_an_empty_selection() {
     let dir = Dir::new();
+    // Without a selection both ways to give one are named.
+    let line = dir.bad_input(&["book", "balanced", "--balance", "b.csv", "--out", "b.epd"]);
+    assert!(line.contains("--fairest <N>|--within <CP>"), "{line}");
     let table = v3_table().display().to_string();
     let line = dir.bad_input(&[
         "book",

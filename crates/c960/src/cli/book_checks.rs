@@ -10,6 +10,7 @@ use super::{ReportFormat, reference_parser};
 
 #[derive(Debug, Args)]
 #[command(
+    group(clap::ArgGroup::new("selection").args(["fairest", "within"]).required(true)),
     after_help = "Each position's distance from --reference is that of the farther end of \
                         its 95 % interval (balance_low..balance_high of the table, in \
                         centipawns), so a position is kept only when its whole interval is near \
@@ -31,9 +32,7 @@ pub(crate) struct BookBalancedArgs {
     #[arg(
         long,
         value_name = "N",
-        value_parser = super::at_least_one::<std::num::NonZeroUsize>,
-        required_unless_present = "within",
-        conflicts_with = "within"
+        value_parser = super::at_least_one::<std::num::NonZeroUsize>
     )]
     pub(crate) fairest: Option<std::num::NonZeroUsize>,
     /// Keep the positions whose whole 95 % interval lies within ±CP
