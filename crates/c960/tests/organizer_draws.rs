@@ -444,6 +444,68 @@ fn arbiters_exclude_declared_positions_ranges_and_earlier_kits() {
     assert!(line.contains("\"9-5\" is not a set of positions"), "{line}");
 }
 
+/// `--exclude-drawn` refuses, in one line and without waiting, a
+/// SECRET.txt that is a FIFO or not text, and a record whose published
+/// rounds were changed (it would exclude rounds the kit never published).
+#[test]
+fn exclude_drawn_refuses_a_fifo_or_binary_secret_and_a_changed_record() {
+    let dir = Dir::new();
+    let earlier = [
+        "tournament",
+        "--seed",
+        "8",
+        "--rounds",
+        "4",
+        "--publish-rounds",
+        "1",
+        "--out",
+        "k",
+    ];
+    dir.ok(&earlier);
+    let exclude = ["draw", "--seed", "1", "--exclude-drawn", "copy/draw.json"];
+    std::fs::create_dir(dir.file("copy")).unwrap();
+    std::fs::copy(dir.file("k/draw.json"), dir.file("copy/draw.json")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.file("copy/SECRET.txt"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let line = dir.bad_input(&exclude);
+    assert!(line.contains("SECRET.txt is not a regular file"), "{line}");
+    std::fs::remove_file(dir.file("copy/SECRET.txt")).unwrap();
+    std::fs::write(dir.file("copy/SECRET.txt"), [0xff, 0xfe, 0x00]).unwrap();
+    let line = dir.bad_input(&exclude);
+    assert!(line.contains("SECRET.txt is not text"), "{line}");
+    // The real secret, beside a record whose published round was changed.
+    std::fs::copy(dir.file("k/SECRET.txt"), dir.file("copy/SECRET.txt")).unwrap();
+    dir.ok(&exclude);
+    let mut record: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.file("k/draw.json")).unwrap()).unwrap();
+    let published = record["rounds"][0]["sp"].as_u64().unwrap();
+    let other = if published == 0 { 1 } else { published - 1 };
+    let positions = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/positions.csv"),
+    )
+    .unwrap();
+    let row: Vec<&str> = positions
+        .lines()
+        .find(|l| l.starts_with(&format!("{other},")))
+        .unwrap()
+        .split(',')
+        .collect();
+    let round = &mut record["rounds"][0];
+    round["sp"] = Value::from(other);
+    round["placement"] = Value::from(row[1]);
+    round["xfen"] = Value::from(row[2]);
+    round["shredder_fen"] = Value::from(row[3]);
+    std::fs::write(dir.file("copy/draw.json"), record.to_string()).unwrap();
+    let line = dir.bad_input(&exclude);
+    assert!(
+        line.contains("its published rounds are not the ones its method"),
+        "{line}"
+    );
+}
+
 /// A missing `draw --verify` file is bad input: exit 2, one line naming it.
 #[test]
 fn draw_verify_of_a_missing_file_exits_2_with_one_line() {

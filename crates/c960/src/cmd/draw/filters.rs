@@ -138,14 +138,7 @@ fn drawn_positions(file: &Path) -> Result<DrawnRecord> {
         } else {
             format!("rounds {first}-{} are sealed", record.total)
         };
-        let text = std::fs::read_to_string(&secret_file).map_err(|_| {
-            InputError(format!(
-                "--exclude-drawn {}: {rounds}, and no {SECRET_FILE} stands beside it to open \
-                 them; put that kit's {SECRET_FILE} there (its sealed positions cannot be known \
-                 without the secret)",
-                file.display()
-            ))
-        })?;
+        let text = read_secret(&secret_file, file, &rounds)?;
         let seal: Option<Seal> = secret_of(&text)
             .map(|secret: Key| Seal::new(secret, record.published.len(), record.total))
             .filter(|seal| seal.commitment == commitment);
@@ -158,13 +151,24 @@ fn drawn_positions(file: &Path) -> Result<DrawnRecord> {
             ))
             .into());
         };
-        positions = draw_sealed(
+        let drawn = draw_sealed(
             &record.method,
             record.published.len(),
             &seal.keys,
             &record.candidates,
         )?
         .positions;
+        // The rounds the kit published are excluded as published: a record
+        // whose published rounds its own method does not draw is refused.
+        if drawn[..record.published.len()] != record.published[..] {
+            return Err(InputError(format!(
+                "--exclude-drawn {}: its published rounds are not the ones its method and \
+                 candidates draw (c960 draw --verify says where): the record was changed",
+                file.display()
+            ))
+            .into());
+        }
+        positions.extend_from_slice(&drawn[record.published.len()..]);
     }
     let mut sps: Vec<u16> = positions.iter().map(|p| p.sp()).collect();
     sps.sort_unstable();
@@ -176,4 +180,42 @@ fn drawn_positions(file: &Path) -> Result<DrawnRecord> {
         sha256: Key(Sha256::digest(&bytes).into()).to_string(),
         sps,
     })
+}
+
+/// The text of the `SECRET.txt` beside an earlier kit's `draw.json`
+/// (`record`), whose `rounds` are sealed: refused in words when it is
+/// missing, not a regular file (a FIFO would block the read for ever),
+/// unreadable or not text.
+fn read_secret(secret_file: &Path, record: &Path, rounds: &str) -> Result<String> {
+    let refuse = |why: String| -> anyhow::Error {
+        InputError(format!(
+            "--exclude-drawn {}: {rounds}, and {why}",
+            record.display()
+        ))
+        .into()
+    };
+    match std::fs::metadata(secret_file) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(refuse(format!(
+            "no {SECRET_FILE} stands beside it to open them; put that kit's {SECRET_FILE} there \
+             (its sealed positions cannot be known without the secret)"
+        ))),
+        Err(e) => Err(refuse(format!(
+            "{} cannot be read: {e}",
+            secret_file.display()
+        ))),
+        Ok(meta) if !meta.is_file() => Err(refuse(format!(
+            "{} is not a regular file",
+            secret_file.display()
+        ))),
+        Ok(_) => {
+            let bytes = std::fs::read(secret_file)
+                .map_err(|e| refuse(format!("{} cannot be read: {e}", secret_file.display())))?;
+            String::from_utf8(bytes).map_err(|_| {
+                refuse(format!(
+                    "{} is not text: not the {SECRET_FILE} a kit writes",
+                    secret_file.display()
+                ))
+            })
+        }
+    }
 }
