@@ -13,6 +13,16 @@ pub(crate) fn plan(dir: &Dir, args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&dir.ok(&all)).unwrap()
 }
 
+/// The names of a plan's raters.
+fn names(plan: &serde_json::Value) -> Vec<String> {
+    plan["raters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 #[test]
 fn settings_come_from_profile_then_file_then_flags() {
     let dir = Dir::new();
@@ -21,23 +31,32 @@ fn settings_come_from_profile_then_file_then_flags() {
     assert_eq!(quick["out"], "runs/quick");
     // `auto` as the engine it chooses here (Stockfish's path, or builtin).
     assert_ne!(quick["engine"], "auto");
-    assert_eq!(quick["sweep"]["nodes"], 100_000);
-    assert_eq!(quick["sweep"]["multipv"], 1);
-    assert_eq!(quick["selfplay"]["games"], 2);
+    // The quick design's raters: with Debian's Stockfish alone (npm's is
+    // hidden from these runs), its rater alone with the whole time.
+    assert_eq!(names(&quick), ["stockfish-700k"]);
+    assert_eq!(quick["raters"][0]["nodes"], 700_000);
+    assert!(quick.get("sweep").is_none(), "raters, not one search");
+    assert_eq!(quick["selfplay"]["games"], 0, "no games in the quick run");
     assert_eq!(quick["selfplay"]["nodes"], 2_000);
     assert_eq!(quick["positions"], "all");
+    // With Stockfish 19 from npm too: both engines, each at fewer nodes.
+    let with_npm = util::run_command(dir.command_with_npm(&["run", "--dry-run"]));
+    assert_eq!(with_npm.code, 0, "{}", with_npm.stderr);
+    let with_npm: serde_json::Value = serde_json::from_str(&with_npm.stdout).unwrap();
+    assert_eq!(names(&with_npm), ["stockfish-npm-150k", "stockfish-350k"]);
+    // An engine not of the design (and the built-in engine when neither
+    // Stockfish is installed) sweeps alone at the profile's nodes.
+    let builtin = plan(&dir, &["--engine", "builtin"]);
+    assert!(builtin.get("raters").is_none());
+    assert_eq!(builtin["sweep"]["nodes"], 100_000);
+    assert_eq!(builtin["sweep"]["multipv"], 1);
+    // One of the design's engines named: that one alone.
+    let named = plan(&dir, &["--engine", "stockfish"]);
+    assert_eq!(names(&named), ["stockfish-700k"]);
     let research = plan(&dir, &["--profile", "research"]);
     assert_eq!(research["out"], "runs/research");
     // The research sweep is a set of raters (`just bench-validity`); with
     // only Debian's Stockfish installed, its settings vary, not its engine.
-    let names = |plan: &serde_json::Value| -> Vec<String> {
-        plan["raters"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["name"].as_str().unwrap().to_owned())
-            .collect()
-    };
     assert_eq!(
         names(&research),
         [
@@ -91,6 +110,21 @@ fn settings_come_from_profile_then_file_then_flags() {
     assert_eq!(flags["sweep"]["nodes"], 5000);
     assert_eq!(flags["sweep"]["multipv"], 1, "quick profile underneath");
     assert_eq!(flags["positions"], "0-99", "the file over the profile");
+}
+
+#[test]
+fn a_run_with_raters_is_not_sharded() {
+    // `c960 merge` merges one sweep per run; the quick profile's raters
+    // (and the research profile's) are refused before any work.
+    let dir = Dir::new();
+    let line = dir.bad_input(&["run", "--shard", "0/2", "--quiet"]);
+    assert!(line.contains("raters (stockfish-700k)"), "{line}");
+    assert!(line.contains("--sweep-nodes"), "{line}");
+    let line = dir.bad_input(&["slurm", "run", "--shards", "2", "--out", "s"]);
+    assert!(line.contains("raters (stockfish-700k)"), "{line}");
+    assert!(!dir.file("runs").exists() && !dir.file("s").exists());
+    let plan = plan(&dir, &["--shard", "0/2", "--engine", "builtin"]);
+    assert_eq!(plan["shard"], "0/2");
 }
 
 #[test]
@@ -263,6 +297,71 @@ fn without_self_play_there_are_three_stages() {
 }
 
 #[test]
+fn the_summary_ends_with_the_agreement_with_the_published_v4() {
+    let dir = Dir::new();
+    let run = dir.run(&[
+        "run",
+        "--engine",
+        "builtin",
+        "--positions",
+        "0-11",
+        "--sweep-nodes",
+        "2000",
+        "--out",
+        "r",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no self-play"),
+        "the quick run plays no games"
+    );
+    let line = run.stdout.lines().last().unwrap();
+    let figures = line
+        .strip_prefix("agreement with the published dataset v4 (the consensus of 8 raters): r = ")
+        .and_then(|rest| rest.strip_suffix(" over 12 positions (Pearson, 95% bootstrap interval)"))
+        .unwrap_or_else(|| panic!("{line}"));
+    let (r, interval) = figures.split_once(" [").unwrap();
+    let (low, high) = interval
+        .strip_suffix(']')
+        .unwrap()
+        .split_once(", ")
+        .unwrap();
+    let [r, low, high] = [r, low, high].map(|x| x.parse::<f64>().unwrap());
+    assert!((-1.0..=1.0).contains(&r) && low <= r && r <= high, "{line}");
+}
+
+/// The v4 consensus built into the binary (`src/cmd/run/v4-consensus.csv`)
+/// is the published one, value for value as its text.
+#[test]
+fn the_built_in_v4_consensus_is_the_published_one() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let published = fs::read_to_string(format!("{root}/data/research-v4/balance.csv")).unwrap();
+    let mut lines = published.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    let (sp, estimate) = (column("sp"), column("balance_estimate"));
+    let expected: Vec<String> = lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), header.len(), "no quoted commas: {line}");
+            format!("{},{}", fields[sp], fields[estimate])
+        })
+        .collect();
+    let built_in = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/cmd/run/v4-consensus.csv"
+    ))
+    .unwrap();
+    let rows: Vec<&str> = built_in
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .collect();
+    assert_eq!(rows[0], "sp,estimate");
+    assert_eq!(rows[1..], expected, "the built-in copy of v4 is stale");
+    assert_eq!(expected.len(), 960);
+}
+
+#[test]
 fn a_stockfish_run_records_the_engine() {
     // `auto` finds Stockfish where CI installs it; without it this test
     // fails and says so.
@@ -352,6 +451,14 @@ fn a_run_with_repeats_and_adaptive_self_play_reports_both() {
     assert!(selfplay["games"].as_u64().unwrap() <= 30);
     // The summary ranks by the mean over repeats and states reliability.
     assert!(run.stdout.contains("most balanced"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            "agreement with the published dataset v4 (the consensus of 8 raters): not measured \
+             (the run and v4 share 7 positions; at least 10 are needed)"
+        ),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout
             .contains("reliability of the engine sweep ranking"),

@@ -70,19 +70,24 @@ fn grouped(n: u64) -> String {
     out
 }
 
+/// The profile `name`'s line in `c960 run --help`, on one line.
+fn profile_line(help: &str, name: &str) -> String {
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let start = help
+        .find(&format!("- {name}: "))
+        .unwrap_or_else(|| panic!("no {name} profile in the help: {help}"));
+    let rest = &help[start + 3..];
+    rest[..rest.find(" - ").or_else(|| rest.find(" --")).unwrap()].to_owned()
+}
+
 #[test]
 fn the_help_states_each_profile_as_dry_run_resolves_it() {
     let dir = Dir::new();
     let help = dir.ok(&["run", "--help"]);
-    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
-    let line = |name: &str| -> String {
-        let start = help
-            .find(&format!("- {name}: "))
-            .unwrap_or_else(|| panic!("no {name} profile in the help: {help}"));
-        let rest = &help[start + 3..];
-        rest[..rest.find(" - ").or_else(|| rest.find(" --")).unwrap()].to_owned()
-    };
-    let quick = plan(&dir, &[]);
+    let line = |name: &str| profile_line(&help, name);
+    // The quick profile's one sweep (for an engine not of its design), as
+    // the config file's keys show it.
+    let quick = plan(&dir, &["--engine", "builtin"]);
     // The config file's keys, shown with the quick profile's values.
     let raw = dir.ok(&["run", "--help"]);
     let config = raw
@@ -117,23 +122,6 @@ fn the_help_states_each_profile_as_dry_run_resolves_it() {
         shown += 1;
     }
     assert!(shown >= 20, "only {shown} keys shown");
-    let described = line("quick");
-    for figure in [
-        format!(
-            "sweep at {} nodes",
-            grouped(quick["sweep"]["nodes"].as_u64().unwrap())
-        ),
-        format!(
-            "{} self-play games per position at {} nodes a move",
-            quick["selfplay"]["games"],
-            grouped(quick["selfplay"]["nodes"].as_u64().unwrap())
-        ),
-    ] {
-        assert!(
-            described.contains(&figure),
-            "{figure:?} not in {described:?}"
-        );
-    }
     let research = plan(&dir, &["--profile", "research"]);
     let described = line("research");
     let raters = research["raters"].as_array().unwrap();
@@ -169,6 +157,69 @@ fn the_help_states_each_profile_as_dry_run_resolves_it() {
             "{figure:?} not in {described:?}"
         );
     }
+}
+
+#[test]
+fn the_help_states_the_quick_design_and_its_time_as_the_readme_does() {
+    let dir = Dir::new();
+    let help = dir.ok(&["run", "--help"]);
+    let line = |name: &str| profile_line(&help, name);
+    // The quick profile's one sweep, for an engine not of its design.
+    let quick = plan(&dir, &["--engine", "builtin"]);
+    let described = line("quick");
+    // The design's raters as `--dry-run` resolves them with both engines
+    // installed and with one alone.
+    let both = util::run_command(dir.command_with_npm(&["run", "--dry-run"]));
+    assert_eq!(both.code, 0, "{}", both.stderr);
+    let both: serde_json::Value = serde_json::from_str(&both.stdout).unwrap();
+    let alone = plan(&dir, &[]);
+    let nodes =
+        |plan: &serde_json::Value, i: usize| grouped(plan["raters"][i]["nodes"].as_u64().unwrap());
+    assert_eq!(both["raters"].as_array().unwrap().len(), 2);
+    assert_eq!(both["selfplay"]["games"], 0);
+    for figure in [
+        format!(
+            "2 raters sweep every position, Stockfish 19 (npm `stockfish`) at {} nodes",
+            nodes(&both, 0)
+        ),
+        format!("Stockfish (Debian) at {} nodes", nodes(&both, 1)),
+        format!("or {} nodes", nodes(&alone, 0)),
+        format!(
+            "one sweep at {} nodes",
+            grouped(quick["sweep"]["nodes"].as_u64().unwrap())
+        ),
+        "no self-play".to_owned(),
+        format!(
+            "games per position at {} nodes a move",
+            grouped(quick["selfplay"]["nodes"].as_u64().unwrap())
+        ),
+    ] {
+        assert!(
+            described.contains(&figure),
+            "{figure:?} not in {described:?}"
+        );
+    }
+    // The time the help promises is the README's and the main help's.
+    let minutes = described
+        .split_once("All 960 positions within ")
+        .and_then(|(_, rest)| rest.split_once(" minutes on two cores"))
+        .map_or_else(
+            || panic!("no time in the quick profile's help: {described}"),
+            |(n, _)| n.parse::<u32>().unwrap(),
+        );
+    let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        readme.contains(&format!("within {minutes} minutes on two cores")),
+        "the README's quick start does not give the help's {minutes} minutes"
+    );
+    assert!(
+        dir.ok(&["--help"])
+            .contains(&format!("the whole pipeline, within {minutes} minutes"))
+    );
 }
 
 #[test]

@@ -197,7 +197,7 @@ pub(crate) struct ReportArgs {
                         reached by at least 10%, 5% and 2% of the games, in SAN with move \
                         numbers. Castling is written O-O / O-O-O.\n\n\
                         Examples:\n  \
-                        c960 openings 518 --games runs/quick/selfplay\n  \
+                        c960 openings 518 --games runs/research/selfplay\n  \
                         c960 openings NNRKBRQB --games runs/lichess/games.parquet --plies 8 --min-share 0.05\n  \
                         c960 openings --first-moves --games runs/research/selfplay --out first-moves.csv"
 )]

@@ -36,12 +36,15 @@ pub(crate) struct InputError(pub(crate) String);
                   scores them with an engine, plays self-play games from them, reports the \
                   results as tables, charts and a static site, and draws positions for \
                   tournaments reproducibly.",
-    after_help = "Examples:\n  \
-                  c960 run                               # the whole pipeline, ~20 minutes\n  \
-                  c960 positions --out positions.csv\n  \
-                  c960 show 518\n  \
-                  c960 draw --phrase \"Club Open 2026 round 1\"\n  \
-                  c960 dice 2 3 3 2 3"
+    after_help = format!(
+        "Examples:\n  \
+         c960 run                               # the whole pipeline, within {} minutes\n  \
+         c960 positions --out positions.csv\n  \
+         c960 show 518\n  \
+         c960 draw --phrase \"Club Open 2026 round 1\"\n  \
+         c960 dice 2 3 3 2 3",
+        crate::cmd::run::QUICK_MINUTES
+    )
 )]
 pub(crate) struct Cli {
     #[command(subcommand)]

@@ -56,7 +56,7 @@ pub(crate) fn run_after_help() -> String {
          reused.\n\n\
          A config file sets any of these keys (all optional; the values shown are the quick \
          profile's):\n{config}\n\
-         Instead of [sweep], raters (the research profile's are its own): each an engine with its \
+         Instead of [sweep], raters (each profile has its own design): each an engine with its \
          own search, into raters/NAME/, combined into one consensus:\n  \
          [[raters]]\n  \
          name = \"sf19-4m\"\n  \

@@ -17,7 +17,8 @@
 //!    counts, so the same command resumes a stopped run, and a finished
 //!    stage's tables and `manifest.json` are written atomically from it.
 //! 3. `run.json` records the resolved plan, the engine, the c960 version
-//!    and the time per stage; `summary.rs` prints what was made.
+//!    and the time per stage; `summary.rs` prints what was made and how
+//!    far its ranking agrees with the published v4 consensus (`v4.rs`).
 
 mod configs;
 mod help;
@@ -28,6 +29,7 @@ mod record;
 mod resolve;
 mod stages;
 mod summary;
+mod v4;
 
 use std::{fmt::Write as _, num::NonZeroU32, path::PathBuf, time::Instant};
 
@@ -39,6 +41,7 @@ use crate::{cli::RunArgs, interrupt, output::Text, output::say};
 
 use configs::configs;
 use plan::Plan;
+pub(crate) use plan::QUICK_MINUTES;
 use record::RUN_RECORD;
 pub(crate) use resolve::plan;
 use stages::{Display, StageTime, selfplay_stage, sweep_stage, write_positions};

@@ -12,8 +12,15 @@ use c960_engine::{EngineName, UciOption};
 use c960_selfplay::Rules;
 use serde::{Deserialize, Serialize};
 
+use crate::cli::InputError;
+
 pub(crate) use super::raters::RaterPlan;
-use super::raters::{DEFAULT_HASH, RESEARCH_DESIGN};
+use super::raters::{DEFAULT_HASH, QUICK_DESIGN, RESEARCH_DESIGN};
+
+/// The quick profile's time on two cores with the engines `auto` picks,
+/// minutes: what `--help` and the README promise, measured in
+/// docs/benchmarks.md ("The quick run").
+pub(crate) const QUICK_MINUTES: u32 = 10;
 
 /// Everything a run does, resolved from the profile, the TOML file and the
 /// flags (in that order, later ones winning). Written to `run.json` (as
@@ -136,15 +143,17 @@ impl Profile {
     pub(super) fn plan(self) -> Plan {
         let rules = Rules::default();
         let (sweep, games, nodes, adaptive) = match self {
-            // All 960 positions in about 20 minutes on two cores with Stockfish 19
-            // from npm, about 7 with Debian's Stockfish 15.1 (docs/researcher.md).
+            // All 960 positions within QUICK_MINUTES on two cores: the raters of
+            // QUICK_DESIGN where their engines are installed (`resolve`), else
+            // this one sweep; no games, which at this budget add nothing
+            // measurable (docs/benchmarks.md, "The quick run").
             Profile::Quick => (
                 SweepPlan {
                     nodes: 100_000,
                     multipv: NonZeroU32::MIN,
                     repeats: NonZeroU32::MIN,
                 },
-                2,
+                0,
                 2_000,
                 (0.0, 0),
             ),
@@ -203,10 +212,26 @@ impl Profile {
             grouped(selfplay.nodes)
         );
         match self {
-            Profile::Quick => format!(
-                "All 960 positions in about 20 minutes on two cores (Stockfish 19 from npm; about 7 with Debian's Stockfish 15.1): sweep at {} nodes, {games}",
-                grouped(plan.sweep.nodes)
-            ),
+            Profile::Quick => {
+                let [npm, native] = QUICK_DESIGN;
+                format!(
+                    "All 960 positions within {QUICK_MINUTES} minutes on two cores, ending with \
+                     the run's agreement with the published dataset v4: {} raters sweep every \
+                     position, {} at {} nodes and {} at {} nodes, where both are installed (one \
+                     alone: {} or {} nodes); with another engine, or neither installed (the \
+                     built-in engine), one sweep at {} nodes; no self-play (--games N adds N \
+                     games per position at {} nodes a move)",
+                    QUICK_DESIGN.len(),
+                    npm.engine.describe(),
+                    grouped(npm.nodes),
+                    native.engine.describe(),
+                    grouped(native.nodes),
+                    grouped(npm.alone),
+                    grouped(native.alone),
+                    grouped(plan.sweep.nodes),
+                    grouped(selfplay.nodes)
+                )
+            }
             Profile::Research => {
                 let raters: Vec<String> = RESEARCH_DESIGN
                     .iter()
@@ -262,6 +287,29 @@ impl Plan {
     /// The run directory.
     pub(crate) fn out(&self) -> &Path {
         &self.out
+    }
+
+    /// Refuses shards of a sweep by raters: `c960 merge` merges a run's
+    /// one sweep (`sweep/`), not its raters' directories.
+    ///
+    /// # Errors
+    ///
+    /// The plan has raters.
+    pub(crate) fn check_shardable(&self) -> Result<(), InputError> {
+        if self.raters.is_empty() {
+            return Ok(());
+        }
+        Err(InputError(format!(
+            "this c960 run sweeps by {} raters ({}), and c960 merge merges one sweep per run: \
+             shard a run of one engine's search (--sweep-nodes N, or --engine ENGINE), or run \
+             the raters without shards",
+            self.raters.len(),
+            self.raters
+                .iter()
+                .map(|r| r.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )))
     }
 
     /// Whether its self-play is adaptive (a target half width or a budget).

@@ -1,7 +1,7 @@
 //! The raters of a run's sweep: each an engine with its own search
-//! settings. The research profile's design, resolved against the engines
-//! installed (or the one engine named), and the checks every rater list
-//! passes, whether it comes from the profile or a config file.
+//! settings. The research and quick profiles' designs, resolved against
+//! the engines installed (or the one engine named), and the checks every
+//! rater list passes, whether it comes from a profile or a config file.
 
 use std::{fmt::Write as _, num::NonZeroU32};
 
@@ -144,21 +144,7 @@ pub(super) fn research_raters(engine: &EngineName) -> Vec<RaterPlan> {
             EngineName::Auto => strongest(),
             named => named.clone(),
         };
-        let mut name = format!("{}-{}", engine.stem(), count_label(nodes));
-        if multipv.get() > 1 {
-            let _ = write!(name, "-multipv{multipv}");
-        }
-        if hash != DEFAULT_HASH {
-            let _ = write!(name, "-hash{hash}");
-        }
-        let rater = RaterPlan {
-            name,
-            engine,
-            nodes,
-            multipv,
-            hash,
-            repeats: NonZeroU32::MIN,
-        };
+        let rater = rater(engine, nodes, multipv, hash);
         if !raters.iter().any(|r| {
             (&r.engine, r.nodes, r.multipv, r.hash) == (&rater.engine, nodes, multipv, hash)
         }) {
@@ -166,6 +152,83 @@ pub(super) fn research_raters(engine: &EngineName) -> Vec<RaterPlan> {
         }
     }
     raters
+}
+
+/// One rater of the quick design: an engine, its nodes beside the other
+/// engine, and its nodes when it is the only engine of the design that
+/// runs (the whole time then goes to its one search).
+#[derive(Copy, Clone, Debug)]
+pub(super) struct QuickRater {
+    pub(super) engine: Installed,
+    pub(super) nodes: u64,
+    pub(super) alone: u64,
+}
+
+/// The quick profile's raters: Stockfish 19 and Stockfish 15.1 at node
+/// counts that together fit 10 minutes on two cores (Stockfish 19 from npm
+/// costs about 2.2 times the CPU time of the native Stockfish 15.1 per
+/// node). Two engines agree with the v4 consensus better than either
+/// alone at the same time; games at the quick budget agree with nothing
+/// (docs/benchmarks.md, "The quick run").
+pub(super) const QUICK_DESIGN: [QuickRater; 2] = [
+    QuickRater {
+        engine: Installed::StockfishNpm,
+        nodes: 150_000,
+        alone: 300_000,
+    },
+    QuickRater {
+        engine: Installed::Stockfish,
+        nodes: 350_000,
+        alone: 700_000,
+    },
+];
+
+/// The quick design's raters for `engine`: with `auto` those whose engine
+/// is installed (one alone at its `alone` nodes), with one of the design's
+/// engines named that one alone; none otherwise (the run's one sweep, at
+/// the profile's `[sweep]` nodes, searches with the engine named or, when
+/// neither Stockfish is installed, the built-in engine).
+pub(super) fn quick_raters(engine: &EngineName) -> Vec<RaterPlan> {
+    let chosen: Vec<(Installed, u64)> = match engine {
+        EngineName::Auto => {
+            let present: Vec<QuickRater> = QUICK_DESIGN
+                .into_iter()
+                .filter(|r| r.engine.present())
+                .collect();
+            match present.as_slice() {
+                [only] => vec![(only.engine, only.alone)],
+                all => all.iter().map(|r| (r.engine, r.nodes)).collect(),
+            }
+        }
+        named => QUICK_DESIGN
+            .into_iter()
+            .filter(|r| r.engine.engine() == *named)
+            .map(|r| (r.engine, r.alone))
+            .collect(),
+    };
+    chosen
+        .into_iter()
+        .map(|(engine, nodes)| rater(engine.engine(), nodes, NonZeroU32::MIN, DEFAULT_HASH))
+        .collect()
+}
+
+/// A rater named after its engine and settings (`stockfish-npm-1m-hash64`).
+fn rater(engine: EngineName, nodes: u64, multipv: NonZeroU32, hash: NonZeroU32) -> RaterPlan {
+    let mut name = format!("{}-{}", engine.stem(), count_label(nodes));
+    if multipv.get() > 1 {
+        let _ = write!(name, "-multipv{multipv}");
+    }
+    if hash != DEFAULT_HASH {
+        let _ = write!(name, "-hash{hash}");
+    }
+    RaterPlan {
+        name,
+        engine,
+        nodes,
+        multipv,
+        hash,
+        repeats: NonZeroU32::MIN,
+    }
 }
 
 /// `4m`, `250k`, `1500`: a node count for a name.

@@ -16,7 +16,7 @@ use crate::cli::{InputError, RunArgs};
 
 use super::{
     plan::{Plan, Profile},
-    raters::{RaterPlan, check_rater_engines, check_raters, research_raters},
+    raters::{RaterPlan, check_rater_engines, check_raters, quick_raters, research_raters},
 };
 
 /// The TOML file: any subset of [`Plan`].
@@ -144,6 +144,9 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
     plan.raters = raters(&plan, profile, file.raters, single)?;
     check_raters(&plan.raters)?;
     check_rater_engines(&plan.raters)?;
+    if plan.shard.is_some() {
+        plan.check_shardable()?;
+    }
     if plan.sweep.nodes == 0 || plan.selfplay.nodes == 0 {
         bail!(InputError("node limits must be positive".to_owned()));
     }
@@ -151,7 +154,7 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
     Ok(plan)
 }
 
-/// The raters of a plan: the file's, else the research design (its engines
+/// The raters of a plan: the file's, else the profile's design (its engines
 /// where `auto` finds them, or the one engine named); `single` (flags or a
 /// `[sweep]` section that set one engine's search) makes a sweep of one
 /// engine.
@@ -173,7 +176,10 @@ pub(super) fn raters(
                 .to_owned()
         )),
         Some(raters) => raters,
-        None if profile == Profile::Research && !single => research_raters(&plan.engine),
-        None => Vec::new(),
+        None if single => Vec::new(),
+        None => match profile {
+            Profile::Research => research_raters(&plan.engine),
+            Profile::Quick => quick_raters(&plan.engine),
+        },
     })
 }

@@ -1,6 +1,6 @@
 //! The closing summary of a run.
 
-use std::{fmt::Write as _, path::Path, time::Duration};
+use std::{collections::BTreeMap, fmt::Write as _, path::Path, time::Duration};
 
 use anyhow::Result;
 use c960_core::StartPosition;
@@ -125,9 +125,10 @@ fn header(
     Ok(())
 }
 
-/// The closing summary: where the report is, time per stage, and the most
+/// The closing summary: where the report is, time per stage, the most
 /// and least balanced positions by |engine score|, or with several raters
-/// by |consensus estimate| with its interval.
+/// by |consensus estimate| with its interval, each method's reliability,
+/// and last how far the ranking agrees with the published v4 consensus.
 pub(super) fn summary(
     plan: &Plan,
     engine: &str,
@@ -185,20 +186,79 @@ pub(super) fn summary(
     if let Some(b) = verdicts {
         for (name, method) in [("games", &b.games), ("engine sweep", &b.sweep)] {
             if let Some(m) = method {
-                let number = m.reliability.map_or_else(
-                    || "not measurable".to_owned(),
-                    |r| format!("{:.2}", r.whole),
-                );
                 let counts: Vec<String> =
                     m.verdicts.iter().map(|(v, n)| format!("{v} {n}")).collect();
                 writeln!(
                     text,
-                    "reliability of the {name} ranking: {number} ({}); verdicts: {}",
-                    m.words,
+                    "reliability of the {name} ranking: {}; verdicts: {}",
+                    reliability(m.reliability.map(|r| r.whole), &m.words),
                     counts.join(", ")
                 )?;
             }
         }
     }
+    writeln!(text, "{}", agreement_with_v4(&scored))?;
     Ok(text)
+}
+
+/// A ranking's reliability in words. Split-half reliability is a
+/// correlation stepped up by Spearman-Brown, so noise can make it
+/// negative; at or below zero the ranking has no signal, which is what it
+/// says rather than the number.
+fn reliability(whole: Option<f64>, words: &str) -> String {
+    match whole {
+        None => format!("not measurable ({words})"),
+        Some(r) if r <= 0.0 => {
+            "no signal (the ranking does not repeat between halves of the data)".to_owned()
+        }
+        Some(r) => format!("{r:.2} ({words})"),
+    }
+}
+
+/// How far the run's ranking (the values it ranks by) agrees with the
+/// published v4 consensus over the positions the run covered: Pearson's r
+/// with its 95% bootstrap interval.
+fn agreement_with_v4(scored: &[Ranked]) -> String {
+    let ours: BTreeMap<u32, f64> = scored.iter().map(|r| (u32::from(r.sp), r.cp)).collect();
+    match c960_balance::agreement::compare_by_sp(
+        &ours,
+        super::v4::consensus(),
+        c960_balance::agreement::Bootstrap::default(),
+    ) {
+        Ok(c) => format!(
+            "agreement with {}: r = {:.2} [{:.2}, {:.2}] over {} (Pearson, {:.0}% bootstrap \
+             interval)",
+            super::v4::NAME,
+            c.pearson.value,
+            c.pearson.low,
+            c.pearson.high,
+            c960_core::plural(c.positions, "position", "positions"),
+            c.level * 100.0
+        ),
+        Err(why) => format!(
+            "agreement with {}: not measured ({})",
+            super::v4::NAME,
+            why.describe("the run", "v4")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reliability;
+
+    #[test]
+    fn a_reliability_at_or_below_zero_is_no_signal() {
+        // The quick run's games once printed "-2.03".
+        for r in [-2.03, -0.1, 0.0] {
+            let shown = reliability(Some(r), "words");
+            assert!(shown.starts_with("no signal"), "{shown}");
+            assert!(!shown.contains('-'), "{shown}");
+        }
+        assert_eq!(
+            reliability(Some(0.42), "mostly noise"),
+            "0.42 (mostly noise)"
+        );
+        assert!(reliability(None, "unknown").starts_with("not measurable"));
+    }
 }

@@ -131,6 +131,7 @@ fn sharded(args: &SlurmArgs) -> Result<Sharded<'_>> {
                         .to_owned()
                 ));
             }
+            plan.check_shardable()?;
             ("run", Some(plan.out().to_owned()), slurm, "run.json")
         }
         SlurmCommand::BookExits { args, slurm } => return book::sharded(args, slurm),
