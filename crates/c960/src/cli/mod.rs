@@ -43,7 +43,7 @@ pub(crate) struct InputError(pub(crate) String);
          c960 show 518\n  \
          c960 draw --phrase \"Club Open 2026 round 1\"\n  \
          c960 dice 2 3 3 2 3",
-        crate::cmd::run::QUICK_MINUTES
+        runs::QUICK_MINUTES
     )
 )]
 pub(crate) struct Cli {

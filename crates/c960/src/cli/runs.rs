@@ -16,6 +16,11 @@ const SHARD_HELP: &str = "Play only shard I of N (0-based, e.g. 0/4 .. 3/4): a f
                           the work units, (SP + game) mod N = I; merge the N shard \
                           directories with c960 merge";
 
+/// The quick profile's time on two cores with the engines `auto` picks,
+/// minutes: what `--help` and the README promise, measured in
+/// docs/benchmarks.md ("The quick run").
+pub(crate) const QUICK_MINUTES: u32 = 10;
+
 /// Run profiles. Their help (`c960 run --help`) and `--profile`'s values
 /// are written from the very settings `--dry-run` shows (`cmd/run/`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

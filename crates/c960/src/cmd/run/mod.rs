@@ -41,7 +41,6 @@ use crate::{cli::RunArgs, interrupt, output::Text, output::say};
 
 use configs::configs;
 use plan::Plan;
-pub(crate) use plan::QUICK_MINUTES;
 use record::RUN_RECORD;
 pub(crate) use resolve::plan;
 use stages::{Display, StageTime, selfplay_stage, sweep_stage, write_positions};

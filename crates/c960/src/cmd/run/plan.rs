@@ -17,10 +17,7 @@ use crate::cli::InputError;
 pub(crate) use super::raters::RaterPlan;
 use super::raters::{DEFAULT_HASH, QUICK_DESIGN, RESEARCH_DESIGN};
 
-/// The quick profile's time on two cores with the engines `auto` picks,
-/// minutes: what `--help` and the README promise, measured in
-/// docs/benchmarks.md ("The quick run").
-pub(crate) const QUICK_MINUTES: u32 = 10;
+pub(crate) use crate::cli::QUICK_MINUTES;
 
 /// Everything a run does, resolved from the profile, the TOML file and the
 /// flags (in that order, later ones winning). Written to `run.json` (as
