@@ -48,17 +48,25 @@ struct Marks {
 /// run wrote its tables sealed, if one does: its `journal.jsonl` (lines
 /// with checksums, which came with the seals) or its `manifest.json` (a
 /// sweep's with `repeats`, a self-play run's with `processes`, any with
-/// `"tables": "sealed"`).
-pub(crate) fn sealed_by_run(table: &Path) -> Option<&'static str> {
+/// `"tables": "sealed"`). A published copy (`NAME-sweep.parquet` beside
+/// `NAME-manifest.json`, as the datasets hold them) is judged by its own
+/// manifest the same way.
+pub(crate) fn sealed_by_run(table: &Path) -> Option<String> {
     let name = table.file_name()?.to_str()?;
-    if !RUN_TABLES.contains(&name) {
-        return None;
-    }
     let dir = table.parent()?;
-    if journal_has_sums(&dir.join(JOURNAL_FILE)) {
-        return Some(JOURNAL_FILE);
-    }
-    let text = std::fs::read_to_string(dir.join(MANIFEST_FILE)).ok()?;
+    let manifest = if RUN_TABLES.contains(&name) {
+        if journal_has_sums(&dir.join(JOURNAL_FILE)) {
+            return Some(JOURNAL_FILE.to_owned());
+        }
+        MANIFEST_FILE.to_owned()
+    } else {
+        let (prefix, table) = name.rsplit_once('-')?;
+        if prefix.is_empty() || !RUN_TABLES.contains(&table) {
+            return None;
+        }
+        format!("{prefix}-{MANIFEST_FILE}")
+    };
+    let text = std::fs::read_to_string(dir.join(&manifest)).ok()?;
     let marks: Marks = serde_json::from_str(&text).ok()?;
     let sealed = marks.tables.as_deref() == Some(SEALED_TABLES)
         || match marks.kind {
@@ -66,7 +74,7 @@ pub(crate) fn sealed_by_run(table: &Path) -> Option<&'static str> {
             Some(RunKind::Selfplay) => marks.processes.is_some(),
             Some(RunKind::Import) | None => false,
         };
-    sealed.then_some(MANIFEST_FILE)
+    sealed.then_some(manifest)
 }
 
 /// Whether the journal's first line (its settings) or its last line has a
@@ -117,14 +125,14 @@ mod tests {
         fs::write(&manifest, r#"{"kind":"sweep","limit":"nodes 10","rows":3}"#).unwrap();
         assert_eq!(sealed_by_run(&table), None);
         fs::write(&manifest, r#"{"kind":"sweep","repeats":1}"#).unwrap();
-        assert_eq!(sealed_by_run(&table), Some(MANIFEST_FILE));
+        assert_eq!(sealed_by_run(&table).as_deref(), Some(MANIFEST_FILE));
         fs::write(&manifest, r#"{"kind":"selfplay","processes":"one"}"#).unwrap();
         assert_eq!(
-            sealed_by_run(&temp.path().join(GAMES_TABLE)),
+            sealed_by_run(&temp.path().join(GAMES_TABLE)).as_deref(),
             Some(MANIFEST_FILE)
         );
         fs::write(&manifest, r#"{"kind":"import","tables":"sealed"}"#).unwrap();
-        assert_eq!(sealed_by_run(&table), Some(MANIFEST_FILE));
+        assert_eq!(sealed_by_run(&table).as_deref(), Some(MANIFEST_FILE));
         // A file that is not a run's table is not the run's to judge.
         assert_eq!(sealed_by_run(&temp.path().join("mine.parquet")), None);
         fs::write(&manifest, r#"{"kind":"import"}"#).unwrap();
@@ -136,6 +144,29 @@ mod tests {
             "{\"limit\":\"nodes 10\"}\n{\"sp\":1,\"c960_sum\":\"00\"}\n",
         )
         .unwrap();
-        assert_eq!(sealed_by_run(&table), Some(JOURNAL_FILE));
+        assert_eq!(sealed_by_run(&table).as_deref(), Some(JOURNAL_FILE));
+    }
+
+    #[test]
+    fn a_published_table_is_judged_by_its_own_manifest() {
+        let temp = tempfile::tempdir().unwrap();
+        let table = temp.path().join("sf19-1m-sweep.parquet");
+        // No manifest of its name: a table from before seals.
+        assert_eq!(sealed_by_run(&table), None);
+        let manifest = temp.path().join("sf19-1m-manifest.json");
+        fs::write(&manifest, r#"{"kind":"sweep","limit":"nodes 10"}"#).unwrap();
+        assert_eq!(sealed_by_run(&table), None);
+        fs::write(&manifest, r#"{"kind":"sweep","repeats":1}"#).unwrap();
+        assert_eq!(
+            sealed_by_run(&table).as_deref(),
+            Some("sf19-1m-manifest.json")
+        );
+        // Another run's manifest says nothing of it; nor does a name
+        // without a prefix.
+        assert_eq!(
+            sealed_by_run(&temp.path().join("sf17-1m-sweep.parquet")),
+            None
+        );
+        assert_eq!(sealed_by_run(&temp.path().join("-sweep.parquet")), None);
     }
 }

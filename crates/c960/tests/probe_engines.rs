@@ -83,6 +83,26 @@ fn a_table_rewritten_without_its_seal_in_a_sealed_run_is_not_read() {
         );
     }
     assert!(!dir.file("bal").exists() && !dir.file("site").exists());
+    // A published copy (NAME-sweep.parquet beside NAME-manifest.json, as
+    // the datasets hold them) is judged by its own manifest.
+    fs::create_dir(dir.file("pub")).unwrap();
+    fs::copy(
+        dir.file("out/sweep.parquet"),
+        dir.file("pub/run1-sweep.parquet"),
+    )
+    .unwrap();
+    fs::copy(
+        dir.file("out/manifest.json"),
+        dir.file("pub/run1-manifest.json"),
+    )
+    .unwrap();
+    for tool in ["balance", "report"] {
+        let line = dir.bad_input(&[tool, "--sweep", "pub/run1-sweep.parquet", "--out", "p"]);
+        assert!(
+            line.contains("has no seal, yet its run's run1-manifest.json shows"),
+            "{tool}: {line}"
+        );
+    }
 
     // Without the journal, the manifest says so (a sweep's `repeats`).
     fs::remove_file(dir.file("out/journal.jsonl")).unwrap();
