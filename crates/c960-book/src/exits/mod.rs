@@ -31,7 +31,7 @@ pub use model::{
     DrawModel, JournalUsed, PairJournal, PairResult, ScoresFrom, fit_draw_model, read_journal,
 };
 pub use plan::PLAN_FILE;
-pub use run::{ExitSettings, ExpandConfig, Expansion, read_runs, run};
+pub use run::{ExitSettings, ExpandConfig, Expansion, check_wdl, read_runs, run};
 pub use select::{
     Chosen, MATE_THRESHOLD_CP, Measure, Quota, Range, Selection, Window, position_key, select,
 };

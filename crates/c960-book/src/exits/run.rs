@@ -192,11 +192,8 @@ fn run_held(
     dir.check_outputs(&[JOURNAL_FILE])?;
     let spec = config.engine.with_multipv(config.tree.multipv);
     let first = spec.start()?;
-    if config.needs_wdl && first.info().wdl.is_none() {
-        return Err(RunError::Invalid(format!(
-            "--draw-rate needs the engine's WDL model, and {} reports none; use --cp",
-            first.info().name
-        )));
+    if config.needs_wdl {
+        check_wdl(first.info()).map_err(RunError::Invalid)?;
     }
     let settings = ExitSettings::new(first.info(), config.tree, variant);
     let path = config.run.join(JOURNAL_FILE);
@@ -388,4 +385,20 @@ fn exit_settings(path: &Path, header: &[u8]) -> Result<ExitSettings, RunError> {
                 path.display()
             ))
         })
+}
+
+/// Refuses an engine without a WDL model for a window of the engine's own
+/// draw chance (`--draw-rate` without `--draw-model`).
+///
+/// # Errors
+/// The refusal in words, naming the engine.
+pub fn check_wdl(engine: &c960_engine::EngineInfo) -> Result<(), String> {
+    if engine.wdl.is_some() {
+        return Ok(());
+    }
+    Err(format!(
+        "--draw-rate needs the engine's WDL model, and {} reports none; use --cp, or \
+         --draw-model with a model fitted to games",
+        engine.name
+    ))
 }

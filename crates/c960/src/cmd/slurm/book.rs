@@ -81,14 +81,7 @@ pub(super) fn sharded<'a>(args: &'a BookExitsArgs, slurm: &'a SlurmOptions) -> R
     // asked here, before any job is submitted, not by the merge job hours
     // later.
     if choice.is_some_and(|(c, _)| c.window.measure == Measure::DrawRate) {
-        let engine = spec.start()?;
-        if engine.info().wdl.is_none() {
-            bail!(InputError(format!(
-                "--draw-rate needs the engine's WDL model, and {} reports none; use --cp, or \
-                 --draw-model with a model fitted to games",
-                engine.info().name
-            )));
-        }
+        c960_book::exits::check_wdl(spec.start()?.info()).map_err(InputError)?;
     }
     let starts = Setup::parse_set(args.variant, &args.positions)?.len();
     at_most_one_shard_a_unit(slurm.shards.get(), starts as u64, ("start", "starts"))?;
