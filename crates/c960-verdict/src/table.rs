@@ -95,6 +95,10 @@ impl BalanceTable {
             file: csv.display().to_string(),
             reason,
         };
+        // A FIFO or device would block the read, or never end it.
+        if std::fs::metadata(&csv).is_ok_and(|m| !m.is_file()) {
+            return Err(bad("not a regular file".to_owned()));
+        }
         let bytes = std::fs::read(&csv).map_err(|e| bad(format!("cannot read it: {e}")))?;
         let rows = rows_of(&bytes).map_err(bad)?;
         Ok(BalanceTable {
