@@ -197,7 +197,17 @@ pub(crate) fn with_verdicts(
     balance: &balance::Balance,
 ) -> Result<DataFrame, ReportError> {
     use c960_store::columns::balance as column;
-    let verdicts = balance.frame()?.select([
+    let frame_of = balance.frame()?;
+    // The draw chance and expected score where the raters report WDL.
+    let outcome = [
+        column::DRAW_CHANCE,
+        column::DRAW_CHANCE_LOW,
+        column::DRAW_CHANCE_HIGH,
+        column::WHITE_EXPECTED,
+        column::WHITE_EXPECTED_LOW,
+        column::WHITE_EXPECTED_HIGH,
+    ];
+    let names: Vec<&str> = [
         column::SP,
         column::VERDICT,
         column::Q_VALUE,
@@ -205,7 +215,11 @@ pub(crate) fn with_verdicts(
         column::LOW,
         column::HIGH,
         column::METHOD,
-    ])?;
+    ]
+    .into_iter()
+    .chain(outcome.into_iter().filter(|c| frame_of.column(c).is_ok()))
+    .collect();
+    let verdicts = frame_of.select(names)?;
     sorted_by_sp(&join_on_sp(frame, &verdicts)?)
 }
 

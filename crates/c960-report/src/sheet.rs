@@ -121,7 +121,7 @@ pub fn attacks(features: &Features, lang: Lang) -> String {
 }
 
 /// The sentences about what was measured.
-fn measured_facts(measured: &Measured, lang: Lang) -> Vec<String> {
+pub fn measured_facts(measured: &Measured, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(c) = &measured.consensus {
         out.push(
@@ -155,6 +155,27 @@ fn measured_facts(measured: &Measured, lang: Lang) -> Vec<String> {
                 .replace("{w}", &n("wins", g.white_wins))
                 .replace("{d}", &n("draws", g.draws))
                 .replace("{l}", &n("losses", g.black_wins)),
+        );
+    }
+    if let Some(o) = &measured.outcome {
+        let share = |v: f64| format!("{:.1}%", v * 100.0);
+        let score = |v: f64| format!("{v:.3}");
+        out.push(
+            text(lang, "outcome")
+                .replace("{draw}", &share(o.draw))
+                .replace("{draw_low}", &share(o.draw_low))
+                .replace("{draw_high}", &share(o.draw_high))
+                .replace("{score}", &score(o.score))
+                .replace("{score_low}", &score(o.score_low))
+                .replace("{score_high}", &score(o.score_high))
+                .replace("{n}", &o.raters.to_string())
+                .replace(
+                    "{character}",
+                    text(
+                        lang,
+                        &format!("character_{}", o.character.replace('-', "_")),
+                    ),
+                ),
         );
     }
     if let Some(v) = &measured.verdict {
@@ -282,6 +303,7 @@ mod tests {
                 },
             }),
             verdict: None,
+            outcome: None,
         }
     }
 

@@ -97,6 +97,29 @@ pub struct VerdictView {
     pub level: f64,
 }
 
+/// A position's draw chance and White's expected score (shares 0..1),
+/// with their 95 % intervals and the position's character in words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutcomeView {
+    /// Raters with a WDL model.
+    pub raters: usize,
+    /// The draw chance.
+    pub draw: f64,
+    /// Its interval.
+    pub draw_low: f64,
+    /// Its high end.
+    pub draw_high: f64,
+    /// White's expected score.
+    pub score: f64,
+    /// Its interval.
+    pub score_low: f64,
+    /// Its high end.
+    pub score_high: f64,
+    /// `drawish`, `sharp`, `one-sided` or `typical`
+    /// (`c960_verdict::Character`).
+    pub character: &'static str,
+}
+
 /// What is measured about a position (each part optional).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Measured {
@@ -109,6 +132,8 @@ pub struct Measured {
     pub games: Option<GamesView>,
     /// The verdict.
     pub verdict: Option<VerdictView>,
+    /// The draw chance and expected score.
+    pub outcome: Option<OutcomeView>,
 }
 
 /// The name of a game run's interval for White's score, from its table's

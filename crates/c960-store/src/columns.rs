@@ -226,9 +226,27 @@ pub mod balance {
     pub const SWEEP_VERDICT: &str = "sweep_verdict";
     /// Its q-value.
     pub const SWEEP_Q_VALUE: &str = "sweep_q_value";
+    /// Raters with a WDL model whose consensus the draw chance and the
+    /// expected score are.
+    pub const WDL_RATERS: &str = "wdl_raters";
+    /// The raters' consensus chance that the game is drawn (0..1): the
+    /// engines' model of games at long time control, not human results.
+    pub const DRAW_CHANCE: &str = "draw_chance";
+    /// The low end of its 95 % interval.
+    pub const DRAW_CHANCE_LOW: &str = "draw_chance_low";
+    /// Its high end.
+    pub const DRAW_CHANCE_HIGH: &str = "draw_chance_high";
+    /// The raters' consensus expected score for White (0..1): win plus
+    /// half the draw chance.
+    pub const WHITE_EXPECTED: &str = "white_expected_score";
+    /// The low end of its 95 % interval.
+    pub const WHITE_EXPECTED_LOW: &str = "white_expected_score_low";
+    /// Its high end.
+    pub const WHITE_EXPECTED_HIGH: &str = "white_expected_score_high";
 
-    /// Every column, in table order.
-    pub const ALL: [&str; 21] = [
+    /// Every column, in table order (the last seven only where the raters
+    /// report WDL).
+    pub const ALL: [&str; 28] = [
         SP,
         PLACEMENT,
         VERDICT,
@@ -250,5 +268,12 @@ pub mod balance {
         SWEEP_SHRUNK_CP,
         SWEEP_VERDICT,
         SWEEP_Q_VALUE,
+        WDL_RATERS,
+        DRAW_CHANCE,
+        DRAW_CHANCE_LOW,
+        DRAW_CHANCE_HIGH,
+        WHITE_EXPECTED,
+        WHITE_EXPECTED_LOW,
+        WHITE_EXPECTED_HIGH,
     ];
 }

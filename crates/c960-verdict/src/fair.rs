@@ -457,8 +457,23 @@ impl BalanceTable {
         &self,
         selection: Selection,
     ) -> Result<(Vec<StartPosition>, Option<f64>), String> {
+        self.select_excluding(selection, &std::collections::BTreeSet::new())
+    }
+
+    /// [`BalanceTable::select`] among the positions not in `left_out` (by
+    /// SP): the reference is still the whole table's, and `--fairest N`
+    /// takes the N fairest of the positions left.
+    pub fn select_excluding(
+        &self,
+        selection: Selection,
+        left_out: &std::collections::BTreeSet<u16>,
+    ) -> Result<(Vec<StartPosition>, Option<f64>), String> {
         let reference = match selection {
-            Selection::Verdict(verdict) => return Ok((self.with_verdict(verdict), None)),
+            Selection::Verdict(verdict) => {
+                let mut kept = self.with_verdict(verdict);
+                kept.retain(|p| !left_out.contains(&p.sp()));
+                return Ok((kept, None));
+            }
             Selection::Fairest(_, reference) | Selection::Within(_, reference) => reference,
         };
         let measures = self.measures()?;
@@ -471,13 +486,19 @@ impl BalanceTable {
                 }
             )
         })?;
-        let ranked = rank(&measures, reference);
+        let mut ranked = rank(&measures, reference);
+        ranked.retain(|r| !left_out.contains(&r.sp));
         let kept: Vec<u16> = match selection {
             Selection::Fairest(n, _) => {
                 if n > ranked.len() {
                     return Err(format!(
-                        "--fairest {n}: the table has {} positions",
-                        ranked.len()
+                        "--fairest {n}: the table has {} positions{}",
+                        ranked.len(),
+                        if left_out.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" once {} are left out", left_out.len())
+                        }
                     ));
                 }
                 ranked.iter().take(n).map(|r| r.sp).collect()

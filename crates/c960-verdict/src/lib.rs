@@ -9,24 +9,27 @@
 //!   the one writer of `balance.csv` and `balance.json`;
 //! - [`row`]: one position's published balance as a typed row
 //!   ([`BalanceRow`]: estimate, interval, verdict, q-value, method,
-//!   raters), and [`table`] the one reader of a `balance.csv`, which
+//!   raters, draw chance and expected score), and [`table`] the one reader of a `balance.csv`, which
 //!   refuses a table that contradicts itself;
 //! - [`reference`]: what balance is measured from ([`Reference`]: equal
 //!   chances, the typical position, the classical setup);
 //! - [`fair`]: the positions ranked by how close their whole interval lies
 //!   to a reference, with rank intervals and verdicts against it — what
-//!   `fair.html`, `c960 draw --fairest` and `c960 book balanced` share.
+//!   `fair.html`, `c960 draw --fairest` and `c960 book balanced` share;
+//!   and the most drawish positions (`c960 draw --not-drawish`).
 //!
 //! The report renders these; it computes none of them.
 
 pub mod balance;
+mod drawish;
 mod error;
 pub mod fair;
 pub mod reference;
 pub mod row;
 pub mod table;
 
+pub use drawish::Character;
 pub use error::VerdictError;
 pub use reference::Reference;
-pub use row::{BalanceRow, Interval};
+pub use row::{BalanceRow, Interval, Outcome};
 pub use table::BalanceTable;

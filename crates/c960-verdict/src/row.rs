@@ -54,6 +54,26 @@ pub struct BalanceRow {
     pub interval: Option<Interval>,
     /// The raters whose consensus it is (sweeps).
     pub raters: Option<u32>,
+    /// Its draw chance and White's expected score, from the raters' WDL
+    /// (a table may leave them out).
+    pub outcome: Option<Outcome>,
+}
+
+/// A position's draw chance and White's expected score (0..1), each with
+/// its 95 % interval: the raters' WDL models combined (see
+/// [`crate::balance::OUTCOME_MEANING`]).
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Outcome {
+    /// The raters with a WDL model it is the consensus of.
+    pub raters: u32,
+    /// The chance of a draw.
+    pub draw: f64,
+    /// Its interval.
+    pub draw_interval: Interval,
+    /// White's expected score.
+    pub expected: f64,
+    /// Its interval.
+    pub expected_interval: Interval,
 }
 
 // serde's `serialize_with` hands the field by reference.

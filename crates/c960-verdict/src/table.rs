@@ -49,6 +49,10 @@ struct Columns {
     high: Option<usize>,
     method: Option<usize>,
     raters: Option<usize>,
+    /// Draw chance, its ends, expected score, its ends.
+    outcome: [Option<usize>; 6],
+    /// The raters with WDL.
+    wdl_raters: Option<usize>,
 }
 
 impl Columns {
@@ -79,6 +83,15 @@ impl Columns {
             high: at(column::HIGH),
             method: at(column::METHOD),
             raters: at(column::SWEEP_ENGINES),
+            wdl_raters: at(column::WDL_RATERS),
+            outcome: [
+                at(column::DRAW_CHANCE),
+                at(column::DRAW_CHANCE_LOW),
+                at(column::DRAW_CHANCE_HIGH),
+                at(column::WHITE_EXPECTED),
+                at(column::WHITE_EXPECTED_LOW),
+                at(column::WHITE_EXPECTED_HIGH),
+            ],
         })
     }
 }
@@ -220,6 +233,23 @@ fn row_of(record: &csv::StringRecord, columns: &Columns) -> Result<BalanceRow, S
             )
         })?),
     };
+    let outcome = outcome_of(sp, &columns.outcome, &number)?
+        .map(|o| -> Result<crate::Outcome, String> {
+            let raters = cell(columns.wdl_raters);
+            let raters = raters
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n >= 2)
+                .ok_or_else(|| {
+                    format!(
+                        "SP {}: {} {raters:?} is not a count of two or more raters",
+                        sp.sp(),
+                        column::WDL_RATERS
+                    )
+                })?;
+            Ok(crate::Outcome { raters, ..o })
+        })
+        .transpose()?;
     Ok(BalanceRow {
         sp,
         verdict,
@@ -228,7 +258,69 @@ fn row_of(record: &csv::StringRecord, columns: &Columns) -> Result<BalanceRow, S
         estimate,
         interval,
         raters,
+        outcome,
     })
+}
+
+/// Reads one numeric cell of a row by its column (empty: `None`).
+type NumberAt<'a> = dyn Fn(Option<usize>, &str) -> Result<Option<f64>, String> + 'a;
+
+/// A row's draw chance and expected score: all six figures or none, each
+/// a share in 0..1 inside its interval.
+fn outcome_of(
+    sp: StartPosition,
+    at: &[Option<usize>; 6],
+    number: &NumberAt<'_>,
+) -> Result<Option<crate::Outcome>, String> {
+    let names = [
+        column::DRAW_CHANCE,
+        column::DRAW_CHANCE_LOW,
+        column::DRAW_CHANCE_HIGH,
+        column::WHITE_EXPECTED,
+        column::WHITE_EXPECTED_LOW,
+        column::WHITE_EXPECTED_HIGH,
+    ];
+    let mut figures = [0.0; 6];
+    let mut present = 0;
+    for (i, (c, name)) in at.iter().zip(names).enumerate() {
+        if let Some(v) = number(*c, name)? {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(format!("SP {}: {name} {v} is outside 0..1", sp.sp()));
+            }
+            figures[i] = v;
+            present += 1;
+        }
+    }
+    match present {
+        0 => return Ok(None),
+        6 => {}
+        _ => {
+            return Err(format!(
+                "SP {}: the draw chance and expected score need all six of {}",
+                sp.sp(),
+                names.join(", ")
+            ));
+        }
+    }
+    let [d, dl, dh, e, el, eh] = figures;
+    for (name, v, low, high) in [
+        (column::DRAW_CHANCE, d, dl, dh),
+        (column::WHITE_EXPECTED, e, el, eh),
+    ] {
+        if !(low <= v && v <= high) {
+            return Err(format!(
+                "SP {}: {name} {v} lies outside its interval {low} to {high}",
+                sp.sp()
+            ));
+        }
+    }
+    Ok(Some(crate::Outcome {
+        raters: 0,
+        draw: d,
+        draw_interval: Interval { low: dl, high: dh },
+        expected: e,
+        expected_interval: Interval { low: el, high: eh },
+    }))
 }
 
 /// Refuses figures no engine or game gives, and an interval that is

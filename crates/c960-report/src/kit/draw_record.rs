@@ -159,6 +159,10 @@ pub struct BalanceRecord {
     /// The reference's value in the table (centipawns).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference_cp: Option<f64>,
+    /// The share (%) of the table's positions with the highest draw chance
+    /// left out before the selection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_drawish: Option<f64>,
     /// The table's file name, without its directory.
     pub file: String,
     /// SHA-256 of the table's bytes, in hexadecimal.
@@ -188,7 +192,10 @@ impl BalanceRecord {
             }
             (None, None, None) => "no selection".to_owned(),
         };
-        format!("{what} in {} (SHA-256 {short})", self.file)
+        let drawish = self.not_drawish.map_or_else(String::new, |p| {
+            format!(", leaving out the {p} % most drawish (highest draw_chance)")
+        });
+        format!("{what}{drawish} in {} (SHA-256 {short})", self.file)
     }
 }
 

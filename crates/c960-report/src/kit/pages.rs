@@ -397,6 +397,13 @@ fn balance_words(balance: &BalanceRecord, t: Texts, quote: impl Fn(&str) -> Stri
             .replace("{reference}", &reference()),
         (None, None, None) => String::new(),
     };
+    let text = match balance.not_drawish {
+        Some(p) => format!(
+            "{text}, {}",
+            t.get("f_not_drawish").replace("{p}", &p.to_string())
+        ),
+        None => text,
+    };
     text.replace("{file}", &quote(&balance.file))
         .replace("{sha}", &balance.sha256)
 }

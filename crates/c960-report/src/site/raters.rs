@@ -15,7 +15,9 @@ use crate::{
     RunKind, Source,
     balance::{Balance, SweepRow},
     html::escape,
-    view::{ConsensusView, EngineView, GamesView, IntervalView, Measured, VerdictView},
+    view::{
+        ConsensusView, EngineView, GamesView, IntervalView, Measured, OutcomeView, VerdictView,
+    },
 };
 
 /// Each sweep's `bound` column by SP (`exact`, `lower`, `upper`; White's
@@ -287,7 +289,25 @@ pub(super) fn measured(
         engine,
         games,
         verdict,
+        outcome: verdicts.and_then(|b| outcome_view(&b.rows(), sp)),
     }
+}
+
+/// The draw chance and expected score of position `sp` among `rows`, with
+/// its character.
+pub(crate) fn outcome_view(rows: &[c960_verdict::BalanceRow], sp: u16) -> Option<OutcomeView> {
+    let row = rows.iter().find(|r| r.sp.sp() == sp)?;
+    let o = row.outcome?;
+    Some(OutcomeView {
+        raters: o.raters as usize,
+        draw: o.draw,
+        draw_low: o.draw_interval.low,
+        draw_high: o.draw_interval.high,
+        score: o.expected,
+        score_low: o.expected_interval.low,
+        score_high: o.expected_interval.high,
+        character: c960_verdict::Character::of(rows, sp)?.name(),
+    })
 }
 
 /// A bound in words, for White: `exact`, `lower bound (at least +89)`.

@@ -119,13 +119,12 @@ pub(super) fn rater_name(engine: &str, limit: &str, options: &str) -> String {
 /// a mate in a start position is out of reach of any real search.
 const MATE_CP: f64 = 1000.0;
 
-/// A sweep's rows: (rater name, SP, repeat, centipawns). Each rater's
-/// positions appear once per repeat; scores must be finite and within
-/// ±[`MAX_SCORE`].
-pub(super) fn read_sweep(
-    path: &Path,
-    run: usize,
-) -> Result<Vec<(String, u16, String, f64)>, VerdictError> {
+/// A sweep's rows: (rater name, SP, repeat, centipawns), and the WDL of
+/// the searches that report one (rater name, SP, win, draw and loss per
+/// mille). Each rater's positions appear once per repeat; scores must be
+/// finite and within ±[`MAX_SCORE`]; a WDL must be three numbers in
+/// 0..=1000 that sum to 1000.
+pub(super) fn read_sweep(path: &Path, run: usize) -> Result<SweepRead, VerdictError> {
     let frame = open_checked(
         path,
         &[
@@ -136,7 +135,7 @@ pub(super) fn read_sweep(
             "score_cp",
             "score_mate",
         ],
-        &["repeat"],
+        &["repeat", "wdl_win", "wdl_draw", "wdl_loss"],
     )?;
     let text = |name: &str| -> Result<Vec<String>, VerdictError> {
         let c = frame.column(name)?.cast(&DataType::String)?;
@@ -156,6 +155,18 @@ pub(super) fn read_sweep(
         Err(_) => None,
     };
     let (sp, cp, mate) = (sp.u32()?, cp.f64()?, mate.f64()?);
+    let wdl_column = |name: &str| -> Result<Option<Vec<Option<f64>>>, VerdictError> {
+        match frame.column(name) {
+            Ok(c) => Ok(Some(c.cast(&DataType::Float64)?.f64()?.iter().collect())),
+            Err(_) => Ok(None),
+        }
+    };
+    let wdl_columns = [
+        wdl_column("wdl_win")?,
+        wdl_column("wdl_draw")?,
+        wdl_column("wdl_loss")?,
+    ];
+    let mut wdl = Vec::new();
     let mut out = Vec::with_capacity(frame.height());
     let mut seen = std::collections::HashSet::new();
     for i in 0..frame.height() {
@@ -193,10 +204,43 @@ pub(super) fn read_sweep(
                 },
             ));
         }
+        if let [Some(w), Some(d), Some(l)] = &wdl_columns
+            && let (Some(w), Some(d), Some(l)) = (w[i], d[i], l[i])
+        {
+            wdl.push((rater.clone(), s, checked_wdl(path, i, s, [w, d, l])?));
+        }
         let r = r.map_or_else(|| format!("run{run}"), |r| format!("run{run}.{r}"));
         out.push((rater, s, r, value));
     }
-    Ok(out)
+    Ok(SweepRead { rows: out, wdl })
+}
+
+/// A search's WDL, refused unless it is three shares per mille in
+/// 0..=1000 that sum to 1000 (±2 for rounding).
+fn checked_wdl(path: &Path, row: usize, sp: u16, wdl: [f64; 3]) -> Result<[f64; 3], VerdictError> {
+    let [w, d, l] = wdl;
+    if wdl
+        .iter()
+        .any(|v| !v.is_finite() || !(0.0..=1000.0).contains(v))
+        || ((w + d + l) - 1000.0).abs() > 2.0
+    {
+        return Err(bad(
+            path,
+            format!(
+                "row {row} (SP {sp}) has the WDL {w}/{d}/{l}: not three shares per mille that \
+                 sum to 1000"
+            ),
+        ));
+    }
+    Ok(wdl)
+}
+
+/// What [`read_sweep`] reads.
+pub(super) struct SweepRead {
+    /// Every search: (rater, SP, repeat, centipawns).
+    pub(super) rows: Vec<(String, u16, String, f64)>,
+    /// The WDL of the searches that report one.
+    pub(super) wdl: Vec<super::outcome::WdlRow>,
 }
 
 pub(super) fn io_error(path: &Path, e: &io::Error) -> VerdictError {

@@ -48,10 +48,12 @@ use crate::{BalanceRow, Interval, VerdictError};
 
 mod estimate;
 mod input;
+mod outcome;
 
 use estimate::{count, from_games, from_sweeps};
 pub use input::is_routine;
 use input::{Seen, io_error, read_games, read_sweep, searches, table};
+pub use outcome::{MEANING as OUTCOME_MEANING, OutcomeRow, Outcomes, RaterAgreement, Reliability};
 
 /// The verdict table's file names.
 pub use c960_store::BALANCE_CSV;
@@ -239,6 +241,13 @@ pub struct Balance {
     /// than two raters).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moderation: Option<c960_balance::consensus::Moderation>,
+    /// Each position's draw chance and White's expected score from the
+    /// raters' WDL, when two or more raters report one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcomes>,
+    /// Why there is no draw chance, when there are sweeps but none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_outcome: Option<String>,
     /// Per position (by SP) from games.
     #[serde(skip)]
     pub games_rows: BTreeMap<u16, GamesRow>,
@@ -290,6 +299,8 @@ struct Tables {
     scores: BTreeMap<u16, Vec<f64>>,
     /// Every search of the sweeps: (engine, SP, run, score).
     sweep_rows: Vec<(String, u16, String, f64)>,
+    /// The WDL of the searches that report one.
+    wdl_rows: Vec<outcome::WdlRow>,
     /// The tables read, as given.
     inputs: Vec<String>,
 }
@@ -311,10 +322,12 @@ fn read_all(games: &[PathBuf], sweeps: &[PathBuf]) -> Result<Tables, VerdictErro
         inputs.push(file.display().to_string());
     }
     let mut sweep_rows = Vec::new();
+    let mut wdl_rows = Vec::new();
     for (run, path) in sweeps.iter().enumerate() {
         let file = searches(&table(path, c960_store::SWEEP_TABLE));
         seen.path(&file)?;
-        let read = read_sweep(&file, run)?;
+        let input::SweepRead { rows: read, wdl } = read_sweep(&file, run)?;
+        wdl_rows.extend(wdl);
         // The same searches under another name (a copy, or a second run
         // with the same settings and seed) would count twice.
         let content: Vec<_> = read.iter().map(|r| (&r.0, r.1, r.3.to_bits())).collect();
@@ -325,6 +338,7 @@ fn read_all(games: &[PathBuf], sweeps: &[PathBuf]) -> Result<Tables, VerdictErro
     Ok(Tables {
         scores,
         sweep_rows,
+        wdl_rows,
         inputs,
     })
 }
@@ -339,6 +353,7 @@ pub fn compute_any(
     let Tables {
         scores,
         sweep_rows,
+        wdl_rows,
         inputs,
     } = read_all(games, sweeps)?;
     if scores.is_empty() && sweep_rows.is_empty() {
@@ -373,6 +388,22 @@ pub fn compute_any(
             s.moderation,
         ),
     };
+    // The draw chance and expected score, from the raters that report WDL
+    // (all raters in the order they first appear).
+    let (outcome, no_outcome) = if sweep_rows.is_empty() {
+        (None, None)
+    } else {
+        let mut raters: Vec<String> = Vec::new();
+        for (rater, ..) in &sweep_rows {
+            if !raters.contains(rater) {
+                raters.push(rater.clone());
+            }
+        }
+        match outcome::outcome(&raters, &wdl_rows, settings.weights, settings.seed) {
+            Ok(o) => (Some(o), None),
+            Err(why) => (None, Some(why)),
+        }
+    };
     let verdict_method = choose(
         settings.verdicts_from,
         games_summary.as_ref(),
@@ -387,6 +418,8 @@ pub fn compute_any(
         agreement,
         merged,
         moderation,
+        outcome,
+        no_outcome,
         games_rows,
         sweep_rows: sweep_map,
         inputs,
@@ -453,8 +486,26 @@ impl Balance {
                     )
                 })?,
             };
+            let outcome = self
+                .outcome
+                .as_ref()
+                .and_then(|o| o.rows.get(&sp))
+                .map(|o| crate::row::Outcome {
+                    raters: u32::try_from(o.raters).unwrap_or(u32::MAX),
+                    draw: o.draw,
+                    draw_interval: Interval {
+                        low: o.draw_low,
+                        high: o.draw_high,
+                    },
+                    expected: o.expected,
+                    expected_interval: Interval {
+                        low: o.expected_low,
+                        high: o.expected_high,
+                    },
+                });
             Some(BalanceRow {
                 sp: StartPosition::new(sp).ok()?,
+                outcome,
                 verdict: decision.verdict,
                 q_value: Some(decision.q_value),
                 method: Some(method),
@@ -499,7 +550,7 @@ impl Balance {
             .column(column::LOW, |r| r.interval.map(|i| i.low))
             .column(column::HIGH, |r| r.interval.map(|i| i.high))
             .column(column::METHOD, |r| r.method.map(Method::name));
-        self.method_columns(frame).build()
+        self.outcome_columns(self.method_columns(frame)).build()
     }
 
     /// `frame` with each method's own columns.
@@ -539,6 +590,31 @@ impl Balance {
             })
             .column(column::SWEEP_Q_VALUE, move |r| {
                 sweep(r, |s| s.decision.q_value)
+            })
+    }
+
+    /// `frame` with the draw chance and expected score, when the raters
+    /// gave them.
+    fn outcome_columns<'r>(&self, frame: Frame<'r, BalanceRow>) -> Frame<'r, BalanceRow> {
+        use c960_store::columns::balance as column;
+        let Some(outcome) = &self.outcome else {
+            return frame;
+        };
+        let rows = &outcome.rows;
+        let at = move |r: &BalanceRow, f: fn(&OutcomeRow) -> f64| rows.get(&r.sp.sp()).map(f);
+        frame
+            .column(column::WDL_RATERS, move |r| {
+                rows.get(&r.sp.sp()).map(|o| o.raters as u32)
+            })
+            .column(column::DRAW_CHANCE, move |r| at(r, |o| o.draw))
+            .column(column::DRAW_CHANCE_LOW, move |r| at(r, |o| o.draw_low))
+            .column(column::DRAW_CHANCE_HIGH, move |r| at(r, |o| o.draw_high))
+            .column(column::WHITE_EXPECTED, move |r| at(r, |o| o.expected))
+            .column(column::WHITE_EXPECTED_LOW, move |r| {
+                at(r, |o| o.expected_low)
+            })
+            .column(column::WHITE_EXPECTED_HIGH, move |r| {
+                at(r, |o| o.expected_high)
             })
     }
 

@@ -341,6 +341,13 @@ pub(crate) struct ShowArgs {
     /// Width of the png diagram in pixels.
     #[arg(long, value_name = "PX", default_value_t = 680)]
     pub(crate) size: u32,
+    /// A balance table (`balance.csv` from `c960 balance` or `c960 report`,
+    /// or its directory; e.g. data/research-v4/balance.csv): text, json and
+    /// html then add the position's published balance with its interval
+    /// and verdict, and its draw chance and White's expected score with
+    /// theirs and its character (drawish, sharp, one-sided or typical).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) balance: Option<PathBuf>,
 }
 
 /// What `c960 show` writes.

@@ -89,7 +89,7 @@ pub(crate) struct DrawArgs {
         conflicts_with_all = [
             "rounds", "exclude", "exclude_preset", "exclude_drawn", "max_undefended",
             "max_king_only", "max_weak", "no_first_move_attack", "no_first_move_castling",
-            "verdict", "fairest", "within", "reference",
+            "verdict", "fairest", "within", "reference", "not_drawish",
         ]
     )]
     pub(crate) verify: Option<PathBuf>,
@@ -184,6 +184,14 @@ pub(crate) struct DrawFilterArgs {
     /// rank.
     #[arg(long, value_name = "REF", value_parser = reference_parser())]
     pub(crate) reference: Option<Reference>,
+    /// Leave out the PERCENT % of the --balance table's positions with the
+    /// highest draw chance (its `draw_chance` column, the raters' WDL
+    /// consensus; ties: lower SP first) before --verdict, --fairest or
+    /// --within selects: `--fairest 40 --not-drawish 25` draws from the 40
+    /// fairest of the 75 % least drawish. The kit's record and VERIFY.md
+    /// name the rule.
+    #[arg(long, value_name = "PERCENT", requires = "balance")]
+    pub(crate) not_drawish: Option<f64>,
     /// The balance table (`balance.csv`, or the directory holding it) that
     /// --verdict, --fairest and --within read; with --verify, the table to
     /// check a record's balance filter against.

@@ -81,20 +81,28 @@ impl Table {
     }
 
     /// The positions `selection` keeps, ascending, and the reference's
-    /// value (for `fairest` and `within`).
+    /// value (for `fairest` and `within`); with `not_drawish`, among the
+    /// positions left once that share (%) of the most drawish is left out.
     pub(crate) fn select(
         &self,
         selection: Selection,
+        not_drawish: Option<f64>,
     ) -> Result<(Vec<StartPosition>, Option<f64>), InputError> {
+        let bad = |e: String| InputError(format!("--balance {}: {e}", self.table.file));
+        let left_out = match not_drawish {
+            Some(percent) => self.table.most_drawish(percent).map_err(bad)?,
+            None => std::collections::BTreeSet::new(),
+        };
         self.table
-            .select(selection)
-            .map_err(|e| InputError(format!("--balance {}: {e}", self.table.file)))
+            .select_excluding(selection, &left_out)
+            .map_err(bad)
     }
 
     /// The record of `selection` in this table, keeping `positions`.
     pub(crate) fn record(
         &self,
         selection: Selection,
+        not_drawish: Option<f64>,
         positions: usize,
         reference_cp: Option<f64>,
     ) -> BalanceRecord {
@@ -109,6 +117,7 @@ impl Table {
             within,
             reference: reference.map(|r: Reference| r.name().to_owned()),
             reference_cp,
+            not_drawish,
             file: self.table.file.clone(),
             sha256: self.table.sha256.clone(),
             positions,

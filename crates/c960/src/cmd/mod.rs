@@ -17,6 +17,7 @@ pub(crate) mod restore;
 pub(crate) mod run;
 pub(crate) mod selfplay;
 pub(crate) mod show;
+mod show_balance;
 pub(crate) mod slurm;
 pub(crate) mod sweep;
 pub(crate) mod tournament;

@@ -36,18 +36,31 @@ pub(crate) fn run(args: &ShowArgs) -> Result<()> {
     let lang = args.lang;
     let marks = if args.clean { Marks::NONE } else { Marks::ALL };
     let features = Features::of(position);
+    let balance = match &args.balance {
+        Some(path) => Some(super::show_balance::Published::read(path, position)?),
+        None => None,
+    };
+    let measured = balance
+        .as_ref()
+        .map_or_else(Measured::default, super::show_balance::Published::measured);
     let text = match args.format {
-        ShowFormat::Json => format!(
-            "{}\n",
-            serde_json::to_string_pretty(&PositionRecord::from(&features))?
-        ),
+        ShowFormat::Json => {
+            let mut value = serde_json::to_value(PositionRecord::from(&features))?;
+            if let (Some(b), Some(object)) = (&balance, value.as_object_mut()) {
+                object.insert("balance".to_owned(), b.json());
+            }
+            format!("{}\n", serde_json::to_string_pretty(&value)?)
+        }
         ShowFormat::Text => {
             let mut text = render(&features, lang, marks);
+            if let Some(b) = &balance {
+                text.push_str(&b.text(&measured, lang));
+            }
             text.push_str(&castling_words(position, lang));
             text
         }
         ShowFormat::Svg => format!("{}\n", diagram_svg(position, marks, Some(340), lang)),
-        ShowFormat::Html => sheet_html(position, &Measured::default(), marks, lang),
+        ShowFormat::Html => sheet_html(position, &measured, marks, lang),
         ShowFormat::Png => {
             let Some(path) = out.path() else {
                 return Err(InputError("--format png needs --out FILE".to_owned()).into());

@@ -28,8 +28,8 @@ pub(crate) fn run(args: &BookBalancedArgs) -> Result<()> {
         (None, None) => unreachable!("clap requires --fairest or --within"),
     };
     let table = Table::read(&args.balance)?;
-    let (positions, reference_cp) = table.select(selection)?;
-    let record = table.record(selection, positions.len(), reference_cp);
+    let (positions, reference_cp) = table.select(selection, None)?;
+    let record = table.record(selection, None, positions.len(), reference_cp);
     if positions.is_empty() {
         return Err(InputError(format!(
             "--balance {}: no position's whole 95 % interval lies within {} cp of {} ({:.1} cp): \

@@ -97,6 +97,12 @@ impl DrawFilterArgs {
     fn balance_filter(&self) -> Result<Option<(Allowed, BalanceRecord)>> {
         let selection = self.selection()?;
         let (Some(selection), Some(path)) = (selection, &self.balance) else {
+            if self.not_drawish.is_some() && selection.is_none() {
+                return Err(InputError(
+                    "--not-drawish goes with --verdict, --fairest or --within".to_owned(),
+                )
+                .into());
+            }
             if self.balance.is_some() {
                 return Err(InputError(
                     "--balance needs --verdict, --fairest or --within (or --verify)".to_owned(),
@@ -106,8 +112,8 @@ impl DrawFilterArgs {
             return Ok(None);
         };
         let table = Table::read(path)?;
-        let (positions, reference_cp) = table.select(selection)?;
-        let record = table.record(selection, positions.len(), reference_cp);
+        let (positions, reference_cp) = table.select(selection, self.not_drawish)?;
+        let record = table.record(selection, self.not_drawish, positions.len(), reference_cp);
         Ok(Some((
             Allowed {
                 label: record.label(),

@@ -191,8 +191,13 @@ fn check_table(file: &Path, record: &record::Record, table: &Path) -> Result<usi
     }
     let selection = selection_of_record(balance)
         .map_err(|e| InputError(format!("{} does not verify: {e}", file.display())))?;
-    let (positions, reference_cp) = read.select(selection)?;
-    let again = read.record(selection, positions.len(), reference_cp);
+    let (positions, reference_cp) = read.select(selection, balance.not_drawish)?;
+    let again = read.record(
+        selection,
+        balance.not_drawish,
+        positions.len(),
+        reference_cp,
+    );
     if again.label() != balance.label() || again.positions != balance.positions {
         return Err(InputError(format!(
             "{} does not verify: its table keeps {} positions for \"{}\", but it records {} for \
