@@ -10,6 +10,7 @@
 
 mod fair;
 mod notes;
+mod outcome;
 mod position;
 mod raters;
 
@@ -217,6 +218,7 @@ fn index(
         |row: usize| raters::consensus_row(verdicts, u16::try_from(row).unwrap_or(u16::MAX));
     let has_consensus = (0..frame.height()).any(|row| consensus(row).is_some());
     let has_verdicts = frame.column("verdict").is_ok();
+    let outcome = outcome::cells(verdicts);
     IndexPage {
         lead,
         balance_note: balance_note(
@@ -237,6 +239,7 @@ fn index(
             ("castle h on move 1", "text"),
         ],
         has_consensus,
+        has_outcome: !outcome.is_empty(),
         columns,
         has_verdicts,
         rows: (0..frame.height())
@@ -258,6 +261,10 @@ fn index(
                         format!("{:+.0} to {:+.0}", r.shrunk_low, r.shrunk_high),
                     )
                 }),
+                outcome: u16::try_from(row)
+                    .ok()
+                    .and_then(|sp| outcome.get(&sp))
+                    .map(|o| (o.draw.clone(), o.interval.clone(), o.character)),
                 runs: columns
                     .iter()
                     .map(|c| cell(frame, &c.column, row, c.percent))
@@ -278,6 +285,7 @@ struct IndexPage<'a> {
     charts: Vec<Figure<'a>>,
     fixed: [(&'static str, &'static str); 8],
     has_consensus: bool,
+    has_outcome: bool,
     columns: &'a [RunColumn],
     has_verdicts: bool,
     rows: Vec<IndexRow>,
@@ -289,6 +297,8 @@ struct IndexRow {
     placement: String,
     features: [String; 6],
     consensus: Option<(String, String)>,
+    /// Draw chance, its interval and the character.
+    outcome: Option<(String, String, &'static str)>,
     runs: Vec<String>,
     verdict: Option<String>,
 }

@@ -95,27 +95,36 @@ impl BalanceTable {
                 "--not-drawish {percent} is not a share of positions above 0 and below 100 (%)"
             ));
         }
-        let mut draws: Vec<(u16, f64)> = Vec::with_capacity(self.rows.len());
-        for row in &self.rows {
-            let Some(outcome) = row.outcome else {
-                return Err(format!(
-                    "SP {} has no draw chance (draw_chance): the table's raters report no WDL, \
-                     or it was written before c960 published draw chances; make it again with \
-                     c960 balance or c960 report",
-                    row.sp.sp()
-                ));
-            };
-            draws.push((row.sp.sp(), outcome.draw));
+        if let Some(row) = self.rows.iter().find(|r| r.outcome.is_none()) {
+            return Err(format!(
+                "SP {} has no draw chance (draw_chance): the table's raters report no WDL, or it \
+                 was written before c960 published draw chances; make it again with c960 \
+                 balance or c960 report",
+                row.sp.sp()
+            ));
         }
-        draws.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let order = drawish_order(&self.rows);
         #[allow(
             clippy::cast_possible_truncation,
             clippy::cast_sign_loss,
             clippy::cast_precision_loss
         )]
-        let count = (percent / 100.0 * draws.len() as f64).round() as usize;
-        Ok(draws.into_iter().take(count).map(|(sp, _)| sp).collect())
+        let count = (percent / 100.0 * order.len() as f64).round() as usize;
+        Ok(order.into_iter().take(count).collect())
     }
+}
+
+/// The SPs of `rows` with a draw chance, most drawish first (highest draw
+/// chance; ties: lower SP first): the order `--not-drawish` and fair.html
+/// leave positions out in.
+#[must_use]
+pub fn drawish_order(rows: &[BalanceRow]) -> Vec<u16> {
+    let mut draws: Vec<(u16, f64)> = rows
+        .iter()
+        .filter_map(|r| Some((r.sp.sp(), r.outcome?.draw)))
+        .collect();
+    draws.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    draws.into_iter().map(|(sp, _)| sp).collect()
 }
 
 #[cfg(test)]

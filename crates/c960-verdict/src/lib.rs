@@ -28,7 +28,7 @@ pub mod reference;
 pub mod row;
 pub mod table;
 
-pub use drawish::Character;
+pub use drawish::{Character, drawish_order};
 pub use error::VerdictError;
 pub use reference::Reference;
 pub use row::{BalanceRow, Interval, Outcome};

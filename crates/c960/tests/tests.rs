@@ -15,6 +15,7 @@ mod cli;
 mod compare;
 mod dfrc;
 mod dfrc_report;
+mod draw_chance;
 mod engine_faults;
 mod engine_versions;
 mod fair_list;

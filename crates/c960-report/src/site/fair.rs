@@ -70,6 +70,8 @@ struct Ranking<'a> {
     selfplay_mean: Option<(&'a str, String)>,
     /// The self-play run's interval name, when it has games.
     games_interval: Option<&'static str>,
+    /// Whether the positions have a draw chance.
+    has_outcome: bool,
     rows: Vec<FairRow>,
 }
 
@@ -98,6 +100,9 @@ struct FairRow {
     verdict: String,
     q: String,
     games: Option<(String, String, String)>,
+    /// Draw chance, its interval, character and place from the most
+    /// drawish.
+    outcome: Option<(String, String, &'static str, usize)>,
 }
 
 /// What the page ranks by: the published estimates with their intervals,
@@ -180,6 +185,7 @@ fn ranking<'a>(
     let verdict_columns = rules.is_some() && by_estimate;
     let default = judged.iter().find(|j| j.reference == Reference::DEFAULT);
     let games = selfplay.map(|s| GameScores::of(frame, s));
+    let outcome = super::outcome::cells(verdicts);
     let rows = default
         .map_or(&[][..], |j| j.rows.as_slice())
         .iter()
@@ -190,7 +196,16 @@ fn ranking<'a>(
                 verdict_columns,
                 games: games.as_ref(),
             };
-            fair_row(frame, &judged, first, &shown)
+            let mut row = fair_row(frame, &judged, first, &shown);
+            row.outcome = outcome.get(&first.ranked.sp).map(|o| {
+                (
+                    o.draw.clone(),
+                    o.interval.clone(),
+                    o.character,
+                    o.drawish_rank,
+                )
+            });
+            row
         })
         .collect();
     Ranking {
@@ -222,6 +237,7 @@ fn ranking<'a>(
                 .unwrap_or_default();
             crate::view::interval_name(&kind)
         }),
+        has_outcome: !outcome.is_empty(),
         rows,
     }
 }
@@ -290,6 +306,7 @@ fn fair_row(frame: &DataFrame, judged: &[Judged], first: &Judgement, shown: &Sho
         verdict,
         q,
         games: shown.games.map(|g| games_cells(g, row)),
+        outcome: None,
     }
 }
 

@@ -1,0 +1,54 @@
+//! The draw chance and White's expected score as the index and fair.html
+//! show them: each position's cells, its character and its place in the
+//! drawish order (what `c960 draw --not-drawish` leaves out first), from
+//! the verdicts' typed rows.
+
+use std::collections::BTreeMap;
+
+use crate::{balance::Balance, view::OutcomeView};
+
+/// One position's outcome cells.
+pub(crate) struct OutcomeCells {
+    /// The draw chance, as a percentage.
+    pub(crate) draw: String,
+    /// Its 95 % interval.
+    pub(crate) interval: String,
+    /// `drawish`, `sharp`, `one-sided` or `typical`.
+    pub(crate) character: &'static str,
+    /// Its place from the most drawish (1) on.
+    pub(crate) drawish_rank: usize,
+}
+
+/// Every position's outcome view, by SP (none without a draw chance).
+pub(crate) fn views(verdicts: Option<&Balance>) -> BTreeMap<u16, OutcomeView> {
+    let Some(b) = verdicts else {
+        return BTreeMap::new();
+    };
+    let rows = b.rows();
+    rows.iter()
+        .filter_map(|r| Some((r.sp.sp(), super::raters::outcome_view(&rows, r.sp.sp())?)))
+        .collect()
+}
+
+/// Every position's cells, by SP.
+pub(crate) fn cells(verdicts: Option<&Balance>) -> BTreeMap<u16, OutcomeCells> {
+    let Some(b) = verdicts else {
+        return BTreeMap::new();
+    };
+    let order = c960_verdict::drawish_order(&b.rows());
+    views(verdicts)
+        .into_iter()
+        .map(|(sp, v)| {
+            let rank = order.iter().position(|s| *s == sp).map_or(0, |i| i + 1);
+            (
+                sp,
+                OutcomeCells {
+                    draw: format!("{:.1}%", v.draw * 100.0),
+                    interval: format!("{:.1}–{:.1}%", v.draw_low * 100.0, v.draw_high * 100.0),
+                    character: v.character,
+                    drawish_rank: rank,
+                },
+            )
+        })
+        .collect()
+}
