@@ -59,11 +59,17 @@ function makeFairFilters(table) {
     const noAttack = document.querySelector('[data-filter="no-attack"]').checked;
     const noCastle = document.querySelector('[data-filter="no-castle"]').checked;
     const maxWeak = parseInt(document.querySelector('[data-filter="max-weak"]').value, 10);
-    for (const row of table.tBodies[0].rows) {
+    // --not-drawish P: the round(P% of all positions) most drawish go.
+    const drawish = document.querySelector('[data-filter="not-drawish"]');
+    const rows = table.tBodies[0].rows;
+    const percent = drawish ? parseFloat(drawish.value) || 0 : 0;
+    const leftOut = Math.round((percent / 100) * rows.length);
+    for (const row of rows) {
       row.hidden =
         (noAttack && row.dataset.attack !== "0") ||
         (noCastle && row.dataset.castle === "true") ||
-        parseInt(row.dataset.weak, 10) > maxWeak;
+        parseInt(row.dataset.weak, 10) > maxWeak ||
+        (row.dataset.drawish !== undefined && parseInt(row.dataset.drawish, 10) <= leftOut);
     }
   };
   for (const control of controls) control.addEventListener("input", apply);
