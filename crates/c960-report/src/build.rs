@@ -58,6 +58,9 @@ pub struct Options {
     /// shown again instead of comparing with tables (see
     /// [`agreement::from_record`]).
     pub agreement: Option<PathBuf>,
+    /// A sweep with replies whose difficulty measures join the verdicts
+    /// (see [`balance::Balance::with_difficulty`]).
+    pub difficulty: Option<PathBuf>,
 }
 
 /// [`build`] with `options`.
@@ -145,7 +148,7 @@ fn build_into(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, 
     let frame = join::with_first_moves(frame, &trees)?;
     // Verdicts with error control from the same runs (balance.csv and
     // balance.json beside the table; their columns join the table).
-    let verdicts = verdicts_of(&sources, out)?;
+    let verdicts = verdicts_of(&sources, out, options.difficulty.as_deref())?;
     let frame = match &verdicts {
         Some(b) => join::with_verdicts(&frame, b)?,
         None => frame,
@@ -211,7 +214,11 @@ fn games_of(sources: &[Source]) -> Result<GamesOf, ReportError> {
 
 /// The verdicts from the runs' games and sweeps, written into `out`
 /// (`balance.csv`, `balance.json`); none without games or sweeps.
-fn verdicts_of(sources: &[Source], out: &Path) -> Result<Option<balance::Balance>, ReportError> {
+fn verdicts_of(
+    sources: &[Source],
+    out: &Path,
+    difficulty: Option<&Path>,
+) -> Result<Option<balance::Balance>, ReportError> {
     let games: Vec<PathBuf> = sources
         .iter()
         .filter(|s| s.kind.has_games())
@@ -223,9 +230,19 @@ fn verdicts_of(sources: &[Source], out: &Path) -> Result<Option<balance::Balance
         .map(|s| s.table.clone())
         .collect();
     if games.is_empty() && sweeps.is_empty() {
+        if let Some(path) = difficulty {
+            return Err(ReportError::BadRun {
+                dir: path.to_owned(),
+                reason: "difficulty joins the balance verdicts: give the sweeps to rate too"
+                    .to_owned(),
+            });
+        }
         return Ok(None);
     }
-    let b = balance::compute_any(&games, &sweeps, balance::Settings::default())?;
+    let mut b = balance::compute_any(&games, &sweeps, balance::Settings::default())?;
+    if let Some(path) = difficulty {
+        b = b.map(|found| found.with_difficulty(path)).transpose()?;
+    }
     if let Some(b) = &b {
         b.write(out)?;
     }

@@ -46,6 +46,13 @@ pub(crate) fn write_charts(
         "castling-opportunities",
         &castling,
     )?;
+    if let Some(chart) = balance_against_difficulty(frame)? {
+        shelf.add(
+            "Balance against the asymmetry of the first moves",
+            "balance-vs-difficulty",
+            &chart,
+        )?;
+    }
     for source in sources.iter().filter(|s| s.kind == RunKind::Sweep) {
         sweep::sweep_charts(&mut shelf, frame, source)?;
     }
@@ -70,6 +77,43 @@ impl Shelf {
         });
         Ok(())
     }
+}
+
+/// The published balance estimate of each position against how much
+/// harder White's first move is than Black's reply (White's good moves
+/// minus Black's), the classical setup marked; none without both columns.
+fn balance_against_difficulty(frame: &DataFrame) -> Result<Option<charts::Scatter>, ReportError> {
+    use c960_store::columns::{balance, difficulty};
+    let (Ok(estimate), Ok(asymmetry), Ok(sp)) = (
+        frame.column(balance::ESTIMATE),
+        frame.column(difficulty::GOOD_MOVES_ASYMMETRY),
+        frame.column("sp"),
+    ) else {
+        return Ok(None);
+    };
+    let estimate = estimate.cast(&DataType::Float64)?;
+    let asymmetry = asymmetry.cast(&DataType::Float64)?;
+    let sp = sp.cast(&DataType::UInt32)?;
+    let points: Vec<(u32, f64, f64)> = sp
+        .u32()?
+        .iter()
+        .zip(asymmetry.f64()?.iter())
+        .zip(estimate.f64()?.iter())
+        .filter_map(|((s, x), y)| Some((s?, x?, y?)))
+        .collect();
+    if points.len() < 3 {
+        return Ok(None);
+    }
+    Ok(Some(charts::Scatter {
+        title: "Balance against the asymmetry of the first moves".to_owned(),
+        provenance: "balance: the raters' consensus (balance_estimate); good moves: within 25 cp \
+            of the best, White's first move minus Black's reply, one engine's MultiPV search"
+            .to_owned(),
+        points,
+        x_desc: "White's good moves minus Black's".to_owned(),
+        y_desc: "White's edge, cp (consensus)".to_owned(),
+        marked: Some((518, "SP 518, the classical setup".to_owned())),
+    }))
 }
 
 /// Positions by the number of pieces in the way of each castling (0 means

@@ -217,7 +217,12 @@ pub(crate) fn with_verdicts(
         column::METHOD,
     ]
     .into_iter()
-    .chain(outcome.into_iter().filter(|c| frame_of.column(c).is_ok()))
+    .chain(
+        outcome
+            .into_iter()
+            .chain(c960_store::columns::difficulty::MEASURES)
+            .filter(|c| frame_of.column(c).is_ok()),
+    )
     .collect();
     let verdicts = frame_of.select(names)?;
     sorted_by_sp(&join_on_sp(frame, &verdicts)?)

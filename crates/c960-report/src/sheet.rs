@@ -178,6 +178,20 @@ pub fn measured_facts(measured: &Measured, lang: Lang) -> Vec<String> {
                 ),
         );
     }
+    if let Some(d) = &measured.difficulty {
+        let gap = |g: Option<i32>| g.map_or_else(|| "–".to_owned(), |g| g.to_string());
+        let m = d.moves;
+        out.push(
+            text(lang, "difficulty")
+                .replace("{source}", &d.source)
+                .replace("{w}", &m.white_good_moves.to_string())
+                .replace("{wg}", &gap(m.white_gap_cp))
+                .replace("{b}", &m.black_good_moves.to_string())
+                .replace("{bg}", &gap(m.black_gap_cp))
+                .replace("{a}", &format!("{:+}", m.good_moves_asymmetry))
+                .replace("{ga}", &gap(m.gap_asymmetry_cp)),
+        );
+    }
     if let Some(v) = &measured.verdict {
         let key = match v.verdict.as_str() {
             "balanced" | "more-for-white" | "less-for-white" => v.verdict.replace('-', "_"),
@@ -304,6 +318,7 @@ mod tests {
             }),
             verdict: None,
             outcome: None,
+            difficulty: None,
         }
     }
 

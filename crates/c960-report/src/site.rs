@@ -219,6 +219,7 @@ fn index(
     let has_consensus = (0..frame.height()).any(|row| consensus(row).is_some());
     let has_verdicts = frame.column("verdict").is_ok();
     let outcome = outcome::cells(verdicts);
+    let difficulty = outcome::difficulty_cells(verdicts);
     IndexPage {
         lead,
         balance_note: balance_note(
@@ -239,7 +240,10 @@ fn index(
             ("castle h on move 1", "text"),
         ],
         has_consensus,
-        has_outcome: !outcome.is_empty(),
+        extras: outcome::Extras {
+            outcome: !outcome.is_empty(),
+            difficulty: !difficulty.is_empty(),
+        },
         columns,
         has_verdicts,
         rows: (0..frame.height())
@@ -265,6 +269,10 @@ fn index(
                     .ok()
                     .and_then(|sp| outcome.get(&sp))
                     .map(|o| (o.draw.clone(), o.interval.clone(), o.character)),
+                difficulty: u16::try_from(row)
+                    .ok()
+                    .and_then(|sp| difficulty.get(&sp))
+                    .cloned(),
                 runs: columns
                     .iter()
                     .map(|c| cell(frame, &c.column, row, c.percent))
@@ -285,7 +293,7 @@ struct IndexPage<'a> {
     charts: Vec<Figure<'a>>,
     fixed: [(&'static str, &'static str); 8],
     has_consensus: bool,
-    has_outcome: bool,
+    extras: outcome::Extras,
     columns: &'a [RunColumn],
     has_verdicts: bool,
     rows: Vec<IndexRow>,
@@ -299,6 +307,8 @@ struct IndexRow {
     consensus: Option<(String, String)>,
     /// Draw chance, its interval and the character.
     outcome: Option<(String, String, &'static str)>,
+    /// White's good moves, Black's, and the asymmetry.
+    difficulty: Option<[String; 3]>,
     runs: Vec<String>,
     verdict: Option<String>,
 }

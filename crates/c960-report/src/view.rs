@@ -120,6 +120,15 @@ pub struct OutcomeView {
     pub character: &'static str,
 }
 
+/// How hard a position's first two moves are, in one engine's search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DifficultyView {
+    /// The engine and its settings.
+    pub source: String,
+    /// The measures.
+    pub moves: c960_verdict::FirstMoves,
+}
+
 /// What is measured about a position (each part optional).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Measured {
@@ -134,6 +143,8 @@ pub struct Measured {
     pub verdict: Option<VerdictView>,
     /// The draw chance and expected score.
     pub outcome: Option<OutcomeView>,
+    /// How hard the first moves are.
+    pub difficulty: Option<DifficultyView>,
 }
 
 /// The name of a game run's interval for White's score, from its table's

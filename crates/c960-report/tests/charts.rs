@@ -283,6 +283,7 @@ fn self_play_intervals_and_engine_against_self_play() {
             .collect(),
         x_desc: "engine score, centipawns".into(),
         y_desc: "White's self-play score".into(),
+        marked: None,
     };
     let [svg, _] = write(&scatter, out.path(), "scatter").unwrap();
     let text = fs::read_to_string(svg).unwrap();

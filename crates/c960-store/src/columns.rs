@@ -277,3 +277,54 @@ pub mod balance {
         WHITE_EXPECTED_HIGH,
     ];
 }
+
+/// The difficulty columns of a sweep with replies (`c960 sweep --reply`
+/// with `--multipv`): how hard White's first move and Black's first reply
+/// after White's best move are, and their asymmetry. A verdict table made
+/// with `--difficulty` repeats the six measures.
+pub mod difficulty {
+    /// White's lines scored.
+    pub const WHITE_LINES: &str = "white_lines";
+    /// White's moves within 25 cp of the best, the best included.
+    pub const WHITE_GOOD_MOVES: &str = "white_good_moves";
+    /// White's best score minus the second best, centipawns.
+    pub const WHITE_GAP_CP: &str = "white_gap_cp";
+    /// White's lines whose score is a bound.
+    pub const WHITE_BOUND_LINES: &str = "white_bound_lines";
+    /// Black's lines scored (the reply's search).
+    pub const BLACK_LINES: &str = "black_lines";
+    /// Black's moves within 25 cp of the best.
+    pub const BLACK_GOOD_MOVES: &str = "black_good_moves";
+    /// Black's best minus second best, centipawns.
+    pub const BLACK_GAP_CP: &str = "black_gap_cp";
+    /// Black's lines whose score is a bound.
+    pub const BLACK_BOUND_LINES: &str = "black_bound_lines";
+    /// White's good moves minus Black's.
+    pub const GOOD_MOVES_ASYMMETRY: &str = "good_moves_asymmetry";
+    /// White's gap minus Black's.
+    pub const GAP_ASYMMETRY_CP: &str = "gap_asymmetry_cp";
+
+    /// A sweep's difficulty columns, in table order.
+    pub const ALL: [&str; 10] = [
+        WHITE_LINES,
+        WHITE_GOOD_MOVES,
+        WHITE_GAP_CP,
+        WHITE_BOUND_LINES,
+        BLACK_LINES,
+        BLACK_GOOD_MOVES,
+        BLACK_GAP_CP,
+        BLACK_BOUND_LINES,
+        GOOD_MOVES_ASYMMETRY,
+        GAP_ASYMMETRY_CP,
+    ];
+
+    /// The six measures a verdict table repeats, in its order.
+    pub const MEASURES: [&str; 6] = [
+        WHITE_GOOD_MOVES,
+        BLACK_GOOD_MOVES,
+        GOOD_MOVES_ASYMMETRY,
+        WHITE_GAP_CP,
+        BLACK_GAP_CP,
+        GAP_ASYMMETRY_CP,
+    ];
+}

@@ -18,18 +18,7 @@ use crate::{MATE_CP, SweepRow, TopMove};
 
 /// The difficulty columns of a table with replies, in the order of
 /// [`Difficulty::cells`].
-pub const DIFFICULTY_COLUMNS: [&str; 10] = [
-    "white_lines",
-    "white_good_moves",
-    "white_gap_cp",
-    "white_bound_lines",
-    "black_lines",
-    "black_good_moves",
-    "black_gap_cp",
-    "black_bound_lines",
-    "good_moves_asymmetry",
-    "gap_asymmetry_cp",
-];
+pub const DIFFICULTY_COLUMNS: [&str; 10] = c960_store::columns::difficulty::ALL;
 
 /// The difficulty of White's first move and of Black's reply.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

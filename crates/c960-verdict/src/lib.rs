@@ -31,5 +31,5 @@ pub mod table;
 pub use drawish::{Character, drawish_order};
 pub use error::VerdictError;
 pub use reference::Reference;
-pub use row::{BalanceRow, Interval, Outcome};
+pub use row::{BalanceRow, FirstMoves, Interval, Outcome};
 pub use table::BalanceTable;

@@ -57,6 +57,28 @@ pub struct BalanceRow {
     /// Its draw chance and White's expected score, from the raters' WDL
     /// (a table may leave them out).
     pub outcome: Option<Outcome>,
+    /// How hard its first two moves are (a table made with a difficulty
+    /// sweep).
+    pub difficulty: Option<FirstMoves>,
+}
+
+/// How hard a position's first two moves are: White's first move and
+/// Black's first reply after White's best move (see
+/// [`crate::balance::DIFFICULTY_MEANING`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FirstMoves {
+    /// White's moves within 25 cp of the best, the best included.
+    pub white_good_moves: u32,
+    /// Black's, after White's best move.
+    pub black_good_moves: u32,
+    /// White's minus Black's.
+    pub good_moves_asymmetry: i32,
+    /// White's best score minus the second best (none with one line).
+    pub white_gap_cp: Option<i32>,
+    /// Black's.
+    pub black_gap_cp: Option<i32>,
+    /// White's minus Black's.
+    pub gap_asymmetry_cp: Option<i32>,
 }
 
 /// A position's draw chance and White's expected score (0..1), each with

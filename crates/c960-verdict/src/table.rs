@@ -53,6 +53,8 @@ struct Columns {
     outcome: [Option<usize>; 6],
     /// The raters with WDL.
     wdl_raters: Option<usize>,
+    /// The six difficulty measures.
+    difficulty: [Option<usize>; 6],
 }
 
 impl Columns {
@@ -84,6 +86,7 @@ impl Columns {
             method: at(column::METHOD),
             raters: at(column::SWEEP_ENGINES),
             wdl_raters: at(column::WDL_RATERS),
+            difficulty: c960_store::columns::difficulty::MEASURES.map(at),
             outcome: [
                 at(column::DRAW_CHANCE),
                 at(column::DRAW_CHANCE_LOW),
@@ -250,6 +253,7 @@ fn row_of(record: &csv::StringRecord, columns: &Columns) -> Result<BalanceRow, S
             Ok(crate::Outcome { raters, ..o })
         })
         .transpose()?;
+    let difficulty = difficulty_of(sp, record, &columns.difficulty)?;
     Ok(BalanceRow {
         sp,
         verdict,
@@ -259,7 +263,50 @@ fn row_of(record: &csv::StringRecord, columns: &Columns) -> Result<BalanceRow, S
         interval,
         raters,
         outcome,
+        difficulty,
     })
+}
+
+/// A row's difficulty measures: none when its three counts are empty;
+/// counts must be whole numbers (good moves at least 1) and the gaps whole
+/// centipawns.
+fn difficulty_of(
+    sp: StartPosition,
+    record: &csv::StringRecord,
+    at: &[Option<usize>; 6],
+) -> Result<Option<crate::FirstMoves>, String> {
+    let names = c960_store::columns::difficulty::MEASURES;
+    let mut cells = [None; 6];
+    for (i, (c, name)) in at.iter().zip(names).enumerate() {
+        let text = c.and_then(|c| record.get(c)).unwrap_or("").trim();
+        if text.is_empty() {
+            continue;
+        }
+        cells[i] = Some(
+            text.parse::<i32>()
+                .map_err(|_| format!("SP {}: {name} {text:?} is not a whole number", sp.sp()))?,
+        );
+    }
+    let [white, black, asymmetry, white_gap, black_gap, gap_asymmetry] = cells;
+    match (white, black, asymmetry) {
+        (None, None, None) => Ok(None),
+        (Some(w), Some(b), Some(a)) if w >= 1 && b >= 1 && a == w - b => {
+            Ok(Some(crate::FirstMoves {
+                white_good_moves: w.unsigned_abs(),
+                black_good_moves: b.unsigned_abs(),
+                good_moves_asymmetry: a,
+                white_gap_cp: white_gap,
+                black_gap_cp: black_gap,
+                gap_asymmetry_cp: gap_asymmetry,
+            }))
+        }
+        _ => Err(format!(
+            "SP {}: {} must be counts of at least 1 whose difference is {}",
+            sp.sp(),
+            names[..2].join(" and "),
+            names[2]
+        )),
+    }
 }
 
 /// Reads one numeric cell of a row by its column (empty: `None`).

@@ -125,7 +125,10 @@ fn show_prints_the_draw_chance_and_character_from_a_balance_table() {
     ]))
     .unwrap();
     let shown = json["balance"]["draw_chance"].as_f64().unwrap();
-    assert!((shown - number(row, "draw_chance")).abs() < 1e-12, "{shown}");
+    assert!(
+        (shown - number(row, "draw_chance")).abs() < 1e-12,
+        "{shown}"
+    );
     assert!(
         ["drawish", "sharp", "one-sided", "typical"]
             .contains(&json["balance"]["character"].as_str().unwrap())

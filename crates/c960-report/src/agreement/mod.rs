@@ -228,6 +228,7 @@ fn write(agreement: &Agreement, out: &Path) -> Result<(Agreement, Shown), Report
         points: agreement.points.clone(),
         x_desc: "independent analyses, standard deviations".to_owned(),
         y_desc: "c960's balance estimate".to_owned(),
+        marked: None,
     };
     let ([svg, _], hotspots) = charts::write_with_hotspots(&scatter, &out.join("charts"), CHART)
         .map_err(ReportError::Io)?;

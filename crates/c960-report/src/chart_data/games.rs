@@ -74,6 +74,7 @@ fn against_sweep(
             .collect(),
         x_desc: "engine score, centipawns (White's view)".to_owned(),
         y_desc: format!("White's score in {what}"),
+        marked: None,
     };
     shelf.add(
         &format!(
@@ -98,6 +99,7 @@ fn against_sweep(
             .collect(),
         x_desc: "engine score, centipawns (White's view)".to_owned(),
         y_desc: "share of the most played first move".to_owned(),
+        marked: None,
     };
     shelf.add(
         &format!(

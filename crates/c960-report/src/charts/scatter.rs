@@ -27,6 +27,9 @@ pub struct Scatter {
     pub x_desc: String,
     /// y axis description, with unit.
     pub y_desc: String,
+    /// One position drawn apart and named in the legend (the classical
+    /// setup, say): its SP and label.
+    pub marked: Option<(u32, String)>,
 }
 
 /// Slope and intercept of the least-squares line through `points`.
@@ -103,6 +106,7 @@ impl Chart for Scatter {
         let pad = if span >= CENTIPAWN_SPAN { 5.0 } else { 0.01 };
         let (x_low, x_high) = range_by(self.points.iter().map(|p| p.1), pad);
         let (y_low, y_high) = range_by(self.points.iter().map(|p| p.2), 0.02);
+        let y_span = spread(self.points.iter().map(|p| p.2));
         let mut chart = ChartBuilder::on(&area)
             .margin(12)
             .x_label_area_size(40)
@@ -114,7 +118,7 @@ impl Chart for Scatter {
             .x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
             .x_label_formatter(&|x| format!("{x:.digits$}", digits = decimals(span)))
-            .y_label_formatter(&|y| format!("{y:.2}"))
+            .y_label_formatter(&|y| format!("{y:.digits$}", digits = decimals(y_span).max(1)))
             .draw()
             .map_err(|e| e.to_string())?;
         for p in &self.points {
@@ -136,6 +140,16 @@ impl Chart for Scatter {
             .map_err(|e| e.to_string())?
             .label(format!("{} positions", xy.len()))
             .legend(move |(x, y)| Circle::new((x + 10, y), 3, color.filled()));
+        if let Some((sp, label)) = &self.marked
+            && let Some(p) = self.points.iter().find(|p| p.0 == *sp)
+        {
+            let mark = PALETTE[2].stroke_width(3);
+            chart
+                .draw_series(std::iter::once(Cross::new((p.1, p.2), 8, mark)))
+                .map_err(|e| e.to_string())?
+                .label(label.clone())
+                .legend(move |(x, y)| Cross::new((x + 10, y), 6, mark));
+        }
         if let (Some((slope, intercept)), Some(r)) = (least_squares(&xy), correlation(&xy)) {
             let line = PALETTE[1].stroke_width(2);
             chart

@@ -70,8 +70,8 @@ struct Ranking<'a> {
     selfplay_mean: Option<(&'a str, String)>,
     /// The self-play run's interval name, when it has games.
     games_interval: Option<&'static str>,
-    /// Whether the positions have a draw chance.
-    has_outcome: bool,
+    /// Which extras the rows show.
+    extras: super::outcome::Extras,
     rows: Vec<FairRow>,
 }
 
@@ -103,6 +103,8 @@ struct FairRow {
     /// Draw chance, its interval, character and place from the most
     /// drawish.
     outcome: Option<(String, String, &'static str, usize)>,
+    /// White's good moves, Black's, and the asymmetry.
+    difficulty: Option<[String; 3]>,
 }
 
 /// What the page ranks by: the published estimates with their intervals,
@@ -186,6 +188,7 @@ fn ranking<'a>(
     let default = judged.iter().find(|j| j.reference == Reference::DEFAULT);
     let games = selfplay.map(|s| GameScores::of(frame, s));
     let outcome = super::outcome::cells(verdicts);
+    let difficulty = super::outcome::difficulty_cells(verdicts);
     let rows = default
         .map_or(&[][..], |j| j.rows.as_slice())
         .iter()
@@ -205,6 +208,7 @@ fn ranking<'a>(
                     o.drawish_rank,
                 )
             });
+            row.difficulty = difficulty.get(&first.ranked.sp).cloned();
             row
         })
         .collect();
@@ -237,7 +241,10 @@ fn ranking<'a>(
                 .unwrap_or_default();
             crate::view::interval_name(&kind)
         }),
-        has_outcome: !outcome.is_empty(),
+        extras: super::outcome::Extras {
+            outcome: !outcome.is_empty(),
+            difficulty: !difficulty.is_empty(),
+        },
         rows,
     }
 }
@@ -307,6 +314,7 @@ fn fair_row(frame: &DataFrame, judged: &[Judged], first: &Judgement, shown: &Sho
         q,
         games: shown.games.map(|g| games_cells(g, row)),
         outcome: None,
+        difficulty: None,
     }
 }
 

@@ -52,3 +52,33 @@ pub(crate) fn cells(verdicts: Option<&Balance>) -> BTreeMap<u16, OutcomeCells> {
         })
         .collect()
 }
+
+/// Every position's difficulty cells, by SP: White's good moves, Black's,
+/// and White's minus Black's (none without a difficulty sweep).
+pub(crate) fn difficulty_cells(verdicts: Option<&Balance>) -> BTreeMap<u16, [String; 3]> {
+    let Some(d) = verdicts.and_then(|b| b.difficulty.as_ref()) else {
+        return BTreeMap::new();
+    };
+    d.rows
+        .iter()
+        .map(|(sp, m)| {
+            (
+                *sp,
+                [
+                    m.white_good_moves.to_string(),
+                    m.black_good_moves.to_string(),
+                    format!("{:+}", m.good_moves_asymmetry),
+                ],
+            )
+        })
+        .collect()
+}
+
+/// Which of the per-position extras a table shows.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Extras {
+    /// Draw chance, its interval and the character.
+    pub(crate) outcome: bool,
+    /// The difficulty measures.
+    pub(crate) difficulty: bool,
+}

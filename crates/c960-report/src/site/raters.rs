@@ -16,7 +16,8 @@ use crate::{
     balance::{Balance, SweepRow},
     html::escape,
     view::{
-        ConsensusView, EngineView, GamesView, IntervalView, Measured, OutcomeView, VerdictView,
+        ConsensusView, DifficultyView, EngineView, GamesView, IntervalView, Measured, OutcomeView,
+        VerdictView,
     },
 };
 
@@ -290,6 +291,13 @@ pub(super) fn measured(
         games,
         verdict,
         outcome: verdicts.and_then(|b| outcome_view(&b.rows(), sp)),
+        difficulty: verdicts.and_then(|b| {
+            let d = b.difficulty.as_ref()?;
+            Some(DifficultyView {
+                source: d.source.clone(),
+                moves: *d.rows.get(&sp)?,
+            })
+        }),
     }
 }
 

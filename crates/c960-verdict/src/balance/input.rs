@@ -17,7 +17,11 @@ use crate::VerdictError;
 /// after checking it: its seal (if any) matches, it has the columns, and
 /// it is a Chess960 table (positions in a column `sp`), not a Double
 /// Fischer Random one.
-fn open_checked(path: &Path, needs: &[&str], optional: &[&str]) -> Result<DataFrame, VerdictError> {
+pub(super) fn open_checked(
+    path: &Path,
+    needs: &[&str],
+    optional: &[&str],
+) -> Result<DataFrame, VerdictError> {
     c960_store::check_parquet(path)?;
     let names = c960_store::parquet_column_names(path)?;
     if !names.iter().any(|n| n == "sp") && names.iter().any(|n| n == "setup") {

@@ -46,10 +46,12 @@ use serde::Serialize;
 
 use crate::{BalanceRow, Interval, VerdictError};
 
+mod difficulty;
 mod estimate;
 mod input;
 mod outcome;
 
+pub use difficulty::{Difficulty, MEANING as DIFFICULTY_MEANING};
 use estimate::{count, from_games, from_sweeps};
 pub use input::is_routine;
 use input::{Seen, io_error, read_games, read_sweep, searches, table};
@@ -248,6 +250,10 @@ pub struct Balance {
     /// Why there is no draw chance, when there are sweeps but none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_outcome: Option<String>,
+    /// How hard each position's first two moves are, from a sweep with
+    /// replies ([`Balance::with_difficulty`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<Difficulty>,
     /// Per position (by SP) from games.
     #[serde(skip)]
     pub games_rows: BTreeMap<u16, GamesRow>,
@@ -420,6 +426,7 @@ pub fn compute_any(
         moderation,
         outcome,
         no_outcome,
+        difficulty: None,
         games_rows,
         sweep_rows: sweep_map,
         inputs,
@@ -506,6 +513,10 @@ impl Balance {
             Some(BalanceRow {
                 sp: StartPosition::new(sp).ok()?,
                 outcome,
+                difficulty: self
+                    .difficulty
+                    .as_ref()
+                    .and_then(|d| d.rows.get(&sp).copied()),
                 verdict: decision.verdict,
                 q_value: Some(decision.q_value),
                 method: Some(method),
@@ -550,7 +561,8 @@ impl Balance {
             .column(column::LOW, |r| r.interval.map(|i| i.low))
             .column(column::HIGH, |r| r.interval.map(|i| i.high))
             .column(column::METHOD, |r| r.method.map(Method::name));
-        self.outcome_columns(self.method_columns(frame)).build()
+        self.difficulty_columns(self.outcome_columns(self.method_columns(frame)))
+            .build()
     }
 
     /// `frame` with each method's own columns.
@@ -591,6 +603,43 @@ impl Balance {
             .column(column::SWEEP_Q_VALUE, move |r| {
                 sweep(r, |s| s.decision.q_value)
             })
+    }
+
+    /// `frame` with the difficulty measures, when a difficulty sweep was
+    /// given.
+    fn difficulty_columns<'r>(&self, frame: Frame<'r, BalanceRow>) -> Frame<'r, BalanceRow> {
+        use c960_store::columns::difficulty as column;
+        if self.difficulty.is_none() {
+            return frame;
+        }
+        frame
+            .column(column::WHITE_GOOD_MOVES, |r| {
+                r.difficulty.map(|d| d.white_good_moves)
+            })
+            .column(column::BLACK_GOOD_MOVES, |r| {
+                r.difficulty.map(|d| d.black_good_moves)
+            })
+            .column(column::GOOD_MOVES_ASYMMETRY, |r| {
+                r.difficulty.map(|d| d.good_moves_asymmetry)
+            })
+            .column(column::WHITE_GAP_CP, |r| {
+                r.difficulty.and_then(|d| d.white_gap_cp)
+            })
+            .column(column::BLACK_GAP_CP, |r| {
+                r.difficulty.and_then(|d| d.black_gap_cp)
+            })
+            .column(column::GAP_ASYMMETRY_CP, |r| {
+                r.difficulty.and_then(|d| d.gap_asymmetry_cp)
+            })
+    }
+
+    /// These verdicts with the difficulty measures of the sweep with
+    /// replies at `path` (its directory or table), which join every table
+    /// and page they reach.
+    pub fn with_difficulty(mut self, path: &Path) -> Result<Balance, VerdictError> {
+        self.difficulty = Some(difficulty::read(path)?);
+        self.inputs.push(path.display().to_string());
+        Ok(self)
     }
 
     /// `frame` with the draw chance and expected score, when the raters

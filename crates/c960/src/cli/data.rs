@@ -181,6 +181,13 @@ pub(crate) struct ReportArgs {
     /// report's): a published site regenerates without the tables.
     #[arg(long, value_name = "FILE", conflicts_with = "validation")]
     pub(crate) agreement: Option<PathBuf>,
+    /// A sweep with replies (`c960 sweep --multipv 8 --reply`; its
+    /// directory or table, e.g. data/research-v4/difficulty.parquet): each
+    /// position's good moves and gaps for White's first move and Black's
+    /// reply join balance.csv, the positions table, the pages and a chart
+    /// of balance against difficulty. It is not a rater.
+    #[arg(long, value_name = "SWEEP")]
+    pub(crate) difficulty: Option<PathBuf>,
     /// Output directory.
     #[arg(long, value_name = "DIR", default_value = "reports/site")]
     pub(crate) out: PathBuf,

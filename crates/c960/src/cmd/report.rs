@@ -27,6 +27,9 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
     if let Some(agreement) = &args.agreement {
         claim = claim.input(agreement, "--agreement");
     }
+    if let Some(difficulty) = &args.difficulty {
+        claim = claim.input(difficulty, "--difficulty");
+    }
     let _claimed = claim.take()?;
     // Runs being written are not read (the report locks them again); a
     // sweep table given on its own is guarded by its directory's lock.
@@ -71,6 +74,7 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
     let options = c960_report::Options {
         validation: args.validation.clone(),
         agreement: args.agreement.clone(),
+        difficulty: args.difficulty.clone(),
     };
     let built = build_with(&runs, &args.out, &options)
         .with_context(|| format!("report into {}", args.out.display()))?;

@@ -9,7 +9,7 @@ use anyhow::Result;
 use c960_core::{Lang, StartPosition};
 use c960_report::{
     sheet::measured_facts,
-    view::{ConsensusView, IntervalView, Measured, OutcomeView, VerdictView},
+    view::{ConsensusView, DifficultyView, IntervalView, Measured, OutcomeView, VerdictView},
 };
 use c960_verdict::{BalanceRow, BalanceTable, Character, balance::Method};
 use serde_json::{Value, json};
@@ -107,6 +107,10 @@ impl Published {
             games: None,
             verdict,
             outcome,
+            difficulty: r.difficulty.map(|moves| DifficultyView {
+                source: format!("the difficulty measures of {}", self.file),
+                moves,
+            }),
         }
     }
 
@@ -147,6 +151,7 @@ impl Published {
             "white_expected_score_high": o.map(|o| o.expected_interval.high),
             "wdl_raters": o.map(|o| o.raters),
             "character": self.character.map(Character::name),
+            "difficulty": r.difficulty,
         })
     }
 }
