@@ -106,7 +106,7 @@ fn balance_against_difficulty(frame: &DataFrame) -> Result<Option<charts::Scatte
     }
     Ok(Some(charts::Scatter {
         title: "Balance against the asymmetry of the first moves".to_owned(),
-        provenance: "balance: the raters' consensus (balance_estimate); good moves: within 25 cp \
+        provenance: "balance: the raters' published consensus; good moves: within 25 cp \
             of the best, White's first move minus Black's reply, one engine's MultiPV search"
             .to_owned(),
         points,

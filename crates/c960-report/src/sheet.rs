@@ -157,41 +157,13 @@ pub fn measured_facts(measured: &Measured, lang: Lang) -> Vec<String> {
                 .replace("{l}", &n("losses", g.black_wins)),
         );
     }
-    if let Some(o) = &measured.outcome {
-        let share = |v: f64| format!("{:.1}%", v * 100.0);
-        let score = |v: f64| format!("{v:.3}");
-        out.push(
-            text(lang, "outcome")
-                .replace("{draw}", &share(o.draw))
-                .replace("{draw_low}", &share(o.draw_low))
-                .replace("{draw_high}", &share(o.draw_high))
-                .replace("{score}", &score(o.score))
-                .replace("{score_low}", &score(o.score_low))
-                .replace("{score_high}", &score(o.score_high))
-                .replace("{n}", &o.raters.to_string())
-                .replace(
-                    "{character}",
-                    text(
-                        lang,
-                        &format!("character_{}", o.character.replace('-', "_")),
-                    ),
-                ),
-        );
-    }
-    if let Some(d) = &measured.difficulty {
-        let gap = |g: Option<i32>| g.map_or_else(|| "–".to_owned(), |g| g.to_string());
-        let m = d.moves;
-        out.push(
-            text(lang, "difficulty")
-                .replace("{source}", &d.source)
-                .replace("{w}", &m.white_good_moves.to_string())
-                .replace("{wg}", &gap(m.white_gap_cp))
-                .replace("{b}", &m.black_good_moves.to_string())
-                .replace("{bg}", &gap(m.black_gap_cp))
-                .replace("{a}", &format!("{:+}", m.good_moves_asymmetry))
-                .replace("{ga}", &gap(m.gap_asymmetry_cp)),
-        );
-    }
+    out.extend(measured.outcome.as_ref().map(|o| outcome_sentence(o, lang)));
+    out.extend(
+        measured
+            .difficulty
+            .as_ref()
+            .map(|d| difficulty_sentence(d, lang)),
+    );
     if let Some(v) = &measured.verdict {
         let key = match v.verdict.as_str() {
             "balanced" | "more-for-white" | "less-for-white" => v.verdict.replace('-', "_"),
@@ -205,6 +177,41 @@ pub fn measured_facts(measured: &Measured, lang: Lang) -> Vec<String> {
         );
     }
     out
+}
+
+/// The sentence on the draw chance and expected score.
+fn outcome_sentence(o: &crate::view::OutcomeView, lang: Lang) -> String {
+    let share = |v: f64| format!("{:.1}%", v * 100.0);
+    let score = |v: f64| format!("{v:.3}");
+    text(lang, "outcome")
+        .replace("{draw}", &share(o.draw))
+        .replace("{draw_low}", &share(o.draw_low))
+        .replace("{draw_high}", &share(o.draw_high))
+        .replace("{score}", &score(o.score))
+        .replace("{score_low}", &score(o.score_low))
+        .replace("{score_high}", &score(o.score_high))
+        .replace("{n}", &o.raters.to_string())
+        .replace(
+            "{character}",
+            text(
+                lang,
+                &format!("character_{}", o.character.replace('-', "_")),
+            ),
+        )
+}
+
+/// The sentence on how hard the first moves are.
+fn difficulty_sentence(d: &crate::view::DifficultyView, lang: Lang) -> String {
+    let gap = |g: Option<i32>| g.map_or_else(|| "–".to_owned(), |g| g.to_string());
+    let m = d.moves;
+    text(lang, "difficulty")
+        .replace("{source}", &d.source)
+        .replace("{w}", &m.white_good_moves.to_string())
+        .replace("{wg}", &gap(m.white_gap_cp))
+        .replace("{b}", &m.black_good_moves.to_string())
+        .replace("{bg}", &gap(m.black_gap_cp))
+        .replace("{a}", &format!("{:+}", m.good_moves_asymmetry))
+        .replace("{ga}", &gap(m.gap_asymmetry_cp))
 }
 
 /// A q-value as it follows `q`: `= 0.012`, or `< 0.001` for one that

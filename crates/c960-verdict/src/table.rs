@@ -168,6 +168,20 @@ fn rows_of(bytes: &[u8]) -> Result<Vec<BalanceRow>, String> {
     Ok(rows)
 }
 
+/// The row's position from its `sp` cell, refused when its `placement`
+/// cell (if any) is another position's.
+fn position_of(sp: &str, placement: &str) -> Result<StartPosition, String> {
+    let sp = StartPosition::from_sp_str(sp).map_err(|e| e.to_string())?;
+    if !placement.is_empty() && placement != sp.placement() {
+        return Err(format!(
+            "SP {} is {}, not {placement:?}: the placement is not its SP's",
+            sp.sp(),
+            sp.placement()
+        ));
+    }
+    Ok(sp)
+}
+
 /// One row, checked against itself.
 fn row_of(record: &csv::StringRecord, columns: &Columns) -> Result<BalanceRow, String> {
     let cell = |c: Option<usize>| c.and_then(|c| record.get(c)).unwrap_or("").trim();
@@ -182,15 +196,7 @@ fn row_of(record: &csv::StringRecord, columns: &Columns) -> Result<BalanceRow, S
             .map(Some)
             .ok_or_else(|| format!("{name} {text:?} is not a number"))
     };
-    let sp = StartPosition::from_sp_str(cell(Some(columns.sp))).map_err(|e| e.to_string())?;
-    let placement = cell(columns.placement);
-    if !placement.is_empty() && placement != sp.placement() {
-        return Err(format!(
-            "SP {} is {}, not {placement:?}: the placement is not its SP's",
-            sp.sp(),
-            sp.placement()
-        ));
-    }
+    let sp = position_of(cell(Some(columns.sp)), cell(columns.placement))?;
     let verdict_text = cell(Some(columns.verdict));
     let verdict = Verdict::from_name(verdict_text).ok_or_else(|| {
         format!(
@@ -237,21 +243,7 @@ fn row_of(record: &csv::StringRecord, columns: &Columns) -> Result<BalanceRow, S
         })?),
     };
     let outcome = outcome_of(sp, &columns.outcome, &number)?
-        .map(|o| -> Result<crate::Outcome, String> {
-            let raters = cell(columns.wdl_raters);
-            let raters = raters
-                .parse::<u32>()
-                .ok()
-                .filter(|n| *n >= 2)
-                .ok_or_else(|| {
-                    format!(
-                        "SP {}: {} {raters:?} is not a count of two or more raters",
-                        sp.sp(),
-                        column::WDL_RATERS
-                    )
-                })?;
-            Ok(crate::Outcome { raters, ..o })
-        })
+        .map(|o| with_raters(sp, o, cell(columns.wdl_raters)))
         .transpose()?;
     let difficulty = difficulty_of(sp, record, &columns.difficulty)?;
     Ok(BalanceRow {
@@ -307,6 +299,27 @@ fn difficulty_of(
             names[2]
         )),
     }
+}
+
+/// `outcome` with its raters from the `wdl_raters` cell `text`: a count
+/// of two or more.
+fn with_raters(
+    sp: StartPosition,
+    outcome: crate::Outcome,
+    text: &str,
+) -> Result<crate::Outcome, String> {
+    let raters = text
+        .parse::<u32>()
+        .ok()
+        .filter(|n| *n >= 2)
+        .ok_or_else(|| {
+            format!(
+                "SP {}: {} {text:?} is not a count of two or more raters",
+                sp.sp(),
+                column::WDL_RATERS
+            )
+        })?;
+    Ok(crate::Outcome { raters, ..outcome })
 }
 
 /// Reads one numeric cell of a row by its column (empty: `None`).

@@ -41,6 +41,21 @@ pub const MEANING: &str = "white_good_moves: White's first moves within 25 cp of
     and gap_asymmetry_cp: White's minus Black's. Fewer good moves and a wider gap mean a harder \
     choice. One search each: no interval; stability across engine versions in docs/datasets.md";
 
+/// Row `i`'s measures from the six columns of [`column::MEASURES`]; none
+/// when a count is missing.
+fn first_moves(columns: &[Vec<Option<i64>>], i: usize) -> Option<FirstMoves> {
+    let cell = |c: usize| columns[c][i].and_then(|v| i32::try_from(v).ok());
+    let count = |c: usize| cell(c).and_then(|v| u32::try_from(v).ok());
+    Some(FirstMoves {
+        white_good_moves: count(0)?,
+        black_good_moves: count(1)?,
+        good_moves_asymmetry: cell(2)?,
+        white_gap_cp: cell(3),
+        black_gap_cp: cell(4),
+        gap_asymmetry_cp: cell(5),
+    })
+}
+
 /// Reads the difficulty measures of the sweep table `path` (its
 /// `sweep.parquet` or the table itself).
 pub(super) fn read(path: &Path) -> Result<Difficulty, VerdictError> {
@@ -67,8 +82,8 @@ pub(super) fn read(path: &Path) -> Result<Difficulty, VerdictError> {
         .collect::<Result<_, _>>()?;
     let mut rows = BTreeMap::new();
     let mut source: Option<String> = None;
-    for i in 0..frame.height() {
-        let s = sp[i]
+    for (i, sp) in sp.iter().enumerate() {
+        let s = sp
             .and_then(|s| u16::try_from(s).ok())
             .filter(|s| *s < POSITION_COUNT)
             .ok_or_else(|| bad(&file, format!("row {i} has no SP in 0..=959")))?;
@@ -90,18 +105,8 @@ pub(super) fn read(path: &Path) -> Result<Difficulty, VerdictError> {
             }
             Some(_) => {}
         }
-        let cell = |c: usize| columns[c][i].and_then(|v| i32::try_from(v).ok());
-        let count = |c: usize| cell(c).and_then(|v| u32::try_from(v).ok());
-        let (Some(white), Some(black), Some(asymmetry)) = (count(0), count(1), cell(2)) else {
+        let Some(moves) = first_moves(&columns, i) else {
             continue;
-        };
-        let moves = FirstMoves {
-            white_good_moves: white,
-            black_good_moves: black,
-            good_moves_asymmetry: asymmetry,
-            white_gap_cp: cell(3),
-            black_gap_cp: cell(4),
-            gap_asymmetry_cp: cell(5),
         };
         if rows.insert(s, moves).is_some() {
             return Err(bad(

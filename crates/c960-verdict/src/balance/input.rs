@@ -159,17 +159,7 @@ pub(super) fn read_sweep(path: &Path, run: usize) -> Result<SweepRead, VerdictEr
         Err(_) => None,
     };
     let (sp, cp, mate) = (sp.u32()?, cp.f64()?, mate.f64()?);
-    let wdl_column = |name: &str| -> Result<Option<Vec<Option<f64>>>, VerdictError> {
-        match frame.column(name) {
-            Ok(c) => Ok(Some(c.cast(&DataType::Float64)?.f64()?.iter().collect())),
-            Err(_) => Ok(None),
-        }
-    };
-    let wdl_columns = [
-        wdl_column("wdl_win")?,
-        wdl_column("wdl_draw")?,
-        wdl_column("wdl_loss")?,
-    ];
+    let wdl_columns = wdl_columns(&frame)?;
     let mut wdl = Vec::new();
     let mut out = Vec::with_capacity(frame.height());
     let mut seen = std::collections::HashSet::new();
@@ -217,6 +207,17 @@ pub(super) fn read_sweep(path: &Path, run: usize) -> Result<SweepRead, VerdictEr
         out.push((rater, s, r, value));
     }
     Ok(SweepRead { rows: out, wdl })
+}
+
+/// The table's win, draw and loss columns, where it has them.
+fn wdl_columns(frame: &DataFrame) -> Result<[Option<Vec<Option<f64>>>; 3], VerdictError> {
+    let column = |name: &str| -> Result<Option<Vec<Option<f64>>>, VerdictError> {
+        match frame.column(name) {
+            Ok(c) => Ok(Some(c.cast(&DataType::Float64)?.f64()?.iter().collect())),
+            Err(_) => Ok(None),
+        }
+    };
+    Ok([column("wdl_win")?, column("wdl_draw")?, column("wdl_loss")?])
 }
 
 /// A search's WDL, refused unless it is three shares per mille in

@@ -29,23 +29,18 @@
 //! `input` reads the tables, `estimate` computes from them; this module
 //! holds the settings, the result and its table.
 
-use std::{
-    collections::BTreeMap,
-    io,
-    path::{Path, PathBuf},
-};
+use std::{collections::BTreeMap, path::PathBuf};
 
 use c960_balance::{
     reliability::{SplitHalf, describe},
     verdict::Decision,
 };
 use c960_core::{POSITION_COUNT, StartPosition};
-use c960_store::Frame;
-use polars::prelude::*;
 use serde::Serialize;
 
 use crate::{BalanceRow, Interval, VerdictError};
 
+mod columns;
 mod difficulty;
 mod estimate;
 mod input;
@@ -54,7 +49,7 @@ mod outcome;
 pub use difficulty::{Difficulty, MEANING as DIFFICULTY_MEANING};
 use estimate::{count, from_games, from_sweeps};
 pub use input::is_routine;
-use input::{Seen, io_error, read_games, read_sweep, searches, table};
+use input::{Seen, read_games, read_sweep, searches, table};
 pub use outcome::{MEANING as OUTCOME_MEANING, OutcomeRow, Outcomes, RaterAgreement, Reliability};
 
 /// The verdict table's file names.
@@ -394,22 +389,7 @@ pub fn compute_any(
             s.moderation,
         ),
     };
-    // The draw chance and expected score, from the raters that report WDL
-    // (all raters in the order they first appear).
-    let (outcome, no_outcome) = if sweep_rows.is_empty() {
-        (None, None)
-    } else {
-        let mut raters: Vec<String> = Vec::new();
-        for (rater, ..) in &sweep_rows {
-            if !raters.contains(rater) {
-                raters.push(rater.clone());
-            }
-        }
-        match outcome::outcome(&raters, &wdl_rows, settings.weights, settings.seed) {
-            Ok(o) => (Some(o), None),
-            Err(why) => (None, Some(why)),
-        }
-    };
+    let (outcome, no_outcome) = outcome_of(&sweep_rows, &wdl_rows, settings);
     let verdict_method = choose(
         settings.verdicts_from,
         games_summary.as_ref(),
@@ -433,6 +413,29 @@ pub fn compute_any(
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         method: METHOD.to_owned(),
     }))
+}
+
+/// The draw chance and expected score from the raters that report WDL
+/// (all raters in the order they first appear), or why there are none;
+/// neither without sweeps.
+fn outcome_of(
+    sweep_rows: &[(String, u16, String, f64)],
+    wdl_rows: &[outcome::WdlRow],
+    settings: Settings,
+) -> (Option<Outcomes>, Option<String>) {
+    if sweep_rows.is_empty() {
+        return (None, None);
+    }
+    let mut raters: Vec<String> = Vec::new();
+    for (rater, ..) in sweep_rows {
+        if !raters.contains(rater) {
+            raters.push(rater.clone());
+        }
+    }
+    match outcome::outcome(&raters, wdl_rows, settings.weights, settings.seed) {
+        Ok(o) => (Some(o), None),
+        Err(why) => (None, Some(why)),
+    }
 }
 
 /// The method whose verdicts positions get: the one asked for, or the more
@@ -546,139 +549,5 @@ impl Balance {
             Method::Sweep => self.sweep_rows.get(&sp).map(|r| (r.shrunk_sd, r.df))?,
         };
         (sd.is_finite() && sd > 0.0).then_some((sd, df))
-    }
-
-    /// The verdict table: one row per position with any data, by SP.
-    pub fn frame(&self) -> PolarsResult<DataFrame> {
-        use c960_store::columns::balance as column;
-        let rows = self.rows();
-        let frame = Frame::new(&rows)
-            .column(column::SP, |r| u32::from(r.sp.sp()))
-            .column(column::PLACEMENT, |r| r.sp.placement())
-            .column(column::VERDICT, |r| r.verdict.name())
-            .column(column::Q_VALUE, |r| r.q_value)
-            .column(column::ESTIMATE, |r| r.estimate)
-            .column(column::LOW, |r| r.interval.map(|i| i.low))
-            .column(column::HIGH, |r| r.interval.map(|i| i.high))
-            .column(column::METHOD, |r| r.method.map(Method::name));
-        self.difficulty_columns(self.outcome_columns(self.method_columns(frame)))
-            .build()
-    }
-
-    /// `frame` with each method's own columns.
-    fn method_columns<'r>(&self, frame: Frame<'r, BalanceRow>) -> Frame<'r, BalanceRow> {
-        use c960_store::columns::balance as column;
-        let games =
-            |r: &BalanceRow, f: fn(&GamesRow) -> f64| self.games_rows.get(&r.sp.sp()).map(f);
-        // Figures that are not measured (NaN) are left empty.
-        let sweep = |r: &BalanceRow, f: fn(&SweepRow) -> f64| {
-            self.sweep_rows
-                .get(&r.sp.sp())
-                .map(f)
-                .filter(|v| v.is_finite())
-        };
-        let games_row = |r: &BalanceRow| self.games_rows.get(&r.sp.sp());
-        let sweep_row = |r: &BalanceRow| self.sweep_rows.get(&r.sp.sp());
-        frame
-            .column(column::GAMES, move |r| games_row(r).map(|g| g.games))
-            .column(column::GAMES_SCORE, move |r| games(r, |g| g.score))
-            .column(column::GAMES_SCORE_LOW, move |r| games(r, |g| g.low))
-            .column(column::GAMES_SCORE_HIGH, move |r| games(r, |g| g.high))
-            .column(column::GAMES_VERDICT, move |r| {
-                games_row(r).map(|g| g.decision.verdict.name())
-            })
-            .column(column::GAMES_Q_VALUE, move |r| {
-                games(r, |g| g.decision.q_value)
-            })
-            .column(column::SWEEP_ENGINES, move |r| {
-                sweep_row(r).map(|s| s.engines as u32)
-            })
-            .column(column::SWEEP_CP, move |r| sweep(r, |s| s.estimate))
-            .column(column::SWEEP_CP_LOW, move |r| sweep(r, |s| s.low))
-            .column(column::SWEEP_CP_HIGH, move |r| sweep(r, |s| s.high))
-            .column(column::SWEEP_SHRUNK_CP, move |r| sweep(r, |s| s.shrunk))
-            .column(column::SWEEP_VERDICT, move |r| {
-                sweep_row(r).map(|s| s.decision.verdict.name())
-            })
-            .column(column::SWEEP_Q_VALUE, move |r| {
-                sweep(r, |s| s.decision.q_value)
-            })
-    }
-
-    /// `frame` with the difficulty measures, when a difficulty sweep was
-    /// given.
-    fn difficulty_columns<'r>(&self, frame: Frame<'r, BalanceRow>) -> Frame<'r, BalanceRow> {
-        use c960_store::columns::difficulty as column;
-        if self.difficulty.is_none() {
-            return frame;
-        }
-        frame
-            .column(column::WHITE_GOOD_MOVES, |r| {
-                r.difficulty.map(|d| d.white_good_moves)
-            })
-            .column(column::BLACK_GOOD_MOVES, |r| {
-                r.difficulty.map(|d| d.black_good_moves)
-            })
-            .column(column::GOOD_MOVES_ASYMMETRY, |r| {
-                r.difficulty.map(|d| d.good_moves_asymmetry)
-            })
-            .column(column::WHITE_GAP_CP, |r| {
-                r.difficulty.and_then(|d| d.white_gap_cp)
-            })
-            .column(column::BLACK_GAP_CP, |r| {
-                r.difficulty.and_then(|d| d.black_gap_cp)
-            })
-            .column(column::GAP_ASYMMETRY_CP, |r| {
-                r.difficulty.and_then(|d| d.gap_asymmetry_cp)
-            })
-    }
-
-    /// These verdicts with the difficulty measures of the sweep with
-    /// replies at `path` (its directory or table), which join every table
-    /// and page they reach.
-    pub fn with_difficulty(mut self, path: &Path) -> Result<Balance, VerdictError> {
-        self.difficulty = Some(difficulty::read(path)?);
-        self.inputs.push(path.display().to_string());
-        Ok(self)
-    }
-
-    /// `frame` with the draw chance and expected score, when the raters
-    /// gave them.
-    fn outcome_columns<'r>(&self, frame: Frame<'r, BalanceRow>) -> Frame<'r, BalanceRow> {
-        use c960_store::columns::balance as column;
-        let Some(outcome) = &self.outcome else {
-            return frame;
-        };
-        let rows = &outcome.rows;
-        let at = move |r: &BalanceRow, f: fn(&OutcomeRow) -> f64| rows.get(&r.sp.sp()).map(f);
-        frame
-            .column(column::WDL_RATERS, move |r| {
-                rows.get(&r.sp.sp()).map(|o| o.raters as u32)
-            })
-            .column(column::DRAW_CHANCE, move |r| at(r, |o| o.draw))
-            .column(column::DRAW_CHANCE_LOW, move |r| at(r, |o| o.draw_low))
-            .column(column::DRAW_CHANCE_HIGH, move |r| at(r, |o| o.draw_high))
-            .column(column::WHITE_EXPECTED, move |r| at(r, |o| o.expected))
-            .column(column::WHITE_EXPECTED_LOW, move |r| {
-                at(r, |o| o.expected_low)
-            })
-            .column(column::WHITE_EXPECTED_HIGH, move |r| {
-                at(r, |o| o.expected_high)
-            })
-    }
-
-    /// Writes `balance.csv` and `balance.json` into `dir`, atomically.
-    pub fn write(&self, dir: &Path) -> Result<(), VerdictError> {
-        std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
-        let mut frame = self.frame()?;
-        c960_store::write_atomically(&dir.join(BALANCE_CSV), |out| {
-            c960_store::write_csv(out, &mut frame)
-        })?;
-        let json = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
-        c960_store::write_atomically(&dir.join(BALANCE_JSON), |out| {
-            io::Write::write_all(out, json.as_bytes())?;
-            io::Write::write_all(out, b"\n")
-        })?;
-        Ok(())
     }
 }

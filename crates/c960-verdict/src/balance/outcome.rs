@@ -149,36 +149,15 @@ pub(super) fn outcome(
         s.dedup();
         s
     };
-    let means_of = |value: fn(&[f64; 3]) -> f64| -> Vec<EngineMeans> {
-        with.iter()
-            .map(|rater| {
-                let mut by_sp: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
-                for (_, sp, w) in wdl.iter().filter(|w| &w.0 == *rater) {
-                    by_sp.entry(*sp).or_default().push(value(w));
-                }
-                EngineMeans {
-                    name: (*rater).clone(),
-                    means: sps
-                        .iter()
-                        .map(|sp| {
-                            by_sp
-                                .get(sp)
-                                .map(|v| v.iter().sum::<f64>() / v.len() as f64)
-                        })
-                        .collect(),
-                    ses: sps
-                        .iter()
-                        .map(|sp| by_sp.get(sp).and_then(|v| se(v)))
-                        .collect(),
-                }
-            })
-            .collect()
-    };
     let why = |what: &str, e: c960_balance::consensus::RaterError| format!("{what}: {e}");
-    let draw = consensus(&means_of(|w| w[1] / 1000.0), c960_balance::LEVEL, weights)
-        .map_err(|e| why("draw chance", e))?;
+    let draw = consensus(
+        &means_of(&with, &sps, wdl, |w| w[1] / 1000.0),
+        c960_balance::LEVEL,
+        weights,
+    )
+    .map_err(|e| why("draw chance", e))?;
     let expected = consensus(
-        &means_of(|w| (w[0] + w[1] / 2.0) / 1000.0),
+        &means_of(&with, &sps, wdl, |w| (w[0] + w[1] / 2.0) / 1000.0),
         c960_balance::LEVEL,
         weights,
     )
@@ -193,24 +172,7 @@ pub(super) fn outcome(
                 .join("; ")
         ));
     }
-    let unit = |x: f64| x.clamp(0.0, 1.0);
-    let mut rows = BTreeMap::new();
-    for (i, sp) in sps.iter().enumerate() {
-        if let (Some(d), Some(e)) = (draw.positions[i], expected.positions[i]) {
-            rows.insert(
-                *sp,
-                OutcomeRow {
-                    raters: d.engines,
-                    draw: unit(d.estimate),
-                    draw_low: unit(d.low),
-                    draw_high: unit(d.high),
-                    expected: unit(e.estimate),
-                    expected_low: unit(e.low),
-                    expected_high: unit(e.high),
-                },
-            );
-        }
-    }
+    let rows = rows_of(&sps, &draw, &expected);
     let kept: Vec<String> = draw.engines.iter().map(|e| e.name.clone()).collect();
     Ok(Outcomes {
         raters: kept,
@@ -221,6 +183,67 @@ pub(super) fn outcome(
         meaning: MEANING.to_owned(),
         rows,
     })
+}
+
+/// Each position's row from the two consensuses, shares kept in 0..1.
+fn rows_of(
+    sps: &[u16],
+    draw: &c960_balance::consensus::Consensus,
+    expected: &c960_balance::consensus::Consensus,
+) -> BTreeMap<u16, OutcomeRow> {
+    let unit = |x: f64| x.clamp(0.0, 1.0);
+    sps.iter()
+        .enumerate()
+        .filter_map(|(i, sp)| {
+            let (d, e) = (draw.positions[i]?, expected.positions[i]?);
+            Some((
+                *sp,
+                OutcomeRow {
+                    raters: d.engines,
+                    draw: unit(d.estimate),
+                    draw_low: unit(d.low),
+                    draw_high: unit(d.high),
+                    expected: unit(e.estimate),
+                    expected_low: unit(e.low),
+                    expected_high: unit(e.high),
+                },
+            ))
+        })
+        .collect()
+}
+
+/// Each of the raters `with`'s per-position mean of `value` of its WDL
+/// rows over the positions `sps`, with its standard error over repeats.
+#[allow(clippy::cast_precision_loss)]
+fn means_of(
+    with: &[&String],
+    sps: &[u16],
+    wdl: &[WdlRow],
+    value: fn(&[f64; 3]) -> f64,
+) -> Vec<EngineMeans> {
+    with.iter()
+        .map(|rater| {
+            let mut by_sp: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
+            for (_, sp, w) in wdl.iter().filter(|w| &w.0 == *rater) {
+                by_sp.entry(*sp).or_default().push(value(w));
+            }
+            EngineMeans {
+                name: (*rater).clone(),
+                means: sps
+                    .iter()
+                    .map(|sp| {
+                        by_sp
+                            .get(sp)
+                            .map(|v| v.iter().sum::<f64>() / v.len() as f64)
+                    })
+                    .collect(),
+                ses: sps
+                    .iter()
+                    .map(|sp| by_sp.get(sp).and_then(|v| se(v)))
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// How the raters of `result` agree: split-half with its bootstrap

@@ -12,7 +12,8 @@ use crate::{
     output::say,
 };
 
-pub(crate) fn run(args: &ReportArgs) -> Result<()> {
+/// The report's outputs and inputs, claimed before any work.
+fn claim(args: &ReportArgs) -> c960_store::Claim {
     let mut claim = c960_store::Claim::new().dir(&args.out, "--out");
     for (paths, flag) in [
         (&args.sweeps, "--sweep"),
@@ -30,7 +31,11 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
     if let Some(difficulty) = &args.difficulty {
         claim = claim.input(difficulty, "--difficulty");
     }
-    let _claimed = claim.take()?;
+    claim
+}
+
+pub(crate) fn run(args: &ReportArgs) -> Result<()> {
+    let _claimed = claim(args).take()?;
     // Runs being written are not read (the report locks them again); a
     // sweep table given on its own is guarded by its directory's lock.
     let mut locks = Vec::new();
@@ -42,27 +47,7 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
     {
         locks.push(c960_store::DirLock::shared(c960_report::lock_dir(dir))?);
     }
-    // Each directory must hold the kind of run its flag says.
-    for (dirs, kind, flag) in [
-        (&args.sweeps, RunKind::Sweep, "--sweep"),
-        (&args.selfplays, RunKind::Selfplay, "--selfplay"),
-        (&args.imports, RunKind::Import, "--games"),
-    ] {
-        for dir in dirs {
-            let found = source(dir)?;
-            if found.kind != kind {
-                let what = match found.kind {
-                    RunKind::Sweep => "a sweep (give it with --sweep)",
-                    RunKind::Selfplay => "a self-play run (give it with --selfplay)",
-                    RunKind::Import => "imported games (give them with --games)",
-                };
-                bail!(InputError(format!(
-                    "{flag} {}: that directory holds {what}",
-                    dir.display()
-                )));
-            }
-        }
-    }
+    check_kinds(args)?;
     let started = Instant::now();
     let runs: Vec<_> = args
         .sweeps
@@ -107,6 +92,31 @@ pub(crate) fn run(args: &ReportArgs) -> Result<()> {
         writeln!(text, "  {}/index.html", args.out.display())?;
         writeln!(text, "  {}/{POSITIONS_TABLE}", args.out.display())?;
         text.print()?;
+    }
+    Ok(())
+}
+
+/// Refuses a directory that does not hold the kind of run its flag says.
+fn check_kinds(args: &ReportArgs) -> Result<()> {
+    for (dirs, kind, flag) in [
+        (&args.sweeps, RunKind::Sweep, "--sweep"),
+        (&args.selfplays, RunKind::Selfplay, "--selfplay"),
+        (&args.imports, RunKind::Import, "--games"),
+    ] {
+        for dir in dirs {
+            let found = source(dir)?;
+            if found.kind != kind {
+                let what = match found.kind {
+                    RunKind::Sweep => "a sweep (give it with --sweep)",
+                    RunKind::Selfplay => "a self-play run (give it with --selfplay)",
+                    RunKind::Import => "imported games (give them with --games)",
+                };
+                bail!(InputError(format!(
+                    "{flag} {}: that directory holds {what}",
+                    dir.display()
+                )));
+            }
+        }
     }
     Ok(())
 }
