@@ -38,6 +38,15 @@ pub(crate) fn write_charts(
         shown: Vec::new(),
         files: Vec::new(),
     };
+    // The raters' consensus comes first: each position's published
+    // estimate with its interval; each rater's own charts follow.
+    if let Some(chart) = consensus_intervals(frame)? {
+        shelf.add(
+            "The raters' consensus: White's edge per position with its 95% interval",
+            "consensus",
+            &chart,
+        )?;
+    }
     let weak_by_file = weak_pawns_by_file(frame)?;
     shelf.add("Weak pawns by file", "weak-pawns-by-file", &weak_by_file)?;
     let castling = castling_opportunities(frame)?;
@@ -77,6 +86,50 @@ impl Shelf {
         });
         Ok(())
     }
+}
+
+/// Each position's published estimate with its 95 % interval, sorted,
+/// when the verdicts come from a consensus of engine sweeps (none from
+/// games or one rater, which have no such interval).
+fn consensus_intervals(frame: &DataFrame) -> Result<Option<charts::Intervals>, ReportError> {
+    use c960_store::columns::balance as column;
+    let (Ok(sp), Ok(estimate), Ok(low), Ok(high), Ok(method)) = (
+        frame.column("sp"),
+        frame.column(column::ESTIMATE),
+        frame.column(column::LOW),
+        frame.column(column::HIGH),
+        frame.column(column::METHOD),
+    ) else {
+        return Ok(None);
+    };
+    let float = |c: &Column| -> PolarsResult<Vec<Option<f64>>> {
+        Ok(c.cast(&DataType::Float64)?.f64()?.iter().collect())
+    };
+    let (estimate, low, high) = (float(estimate)?, float(low)?, float(high)?);
+    let method = method.cast(&DataType::String)?;
+    let sp = sp.cast(&DataType::UInt32)?;
+    let points: Vec<(u32, f64, f64, f64)> = sp
+        .u32()?
+        .iter()
+        .zip(method.str()?.iter())
+        .enumerate()
+        .filter_map(|(i, (s, m))| {
+            (m? == "sweep").then_some(())?;
+            Some((s?, estimate[i]?, low[i]?, high[i]?))
+        })
+        .collect();
+    if points.len() < 3 {
+        return Ok(None);
+    }
+    Ok(Some(charts::Intervals {
+        title: "The raters' consensus: White's edge per position".to_owned(),
+        provenance: "balance.csv's published estimate (shrunk) with its 95% interval, on the \
+            reference rater's centipawn scale"
+            .to_owned(),
+        points,
+        y_desc: "White's edge, centipawns, with 95% interval".to_owned(),
+        reference: Some(("equal chances: 0 cp".to_owned(), 0.0)),
+    }))
 }
 
 /// The published balance estimate of each position against how much

@@ -23,7 +23,10 @@ pub(super) fn sweep_charts(
         scores: scores.clone(),
     };
     shelf.add(
-        &format!("White's advantage per position ({})", source.label),
+        &format!(
+            "One rater's view: White's advantage per position ({})",
+            source.label
+        ),
         &format!("advantage-{}", source.label),
         &curve,
     )?;
@@ -34,7 +37,10 @@ pub(super) fn sweep_charts(
         x_desc: "engine score, centipawns (White's view), 10-cp bins".to_owned(),
     };
     shelf.add(
-        &format!("Distribution of White's advantage ({})", source.label),
+        &format!(
+            "One rater's view: distribution of White's advantage ({})",
+            source.label
+        ),
         &format!("histogram-{}", source.label),
         &histogram,
     )?;

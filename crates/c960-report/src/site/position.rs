@@ -287,10 +287,14 @@ fn wdl(c: &impl Fn(&str, bool) -> String) -> String {
 }
 
 fn run_facts(frame: &DataFrame, sources: &[Source], row: usize, facts: &mut Vec<Fact>) {
+    // With several raters, the raters' table above shows each one's score
+    // and line: the facts do not repeat them.
+    let raters = sources.iter().filter(|s| s.kind == RunKind::Sweep).count();
     for s in sources {
         let c =
             |name: &str, percent: bool| cell(frame, &format!("{}__{name}", s.label), row, percent);
         match s.kind {
+            RunKind::Sweep if raters > 1 => {}
             RunKind::Sweep => sweep_facts(s, &c, facts),
             RunKind::Selfplay | RunKind::Import => game_facts(s, &c, facts),
         }
