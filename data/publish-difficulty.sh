@@ -11,8 +11,8 @@
 #    same 96 positions with the same settings: the stability check.
 # 2. Stockfish 19 sweeps all 960 (resuming the 96 from its journal).
 # 3. The tables and manifests are copied into data/research-v4/
-#    (difficulty.csv and .parquet, difficulty-manifest.json; the same of
-#    difficulty-sf17), and each
+#    (difficulty-sf19-sweep.csv and .parquet, difficulty-sf19-manifest.json;
+#    the same of difficulty-sf17), and each
 #    measure's agreement between the two versions over the 96 positions
 #    (c960 compare: Spearman's and Pearson's correlation with 95%
 #    percentile-bootstrap intervals, 2,000 resamples, seed 0) is written to
@@ -55,12 +55,11 @@ publish() { # FROM TO
   cp "$1" "$2.tmp"
   mv "$2.tmp" "$2"
 }
-publish "$runs/sf19-1m-mpv8-reply/sweep.csv" "$data/difficulty.csv"
-publish "$runs/sf19-1m-mpv8-reply/sweep.parquet" "$data/difficulty.parquet"
-publish "$runs/sf19-1m-mpv8-reply/manifest.json" "$data/difficulty-manifest.json"
-publish "$runs/sf17-1m-mpv8-reply/sweep.csv" "$data/difficulty-sf17.csv"
-publish "$runs/sf17-1m-mpv8-reply/sweep.parquet" "$data/difficulty-sf17.parquet"
-publish "$runs/sf17-1m-mpv8-reply/manifest.json" "$data/difficulty-sf17-manifest.json"
+for run in sf19 sf17; do
+  publish "$runs/$run-1m-mpv8-reply/sweep.csv" "$data/difficulty-$run-sweep.csv"
+  publish "$runs/$run-1m-mpv8-reply/sweep.parquet" "$data/difficulty-$run-sweep.parquet"
+  publish "$runs/$run-1m-mpv8-reply/manifest.json" "$data/difficulty-$run-manifest.json"
+done
 
 # Each measure of Stockfish 19 against the same measure of Stockfish 17.1,
 # one CSV row each (the header once).
@@ -68,7 +67,8 @@ stability="$data/difficulty-stability.csv"
 : >"$stability.tmp"
 for measure in white_good_moves black_good_moves good_moves_asymmetry \
   white_gap_cp black_gap_cp gap_asymmetry_cp; do
-  "$c960" compare "$data/difficulty.csv:$measure" --with "$data/difficulty-sf17.csv:$measure" \
+  "$c960" compare "$data/difficulty-sf19-sweep.csv:$measure" \
+    --with "$data/difficulty-sf17-sweep.csv:$measure" \
     --format csv --out "$runs/compare-$measure.csv"
   if [ -s "$stability.tmp" ]; then
     tail -n +2 "$runs/compare-$measure.csv" >>"$stability.tmp"
@@ -77,4 +77,4 @@ for measure in white_good_moves black_good_moves good_moves_asymmetry \
   fi
 done
 mv "$stability.tmp" "$stability"
-echo "published $data/difficulty*.csv"
+echo "published $data/difficulty*; bash data/publish-v4.sh then joins them to the v4 tables and site"

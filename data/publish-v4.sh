@@ -16,8 +16,9 @@
 #    regeneration test runs the same command): the robust consensus, the
 #    verdicts with FDR control, and the agreement with the independent
 #    analyses in $C960_VALIDATION (default ../shared/validation; compared
-#    with, never committed). Its tables go to data/research-v4/, its site to
-#    reports/research-v4/.
+#    with, never committed), and the difficulty of the first moves from
+#    the sweep with replies (data/publish-difficulty.sh). Its tables go to
+#    data/research-v4/, its site to reports/research-v4/.
 # 4. The design bench on the same raters, as data/research-v4/validity-960.csv.
 #
 # Which raters enter v4 is decided by `just bench-validity-960`
@@ -48,6 +49,9 @@ fi
 # v3's raters, as v3 published them, and v4's new ones.
 V3_RATERS=(stockfish-npm-4m stockfish-4m stockfish-npm-1m-multipv3 stockfish-1m-hash64)
 V4_NEW=(sf17-1m sf18-1m sf15-1m sf19-1m)
+# The difficulty sweep whose measures join the tables and pages
+# (data/publish-difficulty.sh makes it; it is not a rater).
+DIFFICULTY=(difficulty-sf19)
 
 bash data/v4-raters.sh "$(nproc)" "${V4_NEW[@]}"
 data=data/research-v4
@@ -69,6 +73,13 @@ for rater in "${V3_RATERS[@]}"; do sources+=(--sweep "data/research-v3/$rater-sw
 for rater in "${V4_NEW[@]}"; do sources+=(--sweep "$data/$rater-sweep.parquet"); done
 with=()
 for table in "${tables[@]}"; do with+=(--validation "$table"); done
+for sweep in "${DIFFICULTY[@]}"; do
+  [ -f "$data/$sweep-sweep.parquet" ] || {
+    echo "publish-v4: $data/$sweep-sweep.parquet is missing: run bash data/publish-difficulty.sh first" >&2
+    exit 1
+  }
+  with+=(--difficulty "$data/$sweep-sweep.parquet")
+done
 out=runs/research-v4
 rm -rf "$out/published"
 mkdir -p "$out"

@@ -1,7 +1,7 @@
 //! Dataset v4 regenerates from its published raters: the report over v3's
-//! four published sweeps and v4's new ones, run as data/publish-v4.sh runs
-//! it (the rater lists are read from that script), is the published site
-//! and tables byte for byte.
+//! four published sweeps and v4's new ones, with the difficulty sweep, run
+//! as data/publish-v4.sh runs it (the lists are read from that script), is
+//! the published site and tables byte for byte.
 
 use std::fs;
 
@@ -50,6 +50,19 @@ fn the_research_v4_report_regenerates_from_the_published_raters() {
                 format!("data/{set}/{rater}-sweep.parquet"),
             ]);
         }
+    }
+    for name in script_list("publish-v4.sh", "DIFFICULTY") {
+        for file in ["sweep.parquet", "manifest.json"] {
+            let file = format!("{name}-{file}");
+            place(
+                &data("research-v4").join(&file),
+                &dir.file(&format!("data/research-v4/{file}")),
+            );
+        }
+        args.extend([
+            "--difficulty".to_owned(),
+            format!("data/research-v4/{name}-sweep.parquet"),
+        ]);
     }
     let agreement = data("research-v4").join("agreement.json");
     args.extend([
