@@ -134,3 +134,40 @@ fn a_fifo_as_balance_table_or_draw_record_is_refused_without_waiting() {
     }
     assert!(!dir.file("kit").exists() && !dir.file("b.epd").exists());
 }
+
+/// Issue 48, item 22: a FIFO where a run's `sweep.parquet` belongs is said
+/// to be a FIFO, not "missing", and blocks neither `report` nor `balance`.
+#[test]
+fn a_fifo_sweep_table_is_named_a_fifo_and_blocks_nothing() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "sweep",
+        "--engine",
+        "builtin",
+        "--nodes",
+        "200",
+        "--positions",
+        "0-1",
+        "--out",
+        "s",
+        "--quiet",
+    ]);
+    std::fs::create_dir(dir.file("f")).unwrap();
+    std::fs::copy(dir.file("s/manifest.json"), dir.file("f/manifest.json")).unwrap();
+    mkfifo(&dir, "f/sweep.parquet");
+    let cases: [&[&str]; 3] = [
+        &["report", "--sweep", "f", "--out", "site"],
+        &["balance", "--sweep", "f", "--out", "bal"],
+        &["balance", "--sweep", "f/sweep.parquet", "--out", "bal"],
+    ];
+    for args in cases {
+        let (code, stderr) = run_bounded(&dir, args);
+        assert_eq!(code, 2, "c960 {args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "c960 {args:?}: {stderr}");
+        assert!(
+            stderr.contains("sweep.parquet: it is a FIFO, not a regular file")
+                && !stderr.contains("missing"),
+            "c960 {args:?}: {stderr}"
+        );
+    }
+}

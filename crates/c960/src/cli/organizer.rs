@@ -253,7 +253,12 @@ pub(crate) fn lang_parser() -> impl clap::builder::TypedValueParser<Value = Lang
 /// FIFO would block the open until some writer came.
 fn balance_table(text: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(text);
-    c960_verdict::BalanceTable::file_of(&path).map_err(|e| e.to_string())?;
+    c960_verdict::BalanceTable::file_of(&path).map_err(|e| {
+        match e.reason.strip_prefix("cannot read it: ") {
+            Some(io) => format!("cannot read {}: {io}", e.file),
+            None => e.to_string(),
+        }
+    })?;
     Ok(path)
 }
 
