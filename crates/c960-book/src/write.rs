@@ -40,11 +40,13 @@ impl BookOutputs {
         extra: &[(&Path, &str)],
         claim: Claim,
     ) -> io::Result<BookOutputs> {
-        let mut claim = claim
-            .file(book, "--out")
-            .file(&book_manifest_path(book), "its manifest");
+        let mut claim = claim.file(book, "--out").file_beside(
+            &book_manifest_path(book),
+            "its manifest",
+            "--out",
+        );
         for (path, name) in extra {
-            claim = claim.file(path, name);
+            claim = claim.file_beside(path, name, "--out");
         }
         Ok(BookOutputs {
             book: book.to_owned(),

@@ -2,6 +2,8 @@
 //! a UCI driver behind it. Engine faults (missing engine, crash, hang,
 //! illegal move) are values of [`EngineError`], never panics or hangs; a
 //! [`pool`] runs jobs over several engines and restarts dead ones.
+//! [`Fingerprint`] is an engine as observed (its name, options and one
+//! search), which tells one engine under two spellings apart from two.
 //! [`EngineName`] is an engine as the user names it (a name or a command
 //! line) and [`UciOption`] a UCI option as the user gives it (`NAME=VALUE`),
 //! each parsed once where it enters. [`Control`] is how long a side of a
@@ -13,6 +15,7 @@ pub mod builtin;
 mod choice;
 mod control;
 mod error;
+mod fingerprint;
 mod info;
 mod option;
 pub mod pool;
@@ -24,6 +27,7 @@ pub mod uci;
 pub use choice::{EngineIdentity, EngineName, EngineNameError, Resolved};
 pub use control::{Control, TimeControl, parse_seconds};
 pub use error::EngineError;
+pub use fingerprint::{Fingerprint, PROBE_NODES, PROBE_SP};
 pub use info::{EngineInfo, Network, WdlReport};
 pub use option::{SET_BY_C960, UciOption, UciOptionError, check_user_options};
 pub use rules::Rules;

@@ -65,10 +65,16 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
     for source in &sources {
         let file = source.kind.table();
         let path = source.table.clone();
-        if !path.is_file() {
+        // A FIFO there is no table (and would block its read), not a
+        // missing one.
+        if let Err(e) = c960_store::check_input(&path) {
             return Err(ReportError::BadRun {
                 dir: source.dir.clone(),
-                reason: format!("{file} is missing"),
+                reason: if c960_store::is_bad_input(&e) {
+                    format!("{file}: {e}")
+                } else {
+                    format!("{file} is missing")
+                },
             });
         }
         check_table(source, &path)?;

@@ -39,31 +39,7 @@ impl Write for OutputFile<'_> {
 
 /// What is at `path`, if it is not a regular file c960 may replace.
 fn not_regular(path: &Path) -> Option<&'static str> {
-    let meta = fs::symlink_metadata(path).ok()?;
-    let kind = meta.file_type();
-    if kind.is_file() {
-        return None;
-    }
-    Some(if kind.is_dir() {
-        "a directory"
-    } else if kind.is_symlink() {
-        "a symbolic link"
-    } else {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::FileTypeExt;
-            if kind.is_fifo() {
-                return Some("a FIFO");
-            }
-            if kind.is_char_device() || kind.is_block_device() {
-                return Some("a device");
-            }
-            if kind.is_socket() {
-                return Some("a socket");
-            }
-        }
-        "not a regular file"
-    })
+    crate::input::not_a_file(fs::symlink_metadata(path).ok()?.file_type())
 }
 
 /// Checks that each of `paths` is a regular file or absent, so that a run

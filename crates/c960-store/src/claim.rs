@@ -32,6 +32,9 @@ use crate::{DirLock, LockError, OutputFile, atomic::Staged};
 struct Named {
     path: PathBuf,
     name: String,
+    /// The flag that places it: its name, or for a file named after
+    /// another output (`its manifest`) that output's flag (`--out`).
+    flag: String,
     kind: Kind,
 }
 
@@ -58,6 +61,19 @@ enum Kind {
 impl Named {
     fn said(&self) -> String {
         format!("{} {}", self.name, self.path.display())
+    }
+
+    /// What to change to place it elsewhere: "choose another --out", and
+    /// for a file named after another output, which flag names it.
+    fn another(&self) -> String {
+        if self.flag == self.name {
+            format!("choose another {}", self.flag)
+        } else {
+            format!(
+                "choose another {}, which {} is named after",
+                self.flag, self.name
+            )
+        }
     }
 }
 
@@ -87,6 +103,16 @@ impl Claim {
     /// Adds the output file `path`, named `name` in messages (`--out`).
     pub fn file(mut self, path: &Path, name: &str) -> Claim {
         self.outputs.push(named(path, name, Kind::File));
+        self
+    }
+
+    /// Adds the output file `path` named after another output (a book's
+    /// manifest), `name` in messages (`its manifest`): a refusal tells to
+    /// choose another `flag` (`--out`), the flag that places it.
+    pub fn file_beside(mut self, path: &Path, name: &str, flag: &str) -> Claim {
+        let mut output = named(path, name, Kind::File);
+        flag.clone_into(&mut output.flag);
+        self.outputs.push(output);
         self
     }
 
@@ -154,11 +180,10 @@ impl Claim {
             for (input_path, input) in &inputs {
                 if path == input_path || same_file(&output.path, &input.path) {
                     return Err(crate::bad_input(format!(
-                        "{} is also {}, which c960 reads: it never writes over its inputs; \
-                         choose another {}",
+                        "{} is also {}, which c960 reads: it never writes over its inputs; {}",
                         output.said(),
                         input.said(),
-                        output.name
+                        output.another()
                     )));
                 }
                 check_apart(path, output, input_path, input, "which c960 reads")?;
@@ -246,6 +271,7 @@ fn named(path: &Path, name: &str, kind: Kind) -> Named {
     Named {
         path: path.to_owned(),
         name: name.to_owned(),
+        flag: name.to_owned(),
         kind,
     }
 }
@@ -302,18 +328,18 @@ fn check_apart(
     let holds = |kind| matches!(kind, Kind::Replaced | Kind::Run | Kind::InputDir);
     if holds(other.kind) && path.starts_with(other_path) && path != other_path {
         return Err(crate::bad_input(format!(
-            "{} lies inside {}, {what}; choose another {}",
+            "{} lies inside {}, {what}; {}",
             output.said(),
             other.said(),
-            output.name
+            output.another()
         )));
     }
     if output.kind == Kind::Replaced && other_path.starts_with(path) {
         return Err(crate::bad_input(format!(
-            "{} would replace {}, {what}; choose another {}",
+            "{} would replace {}, {what}; {}",
             output.said(),
             other.said(),
-            output.name
+            output.another()
         )));
     }
     Ok(())

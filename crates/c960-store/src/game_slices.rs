@@ -90,7 +90,7 @@ fn read_quietly<T>(
     path: &Path,
     read: impl FnOnce(ParquetReader<File>) -> PolarsResult<T>,
 ) -> PolarsResult<T> {
-    let file = File::open(path)?;
+    let file = crate::open_input(path)?;
     quietly(|| read(ParquetReader::new(file))).map_err(|panic| {
         PolarsError::ComputeError(format!("unreadable Parquet ({panic})").into())
     })?

@@ -20,6 +20,8 @@
 //! journal's settings for readers that do not know their type;
 //! [`Claim`] the outputs of a command, claimed before any work and
 //! written as a set;
+//! [`read_input`] an input the user named, refused unless it is a regular
+//! file (a FIFO is refused without waiting for it);
 //! [`bad_input`] the error every layer raises for a path or file the user
 //! gave that cannot be used, told from a failure by its type
 //! ([`is_bad_input`]).
@@ -31,6 +33,7 @@ pub mod columns;
 mod digest;
 mod frame;
 mod game_slices;
+mod input;
 mod journal;
 mod lock;
 pub mod manifest;
@@ -56,6 +59,7 @@ pub use claim::{Claim, Claimed, OutputSet};
 pub use digest::{hex, sha256_hex};
 pub use frame::Frame;
 pub use game_slices::{GameSlices, SLICE_ROWS};
+pub use input::{check_input, open_input, read_input};
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
 pub use lock::{DirLock, LOCK_FILE, LockError};
 pub use manifest::{

@@ -7,7 +7,6 @@
 //! seals (see `sealed_run`), was rewritten by another tool and is refused.
 
 use std::{
-    fs::File,
     io::{self, BufReader, Read, Write},
     panic::{self, AssertUnwindSafe},
     path::{Path, PathBuf},
@@ -191,6 +190,16 @@ pub fn write_sealed<W: Write>(
     writer.finish().map_err(io::Error::other)
 }
 
+/// Why an input cannot be opened, in words: what it is (a FIFO, a
+/// directory) when it is no regular file, else the system's error.
+fn open_reason(error: &io::Error) -> String {
+    if crate::is_bad_input(error) {
+        error.to_string()
+    } else {
+        format!("cannot open: {error}")
+    }
+}
+
 /// Checks the Parquet file at `path`: its footer can be read, and if it
 /// is sealed, its row count and data hash match. Returns what it holds.
 pub fn check_parquet(path: &Path) -> Result<ParquetInfo, CorruptFile> {
@@ -198,7 +207,7 @@ pub fn check_parquet(path: &Path) -> Result<ParquetInfo, CorruptFile> {
         path: path.to_owned(),
         reason,
     };
-    let file = File::open(path).map_err(|e| corrupt(format!("cannot open: {e}")))?;
+    let file = crate::open_input(path).map_err(|e| corrupt(open_reason(&e)))?;
     let length = file.metadata().map_err(|e| corrupt(e.to_string()))?.len();
     if length < 12 {
         return Err(corrupt(format!(
@@ -244,8 +253,8 @@ pub fn check_parquet(path: &Path) -> Result<ParquetInfo, CorruptFile> {
         return Err(corrupt("truncated".to_owned()));
     }
     let mut reader = BufReader::new(
-        File::open(path)
-            .map_err(|e| corrupt(format!("cannot open: {e}")))?
+        crate::open_input(path)
+            .map_err(|e| corrupt(open_reason(&e)))?
             .take(bytes),
     );
     let mut hasher = Sha256::new();

@@ -2,7 +2,7 @@
 //! reader behind the tables the report and the verdicts read (runs,
 //! verdict inputs, DFRC sweeps).
 
-use std::{fs::File, io, path::Path};
+use std::{io, path::Path};
 
 use polars::prelude::*;
 use thiserror::Error;
@@ -29,8 +29,13 @@ fn read(
     path: &Path,
     wanted: Option<Vec<String>>,
 ) -> Result<(Vec<String>, Option<DataFrame>), ColumnsError> {
-    let file = File::open(path)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display())))?;
+    let file = crate::open_input(path).map_err(|e| {
+        if crate::is_bad_input(&e) {
+            crate::bad_input(format!("{}: {e}", path.display()))
+        } else {
+            io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display()))
+        }
+    })?;
     crate::quietly(|| -> PolarsResult<_> {
         let mut reader = ParquetReader::new(file);
         let names: Vec<String> = reader

@@ -12,7 +12,7 @@
 
 use std::{
     collections::BTreeMap,
-    fmt, fs,
+    fmt,
     path::{Path, PathBuf},
 };
 
@@ -189,7 +189,7 @@ fn checked_header(header: Vec<String>) -> Result<Vec<String>, String> {
 }
 
 fn read_csv(path: &Path) -> Result<Table, String> {
-    let text = fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    let text = crate::read_input(path).map_err(|e| format!("cannot read: {e}"))?;
     let mut reader = csv::ReaderBuilder::new().from_reader(text.as_slice());
     let header: Vec<String> = reader
         .headers()
@@ -223,7 +223,7 @@ fn read_csv(path: &Path) -> Result<Table, String> {
 fn read_parquet(path: &Path) -> Result<Table, String> {
     check_parquet(path).map_err(|e| e.reason)?;
     let frame = quietly(|| -> PolarsResult<DataFrame> {
-        let file = fs::File::open(path).map_err(PolarsError::from)?;
+        let file = crate::open_input(path).map_err(PolarsError::from)?;
         ParquetReader::new(file).finish()
     })
     .map_err(|panic| format!("unreadable Parquet ({panic})"))?
@@ -341,6 +341,8 @@ impl Table {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     fn write(dir: &Path, name: &str, text: &str) -> PathBuf {

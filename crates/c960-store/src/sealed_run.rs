@@ -6,7 +6,6 @@
 //! included), and its numbers cannot be trusted.
 
 use std::{
-    fs::File,
     io::{BufRead, BufReader, Read, Seek, SeekFrom},
     path::Path,
 };
@@ -81,7 +80,7 @@ pub(crate) fn sealed_by_run(table: &Path) -> Option<String> {
 /// checksum: the version that began the run, or the last one to add to
 /// it, seals its tables.
 fn journal_has_sums(path: &Path) -> bool {
-    let Ok(file) = File::open(path) else {
+    let Ok(file) = crate::open_input(path) else {
         return false;
     };
     let mut reader = BufReader::new(file);

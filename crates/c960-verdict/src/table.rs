@@ -8,7 +8,10 @@
 //! estimate, a q-value outside 0..1, or a figure beyond what any engine or
 //! game gives.
 
-use std::{collections::BTreeSet, path::Path};
+use std::{
+    collections::BTreeSet,
+    path::{Path, PathBuf},
+};
 
 use c960_balance::{consensus::MAX_SCORE, verdict::Verdict};
 use c960_core::StartPosition;
@@ -100,22 +103,31 @@ impl Columns {
 }
 
 impl BalanceTable {
-    /// Reads `path`: a `balance.csv`, or the directory holding one.
-    pub fn read(path: &Path) -> Result<BalanceTable, TableError> {
+    /// The `balance.csv` that `path` names (the file, or the one in the
+    /// directory given), checked to be a regular file without opening it:
+    /// a FIFO would block its read for ever, so a flag's parser refuses
+    /// it before any work.
+    pub fn file_of(path: &Path) -> Result<PathBuf, TableError> {
         let csv = if path.is_dir() {
             path.join(BALANCE_CSV)
         } else {
             path.to_owned()
         };
+        c960_store::check_input(&csv).map_err(|e| TableError {
+            file: csv.display().to_string(),
+            reason: reason_of(&e),
+        })?;
+        Ok(csv)
+    }
+
+    /// Reads `path`: a `balance.csv`, or the directory holding one.
+    pub fn read(path: &Path) -> Result<BalanceTable, TableError> {
+        let csv = Self::file_of(path)?;
         let bad = |reason: String| TableError {
             file: csv.display().to_string(),
             reason,
         };
-        // A FIFO or device would block the read, or never end it.
-        if std::fs::metadata(&csv).is_ok_and(|m| !m.is_file()) {
-            return Err(bad("not a regular file".to_owned()));
-        }
-        let bytes = std::fs::read(&csv).map_err(|e| bad(format!("cannot read it: {e}")))?;
+        let bytes = c960_store::read_input(&csv).map_err(|e| bad(reason_of(&e)))?;
         let rows = rows_of(&bytes).map_err(bad)?;
         Ok(BalanceTable {
             file: csv.file_name().map_or_else(
@@ -138,6 +150,16 @@ impl BalanceTable {
             .collect();
         kept.sort_unstable();
         kept
+    }
+}
+
+/// Why a table's file cannot be read, in words: bad input says what the
+/// path is; any other error is the system's.
+fn reason_of(error: &std::io::Error) -> String {
+    if c960_store::is_bad_input(error) {
+        error.to_string()
+    } else {
+        format!("cannot read it: {error}")
     }
 }
 

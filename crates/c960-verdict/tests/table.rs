@@ -169,3 +169,32 @@ fn fairest_keeps_the_nearest_by_the_farther_end_of_each_interval() {
     assert_eq!(Reference::default(), Reference::Equal);
     assert_eq!(Reference::DEFAULT, Reference::Equal);
 }
+
+/// Issue 48, item 1: a FIFO named as the table (or as the balance.csv in
+/// the directory given) is refused in one line without waiting for a
+/// writer, by the check a flag's parser runs and by the reader.
+#[test]
+fn a_fifo_as_the_balance_table_is_refused_without_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("balance.csv");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for path in [fifo.as_path(), dir.path()] {
+        for error in [
+            BalanceTable::file_of(path).unwrap_err(),
+            BalanceTable::read(path).unwrap_err(),
+        ] {
+            let line = error.to_string();
+            assert!(
+                line.contains("balance.csv: it is a FIFO, not a regular file"),
+                "{line}"
+            );
+            assert_eq!(line.lines().count(), 1, "{line}");
+        }
+    }
+}

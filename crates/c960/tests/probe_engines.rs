@@ -1,6 +1,6 @@
 //! Engines and the tables they feed: a centipawn score no engine can print
 //! is refused, a run's table rewritten without its seal is not read, one
-//! engine under two spellings is not two raters, `--dry-run` names the
+//! engine under two spellings (or copied, or wrapped) is not two raters, `--dry-run` names the
 //! engine `auto` chooses, and a stop signal (SIGTERM, SIGHUP) stops c960's
 //! engines as Ctrl-C does.
 
@@ -206,6 +206,53 @@ fn one_engine_under_two_spellings_is_refused_before_searching() {
     let mut command = dir.command(&["run", "--config", "run.toml", "--dry-run"]);
     command.env("PATH", &path);
     assert_eq!(run_command(command).code, 0);
+}
+
+/// Issue 48, item 16: one engine under a third spelling no path tells
+/// apart (a copied binary, an `env` or `sh -c` wrapper) is refused before
+/// any sweep by its fingerprint (id name, options, a first search of SP
+/// 518), not after every sweep by the report; another engine with the
+/// same settings is another rater.
+#[test]
+fn one_engine_copied_or_wrapped_is_refused_before_any_sweep() {
+    let dir = Dir::new();
+    let mut engines = vec![fake_engine()];
+    if Path::new("/usr/games/stockfish").is_file() {
+        engines.push(PathBuf::from("/usr/games/stockfish"));
+    }
+    for engine in engines {
+        let copy = dir.file("engine-copy");
+        let _ = fs::remove_file(&copy);
+        fs::copy(&engine, &copy).unwrap();
+        let engine = engine.to_str().unwrap();
+        for other in [
+            copy.to_str().unwrap().to_owned(),
+            format!("env {engine}"),
+            format!("sh -c {engine}"),
+        ] {
+            two_raters(&dir, (engine, 2000), (&other, 2000));
+            let line = dir.bad_input(&["run", "--config", "run.toml", "--out", "r", "--quiet"]);
+            assert!(
+                line.contains("raters a and b are one rater")
+                    && line.contains(&other)
+                    && line.contains("SP 518"),
+                "{line}"
+            );
+            assert!(
+                !dir.file("r").exists(),
+                "{other}: the run wrote its directory"
+            );
+        }
+    }
+    // Another engine with the same settings is another rater.
+    two_raters(
+        &dir,
+        (fake_engine().to_str().unwrap(), 2000),
+        ("builtin", 2000),
+    );
+    let config = fs::read_to_string(dir.file("run.toml")).unwrap();
+    fs::write(dir.file("run.toml"), config.replace("\"0-3\"", "\"0-11\"")).unwrap();
+    dir.ok(&["run", "--config", "run.toml", "--out", "r", "--quiet"]);
 }
 
 #[test]

@@ -32,6 +32,7 @@ mod owned_outputs;
 mod plural_words;
 mod probe_consensus;
 mod probe_engines;
+mod probe_inputs;
 mod probe_kits;
 mod probe_records;
 mod readers;

@@ -213,10 +213,14 @@ fn selfplay_castling(
     what: &str,
 ) -> Result<(charts::Bars, charts::Bars), ReportError> {
     let path = source.dir.join(GAMES_TABLE);
-    if !path.is_file() {
+    if let Err(e) = c960_store::check_input(&path) {
         return Err(ReportError::BadRun {
             dir: source.dir.clone(),
-            reason: format!("{GAMES_TABLE} is missing"),
+            reason: if c960_store::is_bad_input(&e) {
+                format!("{GAMES_TABLE}: {e}")
+            } else {
+                format!("{GAMES_TABLE} is missing")
+            },
         });
     }
     let (side_games, bin_games, rows) = count_castling(&path)?;

@@ -5,7 +5,7 @@
 //! `upperbound`, the sweep table's `bound` column). With one rater there is
 //! no consensus, and the pages say it is one engine's view.
 
-use std::{collections::BTreeMap, fs, io, path::Path};
+use std::{collections::BTreeMap, io, path::Path};
 
 use askama::Template;
 use polars::prelude::*;
@@ -47,7 +47,7 @@ pub(super) fn read_bounds(sources: &[Source]) -> io::Result<Vec<Bounds>> {
 
 fn bounds_of(path: &Path) -> io::Result<Option<BTreeMap<u16, String>>> {
     let read = || -> PolarsResult<Option<DataFrame>> {
-        let mut reader = ParquetReader::new(fs::File::open(path)?);
+        let mut reader = ParquetReader::new(c960_store::open_input(path)?);
         if !reader.schema()?.contains("bound") {
             return Ok(None);
         }

@@ -214,3 +214,41 @@ fn a_run_directory_may_hold_its_inputs_but_never_write_over_one() {
         .take()
         .unwrap();
 }
+
+/// Issue 48, item 22: a refused file named after another output (a book's
+/// manifest) tells which flag to change, in a sentence ("choose another
+/// its manifest" named no flag).
+#[test]
+fn a_refused_manifest_names_the_flag_to_change() {
+    let temp = tempfile::tempdir().unwrap();
+    let table = temp.path().join("x.json");
+    fs::write(&table, "sp\n").unwrap();
+    let message = refused(
+        Claim::new()
+            .file(&temp.path().join("x.epd"), "--out")
+            .file_beside(&table, "its manifest", "--out")
+            .input(&table, "--balance"),
+    );
+    assert!(
+        message.ends_with("choose another --out, which its manifest is named after"),
+        "{message}"
+    );
+    let run = temp.path().join("run");
+    fs::create_dir(&run).unwrap();
+    let message = refused(
+        Claim::new()
+            .file(&temp.path().join("x.epd"), "--out")
+            .file_beside(&run.join("x.lines.csv"), "its per-line table", "--out")
+            .input_dir(&run, "--from"),
+    );
+    assert!(
+        message.ends_with("choose another --out, which its per-line table is named after"),
+        "{message}"
+    );
+    let message = refused(
+        Claim::new()
+            .file(&table, "--out")
+            .input(&table, "--balance"),
+    );
+    assert!(message.ends_with("; choose another --out"), "{message}");
+}

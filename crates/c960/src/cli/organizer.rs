@@ -255,25 +255,23 @@ pub(crate) fn lang_parser() -> impl clap::builder::TypedValueParser<Value = Lang
     ])
 }
 
-/// `--paper`'s parser: the sizes the kit is laid out for, as the kit's
-/// own type.
 /// A `--balance` table that can be read: the file, or `balance.csv` in
 /// the directory given. One that cannot is bad input, refused before
-/// anything is drawn or written.
+/// anything is drawn or written — checked without opening it, since a
+/// FIFO would block the open until some writer came.
 fn balance_table(text: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(text);
-    let csv = if path.is_dir() {
-        path.join(c960_report::balance::BALANCE_CSV)
-    } else {
-        path.clone()
-    };
-    match std::fs::File::open(&csv) {
-        Ok(_) if csv.is_file() => Ok(path),
-        Ok(_) => Err(format!("{} is not a file", csv.display())),
-        Err(e) => Err(format!("cannot read {}: {e}", csv.display())),
-    }
+    c960_verdict::BalanceTable::file_of(&path).map_err(|e| {
+        match e.reason.strip_prefix("cannot read it: ") {
+            Some(io) => format!("cannot read {}: {io}", e.file),
+            None => e.to_string(),
+        }
+    })?;
+    Ok(path)
 }
 
+/// `--paper`'s parser: the sizes the kit is laid out for, as the kit's
+/// own type.
 fn paper_parser() -> impl clap::builder::TypedValueParser<Value = Paper> {
     super::named_values(&[
         ("a4", "ISO A4, 210 × 297 mm", Paper::A4),

@@ -128,10 +128,10 @@ impl DrawFilterArgs {
 /// published rounds, and the sealed ones opened with the `SECRET.txt`
 /// beside it (refused without it).
 fn drawn_positions(file: &Path) -> Result<DrawnRecord> {
-    let bytes = std::fs::read(file).map_err(|e| {
+    let bytes = c960_store::read_input(file).map_err(|e| {
         InputError(format!(
-            "--exclude-drawn: cannot read {}: {e}",
-            file.display()
+            "--exclude-drawn: {}",
+            super::record::unreadable(file, &e)
         ))
     })?;
     let record = Record::read(file)?;
@@ -214,7 +214,7 @@ fn read_secret(secret_file: &Path, record: &Path, rounds: &str) -> Result<String
             secret_file.display()
         ))),
         Ok(_) => {
-            let bytes = std::fs::read(secret_file)
+            let bytes = c960_store::read_input(secret_file)
                 .map_err(|e| refuse(format!("{} cannot be read: {e}", secret_file.display())))?;
             String::from_utf8(bytes).map_err(|_| {
                 refuse(format!(

@@ -37,12 +37,27 @@ pub(super) struct Record {
     pub(super) balance: Option<BalanceRecord>,
 }
 
+/// Why the input `file` cannot be read, in words: what it is (a FIFO, a
+/// directory), or the system's error.
+pub(super) fn unreadable(file: &Path, error: &std::io::Error) -> String {
+    if c960_store::is_bad_input(error) {
+        format!("{}: {error}", file.display())
+    } else {
+        format!("cannot read {}: {error}", file.display())
+    }
+}
+
 impl Record {
     /// Reads `file` and checks that it is a draw record in its canonical
     /// form; errors are one line naming the file and the field.
     pub(super) fn read(file: &Path) -> Result<Record> {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| InputError(format!("cannot read {}: {e}", file.display())))?;
+        let bytes = c960_store::read_input(file).map_err(|e| InputError(unreadable(file, &e)))?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            InputError(format!(
+                "{} is not text: not a draw record of c960 tournament",
+                file.display()
+            ))
+        })?;
         let record: DrawRecord = serde_json::from_str(&text).map_err(|e| {
             InputError(format!(
                 "{} is not a draw record of c960 tournament: {e}",

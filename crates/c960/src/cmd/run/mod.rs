@@ -184,6 +184,7 @@ fn start_engines(
                 .map_err(c960_runner::RunError::from)?,
         );
     }
+    raters::check_started_raters(&plan.raters, sweeps, &mut started)?;
     let engines: Vec<String> = started
         .iter()
         .map(|e| {

@@ -308,3 +308,52 @@ pub(super) fn check_rater_engines(raters: &[RaterPlan]) -> Result<()> {
     }
     Ok(())
 }
+
+/// Raters that are one rater under spellings no path can tell apart (a
+/// copied binary, an `env` or `sh -c` wrapper), refused before any sweep:
+/// two raters with the same sweep settings whose started engines give one
+/// [`c960_engine::Fingerprint`] (the same `id name`, the same options and
+/// the same first search of SP 518 at a fixed node count) would make the
+/// same searches twice, which only the report would notice after every
+/// sweep ran. `started` is each rater's engine, as `sweeps` start it; a
+/// probed engine's hash is cleared again before its sweep.
+pub(super) fn check_started_raters(
+    raters: &[RaterPlan],
+    sweeps: &[c960_sweep::SweepConfig],
+    started: &mut [c960_engine::AnyEngine],
+) -> Result<()> {
+    let settings = |s: &c960_sweep::SweepConfig| (s.limit, s.multipv, s.repeats, s.reply);
+    let mut prints: Vec<Option<c960_engine::Fingerprint>> = vec![None; started.len()];
+    let mut print = |i: usize| -> Result<c960_engine::Fingerprint> {
+        if let Some(known) = &prints[i] {
+            return Ok(known.clone());
+        }
+        let taken = c960_engine::Fingerprint::of(&mut started[i], sweeps[i].multipv.get())
+            .map_err(c960_runner::RunError::from)?;
+        prints[i] = Some(taken.clone());
+        Ok(taken)
+    };
+    for j in 0..raters.len().min(sweeps.len()) {
+        for i in 0..j {
+            if settings(&sweeps[i]) != settings(&sweeps[j]) {
+                continue;
+            }
+            let (a, b) = (print(i)?, print(j)?);
+            if a == b {
+                bail!(InputError(format!(
+                    "raters {} and {} are one rater: their engines {} and {} both answer as \
+                     {:?} with the same options and search SP {} at {} nodes alike, so the same \
+                     searches would count twice; give only one",
+                    raters[i].name,
+                    raters[j].name,
+                    raters[i].engine,
+                    raters[j].engine,
+                    a.name,
+                    c960_engine::PROBE_SP,
+                    c960_engine::PROBE_NODES
+                )));
+            }
+        }
+    }
+    Ok(())
+}
