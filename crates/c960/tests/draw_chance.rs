@@ -255,3 +255,65 @@ fn not_drawish_leaves_the_most_drawish_out_before_the_fairest_and_the_kit_says_s
     ]);
     assert!(line.contains("has no draw chance"), "{line}");
 }
+
+/// The published difficulty sweep of v4 (Stockfish 19, `MultiPV` 8, with
+/// replies) joins a report's tables, pages, chart and `show`.
+#[test]
+fn a_difficulty_sweep_joins_the_tables_pages_chart_and_show() {
+    let dir = Dir::new();
+    let difficulty = data("research-v4/difficulty-sf19-sweep.parquet");
+    let mut args: Vec<String> = vec!["report".to_owned()];
+    for r in ["sf15-1m", "sf19-1m"] {
+        args.extend([
+            "--sweep".to_owned(),
+            data(&format!("research-v4/{r}-sweep.parquet"))
+                .display()
+                .to_string(),
+        ]);
+    }
+    args.extend([
+        "--difficulty".to_owned(),
+        difficulty.display().to_string(),
+        "--out".to_owned(),
+        "site".to_owned(),
+        "--quiet".to_owned(),
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    dir.ok(&args);
+    let site = dir.file("site");
+    let rows = util::csv_records(&site.join("balance.csv"), &[]);
+    let published = util::read_parquet(&difficulty);
+    let sps = util::u32_column(&published, "sp");
+    let whites = util::u32_column(&published, "white_good_moves");
+    for (sp, white) in sps.iter().zip(&whites) {
+        let row = rows.iter().find(|r| r["sp"] == sp.to_string()).unwrap();
+        assert_eq!(row["white_good_moves"], white.to_string(), "SP {sp}");
+        let asymmetry: i64 = row["good_moves_asymmetry"].parse().unwrap();
+        let black: i64 = row["black_good_moves"].parse().unwrap();
+        assert_eq!(asymmetry, i64::from(*white) - black, "SP {sp}");
+    }
+    let positions = util::csv_records(&site.join("positions.csv"), &[]);
+    assert!(positions[518].contains_key("gap_asymmetry_cp"));
+    let page = std::fs::read_to_string(site.join("positions/518.html")).unwrap();
+    assert!(page.contains("How hard the first moves are"), "{page}");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("Balance against the asymmetry of the first moves"));
+    assert!(index.contains("White's good moves"));
+    assert!(site.join("charts/balance-vs-difficulty.svg").is_file());
+    let json: Value =
+        serde_json::from_slice(&std::fs::read(site.join("balance.json")).unwrap()).unwrap();
+    assert_eq!(json["difficulty"]["positions"], sps.len());
+    let shown = dir.ok(&["show", "518", "--balance", "site/balance.csv"]);
+    assert!(shown.contains("How hard the first moves are"), "{shown}");
+    // A sweep without replies has no difficulty: bad input, nothing written.
+    let plain = data("research-v4/sf17-1m-sweep.parquet");
+    let mut bad: Vec<&str> = args[..args.len() - 5].to_vec();
+    let plain = plain.display().to_string();
+    bad.extend(["--difficulty", &plain, "--out", "other"]);
+    let line = dir.bad_input(&bad);
+    assert!(
+        line.contains("white_lines") || line.contains("--reply"),
+        "{line}"
+    );
+    assert!(!dir.file("other").exists());
+}
