@@ -133,9 +133,8 @@ pub(super) fn outcome(
         .collect();
     if with.len() < 2 {
         return Err(format!(
-            "{} rater(s) report WDL (a draw chance needs two or more, whose disagreement gives its \
-             interval){}",
-            with.len(),
+            "{} WDL (a draw chance needs two or more, whose disagreement gives its interval){}",
+            c960_core::plural(with.len(), "rater reports", "raters report"),
             if left_out.is_empty() {
                 String::new()
             } else {
@@ -387,7 +386,7 @@ mod tests {
             .collect();
         let why = outcome(&["a".to_owned(), "b".to_owned()], &wdl, Weights::Data, 0).unwrap_err();
         assert!(
-            why.contains("1 rater(s) report WDL") && why.contains("without a WDL model: b"),
+            why.contains("1 rater reports WDL") && why.contains("without a WDL model: b"),
             "{why}"
         );
     }
