@@ -74,10 +74,14 @@ impl askama::filters::Escaper for Escape {
     }
 }
 
-/// Escapes text for HTML content and attribute values.
+/// Escapes text for HTML content and attribute values; control characters
+/// (but newline and tab) and controls of text direction are dropped.
 #[must_use]
 pub fn escape(text: &str) -> String {
     c960_core::without_bidi_controls(text)
+        .chars()
+        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+        .collect::<String>()
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -143,6 +143,21 @@ fn show_prints_the_draw_chance_and_character_from_a_balance_table() {
         "html",
     ]);
     assert!(html.contains("draw chance of"), "{html}");
+    // An engine name with terminal and text-direction controls (from the
+    // balance.json beside the table) reaches neither terminal nor page.
+    let hostile = dir.file("hostile");
+    std::fs::create_dir_all(&hostile).unwrap();
+    std::fs::copy(&table, hostile.join("balance.csv")).unwrap();
+    let mut json: Value =
+        serde_json::from_slice(&std::fs::read(out.join("balance.json")).unwrap()).unwrap();
+    json["engines"][0]["name"] = Value::from("Evil\u{1b}]0;pwned\u{7}\u{202e}Engine");
+    std::fs::write(hostile.join("balance.json"), json.to_string()).unwrap();
+    let h = hostile.to_str().unwrap();
+    let text = dir.ok(&["show", "622", "--balance", h]);
+    assert!(text.contains("Evil") && !text.contains('\u{1b}') && !text.contains('\u{7}'));
+    assert!(!text.contains('\u{202e}'), "{text}");
+    let html = dir.ok(&["show", "622", "--balance", h, "--format", "html"]);
+    assert!(html.contains("Evil") && !html.contains('\u{1b}') && !html.contains('\u{202e}'));
     // A table from before draw chances says it has none; one without the
     // position, or not a table, is bad input.
     let old = data("research-v2/balance.csv");

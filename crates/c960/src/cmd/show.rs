@@ -54,7 +54,9 @@ pub(crate) fn run(args: &ShowArgs) -> Result<()> {
         ShowFormat::Text => {
             let mut text = render(&features, lang, marks);
             if let Some(b) = &balance {
-                text.push_str(&b.text(&measured, lang));
+                // Engine names come from the table's balance.json: no
+                // control of theirs reaches the terminal.
+                text.push_str(&crate::output::terminal_safe(&b.text(&measured, lang)));
             }
             text.push_str(&castling_words(position, lang));
             text
