@@ -332,3 +332,45 @@ fn a_difficulty_sweep_joins_the_tables_pages_chart_and_show() {
     );
     assert!(!dir.file("other").exists());
 }
+
+/// A sweep whose WDL is not three shares per mille summing to 1000 is bad
+/// input, named by row and SP.
+#[test]
+fn a_wdl_that_does_not_sum_to_1000_is_bad_input() {
+    use polars::prelude::*;
+    let dir = Dir::new();
+    let mut frame = util::read_parquet(&data("research-v4/sf15-1m-sweep.parquet"));
+    let draw: Vec<Option<i32>> = frame
+        .column("wdl_draw")
+        .unwrap()
+        .cast(&DataType::Int32)
+        .unwrap()
+        .i32()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, d)| if i == 5 { d.map(|d| d + 7) } else { d })
+        .collect();
+    frame
+        .replace("wdl_draw", Column::new("wdl_draw".into(), draw))
+        .unwrap();
+    let file = dir.file("broken-sweep.parquet");
+    ParquetWriter::new(std::fs::File::create(&file).unwrap())
+        .finish(&mut frame)
+        .unwrap();
+    let other = data("research-v4/sf19-1m-sweep.parquet");
+    let line = dir.bad_input(&[
+        "balance",
+        "--sweep",
+        file.to_str().unwrap(),
+        "--sweep",
+        other.to_str().unwrap(),
+        "--out",
+        "out",
+    ]);
+    assert!(
+        line.contains("row 5 (SP 5)") && line.contains("sum to 1000"),
+        "{line}"
+    );
+    assert!(!dir.file("out").exists());
+}
