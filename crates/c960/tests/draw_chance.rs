@@ -34,6 +34,14 @@ fn balance(dir: &Dir) -> PathBuf {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let run = dir.run(&args);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("draw chance and White's expected score per position")
+            && run.stdout.contains("from 2 raters")
+            && run.stdout.contains("left out: Ethereal"),
+        "{}",
+        run.stdout
+    );
     dir.file("out")
 }
 

@@ -97,6 +97,7 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
             }
         )?;
     }
+    outcome(&mut text, &balance)?;
     writeln!(
         text,
         "wrote {} and {}",
@@ -104,6 +105,34 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
         args.out.join(BALANCE_JSON).display()
     )?;
     text.print()?;
+    Ok(())
+}
+
+/// The draw chance and expected score: from how many raters, who was left
+/// out, and how the raters agree; or why there are none.
+fn outcome(text: &mut Text, balance: &c960_report::balance::Balance) -> std::fmt::Result {
+    if let Some(o) = &balance.outcome {
+        let reliability = o.draw.split_half.map_or_else(
+            || "not measured".to_owned(),
+            |r| match (o.draw.split_half_low, o.draw.split_half_high) {
+                (Some(low), Some(high)) => format!("{:.2} [{low:.2}, {high:.2}]", r.whole),
+                _ => format!("{:.2}", r.whole),
+            },
+        );
+        writeln!(
+            text,
+            "draw chance and White's expected score per position (engines' WDL models) from {}, \
+             reliability of the draw chance {reliability}{}",
+            c960_core::plural(o.raters.len(), "rater", "raters"),
+            if o.left_out.is_empty() {
+                String::new()
+            } else {
+                format!("; without a WDL model, left out: {}", o.left_out.join(", "))
+            }
+        )?;
+    } else if let Some(why) = &balance.no_outcome {
+        writeln!(text, "no draw chance: {why}")?;
+    }
     Ok(())
 }
 
