@@ -16,17 +16,17 @@
 
 use std::collections::BTreeMap;
 
+/// The figures an [`Analysis`] holds, as `c960-balance` types them.
+pub use c960_balance::{
+    means::{Difference, MeanInterval},
+    regression::{Coefficient, Regression},
+};
 use c960_balance::{
     means::{mean, sd_difference, se_of, welch},
     regression::ols,
     reliability::{components, describe},
     shrink::shrink,
     verdict::{Band, Claims, Decision, Verdict, decide},
-};
-/// The figures an [`Analysis`] holds, as `c960-balance` types them.
-pub use c960_balance::{
-    means::{Difference, MeanInterval},
-    regression::{Coefficient, Regression},
 };
 use c960_core::{DfrcFeatures, DfrcRecord, DfrcSetup};
 use c960_store::Repeatability;

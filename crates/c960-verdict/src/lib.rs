@@ -20,7 +20,10 @@
 //! - [`dfrc`]: what a sweep of Double Fischer Random Chess setups says
 //!   (group means by feature, the regression on the per-side features,
 //!   the symmetric setups against the rest, each setup's verdict), which
-//!   the DFRC report renders.
+//!   the DFRC report renders;
+//! - [`figures`]: the figures the report's charts show beside the
+//!   verdicts (a group's mean with its interval, a least-squares line with
+//!   Pearson's r, a normal interval).
 //!
 //! The report renders these; it computes none of them.
 
@@ -29,6 +32,7 @@ pub mod dfrc;
 mod drawish;
 mod error;
 pub mod fair;
+pub mod figures;
 pub mod reference;
 pub mod row;
 pub mod table;

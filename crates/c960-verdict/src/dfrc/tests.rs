@@ -6,7 +6,7 @@
 use c960_balance::{rng::Rng, verdict::Verdict};
 use c960_core::{DfrcFeatures, DfrcRecord, DfrcSetup, StartPosition, stratified_sample};
 
-use super::{SetupScore, Settings, Sweep};
+use super::{Settings, SetupScore, Sweep};
 
 /// The analysis of `scores` with the default settings.
 fn analyse(scores: &[SetupScore]) -> super::Analysis {
