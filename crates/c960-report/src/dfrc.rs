@@ -2,13 +2,15 @@
 //! DIR` where the sweep ran `--variant dfrc`): White's advantage against
 //! the asymmetries between the two back ranks.
 //!
-//! For each sweep ([`DfrcRun::read`]) the report ([`analyse`]) gives
+//! For each sweep ([`DfrcRun::read`]) the analysis
+//! ([`c960_verdict::dfrc::analyse`], computed in `c960-verdict`; this
+//! module reads and renders it) gives
 //! - group means of White's advantage with 95% intervals and `n` for each
 //!   per-side feature (weak pawns, pawns attackable on the first move,
 //!   castlings legal on the first move, corner bishops) and each asymmetry
 //!   (White's minus Black's), with charts of the asymmetries;
 //! - an OLS regression of White's advantage on the per-side features, with
-//!   heteroskedasticity-robust (HC3, and HC1) intervals ([`ols`]);
+//!   heteroskedasticity-robust (HC3, and HC1) intervals;
 //! - the symmetric setups (the Chess960 positions) against the rest: the
 //!   difference in mean (Welch) and in spread (seeded bootstrap);
 //! - each setup's verdict with its Benjamini–Hochberg q-value from the
@@ -20,9 +22,7 @@
 //! `dfrc_regression.csv`; like the Chess960 report it is built beside its
 //! target and swapped in whole (`build.rs`).
 
-pub mod analysis;
 pub mod charts;
-pub mod features;
 pub mod input;
 mod page;
 
@@ -35,7 +35,7 @@ use c960_store::Frame;
 use polars::prelude::*;
 use serde::Serialize;
 
-pub use analysis::{Analysis, FEATURES, Settings, analyse};
+pub use c960_verdict::dfrc::{Analysis, FEATURES, FeatureKind, Settings};
 pub use input::{DfrcRun, variant_is_dfrc};
 
 use crate::ReportError;
@@ -68,6 +68,19 @@ struct Summary<'a> {
     method: &'static str,
     runs: &'a [DfrcRun],
     analyses: &'a [Analysis],
+}
+
+/// The analysis of the sweep `run` (`c960-verdict` computes it).
+#[must_use]
+pub fn analyse(run: &DfrcRun, settings: Settings) -> Analysis {
+    c960_verdict::dfrc::analyse(
+        c960_verdict::dfrc::Sweep {
+            label: &run.label,
+            scores: &run.scores,
+            repeatability: run.manifest.repeatability,
+        },
+        settings,
+    )
 }
 
 /// Builds the DFRC report of the sweeps in `runs` into `out` (the
@@ -185,8 +198,8 @@ fn groups_frame(a: &Analysis) -> PolarsResult<DataFrame> {
         .column("run", |_| a.label.as_str())
         .column("feature", |x| x.feature)
         .column("kind", |x| match x.kind {
-            analysis::FeatureKind::PerSide => "per-side",
-            analysis::FeatureKind::Asymmetry => "asymmetry",
+            FeatureKind::PerSide => "per-side",
+            FeatureKind::Asymmetry => "asymmetry",
         })
         .column("value", |x| x.value)
         .column("n", |x| x.cp.n as u64)

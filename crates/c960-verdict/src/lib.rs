@@ -16,14 +16,23 @@
 //! - [`fair`]: the positions ranked by how close their whole interval lies
 //!   to a reference, with rank intervals and verdicts against it — what
 //!   `fair.html`, `c960 draw --fairest` and `c960 book balanced` share;
-//!   and the most drawish positions (`c960 draw --not-drawish`).
+//!   and the most drawish positions (`c960 draw --not-drawish`);
+//! - [`dfrc`]: what a sweep of Double Fischer Random Chess setups says
+//!   (group means by feature, the regression on the per-side features,
+//!   the symmetric setups against the rest, each setup's verdict), which
+//!   the DFRC report renders;
+//! - [`figures`]: the figures the report's charts show beside the
+//!   verdicts (a group's mean with its interval, a least-squares line with
+//!   Pearson's r, a normal interval).
 //!
 //! The report renders these; it computes none of them.
 
 pub mod balance;
+pub mod dfrc;
 mod drawish;
 mod error;
 pub mod fair;
+pub mod figures;
 pub mod reference;
 pub mod row;
 pub mod table;

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use c960_verdict::figures::GroupMean;
 use polars::prelude::*;
 
 use super::{Shelf, chart_provenance};
@@ -98,7 +99,10 @@ fn group_charts(
         let chart = charts::GroupMeans {
             title: title.to_owned(),
             provenance: line.to_owned(),
-            groups: group_by(frame, scores, key)?,
+            groups: group_by(frame, scores, key)?
+                .into_iter()
+                .map(|(label, values)| (label, GroupMean::of(&values)))
+                .collect(),
             x_desc: x_desc.to_owned(),
             y_desc: "mean engine score, centipawns (White's view)".to_owned(),
         };

@@ -9,6 +9,7 @@
     clippy::cast_sign_loss
 )]
 
+use c960_verdict::figures::GroupMean;
 use plotters::{coord::Shift, prelude::*};
 
 use super::{Chart, PALETTE, caption, category_axes, hotspot, legend, range, range_by};
@@ -32,15 +33,16 @@ pub struct Bars {
 }
 
 /// Group means with 95% intervals (e.g. White's advantage by number of
-/// weak pawns); `groups` are `(label, values)`.
+/// weak pawns); `groups` are `(label, mean)`, each mean computed by
+/// [`GroupMean::of`].
 #[derive(Clone, Debug)]
 pub struct GroupMeans {
     /// Chart title.
     pub title: String,
     /// Provenance line.
     pub provenance: String,
-    /// `(group label, values)`.
-    pub groups: Vec<(String, Vec<f64>)>,
+    /// `(group label, its mean with the interval's half-width)`.
+    pub groups: Vec<(String, GroupMean)>,
     /// x axis description.
     pub x_desc: String,
     /// y axis description, with unit.
@@ -62,19 +64,6 @@ pub struct Intervals {
     pub y_desc: String,
     /// A horizontal line: `(legend label, value)`.
     pub reference: Option<(String, f64)>,
-}
-
-/// Mean and half-width of the 95% interval of `values` (Student's t, as
-/// [`c960_balance::means::MeanInterval`]; 0 for fewer than two values).
-#[must_use]
-pub fn mean_interval(values: &[f64]) -> (f64, f64) {
-    match c960_balance::means::MeanInterval::of(values) {
-        Some(interval) => (
-            interval.mean,
-            c960_balance::means::half_width(values).unwrap_or(0.0),
-        ),
-        None => (0.0, 0.0),
-    }
 }
 
 impl Chart for Bars {
@@ -115,12 +104,16 @@ impl Chart for Bars {
 impl Chart for GroupMeans {
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let area = caption(area, &self.title, &self.provenance)?;
-        let stats: Vec<(f64, f64)> = self.groups.iter().map(|(_, v)| mean_interval(v)).collect();
+        let stats: Vec<(f64, f64)> = self
+            .groups
+            .iter()
+            .map(|(_, g)| (g.mean, g.half_width))
+            .collect();
         let (low, high) = range(stats.iter().flat_map(|(m, h)| [m - h, m + h]));
         let labels: Vec<String> = self
             .groups
             .iter()
-            .map(|(label, values)| format!("{label} (n={})", values.len()))
+            .map(|(label, g)| format!("{label} (n={})", g.n))
             .collect();
         let width = labels.len() as f64;
         let mut chart = category_axes(

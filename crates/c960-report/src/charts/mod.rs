@@ -32,8 +32,8 @@ mod groups;
 mod scatter;
 
 pub use distribution::{ScoreCurve, ScoreHistogram};
-pub use groups::{Bars, GroupMeans, Intervals, mean_interval};
-pub use scatter::{Scatter, correlation};
+pub use groups::{Bars, GroupMeans, Intervals};
+pub use scatter::Scatter;
 
 /// A chart shown on the index, with its points a reader can hover and
 /// click.

@@ -1,5 +1,5 @@
 //! One score against another, per position, with the least-squares line
-//! and Pearson's correlation.
+//! and Pearson's correlation (computed by `c960-verdict`'s [`Fit`]).
 
 // Chart coordinates: at most 960 positions and scores within a few thousand
 // centipawns convert between integers and floats without loss.
@@ -9,6 +9,7 @@
     clippy::cast_sign_loss
 )]
 
+use c960_verdict::figures::Fit;
 use plotters::{coord::Shift, prelude::*};
 
 use super::{Chart, PALETTE, caption, hotspot, legend, range_by};
@@ -30,17 +31,6 @@ pub struct Scatter {
     /// One position drawn apart and named in the legend (the classical
     /// setup, say): its SP and label.
     pub marked: Option<(u32, String)>,
-}
-
-/// Slope and intercept of the least-squares line through `points`.
-/// (`None` for fewer than three points or a constant x).
-fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    let (x, y): (Vec<Vec<f64>>, Vec<f64>) = points.iter().map(|&(x, y)| (vec![x], y)).unzip();
-    let fit = c960_balance::regression::ols(&["x"], &x, &y)?;
-    match fit.coefficients.as_slice() {
-        [intercept, slope] => Some((slope.estimate, intercept.estimate)),
-        _ => None,
-    }
 }
 
 /// The spread of x values from which an axis is taken to be in
@@ -150,7 +140,12 @@ impl Chart for Scatter {
                 .label(label.clone())
                 .legend(move |(x, y)| Cross::new((x + 10, y), 6, mark));
         }
-        if let (Some((slope, intercept)), Some(r)) = (least_squares(&xy), correlation(&xy)) {
+        if let Some(Fit {
+            slope,
+            intercept,
+            r,
+        }) = Fit::of(&xy)
+        {
             let line = PALETTE[1].stroke_width(2);
             chart
                 .draw_series(LineSeries::new(
@@ -163,17 +158,6 @@ impl Chart for Scatter {
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     }
-}
-
-/// Pearson's correlation of `points` (`None` for fewer than three points
-/// or a constant coordinate).
-#[must_use]
-pub fn correlation(points: &[(f64, f64)]) -> Option<f64> {
-    if points.len() < 3 {
-        return None;
-    }
-    let (x, y): (Vec<f64>, Vec<f64>) = points.iter().copied().unzip();
-    c960_balance::reliability::pearson(&x, &y)
 }
 
 #[cfg(test)]

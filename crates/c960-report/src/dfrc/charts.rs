@@ -15,9 +15,9 @@ use crate::charts::{
     Chart, PALETTE, caption, category_axes, legend, range_by, write as write_chart,
 };
 
-use c960_balance::means::MeanInterval;
+use c960_verdict::dfrc::{MeanInterval, Regression};
 
-use super::{Analysis, DfrcRun, FEATURES, analysis::FeatureKind};
+use super::{Analysis, DfrcRun, FEATURES, FeatureKind};
 
 /// One category of a chart: its label, estimate, 95% interval and the
 /// setups behind it.
@@ -171,7 +171,7 @@ pub(super) fn write_charts(
 }
 
 /// The chart of a regression's coefficients (the intercept aside).
-fn regression_chart(r: &c960_balance::regression::Regression, provenance: String) -> Estimates {
+fn regression_chart(r: &Regression, provenance: String) -> Estimates {
     Estimates {
         title: format!(
             "Centipawns per unit of each side's feature (OLS, HC3, n = {})",

@@ -9,6 +9,7 @@ use c960_core::DfrcSetup;
 use c960_store::{
     CorruptFile, MANIFEST_FILE, PARQUET_MANIFEST_KEY, RunManifest, Variant, check_parquet,
 };
+pub use c960_verdict::dfrc::SetupScore;
 use polars::prelude::*;
 use serde::Serialize;
 
@@ -45,22 +46,6 @@ pub fn variant_is_dfrc(dir: &Path) -> Result<Option<bool>, ReportError> {
         reason: e.to_string(),
     })?;
     Ok(Some(manifest.variant == Variant::Dfrc))
-}
-
-/// One setup's score in a sweep.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct SetupScore {
-    /// The setup.
-    pub setup: DfrcSetup,
-    /// White's advantage in centipawns: the mean over the setup's searches
-    /// (a mate counts [`MATE_CP`]).
-    pub cp: f64,
-    /// The standard deviation of its searches (two or more searches).
-    pub cp_sd: Option<f64>,
-    /// Searches that finished.
-    pub searches: u32,
-    /// White's expected score from the engine's WDL, when it reported one.
-    pub expected: Option<f64>,
 }
 
 /// A DFRC sweep, read.

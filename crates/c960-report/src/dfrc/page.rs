@@ -4,17 +4,11 @@
 use std::fmt::Write as _;
 
 use askama::Template;
-
-use c960_balance::means::{Difference, MeanInterval};
+use c960_verdict::dfrc::{Difference, Group, MeanInterval, SetupRow};
 
 use crate::{html::escape, site};
 
-use super::{
-    Analysis, DfrcRun, FEATURES,
-    analysis::{FeatureKind, Group, SetupRow},
-    charts::searches_words,
-    input::recorded,
-};
+use super::{Analysis, DfrcRun, FEATURES, FeatureKind, charts::searches_words, input::recorded};
 
 /// The index page (`templates/dfrc/index.html`).
 pub(super) fn index(

@@ -217,7 +217,8 @@ fn engine_view(
             high: r.high,
         },
         None if se > 0.0 => {
-            let (low, high) = c960_balance::normal::interval(cp, se);
+            let c960_verdict::Interval { low, high } =
+                c960_verdict::figures::normal_interval(cp, se);
             IntervalView::Named {
                 name: format!("95% interval of the mean of {repeats} searches"),
                 low,

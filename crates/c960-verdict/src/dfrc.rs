@@ -1,8 +1,9 @@
-//! What the DFRC report says about one sweep: White's advantage by each
-//! per-side feature and each asymmetry (group means with intervals), a
-//! regression on the per-side features with robust intervals, the
-//! symmetric setups against the rest, and each setup's verdict with its
-//! q-value.
+//! What the DFRC report says about one sweep of Double Fischer Random
+//! Chess setups ([`analyse`]): White's advantage by each per-side feature
+//! and each asymmetry (group means with intervals), a regression on the
+//! per-side features with robust intervals, the symmetric setups against
+//! the rest, and each setup's verdict with its q-value. The report reads
+//! the sweep and renders this [`Analysis`]; it computes none of it.
 //!
 //! Group means, the regression and the symmetric comparison treat the
 //! setups as a sample of all 921,600: their intervals come from the spread
@@ -15,18 +16,54 @@
 
 use std::collections::BTreeMap;
 
+/// The figures an [`Analysis`] holds, as `c960-balance` types them.
+pub use c960_balance::{
+    means::{Difference, MeanInterval},
+    regression::{Coefficient, Regression},
+};
 use c960_balance::{
-    means::{Difference, MeanInterval, mean, sd_difference, se_of, welch},
-    regression::{Regression, ols},
+    means::{mean, sd_difference, se_of, welch},
+    regression::ols,
     reliability::{components, describe},
     shrink::shrink,
     verdict::{Band, Claims, Decision, Verdict, decide},
 };
-use c960_core::{DfrcFeatures, DfrcRecord};
+use c960_core::{DfrcFeatures, DfrcRecord, DfrcSetup};
+use c960_store::Repeatability;
 use serde::Serialize;
 
-pub use super::features::{FEATURES, Feature, FeatureKind, PER_SIDE};
-use super::input::{DfrcRun, SetupScore};
+mod features;
+
+pub use features::{FEATURES, Feature, FeatureKind, PER_SIDE};
+
+/// One setup's score in a sweep, as the report reads it from the sweep's
+/// table.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SetupScore {
+    /// The setup.
+    pub setup: DfrcSetup,
+    /// White's advantage in centipawns: the mean over the setup's searches
+    /// (a mate counts as the sweep's own means count it).
+    pub cp: f64,
+    /// The standard deviation of its searches (two or more searches).
+    pub cp_sd: Option<f64>,
+    /// Searches that finished.
+    pub searches: u32,
+    /// White's expected score from the engine's WDL, when it reported one.
+    pub expected: Option<f64>,
+}
+
+/// One sweep to analyse: its label, one score per setup (by index) and
+/// the repeatability its manifest recorded.
+#[derive(Copy, Clone, Debug)]
+pub struct Sweep<'a> {
+    /// Its label.
+    pub label: &'a str,
+    /// One score per setup, by index.
+    pub scores: &'a [SetupScore],
+    /// The repeatability the sweep recorded, as written in its manifest.
+    pub repeatability: Option<Repeatability>,
+}
 
 /// How verdicts are made.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
@@ -100,7 +137,7 @@ pub struct Noise {
     pub search_sd: Option<f64>,
     /// The repeatability the sweep recorded (split-half of its repeats),
     /// as written in its manifest.
-    pub repeatability: Option<c960_store::Repeatability>,
+    pub repeatability: Option<Repeatability>,
     /// Variance-components reliability of the per-setup means.
     pub reliability: Option<f64>,
     /// What that reliability means.
@@ -180,7 +217,7 @@ struct Described<'a> {
 
 /// Analyses one sweep.
 #[must_use]
-pub fn analyse(run: &DfrcRun, settings: Settings) -> Analysis {
+pub fn analyse(run: Sweep, settings: Settings) -> Analysis {
     let described: Vec<Described> = run
         .scores
         .iter()
@@ -237,7 +274,7 @@ fn symmetric(described: &[Described], settings: Settings) -> Symmetric {
     }
 }
 
-fn analyse_described(run: &DfrcRun, described: &[Described], settings: Settings) -> Analysis {
+fn analyse_described(run: Sweep, described: &[Described], settings: Settings) -> Analysis {
     let cps: Vec<f64> = described.iter().map(|d| d.score.cp).collect();
     let all_expected: Option<Vec<f64>> = described.iter().map(|d| d.score.expected).collect();
     let groups = feature_groups(described);
@@ -248,7 +285,7 @@ fn analyse_described(run: &DfrcRun, described: &[Described], settings: Settings)
         .collect();
     let symmetric = symmetric(described, settings);
     let noise = noise(run);
-    let (rows, decided) = setup_rows(&run.scores, noise.search_sd, settings);
+    let (rows, decided) = setup_rows(run.scores, noise.search_sd, settings);
     let noise = Noise {
         reliability: {
             let ses: Option<Vec<f64>> = rows.iter().map(|r| r.se).collect();
@@ -277,7 +314,7 @@ fn analyse_described(run: &DfrcRun, described: &[Described], settings: Settings)
     }
     let (most_balanced, least_balanced) = extremes(&rows, settings.extremes);
     Analysis {
-        label: run.label.clone(),
+        label: run.label.to_owned(),
         settings,
         overall: MeanInterval::of(&cps),
         overall_expected: all_expected.and_then(|e| MeanInterval::of(&e)),
@@ -303,7 +340,7 @@ const EMPTY: MeanInterval = MeanInterval {
 };
 
 /// The noise of one search, pooled over the setups with repeats.
-fn noise(run: &DfrcRun) -> Noise {
+fn noise(run: Sweep) -> Noise {
     let repeated_sds = || {
         run.scores
             .iter()
@@ -315,7 +352,7 @@ fn noise(run: &DfrcRun) -> Noise {
         searches: run.scores.iter().map(|s| s.searches).max().unwrap_or(0),
         repeated,
         search_sd: c960_balance::means::pooled_sd(repeated_sds()),
-        repeatability: run.manifest.repeatability,
+        repeatability: run.repeatability,
         reliability: None,
         words: String::new(),
     }
@@ -406,3 +443,6 @@ fn extremes(rows: &[SetupRow], n: usize) -> (Vec<SetupRow>, Vec<SetupRow>) {
     let least = order.iter().rev().take(n).map(|r| (*r).clone()).collect();
     (most, least)
 }
+
+#[cfg(test)]
+mod tests;
