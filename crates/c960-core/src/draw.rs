@@ -132,9 +132,9 @@ impl fmt::Display for DrawFilter {
         }
         if let Some(only) = &self.only {
             parts.push(format!(
-                "only {} ({} positions)",
+                "only {} ({})",
                 only.label,
-                only.positions.len()
+                crate::plural(only.positions.len(), "position", "positions")
             ));
         }
         if parts.is_empty() {

@@ -55,7 +55,8 @@ pub struct Options {
     /// against (see [`agreement`]).
     pub validation: Vec<PathBuf>,
     /// An agreement recorded by an earlier report (its `agreement.json`),
-    /// shown again instead of comparing with tables (see
+    /// shown again instead of comparing with tables; with it, `validation`
+    /// names tables of the record whose rows are recomputed (see
     /// [`agreement::from_record`]).
     pub agreement: Option<PathBuf>,
     /// A sweep with replies whose difficulty measures join the verdicts
@@ -258,7 +259,12 @@ fn agreement_of(
 ) -> Result<Option<(agreement::Agreement, site::Shown)>, ReportError> {
     match verdicts {
         Some(b) => match &options.agreement {
-            Some(record) => Ok(Some(agreement::from_record(b, record, out)?)),
+            Some(record) => Ok(Some(agreement::from_record(
+                b,
+                record,
+                &options.validation,
+                out,
+            )?)),
             None => agreement::compute_and_write(b, &options.validation, out),
         },
         None if !options.validation.is_empty() || options.agreement.is_some() => {

@@ -317,19 +317,15 @@ fn book_verify_refuses_a_missing_file() {
         out,
         "ok.epd: 1 line, all good; castling notation: Shredder-FEN\n"
     );
-    // An empty file is refused, and its summary does not call it good.
+    // An empty file is refused with one line on stderr, nothing on stdout,
+    // even after a good book.
     fs::write(dir.file("empty.epd"), "").unwrap();
-    let empty = dir.run(&["book", "--verify", "empty.epd"]);
+    let empty = dir.run(&["book", "--verify", "ok.epd", "empty.epd"]);
     assert_eq!(empty.code, 2, "{}", empty.stderr);
-    assert!(
-        empty.stdout.starts_with("empty.epd: 0 lines, no position"),
-        "{}",
-        empty.stdout
-    );
-    assert!(
-        empty.stderr.contains("empty.epd: no lines"),
-        "{}",
-        empty.stderr
+    assert_eq!(empty.stdout, "", "an empty book printed a summary");
+    assert_eq!(
+        empty.stderr.lines().collect::<Vec<_>>(),
+        ["c960: error: empty.epd: no lines: a book holds at least one position"],
     );
     // A one-line book is "1 line".
     let said = dir.run(&["book", "starts", "--positions", "5", "--out", "one.epd"]);

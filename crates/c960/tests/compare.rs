@@ -198,22 +198,21 @@ fn the_report_measures_its_estimate_against_independent_analyses() {
 fn a_recorded_agreement_rebuilds_the_site_without_the_tables() {
     let dir = Dir::new();
     site_with_agreement(&dir);
-    // Without the tables, the recorded agreement rebuilds the same site
-    // byte for byte (as a published dataset regenerates).
     fs::copy(dir.file("site/agreement.json"), dir.file("record.json")).unwrap();
-    fs::remove_file(dir.file("x.csv")).unwrap();
-    dir.ok(&[
-        "report",
-        "--sweep",
-        "s1",
-        "--sweep",
-        "s2",
-        "--agreement",
-        "record.json",
-        "--out",
-        "again",
-        "--quiet",
-    ]);
+    let rebuild = |out: &str, tables: &[&str]| {
+        let mut args = vec!["report", "--sweep", "s1", "--sweep", "s2"];
+        for table in tables {
+            args.extend(["--validation", table]);
+        }
+        args.extend(["--agreement", "record.json", "--out", out, "--quiet"]);
+        dir.ok(&args);
+    };
+    let same = |out: &str, file: &str| {
+        fs::read(dir.file("site").join(file)).unwrap()
+            == fs::read(dir.file(out).join(file)).unwrap()
+    };
+    // With its tables, every row is recomputed: the same site byte for byte.
+    rebuild("with", &["y.csv", "x.csv"]);
     for file in [
         "index.html",
         "fair.html",
@@ -222,11 +221,33 @@ fn a_recorded_agreement_rebuilds_the_site_without_the_tables() {
         "charts/agreement.svg",
     ] {
         assert!(
-            fs::read(dir.file("site").join(file)).unwrap()
-                == fs::read(dir.file("again").join(file)).unwrap(),
+            same("with", file),
+            "{file} differs when rebuilt with the tables"
+        );
+    }
+    // Without them (as a published dataset regenerates), the record and
+    // the chart are the same; each table's row is marked as recorded.
+    fs::remove_file(dir.file("x.csv")).unwrap();
+    rebuild("again", &[]);
+    for file in ["fair.html", "agreement.json", "charts/agreement.svg"] {
+        assert!(
+            same("again", file),
             "{file} differs when rebuilt from the record"
         );
     }
+    let csv = fs::read_to_string(dir.file("again/agreement.csv")).unwrap();
+    assert_eq!(csv.matches(",\"false\"\n").count(), 2, "{csv}");
+    assert_eq!(
+        csv.replace(",\"false\"\n", ",\"true\"\n"),
+        fs::read_to_string(dir.file("site/agreement.csv")).unwrap()
+    );
+    let index = fs::read_to_string(dir.file("again/index.html")).unwrap();
+    assert_eq!(
+        index
+            .matches("(as recorded; not recomputed: its table was not given)")
+            .count(),
+        2
+    );
     // A record made for other estimates is refused in one line.
     let line = dir.bad_input(&[
         "report",

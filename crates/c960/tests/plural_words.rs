@@ -58,3 +58,76 @@ fn no_plural_in_parentheses_draw_verify_reads_pawn_limits_of_earlier_records() {
         "{line}"
     );
 }
+
+#[test]
+fn no_plural_in_parentheses_one_fairest_position_is_one_position_and_earlier_records_verify() {
+    let dir = Dir::new();
+    crate::organizer_draws::table(&dir, "balance.csv", &crate::organizer_draws::rows());
+    let fairest = [
+        "--fairest",
+        "1",
+        "--balance",
+        "balance.csv",
+        "--seed",
+        "5",
+        "--rounds",
+        "1",
+    ];
+    let mut draw = vec!["draw"];
+    draw.extend(fairest);
+    let said = dir.ok(&draw);
+    assert!(said.contains("1 round from 1 position (filters:"), "{said}");
+    assert!(!said.contains("1 positions"), "{said}");
+    let mut tournament = vec!["tournament", "--out", "kit"];
+    tournament.extend(fairest);
+    let said = dir.ok(&tournament);
+    assert!(said.contains("from 1 position\n"), "{said}");
+    assert!(
+        said.contains("announcement.html, round-1.html, kit.html"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("round-1..1") && !said.contains("1 positions"),
+        "{said}"
+    );
+    let record: Value =
+        serde_json::from_str(&fs::read_to_string(dir.file("kit/draw.json")).unwrap()).unwrap();
+    let words = record["filters"].as_str().unwrap().to_owned();
+    assert!(words.ends_with(" (1 position)"), "{words}");
+    let verified = dir.ok(&[
+        "draw",
+        "--verify",
+        "kit/draw.json",
+        "--balance",
+        "balance.csv",
+    ]);
+    assert!(
+        verified.contains("and its 1 candidate\n") && verified.contains("; 1 position kept by"),
+        "{verified}"
+    );
+    // A record written before the count was spelled out still verifies;
+    // its count must still be its settings'.
+    for (name, written, verifies) in [
+        (
+            "earlier.json",
+            words.replace("(1 position)", "(1 positions)"),
+            true,
+        ),
+        (
+            "wrong.json",
+            words.replace("(1 position)", "(2 positions)"),
+            false,
+        ),
+    ] {
+        let mut earlier = record.clone();
+        earlier["filters"] = written.into();
+        fs::write(dir.file(name), earlier.to_string()).unwrap();
+        if verifies {
+            let ok = dir.ok(&["draw", "--verify", name]);
+            assert!(ok.contains("round 1 follows from seed 5"), "{ok}");
+        } else {
+            let line = dir.bad_input(&["draw", "--verify", name]);
+            assert!(line.contains("\"filters\" is"), "{line}");
+        }
+    }
+}

@@ -97,8 +97,100 @@ fn report_agreement_refuses_figures_that_do_not_follow_from_its_points() {
         &|r| r["references"][2]["name"] = "mean of the 5 (standardized)".into(),
         "is not the mean of the 2 (standardized)",
     );
+    // A table's row that contradicts itself: an interval that does not
+    // hold its r, an r beyond 1, more than 960 positions.
+    refused(
+        "interval.json",
+        &|r| r["references"][1]["comparison"]["pearson"]["value"] = 0.999.into(),
+        "is no correlation with its interval",
+    );
+    refused(
+        "beyond-one.json",
+        &|r| {
+            let pearson = &mut r["references"][0]["comparison"]["pearson"];
+            *pearson = serde_json::json!({"value": 1.5, "low": 1.2, "high": 1.7});
+        },
+        "is no correlation with its interval",
+    );
+    refused(
+        "961.json",
+        &|r| r["references"][0]["positions"] = 961.into(),
+        "scores 961 positions of 960",
+    );
     // The unedited record is shown.
     dir.ok(&report("again", &["--agreement", "site/agreement.json"]));
+}
+
+#[test]
+fn report_agreement_recomputes_the_rows_of_the_tables_given_with_it() {
+    let dir = Dir::new();
+    site_with_agreement(&dir);
+    // x.csv's row edited consistently: r 0.99 with its interval.
+    edited_record(&dir, "edited.json", &|r| {
+        let pearson = &mut r["references"][0]["comparison"]["pearson"];
+        *pearson = serde_json::json!({"value": 0.99, "low": 0.985, "high": 0.995});
+    });
+    // With its table given, refused in one line.
+    let line = dir.bad_input(&report(
+        "again",
+        &["--agreement", "edited.json", "--validation", "x.csv"],
+    ));
+    assert!(
+        line.contains("edited.json")
+            && line
+                .contains("\"x.csv\" is not what --validation x.csv gives: pearson 0.99 recorded"),
+        "{line}"
+    );
+    assert!(!dir.file("again").exists(), "a refused record was shown");
+    // Without it (y.csv's alone given), shown as recorded and marked so;
+    // y.csv's row and the headline are recomputed.
+    dir.ok(&report(
+        "again",
+        &["--agreement", "edited.json", "--validation", "y.csv"],
+    ));
+    let csv = fs::read_to_string(dir.file("again/agreement.csv")).unwrap();
+    let recomputed: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap())
+        .collect();
+    assert_eq!(recomputed, ["\"false\"", "\"true\"", "\"true\""], "{csv}");
+    let index = fs::read_to_string(dir.file("again/index.html")).unwrap();
+    let marked = "x.csv <span class=\"small\">(as recorded; not recomputed: its table was not \
+                  given)</span></td><td>48</td><td>0.99 (";
+    assert!(index.contains(marked), "{index}");
+    assert_eq!(index.matches("(as recorded; not recomputed").count(), 1);
+    // The headline is recomputed from the points whatever tables are given.
+    edited_record(&dir, "headline.json", &|r| {
+        let pearson = &mut r["references"][2]["comparison"]["pearson"];
+        *pearson = serde_json::json!({"value": 0.99, "low": 0.98, "high": 0.995});
+    });
+    let line = dir.bad_input(&report(
+        "headline",
+        &[
+            "--agreement",
+            "headline.json",
+            "--validation",
+            "x.csv",
+            "--validation",
+            "y.csv",
+        ],
+    ));
+    assert!(
+        line.contains("do not follow from its points: pearson 0.99 recorded"),
+        "{line}"
+    );
+    // A table the record does not name is refused.
+    let line = dir.bad_input(&report(
+        "other",
+        &[
+            "--agreement",
+            "site/agreement.json",
+            "--validation",
+            "site/balance.csv:sweep_cp",
+        ],
+    ));
+    assert!(line.contains("names no table with the SHA-256"), "{line}");
 }
 
 #[test]

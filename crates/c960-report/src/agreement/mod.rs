@@ -53,6 +53,11 @@ pub struct Analysis {
     pub positions: usize,
     /// The comparison over the positions both score.
     pub comparison: Comparison,
+    /// Whether this report computed the row (from its table, or the mean
+    /// from the points) rather than showing it as an `agreement.json`
+    /// recorded it; not part of the record.
+    #[serde(skip)]
+    pub recomputed: bool,
 }
 
 /// The whole comparison.
@@ -114,6 +119,7 @@ pub fn compute_and_write(
             sha256: String::new(),
             positions: mean.len(),
             comparison,
+            recomputed: true,
         });
     }
     let agreement = Agreement {
@@ -175,6 +181,7 @@ fn compare_table(
         sha256,
         positions: column.values.len(),
         comparison,
+        recomputed: true,
     };
     Ok((reference, column))
 }
@@ -257,6 +264,7 @@ fn csv(agreement: &Agreement) -> io::Result<String> {
         "bottom_decile",
         "offset",
         "scale",
+        "recomputed",
     ];
     let rows = agreement.references.iter().map(|r| {
         let c = &r.comparison;
@@ -281,6 +289,7 @@ fn csv(agreement: &Agreement) -> io::Result<String> {
             .iter()
             .map(|n| CsvCell::Number(n.to_string())),
         );
+        row.push(CsvCell::Text(if r.recomputed { "true" } else { "false" }));
         row
     });
     spreadsheet_csv(&header, rows)
@@ -308,9 +317,11 @@ pub fn section(agreement: &Agreement, chart: &str) -> String {
                     spearman: interval(&c.spearman),
                     top: format!("{:.0}", c.top_decile * 100.0),
                     bottom: format!("{:.0}", c.bottom_decile * 100.0),
+                    recorded: !r.recomputed,
                 }
             })
             .collect(),
+        recorded: agreement.references.iter().any(|r| !r.recomputed),
         chart,
     }
     .to_string()
@@ -322,6 +333,8 @@ pub fn section(agreement: &Agreement, chart: &str) -> String {
 struct Section<'a> {
     estimate: &'a str,
     rows: Vec<Row<'a>>,
+    /// Whether any row is shown as recorded, not recomputed.
+    recorded: bool,
     chart: &'a str,
 }
 
@@ -333,6 +346,8 @@ struct Row<'a> {
     spearman: String,
     top: String,
     bottom: String,
+    /// Shown as an `agreement.json` recorded it: its table was not given.
+    recorded: bool,
 }
 
 /// One sentence for the fair positions page

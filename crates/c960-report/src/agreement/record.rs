@@ -7,10 +7,24 @@
 //! (positions among them, intervals around their values, decile shares a
 //! whole number of positions); each table is named with a SHA-256 of 64
 //! hex digits, the mean after them with their count.
+//!
+//! A table's own row cannot follow from the points: each table given with
+//! the record (matched by the SHA-256 the record names for it) is compared
+//! again and its row must be the recomputed one. The rows recomputed (the
+//! given tables', the mean's) are marked so; the others are shown as
+//! recorded, and the site says so beside them.
 
-use std::{fs, path::Path};
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
 
-use c960_balance::agreement::{Bootstrap, Comparison, Estimate, compare, significant};
+use c960_balance::agreement::{
+    Bootstrap, Comparison, Estimate, compare, compare_by_sp, significant,
+};
+use c960_store::read_position_column;
+
+use std::collections::BTreeMap;
 
 use super::{Agreement, Analysis, estimate_of, write};
 use crate::{ReportError, balance::Balance, charts::Shown};
@@ -24,9 +38,12 @@ const TOLERANCE: f64 = 1e-9;
 /// an earlier report), refused unless every recorded estimate is the one
 /// this report gives the same position and every figure follows from the
 /// recorded points: the tables it was computed from need not be at hand.
+/// Each of `tables` (`sp,value` files or `FILE:COLUMN`) must be one the
+/// record names by its SHA-256, and its row is recomputed from it.
 pub fn from_record(
     balance: &Balance,
     record: &Path,
+    tables: &[PathBuf],
     out: &Path,
 ) -> Result<(Agreement, Shown), ReportError> {
     let bad = |reason: String| ReportError::BadRun {
@@ -36,7 +53,7 @@ pub fn from_record(
     let text = fs::read_to_string(record).map_err(|e| bad(format!("cannot be read: {e}")))?;
     // Every number was written to 12 significant digits, so it reads back
     // as exactly the number it was written from.
-    let agreement: Agreement = serde_json::from_str(&text)
+    let mut agreement: Agreement = serde_json::from_str(&text)
         .map_err(|e| bad(format!("is not an agreement.json of c960 report: {e}")))?;
     let (estimate, ours) = estimate_of(balance);
     if agreement.estimate != estimate {
@@ -58,7 +75,68 @@ pub fn from_record(
         return Err(bad("records no comparison".to_owned()));
     }
     check_figures(&agreement).map_err(bad)?;
+    let seed = agreement.seed;
+    let references = &mut agreement.references;
+    if let [_, .., mean] = references.as_mut_slice() {
+        mean.recomputed = true;
+    }
+    let rows = references.len() - usize::from(references.len() > 1);
+    for table in tables {
+        recompute_row(&mut references[..rows], table, (&ours, seed), bad)?;
+    }
     write(&agreement, out)
+}
+
+/// Recomputes the row of `rows` whose SHA-256 is `table`'s file's from
+/// `table` against `ours` with the recorded `seed`, and marks it so;
+/// refused (`bad`, naming the record) if the table is none of them, was
+/// given already, or its row is not what the table gives.
+fn recompute_row(
+    rows: &mut [Analysis],
+    table: &Path,
+    (ours, seed): (&BTreeMap<u32, f64>, u64),
+    bad: impl Fn(String) -> ReportError,
+) -> Result<(), ReportError> {
+    let spec = table.to_string_lossy();
+    let column = read_position_column(&spec).map_err(|e| ReportError::BadRun {
+        dir: e.path.clone(),
+        reason: e.reason,
+    })?;
+    let sha256 = c960_store::sha256_hex(&fs::read(&column.path).map_err(ReportError::Io)?);
+    let Some(row) = rows.iter_mut().find(|r| r.sha256 == sha256) else {
+        return Err(bad(format!(
+            "names no table with the SHA-256 of --validation {spec} ({sha256}): give only the \
+             tables it was computed from"
+        )));
+    };
+    if row.recomputed {
+        return Err(bad(format!(
+            "--validation {spec}: {:?} is given twice",
+            row.name
+        )));
+    }
+    let bootstrap = Bootstrap {
+        seed,
+        ..Bootstrap::default()
+    };
+    let name = row.name.clone();
+    let differs = |why: String| {
+        bad(format!(
+            "its row for {name:?} is not what --validation {spec} gives: {why}"
+        ))
+    };
+    let recomputed = compare_by_sp(ours, &column.values, bootstrap)
+        .map_err(|why| differs(why.describe("the report's estimate", &name)))?;
+    if row.positions != column.values.len() {
+        return Err(differs(format!(
+            "positions {} recorded, {} in the table",
+            row.positions,
+            column.values.len()
+        )));
+    }
+    follows(&row.comparison, &recomputed, true, "the table").map_err(differs)?;
+    row.recomputed = true;
+    Ok(())
 }
 
 /// Whether every figure of `agreement` follows from its points; why not,
@@ -112,7 +190,13 @@ fn check_figures(agreement: &Agreement) -> Result<(), String> {
     // Offset and scale are in the table's own units with one table, and
     // the points hold its standardized values: they follow from the points
     // for the mean only.
-    follows(&headline.comparison, &recomputed, mean.is_some()).map_err(|why| {
+    follows(
+        &headline.comparison,
+        &recomputed,
+        mean.is_some(),
+        "the points",
+    )
+    .map_err(|why| {
         format!(
             "its figures for {:?} do not follow from its points: {why}",
             headline.name
@@ -176,12 +260,17 @@ fn plausible(reference: &Analysis, points: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether `recorded` is `recomputed` (within [`TOLERANCE`]); with
-/// `units`, its offset and scale too.
-fn follows(recorded: &Comparison, recomputed: &Comparison, units: bool) -> Result<(), String> {
+/// Whether `recorded` is `recomputed` (within [`TOLERANCE`]) from `from`
+/// (the points, or the table); with `units`, its offset and scale too.
+fn follows(
+    recorded: &Comparison,
+    recomputed: &Comparison,
+    units: bool,
+    from: &str,
+) -> Result<(), String> {
     if recorded.positions != recomputed.positions {
         return Err(format!(
-            "positions {} recorded, {} points",
+            "compared over {} positions recorded, {} from {from}",
             recorded.positions, recomputed.positions
         ));
     }
@@ -211,6 +300,118 @@ fn follows(recorded: &Comparison, recomputed: &Comparison, units: bool) -> Resul
         .iter()
         .find(|(_, a, b)| !close(*a, *b))
         .map_or(Ok(()), |(what, a, b)| {
-            Err(format!("{what} {a} recorded, {b} from the points"))
+            Err(format!("{what} {a} recorded, {b} from {from}"))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write as _;
+
+    use super::*;
+
+    /// A value that varies with the SP and `stream`, not linearly.
+    fn wobble(sp: u32, stream: u32) -> f64 {
+        f64::from((sp.wrapping_mul(2_654_435_761) ^ stream.wrapping_mul(40_503)) % 2001) / 10.0
+    }
+
+    /// The estimate over SP 0-47, two tables of it with noise in `dir`,
+    /// and their rows as a report records them.
+    fn two_tables(dir: &Path) -> (BTreeMap<u32, f64>, Vec<PathBuf>, Vec<Analysis>) {
+        let ours: BTreeMap<u32, f64> = (0..48).map(|sp| (sp, wobble(sp, 1))).collect();
+        let (mut paths, mut rows) = (Vec::new(), Vec::new());
+        for stream in [2, 3] {
+            let path = dir.join(format!("t{stream}.csv"));
+            let mut text = String::from("sp,value\n");
+            for (sp, v) in &ours {
+                let _ = writeln!(text, "{sp},{}", v + 2.0 * wobble(*sp, stream));
+            }
+            fs::write(&path, &text).unwrap();
+            let column = read_position_column(&path.to_string_lossy()).unwrap();
+            rows.push(Analysis {
+                name: format!("t{stream}.csv"),
+                sha256: c960_store::sha256_hex(text.as_bytes()),
+                positions: column.values.len(),
+                comparison: compare_by_sp(&ours, &column.values, Bootstrap::default()).unwrap(),
+                recomputed: false,
+            });
+            paths.push(path);
+        }
+        (ours, paths, rows)
+    }
+
+    fn bad(reason: String) -> ReportError {
+        ReportError::BadRun {
+            dir: PathBuf::from("record.json"),
+            reason,
+        }
+    }
+
+    #[test]
+    fn a_row_edited_consistently_is_refused_when_its_table_is_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let (ours, paths, mut rows) = two_tables(dir.path());
+        let seed = Bootstrap::default().seed;
+        rows[0].comparison.pearson = Estimate {
+            value: 0.99,
+            low: 0.985,
+            high: 0.995,
+        };
+        let refused = recompute_row(&mut rows, &paths[0], (&ours, seed), bad)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.starts_with("record.json: its row for \"t2.csv\" is not what --validation")
+                && refused.contains("pearson 0.99 recorded"),
+            "{refused}"
+        );
+        // The other table's row is recomputed, the same as recorded.
+        recompute_row(&mut rows, &paths[1], (&ours, seed), bad).unwrap();
+        assert!(!rows[0].recomputed && rows[1].recomputed);
+        // Given twice, or a table the record does not name: refused.
+        let twice = recompute_row(&mut rows, &paths[1], (&ours, seed), bad).unwrap_err();
+        assert!(twice.to_string().contains("is given twice"), "{twice}");
+        let other = dir.path().join("other.csv");
+        fs::write(&other, "sp,value\n1,2\n").unwrap();
+        let unnamed = recompute_row(&mut rows, &other, (&ours, seed), bad).unwrap_err();
+        assert!(
+            unnamed
+                .to_string()
+                .contains("names no table with the SHA-256"),
+            "{unnamed}"
+        );
+    }
+
+    #[test]
+    fn a_row_whose_table_is_not_given_is_shown_as_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let (ours, paths, mut rows) = two_tables(dir.path());
+        // Its positions edited: refused with the table, shown as recorded
+        // (and so marked) without it.
+        rows[1].positions = 47;
+        let seed = Bootstrap::default().seed;
+        let refused = recompute_row(&mut rows, &paths[1], (&ours, seed), bad).unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .contains("positions 47 recorded, 48 in the table"),
+            "{refused}"
+        );
+        recompute_row(&mut rows, &paths[0], (&ours, seed), bad).unwrap();
+        let agreement = Agreement {
+            estimate: "e".to_owned(),
+            references: rows,
+            seed,
+            points: Vec::new(),
+        };
+        let csv = super::super::csv(&agreement).unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert!(lines[0].ends_with(",\"recomputed\""), "{csv}");
+        assert!(lines[1].ends_with(",\"true\"") && lines[2].ends_with(",\"false\""));
+        let section = super::super::section(&agreement, "charts/agreement.svg");
+        let marked = "(as recorded; not recomputed: its table was not given)";
+        assert_eq!(section.matches(marked).count(), 1, "{section}");
+        let row = |name: &str| section.lines().find(|l| l.contains(name)).unwrap();
+        assert!(row("t3.csv").contains(marked) && !row("t2.csv").contains(marked));
+    }
 }

@@ -176,10 +176,12 @@ pub(crate) struct ReportArgs {
     /// compare` does; the site gains a section on it (repeatable).
     #[arg(long, value_name = "TABLE")]
     pub(crate) validation: Vec<PathBuf>,
-    /// An agreement.json of an earlier report, shown again instead of
-    /// --validation tables (refused unless its estimates are this
-    /// report's): a published site regenerates without the tables.
-    #[arg(long, value_name = "FILE", conflicts_with = "validation")]
+    /// An agreement.json of an earlier report, shown again (refused unless
+    /// its estimates are this report's): a published site regenerates
+    /// without the tables. Each --validation table given with it must be
+    /// one it names by SHA-256; that row is recomputed and must be the
+    /// recorded one, the others are marked as recorded.
+    #[arg(long, value_name = "FILE")]
     pub(crate) agreement: Option<PathBuf>,
     /// A sweep with replies (`c960 sweep --multipv 8 --reply`; its
     /// directory or table, e.g. data/research-v4/difficulty.parquet): each

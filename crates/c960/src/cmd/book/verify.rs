@@ -12,6 +12,7 @@ use std::{
 
 use anyhow::Result;
 use c960_book::{DefectKind, Report, check_book};
+use c960_core::plural;
 use serde_json::json;
 
 use crate::{
@@ -31,32 +32,37 @@ pub(crate) fn run(files: &[PathBuf], format: ReportFormat) -> Result<()> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut reports = Vec::with_capacity(opened.len());
-    let out = std::io::stdout();
-    let mut out = out.lock();
     for (path, file) in opened {
         let report = check_book(BufReader::with_capacity(1 << 20, file))
             .map_err(|e| InputError(format!("--verify {}: cannot read it: {e}", shown(path))))?;
-        if format == ReportFormat::Text {
-            for bad in &report.bad_lines {
-                writeln!(out, "{}:{}: {}", shown(path), bad.line, bad.reasons())?;
-            }
-            writeln!(out, "{}", summary(path, &report))?;
+        // An empty file is no book: refused in one line, nothing printed.
+        if report.lines == 0 {
+            return Err(InputError(format!(
+                "{}: no lines: a book holds at least one position",
+                shown(path)
+            ))
+            .into());
         }
         reports.push((path, report));
     }
-    if format == ReportFormat::Json {
-        let books: Vec<_> = reports.iter().map(|(path, r)| to_json(path, r)).collect();
-        serde_json::to_writer_pretty(&mut out, &json!({ "books": books }))?;
-        writeln!(out)?;
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    match format {
+        ReportFormat::Text => {
+            for (path, report) in &reports {
+                for bad in &report.bad_lines {
+                    writeln!(out, "{}:{}: {}", shown(path), bad.line, bad.reasons())?;
+                }
+                writeln!(out, "{}", summary(path, report))?;
+            }
+        }
+        ReportFormat::Json => {
+            let books: Vec<_> = reports.iter().map(|(path, r)| to_json(path, r)).collect();
+            serde_json::to_writer_pretty(&mut out, &json!({ "books": books }))?;
+            writeln!(out)?;
+        }
     }
     out.flush()?;
-    if let Some((path, _)) = reports.iter().find(|(_, r)| r.lines == 0) {
-        return Err(InputError(format!(
-            "{}: no lines: a book holds at least one position",
-            shown(path)
-        ))
-        .into());
-    }
     let bad: usize = reports.iter().map(|(_, r)| r.bad_lines.len()).sum();
     let Some((path, first)) = reports
         .iter()
@@ -77,15 +83,11 @@ pub(crate) fn run(files: &[PathBuf], format: ReportFormat) -> Result<()> {
 /// `FILE: N lines, M bad (counts); castling: NOTATION (counts)`.
 fn summary(path: &Path, report: &Report) -> String {
     let mut text = format!(
-        "{}: {} line{}, ",
+        "{}: {}, ",
         shown(path),
-        report.lines,
-        if report.lines == 1 { "" } else { "s" }
+        plural(report.lines, "line", "lines")
     );
-    if report.lines == 0 {
-        // Refused after the summaries: an empty file is no book.
-        text.push_str("no position");
-    } else if report.bad_lines.is_empty() {
+    if report.bad_lines.is_empty() {
         text.push_str("all good");
     } else {
         let counts: Vec<String> = DefectKind::ALL
@@ -123,10 +125,16 @@ fn summary(path: &Path, report: &Report) -> String {
         }
     );
     if report.with_semicolon > 0 {
-        let _ = write!(text, "; {} lines with ;", report.with_semicolon);
+        let lines = plural(report.with_semicolon, "line", "lines");
+        let _ = write!(text, "; {lines} with ;");
     }
     if report.crlf > 0 {
-        let _ = write!(text, "; {} lines end in CR LF", report.crlf);
+        let ends = if report.crlf == 1 { "ends" } else { "end" };
+        let _ = write!(
+            text,
+            "; {} {ends} in CR LF",
+            plural(report.crlf, "line", "lines")
+        );
     }
     text
 }

@@ -103,7 +103,10 @@ pub(crate) fn run(args: &DrawArgs) -> Result<()> {
                 "{}",
                 c960_report::kit::text_count(lang, "con_draw", plan.rounds)
                     .replace("{method}", &method_words(lang, &plan.method))
-                    .replace("{m}", &result.candidates.to_string())
+                    .replace(
+                        "{positions}",
+                        &c960_report::kit::text_count(lang, "con_positions", result.candidates)
+                    )
                     .replace(
                         "{filters}",
                         &filter_words(&plan.filter, plan.balance.as_ref(), &plan.excluded, lang)

@@ -163,19 +163,39 @@ fn ascending_sps(numbers: &[u16], field: &str) -> Result<Vec<StartPosition>, Str
     Ok(positions)
 }
 
-/// `words` as records of earlier versions gave them: every pawn limit
-/// as `at most N weak pawn(s)`, whatever N.
-fn earlier_words(words: &str) -> String {
-    words
-        .split("; ")
-        .map(|part| match part.strip_prefix("at most ") {
-            Some(limit) if part.ends_with(" pawn") || part.ends_with(" pawns") => {
-                format!("at most {}(s)", limit.trim_end_matches('s'))
-            }
-            _ => part.to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+/// `words` as this version and records of earlier versions gave them:
+/// every pawn limit as `at most N weak pawn(s)` whatever N, and one
+/// position of a balance table as `(1 positions)`, each change alone or
+/// both.
+fn earlier_words(words: &str) -> [String; 4] {
+    let pawns = |words: &str| {
+        words
+            .split("; ")
+            .map(|part| match part.strip_prefix("at most ") {
+                Some(limit) if part.ends_with(" pawn") || part.ends_with(" pawns") => {
+                    format!("at most {}(s)", limit.trim_end_matches('s'))
+                }
+                _ => part.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let positions = |words: &str| {
+        words
+            .split("; ")
+            .map(|part| match part.strip_suffix(" (1 position)") {
+                Some(only) if part.starts_with("only ") => format!("{only} (1 positions)"),
+                _ => part.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    [
+        words.to_owned(),
+        pawns(words),
+        positions(words),
+        pawns(&positions(words)),
+    ]
 }
 
 /// The filters: `filter_settings` well formed (excluded positions
@@ -215,7 +235,7 @@ fn check_filters(record: &DrawRecord, candidates: &[StartPosition]) -> Result<Dr
         }
     }
     let words = stated.to_string();
-    if record.filters != words && record.filters != earlier_words(&words) {
+    if !earlier_words(&words).contains(&record.filters) {
         return Err(format!(
             "\"filters\" is {:?}, but \"filter_settings\" are {words:?}",
             record.filters

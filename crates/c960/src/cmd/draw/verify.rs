@@ -5,7 +5,9 @@
 use std::{fmt::Write as _, path::Path};
 
 use anyhow::Result;
-use c960_core::{Allowed, Features, Key, StartPosition, draw_among, draw_sealed, open_seal};
+use c960_core::{
+    Allowed, Features, Key, StartPosition, draw_among, draw_sealed, open_seal, plural,
+};
 
 use super::record;
 use crate::{
@@ -25,7 +27,7 @@ pub(super) fn verify(file: &Path, key: Option<&str>, table: Option<&Path>) -> Re
     let mut text = Text::default();
     writeln!(
         text,
-        "{}: {} from {} and its {} candidates",
+        "{}: {} from {} and its {}",
         file.display(),
         if published.len() == 1 {
             "round 1 follows".to_owned()
@@ -33,7 +35,7 @@ pub(super) fn verify(file: &Path, key: Option<&str>, table: Option<&Path>) -> Re
             format!("rounds 1-{} follow", published.len())
         },
         record.method,
-        record.candidates.len()
+        plural(record.candidates.len(), "candidate", "candidates")
     )?;
     if let Some(line) = balance_line(file, &record, table)? {
         writeln!(text, "{line}")?;
@@ -147,8 +149,9 @@ fn balance_line(
             let n = check_table(file, record, table)?;
             Some(format!(
                 "its candidates are exactly the positions its filters keep of {} (its SHA-256 \
-                 matches; {n} positions kept by {})",
+                 matches; {} kept by {})",
                 table.display(),
+                plural(n, "position", "positions"),
                 record
                     .balance
                     .as_ref()
@@ -200,12 +203,11 @@ fn check_table(file: &Path, record: &record::Record, table: &Path) -> Result<usi
     );
     if again.label() != balance.label() || again.positions != balance.positions {
         return Err(InputError(format!(
-            "{} does not verify: its table keeps {} positions for \"{}\", but it records {} for \
-             \"{}\"",
+            "{} does not verify: its table keeps {} for \"{}\", but it records {} for \"{}\"",
             file.display(),
-            again.positions,
+            plural(again.positions, "position", "positions"),
             again.label(),
-            balance.positions,
+            plural(balance.positions, "position", "positions"),
             balance.label()
         ))
         .into());
@@ -218,11 +220,10 @@ fn check_table(file: &Path, record: &record::Record, table: &Path) -> Result<usi
     let expected: Vec<StartPosition> = filter.candidates(&Features::all());
     if expected != record.candidates {
         return Err(InputError(format!(
-            "{} does not verify: its {} candidates are not the {} positions its filters keep of \
-             {}",
+            "{} does not verify: its {} are not the {} its filters keep of {}",
             file.display(),
-            record.candidates.len(),
-            expected.len(),
+            plural(record.candidates.len(), "candidate", "candidates"),
+            plural(expected.len(), "position", "positions"),
             table.display()
         ))
         .into());

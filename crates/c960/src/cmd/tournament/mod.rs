@@ -12,7 +12,7 @@ mod pdf;
 use std::{fmt::Write as _, path::PathBuf};
 
 use anyhow::Result;
-use c960_core::{Features, Key, Seal, draw, draw_sealed};
+use c960_core::{Features, Key, Lang, Seal, draw, draw_sealed};
 use c960_report::kit::{Details, Kit, KitPlan, SECRET_FILE, secret_of, text_count};
 
 use crate::{
@@ -231,7 +231,10 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
         c960_report::kit::text_count(lang, "con_kit", p.rounds)
             .replace("{out}", &plan.out.display().to_string())
             .replace("{method}", &method_words(lang, &p.method))
-            .replace("{m}", &candidates.len().to_string())
+            .replace(
+                "{positions}",
+                &text_count(lang, "con_positions", candidates.len())
+            )
     )?;
     for (i, position) in positions.iter().enumerate() {
         let sealed = if i < p.publish {
@@ -247,13 +250,10 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
             position.placement()
         )?;
     }
-    let pdf = if plan.pdf { ", kit.pdf" } else { "" };
-    let secret = if p.seal.is_some() { ", SECRET.txt" } else { "" };
     writeln!(
         text,
-        "{}: announcement.html, round-1..{}.html, kit.html{pdf}, draw.json, VERIFY.md{secret}",
-        text_of(lang, "con_files"),
-        p.rounds
+        "{}",
+        files_line(lang, p.rounds, plan.pdf, p.seal.is_some())
     )?;
     if let Some(seal) = &p.seal {
         writeln!(
@@ -268,4 +268,19 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
     }
     text.print()?;
     Ok(())
+}
+
+/// The kit's files, as the console lists them: `round-1.html` for one
+/// round, `round-1..N.html` for more.
+fn files_line(lang: Lang, rounds: usize, pdf: bool, sealed: bool) -> String {
+    let pdf = if pdf { ", kit.pdf" } else { "" };
+    let secret = if sealed { ", SECRET.txt" } else { "" };
+    let rounds = match rounds {
+        1 => "round-1.html".to_owned(),
+        n => format!("round-1..{n}.html"),
+    };
+    format!(
+        "{}: announcement.html, {rounds}, kit.html{pdf}, draw.json, VERIFY.md{secret}",
+        text_of(lang, "con_files"),
+    )
 }
