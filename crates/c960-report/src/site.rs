@@ -91,6 +91,7 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
         trees,
         verdicts,
         bounds: &bounds,
+        outcomes: &outcome::views(verdicts),
     };
     for row in 0..frame.height() {
         let sp = StartPosition::new(row as u16).map_err(io::Error::other)?;

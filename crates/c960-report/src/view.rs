@@ -120,6 +120,25 @@ pub struct OutcomeView {
     pub character: &'static str,
 }
 
+impl OutcomeView {
+    /// The view of `row`'s draw chance and expected score, with its
+    /// `character`; none without a draw chance.
+    #[must_use]
+    pub fn of(row: &c960_verdict::BalanceRow, character: c960_verdict::Character) -> Option<Self> {
+        let o = row.outcome?;
+        Some(OutcomeView {
+            raters: o.raters as usize,
+            draw: o.draw,
+            draw_low: o.draw_interval.low,
+            draw_high: o.draw_interval.high,
+            score: o.expected,
+            score_low: o.expected_interval.low,
+            score_high: o.expected_interval.high,
+            character: character.name(),
+        })
+    }
+}
+
 /// How hard a position's first two moves are, in one engine's search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DifficultyView {

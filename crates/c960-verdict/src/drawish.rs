@@ -3,7 +3,7 @@
 //! the table. `c960 draw --not-drawish` leaves them out before it selects
 //! the fairest, and its record and `--verify` name the same rule.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::{BalanceRow, BalanceTable};
 
@@ -46,7 +46,13 @@ impl Character {
     /// first, then drawish or sharp.
     #[must_use]
     pub fn of(rows: &[BalanceRow], sp: u16) -> Option<Character> {
-        let own = rows.iter().find(|r| r.sp.sp() == sp)?.outcome?;
+        Character::all(rows).remove(&sp)
+    }
+
+    /// Every position's character among `rows`, by SP (those with a draw
+    /// chance): the quartiles are taken once for all of them.
+    #[must_use]
+    pub fn all(rows: &[BalanceRow]) -> BTreeMap<u16, Character> {
         let mut draws: Vec<f64> = rows.iter().filter_map(|r| Some(r.outcome?.draw)).collect();
         let mut scores: Vec<f64> = rows
             .iter()
@@ -54,16 +60,23 @@ impl Character {
             .collect();
         draws.sort_by(f64::total_cmp);
         scores.sort_by(f64::total_cmp);
-        let q = |v: &[f64], p: f64| quantile(v, p);
-        Some(if own.expected_interval.low > q(&scores, 0.75) {
-            Character::OneSided
-        } else if own.draw_interval.low > q(&draws, 0.5) && own.draw >= q(&draws, 0.75) {
-            Character::Drawish
-        } else if own.draw_interval.high < q(&draws, 0.5) && own.draw <= q(&draws, 0.25) {
-            Character::Sharp
-        } else {
-            Character::Typical
-        })
+        let [d25, d50, d75] = [0.25, 0.5, 0.75].map(|p| quantile(&draws, p));
+        let s75 = quantile(&scores, 0.75);
+        rows.iter()
+            .filter_map(|r| {
+                let own = r.outcome?;
+                let character = if own.expected_interval.low > s75 {
+                    Character::OneSided
+                } else if own.draw_interval.low > d50 && own.draw >= d75 {
+                    Character::Drawish
+                } else if own.draw_interval.high < d50 && own.draw <= d25 {
+                    Character::Sharp
+                } else {
+                    Character::Typical
+                };
+                Some((r.sp.sp(), character))
+            })
+            .collect()
     }
 }
 

@@ -25,8 +25,12 @@ pub(crate) fn views(verdicts: Option<&Balance>) -> BTreeMap<u16, OutcomeView> {
         return BTreeMap::new();
     };
     let rows = b.rows();
+    let characters = c960_verdict::Character::all(&rows);
     rows.iter()
-        .filter_map(|r| Some((r.sp.sp(), super::raters::outcome_view(&rows, r.sp.sp())?)))
+        .filter_map(|r| {
+            let view = OutcomeView::of(r, *characters.get(&r.sp.sp())?)?;
+            Some((r.sp.sp(), view))
+        })
         .collect()
 }
 
@@ -35,18 +39,21 @@ pub(crate) fn cells(verdicts: Option<&Balance>) -> BTreeMap<u16, OutcomeCells> {
     let Some(b) = verdicts else {
         return BTreeMap::new();
     };
-    let order = c960_verdict::drawish_order(&b.rows());
+    let rank: BTreeMap<u16, usize> = c960_verdict::drawish_order(&b.rows())
+        .into_iter()
+        .enumerate()
+        .map(|(i, sp)| (sp, i + 1))
+        .collect();
     views(verdicts)
         .into_iter()
         .map(|(sp, v)| {
-            let rank = order.iter().position(|s| *s == sp).map_or(0, |i| i + 1);
             (
                 sp,
                 OutcomeCells {
                     draw: format!("{:.1}%", v.draw * 100.0),
                     interval: format!("{:.1}–{:.1}%", v.draw_low * 100.0, v.draw_high * 100.0),
                     character: v.character,
-                    drawish_rank: rank,
+                    drawish_rank: rank.get(&sp).copied().unwrap_or(0),
                 },
             )
         })

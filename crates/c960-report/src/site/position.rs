@@ -44,6 +44,8 @@ pub(super) struct PageInputs<'a> {
     pub(super) verdicts: Option<&'a crate::balance::Balance>,
     /// Each sweep's scores that are bounds.
     pub(super) bounds: &'a [raters::Bounds],
+    /// Each position's draw chance and expected score, by SP.
+    pub(super) outcomes: &'a std::collections::BTreeMap<u16, crate::view::OutcomeView>,
 }
 
 pub(super) fn position_page(
@@ -58,6 +60,7 @@ pub(super) fn position_page(
         trees,
         verdicts,
         bounds,
+        outcomes,
     } = *inputs;
     let features = Features::of(sp);
     let board = board_svg_of(&features);
@@ -83,7 +86,12 @@ pub(super) fn position_page(
         quote: escape_prose(
             &crate::sheet::facts(
                 &features,
-                &raters::measured(frame, sources, row, verdicts),
+                &raters::measured(
+                    frame,
+                    sources,
+                    row,
+                    (verdicts, outcomes.get(&sp.sp()).cloned()),
+                ),
                 Lang::En,
             )
             .join(" "),

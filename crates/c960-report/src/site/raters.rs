@@ -245,7 +245,7 @@ pub(super) fn measured(
     frame: &DataFrame,
     sources: &[Source],
     row: usize,
-    verdicts: Option<&Balance>,
+    (verdicts, outcome): (Option<&Balance>, Option<OutcomeView>),
 ) -> Measured {
     let number = |label: &str, name: &str| number_at(frame, &format!("{label}__{name}"), row);
     let sp = u16::try_from(row).unwrap_or(u16::MAX);
@@ -291,7 +291,7 @@ pub(super) fn measured(
         engine,
         games,
         verdict,
-        outcome: verdicts.and_then(|b| outcome_view(&b.rows(), sp)),
+        outcome,
         difficulty: verdicts.and_then(|b| {
             let d = b.difficulty.as_ref()?;
             Some(DifficultyView {
@@ -300,23 +300,6 @@ pub(super) fn measured(
             })
         }),
     }
-}
-
-/// The draw chance and expected score of position `sp` among `rows`, with
-/// its character.
-pub(crate) fn outcome_view(rows: &[c960_verdict::BalanceRow], sp: u16) -> Option<OutcomeView> {
-    let row = rows.iter().find(|r| r.sp.sp() == sp)?;
-    let o = row.outcome?;
-    Some(OutcomeView {
-        raters: o.raters as usize,
-        draw: o.draw,
-        draw_low: o.draw_interval.low,
-        draw_high: o.draw_interval.high,
-        score: o.expected,
-        score_low: o.expected_interval.low,
-        score_high: o.expected_interval.high,
-        character: c960_verdict::Character::of(rows, sp)?.name(),
-    })
 }
 
 /// A bound in words, for White: `exact`, `lower bound (at least +89)`.

@@ -91,16 +91,7 @@ impl Published {
             q_value: q,
             level: c960_verdict::balance::Settings::default().level,
         });
-        let outcome = r.outcome.zip(self.character).map(|(o, c)| OutcomeView {
-            raters: o.raters as usize,
-            draw: o.draw,
-            draw_low: o.draw_interval.low,
-            draw_high: o.draw_interval.high,
-            score: o.expected,
-            score_low: o.expected_interval.low,
-            score_high: o.expected_interval.high,
-            character: c.name(),
-        });
+        let outcome = self.character.and_then(|c| OutcomeView::of(r, c));
         Measured {
             consensus,
             engine: None,
