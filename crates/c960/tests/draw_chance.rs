@@ -45,6 +45,10 @@ fn balance(dir: &Dir) -> PathBuf {
     dir.file("out")
 }
 
+fn t_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
 fn number(row: &BTreeMap<String, String>, column: &str) -> f64 {
     row[column]
         .parse()
@@ -166,6 +170,18 @@ fn show_prints_the_draw_chance_and_character_from_a_balance_table() {
     assert!(!text.contains('\u{202e}'), "{text}");
     let html = dir.ok(&["show", "622", "--balance", h, "--format", "html"]);
     assert!(html.contains("Evil") && !html.contains('\u{1b}') && !html.contains('\u{202e}'));
+    // An --out that names the table it reads is refused; the table stays.
+    let before = std::fs::read(&table).unwrap();
+    let line = dir.bad_input(&[
+        "show",
+        "622",
+        "--balance",
+        t_str(&table),
+        "--out",
+        t_str(&table),
+    ]);
+    assert!(line.contains("--balance"), "{line}");
+    assert_eq!(std::fs::read(&table).unwrap(), before);
     // A table from before draw chances says it has none; one without the
     // position, or not a table, is bad input.
     let old = data("research-v2/balance.csv");

@@ -21,7 +21,12 @@ use crate::{
 };
 
 pub(crate) fn run(args: &ShowArgs) -> Result<()> {
-    let out = output::Out::claim(args.out.as_deref(), c960_store::Claim::new())?;
+    // The balance table is an input: --out may not replace it.
+    let mut claim = c960_store::Claim::new();
+    if let Some(table) = &args.balance {
+        claim = claim.input(table, "--balance");
+    }
+    let out = output::Out::claim(args.out.as_deref(), claim)?;
     if args.variant == Variant::Dfrc {
         return show_dfrc(args, &out);
     }
