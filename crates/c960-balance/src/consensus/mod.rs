@@ -329,15 +329,20 @@ pub fn consensus(
                 .collect()
         })
         .collect();
-    let spreads = disagreement(&common_scale, &variance);
-    let moderation = moderation(&spreads);
     let rater_weights: Vec<f64> = (0..engines.len()).map(weight_of).collect();
+    let spreads = disagreement(&common_scale, &variance);
+    let sizes: Vec<f64> = common_scale
+        .iter()
+        .map(|p| size(p, &rater_weights, reference.mean, to_reference))
+        .collect();
+    let moderation = moderation(&spreads, &sizes);
     let estimates = combine(
         &common_scale,
         &Combination {
             weights: &rater_weights,
             variance: &variance,
             spreads: &spreads,
+            sizes: &sizes,
             moderation: &moderation,
             centre: reference.mean,
             to_reference,
@@ -380,6 +385,8 @@ struct Combination<'a> {
     variance: &'a [f64],
     /// Each position's disagreement ratio and its degrees of freedom.
     spreads: &'a [(f64, f64)],
+    /// Each position's size ([`size`]), the covariate of the prior.
+    sizes: &'a [f64],
     /// The prior the ratios are moderated toward.
     moderation: &'a Moderation,
     /// The reference rater's mean, where the common scale's 0 lies.
@@ -414,8 +421,8 @@ fn combine(views: &[Vec<Option<f64>>], c: &Combination<'_>) -> Vec<Option<Estima
     };
     views
         .iter()
-        .zip(c.spreads)
-        .map(|(position, &(spread, own_df))| {
+        .zip(c.spreads.iter().zip(c.sizes))
+        .map(|(position, (&(spread, own_df), &size))| {
             let (mut sw, mut swu, mut swwv, mut count) = (0.0, 0.0, 0.0, 0);
             for (e, view) in position.iter().enumerate() {
                 if let Some(value) = view {
@@ -440,7 +447,7 @@ fn combine(views: &[Vec<Option<f64>>], c: &Combination<'_>) -> Vec<Option<Estima
                         moderated: f64::NAN,
                     };
                 }
-                let moderated = c.moderation.prior.posterior(spread, own_df);
+                let moderated = c.moderation.prior.posterior_at(spread, own_df, size);
                 let se = (swwv * moderated.variance / (sw * sw)).sqrt() * c.to_reference;
                 let half = critical_value(moderated.df) * se;
                 Estimate {
@@ -503,20 +510,36 @@ fn disagreement(views: &[Vec<Option<f64>>], variance: &[f64]) -> Vec<(f64, f64)>
         .collect()
 }
 
-/// The [`Moderation`] of the positions' disagreement `ratios` (each with
-/// its degrees of freedom).
-fn moderation(ratios: &[(f64, f64)]) -> Moderation {
-    let (s2, df): (Vec<f64>, Vec<f64>) = ratios
+/// A position's size: how far its weighted mean view lies from 0 on the
+/// reference rater's scale (equal chances, for centipawns); NaN without a
+/// view. Raters that differ in scale disagree more the further a position
+/// is from 0, so the prior of the disagreement follows it.
+fn size(position: &[Option<f64>], weights: &[f64], centre: f64, to_reference: f64) -> f64 {
+    let (sw, swu) = position
         .iter()
-        .filter(|(s, d)| *d > 0.0 && s.is_finite())
-        .copied()
+        .zip(weights)
+        .filter_map(|(u, w)| Some((*w, w * (*u)?)))
+        .fold((0.0, 0.0), |(a, b), (w, wu)| (a + w, b + wu));
+    (centre + swu / sw * to_reference).abs()
+}
+
+/// The [`Moderation`] of the positions' disagreement `ratios` (each with
+/// its degrees of freedom), its prior's scale following the positions'
+/// `sizes`.
+fn moderation(ratios: &[(f64, f64)], sizes: &[f64]) -> Moderation {
+    let ((s2, df), x): ((Vec<f64>, Vec<f64>), Vec<f64>) = ratios
+        .iter()
+        .zip(sizes)
+        .filter(|((s, d), x)| *d > 0.0 && s.is_finite() && x.is_finite())
+        .map(|(&(s, d), &x)| ((s, d), x))
         .unzip();
     let total: f64 = df.iter().sum();
     let q: f64 = s2.iter().zip(&df).map(|(s, d)| s * d).sum();
-    let prior = VariancePrior::fit(&s2, &df).unwrap_or(VariancePrior {
+    let prior = VariancePrior::fit_along(&s2, &df, Some(&x)).unwrap_or(VariancePrior {
         df: f64::INFINITY,
         scale: 1.0,
         units: 0,
+        trend: None,
     });
     Moderation {
         pooled: if total > 0.0 { q / total } else { 1.0 },
