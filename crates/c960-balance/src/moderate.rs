@@ -223,9 +223,11 @@ fn line(x: &[f64], y: &[f64]) -> Option<Trend> {
         return None;
     }
     let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
-    let (low, high) = x.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
-        (l.min(*v), h.max(*v))
-    });
+    let (low, high) = x
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+            (l.min(*v), h.max(*v))
+        });
     Some(Trend {
         slope: sxy / sxx,
         centre: mx,
@@ -335,14 +337,20 @@ mod tests {
         assert!((trend.slope - 0.05).abs() < 0.003, "{prior:?}");
         assert!((prior.df - 12.0).abs() < 1.5, "{prior:?}");
         assert!((prior.scale_at(0.0) - 1.0).abs() < 0.05, "{prior:?}");
-        assert!((prior.scale_at(40.0) / (2.0f64).exp() - 1.0).abs() < 0.05, "{prior:?}");
+        assert!(
+            (prior.scale_at(40.0) / (2.0f64).exp() - 1.0).abs() < 0.05,
+            "{prior:?}"
+        );
         // Held within the covariates fitted.
         assert_eq!(prior.scale_at(400.0), prior.scale_at(40.0));
         // Without the covariate the trend reads as extra spread: a smaller d0.
         let flat = VariancePrior::fit(&s2, &df).unwrap();
         assert!(flat.trend.is_none() && flat.df < prior.df - 2.0, "{flat:?}");
         // The posterior of a unit follows the scale at its covariate.
-        let (low, high) = (prior.posterior_at(1.0, 7.0, 0.0), prior.posterior_at(1.0, 7.0, 40.0));
+        let (low, high) = (
+            prior.posterior_at(1.0, 7.0, 0.0),
+            prior.posterior_at(1.0, 7.0, 40.0),
+        );
         assert!(high.variance > 3.0 * low.variance, "{low:?} {high:?}");
         // One covariate for all: no trend can be fitted.
         let same = VariancePrior::fit_along(&s2, &df, Some(&vec![3.0; s2.len()])).unwrap();

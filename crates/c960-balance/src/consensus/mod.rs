@@ -42,8 +42,10 @@
 //! variance above is only the average: each position's interval is scaled
 //! by how much its raters actually disagree there (Cochran's `Q` of its
 //! views over its degrees of freedom, the ratio of their disagreement to
-//! the model's), moderated toward all positions' ratios by empirical Bayes
-//! (a scaled inverse-χ² prior fitted from the 960 ratios, Smyth 2004; see
+//! the model's), moderated toward the ratios of positions of its size by
+//! empirical Bayes (a scaled inverse-χ² prior fitted from the 960 ratios,
+//! Smyth 2004, whose scale follows the size of the position's estimate, as
+//! raters that differ in scale disagree more the larger the advantage; see
 //! [`crate::moderate`]). A position whose raters agree gets a narrower
 //! interval than one where they scatter, and both use Student's t on the
 //! prior's degrees of freedom plus the position's own ([`Moderation`]).
@@ -282,7 +284,8 @@ pub fn prepare(engines: &[EngineMeans]) -> Result<(Vec<EngineMeans>, Vec<Merged>
 /// disagreement there: Cochran's Q of its views (with each rater's
 /// modelled variance) over its degrees of freedom, a ratio that is about 1
 /// where they disagree as the model says, moderated toward the ratios of
-/// all positions by empirical Bayes ([`crate::moderate`], Smyth 2004), as
+/// positions of its size by empirical Bayes ([`crate::moderate`], Smyth
+/// 2004, the prior's scale a log-linear trend in the size), as
 /// the between-study variance of a random-effects meta-analysis is
 /// rescaled by Hartung–Knapp–Sidik–Jonkman. The interval and the
 /// verdicts then use Student's t on the moderated degrees of freedom

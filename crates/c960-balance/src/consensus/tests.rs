@@ -41,8 +41,12 @@ fn each_position_s_disagreement_is_moderated_toward_all_positions() {
     let mixed = moderation(&ratios, &sizes());
     assert!((mixed.pooled - 2.5).abs() < 0.3, "{mixed:?}");
     assert!(mixed.prior.df < 10.0, "{mixed:?}");
-    let posterior =
-        |i: usize| mixed.prior.posterior_at(ratios[i].0, ratios[i].1, sizes()[i]).variance;
+    let posterior = |i: usize| {
+        mixed
+            .prior
+            .posterior_at(ratios[i].0, ratios[i].1, sizes()[i])
+            .variance
+    };
     let mean = |parity: usize| {
         (0..960)
             .filter(|i| i % 2 == parity)
