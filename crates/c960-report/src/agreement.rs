@@ -1,33 +1,18 @@
-//! Agreement with independent analyses: the report's balance estimate (the
-//! sweep consensus, else the games) against per-position tables that other
-//! people made with other engines and settings — each one, and their
-//! standardized mean — with bootstrap intervals, as `c960 compare` gives
-//! them. The tables are read for comparison only: nothing of them enters an
-//! estimate, and the site records each one's file name and SHA-256 so a
-//! reader can fetch the same files and check every figure.
-//!
-//! `agreement.json` also records each position's point of the chart, so a
-//! site can be rebuilt from it ([`from_record`]) without the tables: a
-//! published dataset regenerates where its independent analyses are not
-//! at hand, and the record is refused if the estimate has changed or its
-//! figures do not follow from its points ([`record`]).
-
-mod record;
-
-pub use record::from_record;
+//! Agreement with independent analyses as the site shows it: the report's
+//! balance estimate (the sweep consensus, else the games) compared by
+//! `c960_verdict::agreement` with the tables given (or shown again from a
+//! recorded `agreement.json`), written beside the site with the scatter
+//! chart of the estimate against the analyses' standardized mean, the
+//! index's section and the fair page's sentence.
 
 use std::{
     collections::BTreeMap,
-    fs, io,
     path::{Path, PathBuf},
 };
 
 use askama::Template;
-use c960_balance::agreement::{
-    Bootstrap, Comparison, SAME_MEASUREMENT, compare_by_sp, significant, standardized_mean_by_sp,
-};
-use c960_store::{CsvCell, read_position_column, spreadsheet_csv};
-use serde::{Deserialize, Serialize};
+use c960_verdict::agreement::{self as verdict, Estimate};
+pub use c960_verdict::agreement::{AGREEMENT_CSV, AGREEMENT_JSON, Agreement, Analysis};
 
 use crate::{
     ReportError,
@@ -35,54 +20,8 @@ use crate::{
     charts::{self, Shown},
 };
 
-/// The agreement files in the site.
-pub const AGREEMENT_JSON: &str = "agreement.json";
-/// The same, one row per reference.
-pub const AGREEMENT_CSV: &str = "agreement.csv";
 /// The scatter chart's name (`charts/agreement.svg` and `.png`).
 const CHART: &str = "agreement";
-
-/// One independent table against the estimate.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Analysis {
-    /// Its file name (the mean of all of them: `mean of N`).
-    pub name: String,
-    /// SHA-256 of the file (empty for the mean).
-    pub sha256: String,
-    /// Positions it scores.
-    pub positions: usize,
-    /// The comparison over the positions both score.
-    pub comparison: Comparison,
-    /// Whether this report computed the row (from its table, or the mean
-    /// from the points) rather than showing it as an `agreement.json`
-    /// recorded it; not part of the record.
-    #[serde(skip)]
-    pub recomputed: bool,
-}
-
-/// The whole comparison.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Agreement {
-    /// What was compared: the consensus of the sweeps, or the games, with
-    /// its column in `balance.csv`.
-    pub estimate: String,
-    /// Each table, then their standardized mean (with two or more).
-    pub references: Vec<Analysis>,
-    /// The bootstrap's seed.
-    pub seed: u64,
-    /// Each position's point of the chart: `[sp, the analyses' standardized
-    /// mean, the estimate]`.
-    pub points: Vec<(u32, f64, f64)>,
-}
-
-impl Agreement {
-    /// The standardized mean's row, or the only table's.
-    #[must_use]
-    pub fn headline(&self) -> Option<&Analysis> {
-        self.references.last()
-    }
-}
 
 /// Compares `balance`'s estimate with each of `tables` (`sp,value` CSV
 /// files or `FILE:COLUMN`) and their mean; writes `agreement.json`,
@@ -93,97 +32,27 @@ pub fn compute_and_write(
     tables: &[PathBuf],
     out: &Path,
 ) -> Result<Option<(Agreement, Shown)>, ReportError> {
-    if tables.is_empty() {
-        return Ok(None);
-    }
     let (estimate, ours) = estimate_of(balance);
-    let mut columns: Vec<c960_store::PositionColumn> = Vec::new();
-    let bootstrap = Bootstrap::default();
-    let mut references = Vec::new();
-    for table in tables {
-        let (reference, column) = compare_table(table, &ours, &columns, bootstrap)?;
-        references.push(reference);
-        columns.push(column);
+    match verdict::compute(estimate, &ours, tables)? {
+        Some(agreement) => write(agreement, out).map(Some),
+        None => Ok(None),
     }
-    let tables_by_sp: Vec<&BTreeMap<u32, f64>> = columns.iter().map(|c| &c.values).collect();
-    let mean = standardized_mean_by_sp(&tables_by_sp);
-    if columns.len() > 1 {
-        let label = format!("mean of the {} (standardized)", columns.len());
-        let comparison =
-            compare_by_sp(&ours, &mean, bootstrap).map_err(|why| ReportError::BadRun {
-                dir: tables[0].clone(),
-                reason: why.describe("the report's estimate", &label),
-            })?;
-        references.push(Analysis {
-            name: label,
-            sha256: String::new(),
-            positions: mean.len(),
-            comparison,
-            recomputed: true,
-        });
-    }
-    let agreement = Agreement {
-        estimate: estimate.to_owned(),
-        references,
-        seed: bootstrap.seed,
-        points: ours
-            .iter()
-            .filter_map(|(sp, v)| {
-                mean.get(sp)
-                    .map(|m| (*sp, significant(*m), significant(*v)))
-            })
-            .collect(),
-    };
-    write(&agreement, out).map(Some)
 }
 
-/// One independent table (`table`: a file or `FILE:COLUMN`) against the
-/// estimate `ours`, with the column read; refused if it repeats one of
-/// `earlier` or is the same measurement as the estimate.
-fn compare_table(
-    table: &Path,
-    ours: &BTreeMap<u32, f64>,
-    earlier: &[c960_store::PositionColumn],
-    bootstrap: Bootstrap,
-) -> Result<(Analysis, c960_store::PositionColumn), ReportError> {
-    let bad = |reason: String| ReportError::BadRun {
-        dir: table.to_path_buf(),
-        reason,
-    };
-    let spec = table.to_string_lossy();
-    let column = read_position_column(&spec).map_err(|e| ReportError::BadRun {
-        dir: e.path.clone(),
-        reason: e.reason,
-    })?;
-    let bytes = fs::read(&column.path).map_err(ReportError::Io)?;
-    let sha256 = c960_store::sha256_hex(&bytes);
-    if let Some(earlier) = earlier.iter().find(|c| c.values == column.values) {
-        return Err(bad(format!(
-            "holds the same values as {earlier}: a table given twice would weigh twice in \
-             the mean; give each table once"
-        )));
-    }
-    let name = column
-        .path
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let comparison = compare_by_sp(ours, &column.values, bootstrap)
-        .map_err(|why| bad(why.describe("the report's estimate", &name)))?;
-    if comparison.pearson.value >= SAME_MEASUREMENT {
-        return Err(bad(format!(
-            "agrees with the report's estimate at r = {:.6}: it is the same measurement (a \
-             copy or a rescaling), not an independent analysis",
-            comparison.pearson.value
-        )));
-    }
-    let reference = Analysis {
-        name,
-        sha256,
-        positions: column.values.len(),
-        comparison,
-        recomputed: true,
-    };
-    Ok((reference, column))
+/// Shows again an agreement recorded in `record` (an `agreement.json` of
+/// an earlier report), refused unless it was made for this report's
+/// estimate and every figure follows from its points
+/// ([`verdict::from_record`]); each of `tables` is one the record names,
+/// and its row is recomputed from it.
+pub fn from_record(
+    balance: &Balance,
+    record: &Path,
+    tables: &[PathBuf],
+    out: &Path,
+) -> Result<(Agreement, Shown), ReportError> {
+    let (estimate, ours) = estimate_of(balance);
+    let agreement = verdict::from_record((estimate, &ours), record, tables)?;
+    write(agreement, out)
 }
 
 /// The estimate the analyses are compared with: the sweep consensus when
@@ -212,20 +81,13 @@ fn estimate_of(balance: &Balance) -> (&'static str, BTreeMap<u32, f64>) {
 }
 
 /// Writes `agreement.json`, `agreement.csv` and the chart of its points.
-fn write(agreement: &Agreement, out: &Path) -> Result<(Agreement, Shown), ReportError> {
+fn write(agreement: Agreement, out: &Path) -> Result<(Agreement, Shown), ReportError> {
     let tables = agreement
         .references
         .iter()
         .filter(|r| !r.sha256.is_empty())
         .count();
-    let json = serde_json::to_string_pretty(agreement).map_err(io::Error::other)?;
-    c960_store::write_atomically(&out.join(AGREEMENT_JSON), |w| {
-        io::Write::write_all(w, format!("{json}\n").as_bytes())
-    })?;
-    let csv = csv(agreement)?;
-    c960_store::write_atomically(&out.join(AGREEMENT_CSV), |w| {
-        io::Write::write_all(w, csv.as_bytes())
-    })?;
+    verdict::write_tables(&agreement, out)?;
     let scatter = charts::Scatter {
         title: "Balance estimate against the independent analyses".to_owned(),
         provenance: format!(
@@ -244,55 +106,7 @@ fn write(agreement: &Agreement, out: &Path) -> Result<(Agreement, Shown), Report
         file: svg.strip_prefix(out).unwrap_or(&svg).to_path_buf(),
         hotspots,
     };
-    Ok((agreement.clone(), shown))
-}
-
-/// One row per reference, every cell quoted and the names made inert for
-/// spreadsheets.
-fn csv(agreement: &Agreement) -> io::Result<String> {
-    let header = [
-        "reference",
-        "sha256",
-        "positions",
-        "pearson",
-        "pearson_low",
-        "pearson_high",
-        "spearman",
-        "spearman_low",
-        "spearman_high",
-        "top_decile",
-        "bottom_decile",
-        "offset",
-        "scale",
-        "recomputed",
-    ];
-    let rows = agreement.references.iter().map(|r| {
-        let c = &r.comparison;
-        let mut row = vec![
-            CsvCell::Text(&r.name),
-            CsvCell::Text(&r.sha256),
-            CsvCell::Number(c.positions.to_string()),
-        ];
-        row.extend(
-            [
-                c.pearson.value,
-                c.pearson.low,
-                c.pearson.high,
-                c.spearman.value,
-                c.spearman.low,
-                c.spearman.high,
-                c.top_decile,
-                c.bottom_decile,
-                c.offset,
-                c.scale,
-            ]
-            .iter()
-            .map(|n| CsvCell::Number(n.to_string())),
-        );
-        row.push(CsvCell::Text(if r.recomputed { "true" } else { "false" }));
-        row
-    });
-    spreadsheet_csv(&header, rows)
+    Ok((agreement, shown))
 }
 
 /// The index's section (`templates/agreement/section.html`): what was
@@ -300,9 +114,7 @@ fn csv(agreement: &Agreement) -> io::Result<String> {
 /// check them.
 #[must_use]
 pub fn section(agreement: &Agreement, chart: &str) -> String {
-    let interval = |c: &c960_balance::agreement::Estimate| {
-        format!("{:.2} ({:.2} to {:.2})", c.value, c.low, c.high)
-    };
+    let interval = |c: &Estimate| format!("{:.2} ({:.2} to {:.2})", c.value, c.low, c.high);
     Section {
         estimate: &agreement.estimate,
         rows: agreement
@@ -377,4 +189,36 @@ struct Sentence<'a> {
     pearson: String,
     positions: usize,
     name: &'a str,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write as _;
+
+    use super::*;
+
+    #[test]
+    fn a_row_shown_as_recorded_is_marked_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let ours: BTreeMap<u32, f64> = (0..48).map(|sp| (sp, f64::from(sp * 7 % 48))).collect();
+        let tables: Vec<PathBuf> = [2_u32, 3]
+            .iter()
+            .map(|k| {
+                let mut text = String::from("sp,value\n");
+                for (sp, v) in &ours {
+                    let _ = writeln!(text, "{sp},{}", v + f64::from((sp * k) % 5));
+                }
+                let path = dir.path().join(format!("t{k}.csv"));
+                std::fs::write(&path, text).unwrap();
+                path
+            })
+            .collect();
+        let mut agreement = verdict::compute("e", &ours, &tables).unwrap().unwrap();
+        agreement.references[1].recomputed = false;
+        let section = section(&agreement, "charts/agreement.svg");
+        let marked = "(as recorded; not recomputed: its table was not given)";
+        assert_eq!(section.matches(marked).count(), 1, "{section}");
+        let line = |name: &str| section.lines().find(|l| l.contains(name)).unwrap();
+        assert!(line("t3.csv").contains(marked) && !line("t2.csv").contains(marked));
+    }
 }
