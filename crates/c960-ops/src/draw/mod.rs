@@ -1,7 +1,7 @@
 //! The organizer's draws: reproducible draws for tournament rounds under
-//! the draw filters ([`filters`]), a kit's draw record read back in the one
-//! form `c960 tournament` writes ([`record`]) and verified from it
-//! ([`verify`]), and the balance tables a balance filter selects from
+//! the draw filters (`filters.rs`), a kit's draw record read back in the
+//! one form `c960 tournament` writes (`record.rs`) and verified from it
+//! (`verify.rs`), and the balance tables a balance filter selects from
 //! ([`balance_table`]).
 
 pub mod balance_table;

@@ -17,10 +17,11 @@
 //! the next array and merge, until the rule stops and the final tables are
 //! written.
 //!
-//! [`checks`] refuses what cannot be sharded or written into a script,
-//! [`plan`] turns a request into the plan of the two jobs, [`scripts`]
-//! writes the two batch scripts and [`jobs`] submits them with `sbatch`,
-//! logs the job ids and runs the rounds of adaptive self-play.
+//! `checks.rs` refuses what cannot be sharded or written into a script,
+//! `plan.rs` turns a request into the plan of the two jobs, `scripts.rs`
+//! writes the two batch scripts (`book.rs` the exit book's merge) and
+//! `jobs.rs` submits them with `sbatch`, logs the job ids and runs the
+//! rounds of adaptive self-play.
 
 mod book;
 mod checks;
