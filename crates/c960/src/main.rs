@@ -136,6 +136,12 @@ fn exit_code(err: &anyhow::Error) -> u8 {
             || cause.is::<c960_core::DiceError>()
             || cause.is::<cli::InputError>()
             || cause
+                .downcast_ref::<c960_ops::draw::DrawError>()
+                .is_some_and(c960_ops::draw::DrawError::is_bad_input)
+            || cause
+                .downcast_ref::<c960_ops::slurm::SlurmError>()
+                .is_some_and(c960_ops::slurm::SlurmError::is_bad_input)
+            || cause
                 .downcast_ref::<c960_runner::RunError>()
                 .is_some_and(c960_runner::RunError::is_bad_input)
             || cause
