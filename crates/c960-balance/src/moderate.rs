@@ -342,7 +342,10 @@ mod tests {
             "{prior:?}"
         );
         // Held within the covariates fitted.
-        assert_eq!(prior.scale_at(400.0).to_bits(), prior.scale_at(40.0).to_bits());
+        assert_eq!(
+            prior.scale_at(400.0).to_bits(),
+            prior.scale_at(40.0).to_bits()
+        );
         // Without the covariate the trend reads as extra spread: a smaller d0.
         let flat = VariancePrior::fit(&s2, &df).unwrap();
         assert!(flat.trend.is_none() && flat.df < prior.df - 2.0, "{flat:?}");
