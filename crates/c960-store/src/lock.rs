@@ -173,6 +173,19 @@ impl Drop for DirLock {
     }
 }
 
+/// The directory whose lock guards `input`: a run directory itself, or
+/// the directory of a table given on its own.
+#[must_use]
+pub fn lock_dir(input: &Path) -> &Path {
+    if !input.is_file() {
+        return input;
+    }
+    match input.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
 /// Opens the lock file at `path` and locks it for writing; busy (naming
 /// its holder) when another process holds it.
 fn lock_file(path: &Path, what: &Path) -> Result<File, LockError> {

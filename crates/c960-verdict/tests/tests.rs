@@ -2,4 +2,5 @@
 //! table's reader and the fair ranking.
 
 mod fair;
+mod locks;
 mod table;

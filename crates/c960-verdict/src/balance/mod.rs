@@ -308,8 +308,14 @@ struct Tables {
 }
 
 /// Reads the game tables `games` and sweep tables `sweeps`, refusing one
-/// given twice (by path or content).
+/// given twice (by path or content). Each run is read under its shared
+/// lock: a run still being written is refused, naming its writer.
 fn read_all(games: &[PathBuf], sweeps: &[PathBuf]) -> Result<Tables, VerdictError> {
+    let _locks = games
+        .iter()
+        .chain(sweeps)
+        .map(|path| c960_store::DirLock::shared(c960_store::lock_dir(path)))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut inputs = Vec::new();
     let mut seen = Seen::default();
     let mut scores: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
