@@ -11,7 +11,7 @@ fn a_run_being_written_is_not_read() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
     let writer = DirLock::exclusive(&run).unwrap();
-    let refused = compute(&[], &[run.clone()], Settings::default()).unwrap_err();
+    let refused = compute(&[], std::slice::from_ref(&run), Settings::default()).unwrap_err();
     let text = refused.to_string();
     assert!(matches!(refused, VerdictError::Lock(_)), "{text}");
     assert!(
