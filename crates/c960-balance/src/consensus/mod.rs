@@ -266,6 +266,14 @@ pub fn prepare(engines: &[EngineMeans]) -> Result<(Vec<EngineMeans>, Vec<Merged>
         }
     }
     raters::check_bounds(engines)?;
+    // The direction is checked before copies are merged too: a copy of an
+    // honest rater is evidence against a flipped one, which two raters
+    // left after merging could not tell apart.
+    if engines.len() > 2 {
+        let means: Vec<Vec<Option<f64>>> = engines.iter().map(|e| e.means.clone()).collect();
+        let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+        raters::check_direction(&means, &names)?;
+    }
     let (kept, merged) = raters::merge_copies(engines);
     if kept.len() > 1 {
         raters::check_each(&kept)?;
