@@ -210,7 +210,7 @@ const LONGEST_WORD: usize = 160;
 
 /// Shortens every word (run of non-space characters) longer than
 /// [`LONGEST_WORD`] characters to its first 100 and last 40 characters
-/// around an ellipsis, with its length: a 100 KB argument echoed in an error
+/// around a bracketed ellipsis, with its length: a 100 KB argument echoed in an error
 /// stays readable, and a long path keeps its file name.
 fn clip_long_words(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(4096));
@@ -220,12 +220,14 @@ fn clip_long_words(message: &str) -> String {
         let (word, tail) = rest.split_at(end);
         let chars = word.chars().count();
         if chars > LONGEST_WORD {
+            // A bracketed ellipsis marks what was left out: between digits
+            // a bare one would read as a range.
             out.extend(word.chars().take(100));
-            out.push('…');
+            out.push_str("[…]");
             out.extend(word.chars().skip(chars - 40));
             out.push_str(" (");
             out.push_str(&chars.to_string());
-            out.push_str(" characters)");
+            out.push_str(" characters, shortened)");
         } else {
             out.push_str(word);
         }
