@@ -155,10 +155,14 @@ fn check_figures(agreement: &Agreement) -> Result<(), String> {
             ));
         }
         if let Some(earlier) = tables[..i].iter().find(|t| t.sha256 == *digest) {
-            return Err(format!(
-                "names one file twice ({:?} and {:?} have one SHA-256)",
-                earlier.name, table.name
-            ));
+            return Err(if earlier.name == table.name {
+                format!("lists the row of {:?} twice", table.name)
+            } else {
+                format!(
+                    "names one file twice ({:?} and {:?} have one SHA-256)",
+                    earlier.name, table.name
+                )
+            });
         }
     }
     if let Some(mean) = mean {
@@ -378,6 +382,30 @@ mod tests {
                 .to_string()
                 .contains("names no table with the SHA-256"),
             "{unnamed}"
+        );
+    }
+
+    #[test]
+    fn a_duplicated_row_is_named_as_a_row_given_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, _, rows) = two_tables(dir.path());
+        let agreement = |references: Vec<Analysis>| Agreement {
+            estimate: "e".to_owned(),
+            references,
+            seed: Bootstrap::default().seed,
+            points: Vec::new(),
+        };
+        let twice = vec![rows[0].clone(), rows[0].clone(), rows[1].clone()];
+        let why = check_figures(&agreement(twice)).unwrap_err();
+        assert_eq!(why, "lists the row of \"t2.csv\" twice");
+        // Two names for one file: both named.
+        let mut renamed = rows[0].clone();
+        renamed.name = "copy.csv".to_owned();
+        let why =
+            check_figures(&agreement(vec![rows[0].clone(), renamed, rows[1].clone()])).unwrap_err();
+        assert!(
+            why.contains("\"t2.csv\" and \"copy.csv\" have one SHA-256"),
+            "{why}"
         );
     }
 
