@@ -3,4 +3,5 @@
 
 mod fair;
 mod locks;
+mod sweep_cells;
 mod table;
