@@ -364,7 +364,10 @@ fn book_exits_refuses_bad_input_in_one_line() {
     // A quota of none is refused as the flags are read, before any search.
     for quota in ["--count", "--per-start"] {
         let line = dir.bad_input(&builtin(&["--cp", "90..120", quota, "0"]));
-        assert!(line.contains(quota) && line.contains("at least 1"), "{line}");
+        assert!(
+            line.contains(quota) && line.contains("at least 1"),
+            "{line}"
+        );
     }
     assert!(
         !dir.file("run").exists(),
