@@ -174,10 +174,10 @@ impl Drop for DirLock {
 }
 
 /// The directory whose lock guards `input`: a run directory itself, or
-/// the directory of a table given on its own.
+/// the directory of a table (or anything else) given on its own.
 #[must_use]
 pub fn lock_dir(input: &Path) -> &Path {
-    if !input.is_file() {
+    if input.is_dir() {
         return input;
     }
     match input.parent() {

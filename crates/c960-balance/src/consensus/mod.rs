@@ -342,10 +342,7 @@ pub fn consensus(
         .collect();
     let rater_weights: Vec<f64> = (0..engines.len()).map(weight_of).collect();
     let spreads = disagreement(&common_scale, &variance);
-    let sizes: Vec<f64> = common_scale
-        .iter()
-        .map(|p| size(p, &rater_weights, reference.mean, to_reference))
-        .collect();
+    let sizes = sizes(&common_scale, &rater_weights, reference.mean, to_reference);
     let moderation = moderation(&spreads, &sizes);
     let estimates = combine(
         &common_scale,
@@ -396,7 +393,7 @@ struct Combination<'a> {
     variance: &'a [f64],
     /// Each position's disagreement ratio and its degrees of freedom.
     spreads: &'a [(f64, f64)],
-    /// Each position's size ([`size`]), the covariate of the prior.
+    /// Each position's size ([`sizes`]), the covariate of the prior.
     sizes: &'a [f64],
     /// The prior the ratios are moderated toward.
     moderation: &'a Moderation,
@@ -521,17 +518,22 @@ fn disagreement(views: &[Vec<Option<f64>>], variance: &[f64]) -> Vec<(f64, f64)>
         .collect()
 }
 
-/// A position's size: how far its weighted mean view lies from 0 on the
-/// reference rater's scale (equal chances, for centipawns); NaN without a
-/// view. Raters that differ in scale disagree more the further a position
-/// is from 0, so the prior of the disagreement follows it.
-fn size(position: &[Option<f64>], weights: &[f64], centre: f64, to_reference: f64) -> f64 {
-    let (sw, swu) = position
+/// Each position's size: how far its weighted mean view lies from 0 on
+/// the reference rater's scale (equal chances, for centipawns); NaN
+/// without a view. Raters that differ in scale disagree more the further a
+/// position is from 0, so the prior of the disagreement follows it.
+fn sizes(views: &[Vec<Option<f64>>], weights: &[f64], centre: f64, to_reference: f64) -> Vec<f64> {
+    views
         .iter()
-        .zip(weights)
-        .filter_map(|(u, w)| Some((*w, w * (*u)?)))
-        .fold((0.0, 0.0), |(a, b), (w, wu)| (a + w, b + wu));
-    (centre + swu / sw * to_reference).abs()
+        .map(|position| {
+            let (sw, swu) = position
+                .iter()
+                .zip(weights)
+                .filter_map(|(u, w)| Some((*w, w * (*u)?)))
+                .fold((0.0, 0.0), |(a, b), (w, wu)| (a + w, b + wu));
+            (centre + swu / sw * to_reference).abs()
+        })
+        .collect()
 }
 
 /// The [`Moderation`] of the positions' disagreement `ratios` (each with

@@ -181,13 +181,16 @@ pub(super) fn read_sweep(path: &Path, run: usize) -> Result<SweepRead, VerdictEr
     let limit = text("limit")?;
     let options = text("engine_options")?;
     let numbers = |name: &str, to: &DataType| numbers(path, &frame, name, to);
-    let sp = numbers("sp", &DataType::UInt32)?;
-    let cp = numbers("score_cp", &DataType::Float64)?;
+    let (sp, cp) = (
+        numbers("sp", &DataType::UInt32)?,
+        numbers("score_cp", &DataType::Float64)?,
+    );
     let mate = numbers("score_mate", &DataType::Float64)?;
-    let repeat = match frame.column("repeat") {
-        Ok(_) => Some(numbers("repeat", &DataType::UInt64)?),
-        Err(_) => None,
-    };
+    let repeat = frame
+        .column("repeat")
+        .ok()
+        .map(|_| numbers("repeat", &DataType::UInt64))
+        .transpose()?;
     let (sp, cp, mate) = (sp.u32()?, cp.f64()?, mate.f64()?);
     let wdl_columns = wdl_columns(&frame)?;
     let mut wdl = Vec::new();
