@@ -1,2 +1,4 @@
 //! The workflows the `c960` command runs, as a library (cargo's `ops`
 //! layer): the binary parses flags, calls one function here, and prints.
+
+pub mod run;

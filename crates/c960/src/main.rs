@@ -135,6 +135,7 @@ fn exit_code(err: &anyhow::Error) -> u8 {
             || cause.is::<c960_core::DrawError>()
             || cause.is::<c960_core::DiceError>()
             || cause.is::<cli::InputError>()
+            || cause.is::<c960_ops::run::InputError>()
             || cause
                 .downcast_ref::<c960_runner::RunError>()
                 .is_some_and(c960_runner::RunError::is_bad_input)

@@ -7,8 +7,6 @@ use c960_core::StartPosition;
 use c960_selfplay::PositionSummary;
 use c960_sweep::SweepRow;
 
-use crate::output::Text;
-
 use super::{plan::Plan, stages::StageTime};
 
 pub(super) fn duration(seconds: f64) -> String {
@@ -75,7 +73,7 @@ fn ranked(rows: &[SweepRow], consensus: Option<&c960_report::balance::Balance>) 
 /// The summary's first lines: the run, where its files are, and the time
 /// per stage.
 fn header(
-    text: &mut Text,
+    text: &mut String,
     plan: &Plan,
     engine: &str,
     (times, before): (&[StageTime], Option<f64>),
@@ -137,12 +135,12 @@ pub(super) fn summary(
     (times, before): (&[StageTime], Option<f64>),
     report: &Path,
     verdicts: Option<&c960_report::balance::Balance>,
-) -> Result<Text> {
-    let mut text = Text::default();
+) -> Result<String> {
+    let mut text = String::new();
     header(&mut text, plan, engine, (times, before), report)?;
     let consensus = verdicts.filter(|b| b.engines.len() > 1 && !b.sweep_rows.is_empty());
     let scored = ranked(rows, consensus);
-    let line = |text: &mut Text, &Ranked { sp, cp, interval }: &Ranked| {
+    let line = |text: &mut String, &Ranked { sp, cp, interval }: &Ranked| {
         let games = played.iter().find(|p| p.sp == u32::from(sp));
         let selfplay = match games.and_then(|p| p.white_score.as_ref().map(|s| (p.games, s))) {
             Some((n, s)) => format!(

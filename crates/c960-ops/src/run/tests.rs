@@ -1,0 +1,2 @@
+//! In-process tests of a run: plans, profiles, the record, the summary
+//! and the v4 comparison.
