@@ -11,7 +11,7 @@ use crate::{follow::Follow, output::say};
 /// draws nothing while a stage sets it up, so no frame mixes one stage's
 /// count with another's length or unit ("1920/1 games").
 pub(super) struct Display {
-    pub(super) bar: ProgressBar,
+    bar: ProgressBar,
     /// Where the bar draws once a stage is set up (`None`: quiet).
     target: Option<fn() -> ProgressDrawTarget>,
 }
