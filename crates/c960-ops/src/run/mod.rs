@@ -7,7 +7,7 @@
 //!    [`Plan`] of `plan.rs` (an unknown key or a wrong type is an error),
 //!    and `configs.rs` turns it into the stages' configurations,
 //!    `c960_sweep::SweepConfig` and `c960_selfplay::SelfplayConfig`
-//!    ([`prepare`]).
+//!    ([`prepare`]); a dry run ends there.
 //! 2. [`Prepared::run`] starts the engine once and names it before
 //!    anything is written, then runs the stages of `stages.rs`, telling an
 //!    [`Observer`] how they go: `positions.csv` (the features of
@@ -97,6 +97,40 @@ impl<'a> RunRecord<'a> {
     }
 }
 
+/// Everything a run takes besides the [`Observer`] it tells how it goes.
+#[derive(Clone, Copy)]
+pub struct RunOptions<'a> {
+    /// What the command line sets of the plan.
+    pub plan: &'a PlanOptions,
+    /// Only resolve and check the plan: no engine starts, nothing is
+    /// written.
+    pub dry_run: bool,
+    /// Drop journal lines that cannot be trusted instead of refusing to
+    /// resume.
+    pub repair: bool,
+    /// How the run's engines are chosen.
+    pub engines: ResolveEngine<'a>,
+    /// Set to stop the run cleanly.
+    pub stop: &'a AtomicBool,
+}
+
+/// A whole `c960 run`: resolves the plan ([`resolve`]), claims its outputs
+/// and makes the stages' configurations ([`prepare`]); a dry run ends
+/// there with the plan as this machine resolves its engines. Else
+/// `observer` is told the engines are [`starting`](Observer::starting),
+/// and [`Prepared::run`] runs the stages.
+pub fn run(options: RunOptions<'_>, observer: &mut dyn Observer) -> Result<Finished> {
+    let plan = resolve(options.plan)?;
+    let config = options.plan.config.as_deref();
+    let prepared = prepare(plan, config, options.engines, options.repair)?;
+    if options.dry_run {
+        let resolved = prepared.plan.with_engines_resolved();
+        return Ok(Finished::DryRun(Box::new(resolved)));
+    }
+    observer.starting();
+    prepared.run(options.stop, observer)
+}
+
 /// A run ready to start: its outputs claimed, the stages' configurations
 /// made from its plan and checked (what a dry run validates).
 #[derive(Debug)]
@@ -139,6 +173,9 @@ pub fn prepare(
 /// How a run ended.
 #[derive(Debug)]
 pub enum Finished {
+    /// A dry run: the plan, with the engines `auto` chooses on this
+    /// machine.
+    DryRun(Box<Plan>),
     /// One shard's run, which ends after self-play: the merge of all
     /// shards builds the report.
     Shard {

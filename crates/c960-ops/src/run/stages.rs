@@ -36,6 +36,9 @@ pub struct StageTime {
 /// lines on standard error) or ignores it. Every method does nothing
 /// unless implemented.
 pub trait Observer {
+    /// The engines are about to start: the moment to arm what sets the
+    /// stop flag (a stop signal then stops them too).
+    fn starting(&mut self) {}
     /// The engines started and the run begins: what it will do.
     fn started(&mut self, _start: &Start) {}
     /// Stage `index` of `of` begins: `total` `unit`s to do.

@@ -5,7 +5,7 @@ use c960_ops::run::{Observer, Start};
 use c960_runner::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::{follow::Follow, output::say};
+use crate::{follow::Follow, interrupt, output::say};
 
 /// The one progress display of a run: a bar per stage, reused. The bar
 /// draws nothing while a stage sets it up, so no frame mixes one stage's
@@ -44,7 +44,8 @@ impl Display {
 }
 
 /// A run as `c960 run` shows it: the start line (unless quiet), one bar
-/// per stage on the [`Display`], and the lines a repair dropped.
+/// per stage on the [`Display`], and the lines a repair dropped; a stop
+/// signal is handled from just before its engines start.
 pub(super) struct Shown<'a> {
     display: &'a Display,
     follow: Follow<'a>,
@@ -62,6 +63,11 @@ impl<'a> Shown<'a> {
 }
 
 impl Observer for Shown<'_> {
+    /// Before any engine starts: a stop signal then stops its engines too.
+    fn starting(&mut self) {
+        interrupt::install();
+    }
+
     fn started(&mut self, start: &Start) {
         if !self.quiet {
             say!("{start}");

@@ -13,7 +13,7 @@ pub(crate) use help::run_after_help;
 use std::fmt::Write as _;
 
 use anyhow::Result;
-use c960_ops::run::{self as ops, EngineRequest, Finished, Plan, PlanOptions};
+use c960_ops::run::{self as ops, EngineRequest, Finished, Plan, PlanOptions, RunOptions};
 
 use crate::{
     cli::{Profile, RunArgs},
@@ -45,10 +45,9 @@ fn ops_profile(profile: Profile) -> ops::Profile {
     }
 }
 
-/// Resolves the plan of these flags: the profile, then the `--config`
-/// file, then the flags.
-pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
-    ops::resolve(&PlanOptions {
+/// What the flags set of a run's plan.
+fn plan_options(args: &RunArgs) -> PlanOptions {
+    PlanOptions {
         profile: args.profile.map(ops_profile),
         config: args.config.clone(),
         out: args.out.clone(),
@@ -67,11 +66,16 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
         selfplay_nodes: args.selfplay_nodes,
         jitter: args.jitter,
         shard: args.shard,
-    })
+    }
+}
+
+/// Resolves the plan of these flags: the profile, then the `--config`
+/// file, then the flags.
+pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
+    ops::resolve(&plan_options(args))
 }
 
 pub(crate) fn run(args: &RunArgs) -> Result<()> {
-    let plan = plan(args)?;
     // The dry run validates exactly what the real run does (quietly: it
     // prints nothing but the plan); only the engine is not started.
     let quiet = args.quiet || args.dry_run;
@@ -85,26 +89,25 @@ pub(crate) fn run(args: &RunArgs) -> Result<()> {
         }
         .engine_spec(r.engine, r.options)
     };
-    let prepared = ops::prepare(plan, args.config.as_deref(), &choose, args.repair)?;
-    let mut text = Text::default();
-    if args.dry_run {
-        let resolved = prepared.plan().with_engines_resolved();
-        writeln!(text, "{}", serde_json::to_string_pretty(&resolved)?)?;
-        return Ok(text.print()?);
-    }
-    // Before any engine starts: a stop signal then stops its engines too.
-    interrupt::install();
+    let options = RunOptions {
+        plan: &plan_options(args),
+        dry_run: args.dry_run,
+        repair: args.repair,
+        engines: &choose,
+        stop: &interrupt::STOP,
+    };
     let display = Display::new(args.quiet);
-    let finished = prepared
-        .run(&interrupt::STOP, &mut Shown::new(&display, args.quiet))
-        .map_err(|e| match e.downcast::<ops::Stopped>() {
+    let finished =
+        ops::run(options, &mut Shown::new(&display, args.quiet)).map_err(|e| match e
+            .downcast::<ops::Stopped>()
+        {
             Ok(stopped) => Interrupted(stopped.to_string()).into(),
             Err(e) => e,
         })?;
-    if args.quiet {
-        return Ok(());
-    }
+    let mut text = Text::default();
     match finished {
+        Finished::DryRun(plan) => writeln!(text, "{}", serde_json::to_string_pretty(&plan)?)?,
+        _ if args.quiet => return Ok(()),
         // A shard's run ends after self-play; the merge of all shards
         // builds the report.
         Finished::Shard { shard, out } => writeln!(
