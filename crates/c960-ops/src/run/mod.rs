@@ -102,8 +102,8 @@ impl<'a> RunRecord<'a> {
 pub struct RunOptions<'a> {
     /// What the command line sets of the plan.
     pub plan: &'a PlanOptions,
-    /// Only resolve and check the plan: no engine starts, nothing is
-    /// written.
+    /// Only resolve and check the plan: no engine starts and no stage
+    /// runs.
     pub dry_run: bool,
     /// Drop journal lines that cannot be trusted instead of refusing to
     /// resume.
@@ -143,7 +143,7 @@ pub struct Prepared {
 
 /// Claims the run's outputs (its directory, `config` as an input that
 /// must not be one of them) and makes the stages' configurations, with
-/// engines as `resolve` chooses them. Nothing is written and no engine
+/// engines as `resolve` chooses them. No stage runs and no engine
 /// starts. With `repair`, journal lines that cannot be trusted are
 /// dropped instead of refused.
 pub fn prepare(
