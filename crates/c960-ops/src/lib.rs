@@ -2,4 +2,5 @@
 //! layer): the binary parses flags, calls one function here, and prints.
 
 pub mod draw;
+pub mod run;
 pub mod slurm;

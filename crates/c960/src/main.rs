@@ -7,10 +7,10 @@
 //! 1 for anything else.
 //!
 //! To follow `c960 run` from the command line to the files it writes,
-//! start at `cli::RunArgs`, then `cmd/run/` (its module doc walks through
-//! the stages), which calls `c960-sweep` and `c960-selfplay` (both run
-//! their work on `c960-runner`, writing through `c960-store`) and
-//! `c960-report`.
+//! start at `cli::RunArgs`, then `cmd/run/`, which hands the run to
+//! `c960-ops` (its `run` module doc walks through the stages), which calls
+//! `c960-sweep` and `c960-selfplay` (both run their work on `c960-runner`,
+//! writing through `c960-store`) and `c960-report`.
 
 mod cli;
 mod cmd;
@@ -135,6 +135,7 @@ fn exit_code(err: &anyhow::Error) -> u8 {
             || cause.is::<c960_core::DrawError>()
             || cause.is::<c960_core::DiceError>()
             || cause.is::<cli::InputError>()
+            || cause.is::<c960_ops::run::InputError>()
             || cause
                 .downcast_ref::<c960_ops::draw::DrawError>()
                 .is_some_and(c960_ops::draw::DrawError::is_bad_input)
