@@ -18,6 +18,15 @@
 //! so intervals and tests use that t. When the `s_i²` vary no more than
 //! chance allows, `d0` is infinite and every unit gets the pooled `s0²`
 //! with normal intervals.
+//!
+//! When the variances grow or shrink with a covariate of the unit (its
+//! level, as gene-wise variances do with expression in limma's
+//! `eBayes(trend = TRUE)`, Smyth 2004 §6 and Law et al. 2014), the prior's
+//! scale may follow it: `log s0²(x)` is a straight line in the covariate,
+//! fitted by least squares to the same `log s_i²` terms, and `d0` comes
+//! from their spread about that line. A unit is then pulled toward the
+//! typical variance *of units like it*, not of all units
+//! ([`VariancePrior::fit_along`], [`VariancePrior::posterior_at`]).
 
 use serde::Serialize;
 use statrs::function::gamma::digamma;
@@ -34,6 +43,24 @@ pub struct VariancePrior {
     /// The units the prior was fitted from (those with a residual
     /// variance).
     pub units: usize,
+    /// How the scale follows a covariate, when it was fitted along one.
+    pub trend: Option<Trend>,
+}
+
+/// The prior's scale along a covariate: `log s0²(x) = log scale +
+/// slope · (x − centre)`, with `x` held within the covariates fitted
+/// (`low..=high`), so that no unit is given a variance extrapolated beyond
+/// the units seen.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Trend {
+    /// The change of `log s0²` per unit of the covariate.
+    pub slope: f64,
+    /// The covariates' mean, where the prior's `scale` applies.
+    pub centre: f64,
+    /// The smallest covariate fitted.
+    pub low: f64,
+    /// The largest covariate fitted.
+    pub high: f64,
 }
 
 /// An infinite prior degree of freedom is written as `null` (JSON has no
@@ -66,14 +93,29 @@ impl VariancePrior {
     /// # Panics
     /// When `s2` and `df` differ in length.
     #[must_use]
-    #[allow(clippy::cast_precision_loss)]
     pub fn fit(s2: &[f64], df: &[f64]) -> Option<VariancePrior> {
+        Self::fit_along(s2, df, None)
+    }
+
+    /// As [`VariancePrior::fit`], with the scale following `covariate`
+    /// (one per unit) when it is given: `log s0²` a least-squares line in
+    /// it, `d0` from the spread about the line (its residual degrees of
+    /// freedom `n − 2`). Units whose covariate is not finite are left out
+    /// of the fit; with fewer than three units left, or all at one
+    /// covariate, no trend is fitted.
+    ///
+    /// # Panics
+    /// When `s2`, `df` and `covariate` differ in length.
+    #[must_use]
+    #[allow(clippy::cast_precision_loss)]
+    pub fn fit_along(s2: &[f64], df: &[f64], covariate: Option<&[f64]>) -> Option<VariancePrior> {
         assert_eq!(s2.len(), df.len(), "variances and degrees of freedom");
-        let units: Vec<(f64, f64)> = s2
-            .iter()
-            .zip(df)
-            .filter(|(s, d)| **d > 0.0 && s.is_finite() && **s >= 0.0)
-            .map(|(s, d)| (*s, *d))
+        if let Some(x) = covariate {
+            assert_eq!(s2.len(), x.len(), "variances and covariates");
+        }
+        let units: Vec<(f64, f64, f64)> = (0..s2.len())
+            .map(|i| (s2[i], df[i], covariate.map_or(0.0, |x| x[i])))
+            .filter(|(s, d, x)| *d > 0.0 && s.is_finite() && *s >= 0.0 && x.is_finite())
             .collect();
         if units.is_empty() {
             return None;
@@ -85,54 +127,113 @@ impl VariancePrior {
         let n = units.len() as f64;
         let e: Vec<f64> = units
             .iter()
-            .map(|&(s, d)| s.max(floor).ln() - digamma(d / 2.0) + (d / 2.0).ln())
+            .map(|&(s, d, _)| s.max(floor).ln() - digamma(d / 2.0) + (d / 2.0).ln())
             .collect();
         let mean = e.iter().sum::<f64>() / n;
-        let spread = if units.len() > 1 {
-            e.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
+        let x: Vec<f64> = units.iter().map(|u| u.2).collect();
+        let trend = covariate.and_then(|_| line(&x, &e));
+        let fitted = |i: usize| trend.map_or(mean, |t| mean + t.slope * (x[i] - t.centre));
+        let lost = if trend.is_some() { 2.0 } else { 1.0 };
+        let spread = if n > lost {
+            (0..units.len())
+                .map(|i| (e[i] - fitted(i)).powi(2))
+                .sum::<f64>()
+                / (n - lost)
         } else {
             0.0
         };
         let chance = units.iter().map(|u| trigamma(u.1 / 2.0)).sum::<f64>() / n;
         let excess = spread - chance;
-        if excess > 0.0 {
-            let df = 2.0 * trigamma_inverse(excess);
-            let scale = (mean + digamma(df / 2.0) - (df / 2.0).ln()).exp();
-            Some(VariancePrior {
-                df,
-                scale,
-                units: units.len(),
-            })
+        let df = if excess > 0.0 {
+            2.0 * trigamma_inverse(excess)
         } else {
-            Some(VariancePrior {
-                df: f64::INFINITY,
-                scale: mean.exp(),
-                units: units.len(),
-            })
+            f64::INFINITY
+        };
+        let shift = if df.is_finite() {
+            digamma(df / 2.0) - (df / 2.0).ln()
+        } else {
+            0.0
+        };
+        Some(VariancePrior {
+            df,
+            scale: (mean + shift).exp(),
+            units: units.len(),
+            trend,
+        })
+    }
+
+    /// The prior's scale at covariate `x` (held within the covariates
+    /// fitted); its one scale when no trend was fitted.
+    #[must_use]
+    pub fn scale_at(&self, x: f64) -> f64 {
+        match self.trend {
+            Some(t) if x.is_finite() => {
+                self.scale * (t.slope * (x.clamp(t.low, t.high) - t.centre)).exp()
+            }
+            _ => self.scale,
         }
     }
 
     /// The posterior of a unit with residual variance `s2` on `df` degrees
-    /// of freedom (`df` 0: the prior alone).
+    /// of freedom (`df` 0: the prior alone), at the prior's one scale.
     #[must_use]
     pub fn posterior(&self, s2: f64, df: f64) -> Moderated {
+        self.moderate(self.scale, s2, df)
+    }
+
+    /// The posterior of a unit at covariate `x`: as
+    /// [`VariancePrior::posterior`] with the scale of units like it
+    /// ([`VariancePrior::scale_at`]).
+    #[must_use]
+    pub fn posterior_at(&self, s2: f64, df: f64, x: f64) -> Moderated {
+        self.moderate(self.scale_at(x), s2, df)
+    }
+
+    fn moderate(&self, scale: f64, s2: f64, df: f64) -> Moderated {
         if !self.df.is_finite() {
             return Moderated {
-                variance: self.scale,
+                variance: scale,
                 df: f64::INFINITY,
             };
         }
         if df <= 0.0 || !s2.is_finite() {
             return Moderated {
-                variance: self.scale,
+                variance: scale,
                 df: self.df,
             };
         }
         Moderated {
-            variance: (self.df * self.scale + df * s2) / (self.df + df),
+            variance: (self.df * scale + df * s2) / (self.df + df),
             df: self.df + df,
         }
     }
+}
+
+/// The least-squares line of `y` on `x` (slope about the mean of `x`);
+/// `None` with fewer than three points or no spread in `x`.
+#[allow(clippy::cast_precision_loss)]
+fn line(x: &[f64], y: &[f64]) -> Option<Trend> {
+    if x.len() < 3 {
+        return None;
+    }
+    let n = x.len() as f64;
+    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
+    let sxx: f64 = x.iter().map(|v| (v - mx).powi(2)).sum();
+    if sxx <= 0.0 || !sxx.is_finite() {
+        return None;
+    }
+    let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let (low, high) = x
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+            (l.min(*v), h.max(*v))
+        });
+    Some(Trend {
+        slope: sxy / sxx,
+        centre: mx,
+        low,
+        high,
+    })
 }
 
 /// The trigamma function `ψ'(x)`, the derivative of the digamma function,
@@ -222,11 +323,50 @@ mod tests {
     }
 
     #[test]
+    fn a_prior_whose_scale_follows_a_covariate_is_recovered() {
+        let mut rng = Rng::new(12);
+        // True scale exp(0.05·x) about x = 0..40: from 1 to e² (7.4).
+        let x: Vec<f64> = (0..20_000).map(|i| f64::from(i % 41)).collect();
+        let s2: Vec<f64> = x
+            .iter()
+            .map(|x| (0.05 * x).exp() * variances(1, 7, Some(12), 1.0, &mut rng)[0])
+            .collect();
+        let df = vec![7.0; s2.len()];
+        let prior = VariancePrior::fit_along(&s2, &df, Some(&x)).unwrap();
+        let trend = prior.trend.unwrap();
+        assert!((trend.slope - 0.05).abs() < 0.003, "{prior:?}");
+        assert!((prior.df - 12.0).abs() < 1.5, "{prior:?}");
+        assert!((prior.scale_at(0.0) - 1.0).abs() < 0.05, "{prior:?}");
+        assert!(
+            (prior.scale_at(40.0) / (2.0f64).exp() - 1.0).abs() < 0.05,
+            "{prior:?}"
+        );
+        // Held within the covariates fitted.
+        assert_eq!(
+            prior.scale_at(400.0).to_bits(),
+            prior.scale_at(40.0).to_bits()
+        );
+        // Without the covariate the trend reads as extra spread: a smaller d0.
+        let flat = VariancePrior::fit(&s2, &df).unwrap();
+        assert!(flat.trend.is_none() && flat.df < prior.df - 2.0, "{flat:?}");
+        // The posterior of a unit follows the scale at its covariate.
+        let (low, high) = (
+            prior.posterior_at(1.0, 7.0, 0.0),
+            prior.posterior_at(1.0, 7.0, 40.0),
+        );
+        assert!(high.variance > 3.0 * low.variance, "{low:?} {high:?}");
+        // One covariate for all: no trend can be fitted.
+        let same = VariancePrior::fit_along(&s2, &df, Some(&vec![3.0; s2.len()])).unwrap();
+        assert!(same.trend.is_none());
+    }
+
+    #[test]
     fn the_posterior_pulls_each_variance_toward_the_prior() {
         let prior = VariancePrior {
             df: 14.0,
             scale: 1.0,
             units: 960,
+            trend: None,
         };
         let wide = prior.posterior(4.0, 7.0);
         assert!((wide.variance - 2.0).abs() < 1e-12 && (wide.df - 21.0).abs() < 1e-12);

@@ -13,7 +13,7 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// Literals allowed to hold such a plural, by file and literal: words of
 /// records written by earlier versions, read back to verify them.
 const EARLIER_FORMS: &[(&str, &str)] =
-    &[("crates/c960/src/cmd/draw/record.rs", "\"at most {}(s)\"")];
+    &[("crates/c960-ops/src/draw/record.rs", "\"at most {}(s)\"")];
 
 /// The workspace's root (two levels above this crate).
 fn workspace() -> PathBuf {

@@ -329,8 +329,11 @@ mod tests {
             "stockfish-npm@17.x",
             "stockfish-npm@1.2.3.4",
         ] {
-            let err = bad.parse::<EngineName>().unwrap_err();
-            assert!(err.to_string().contains("version"), "{err}");
+            let err = bad.parse::<EngineName>().unwrap_err().to_string();
+            assert!(
+                err.contains("its version is not one to three numbers separated by dots"),
+                "{err}"
+            );
         }
     }
 }

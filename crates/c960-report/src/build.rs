@@ -11,7 +11,7 @@ use c960_store::{DirLock, GAMES_TABLE, check_parquet, quietly};
 
 use crate::{
     ReportError, RunKind, Source, Trees, agreement, balance, chart_data, dfrc, downloads, join,
-    lock_dir, per_position,
+    per_position,
     site::{self, TREE_PLIES, TREE_SHARE},
     write_table,
 };
@@ -81,7 +81,7 @@ pub fn build_with(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Bui
     }
     let mut locks = Vec::new();
     for dir in runs {
-        locks.push(DirLock::shared(lock_dir(dir))?);
+        locks.push(DirLock::shared(c960_store::lock_dir(dir))?);
     }
     let swap = crate::swap::Swap::begin(out)?;
     let built = match quietly(|| {

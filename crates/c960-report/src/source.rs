@@ -64,19 +64,6 @@ pub fn manifest_path(input: &Path) -> PathBuf {
     input.with_file_name(format!("{prefix}{MANIFEST_FILE}"))
 }
 
-/// The directory whose lock guards the run `input`: the run directory, or
-/// the directory holding a table given on its own.
-#[must_use]
-pub fn lock_dir(input: &Path) -> &Path {
-    if !input.is_file() {
-        return input;
-    }
-    match input.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    }
-}
-
 /// Reads the manifest of the run `input` (a run directory, or a sweep
 /// table given on its own) and labels it.
 pub fn source(input: &Path) -> Result<Source, ReportError> {

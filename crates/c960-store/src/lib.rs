@@ -61,7 +61,7 @@ pub use frame::Frame;
 pub use game_slices::{GameSlices, SLICE_ROWS};
 pub use input::{check_input, open_input, read_input};
 pub use journal::{Check, DroppedLine, Journal, JournalError, Key, Validation};
-pub use lock::{DirLock, LOCK_FILE, LockError};
+pub use lock::{DirLock, LOCK_FILE, LockError, lock_dir};
 pub use manifest::{
     AdaptiveRule, BALANCE_CSV, BookContents, BookKind, BookManifest, EngineRecord, FailedPosition,
     FailedUnit, GAMES_TABLE, IMPORT_SUMMARY_FILE, ImportManifest, JOURNAL_FILE, MANIFEST_FILE,

@@ -101,11 +101,13 @@ impl DirLock {
         };
         let command: Vec<String> = std::env::args().collect();
         let record = format!("{}\n{}\n", process::id(), command.join(" "));
-        file.set_len(0).map_err(io_error)?;
+        // Written over what is there, then cut to its length, so that the
+        // file is never empty while a holder is named in it. The holder's
+        // name is a courtesy: a full disk must not stop the run here, the
+        // lock itself is already held.
         file.seek(SeekFrom::Start(0)).map_err(io_error)?;
-        // The holder's name is a courtesy: a full disk must not stop the run
-        // here, the lock itself is already held.
-        let _ = file.write_all(record.as_bytes());
+        let named = file.write_all(record.as_bytes()).is_ok();
+        let _ = file.set_len(if named { record.len() as u64 } else { 0 });
         Ok(DirLock {
             file: Some(file),
             exclusive: true,
@@ -168,6 +170,19 @@ impl Drop for DirLock {
             }
             let _ = file.unlock();
         }
+    }
+}
+
+/// The directory whose lock guards `input`: a run directory itself, or
+/// the directory of a table (or anything else) given on its own.
+#[must_use]
+pub fn lock_dir(input: &Path) -> &Path {
+    if input.is_dir() {
+        return input;
+    }
+    match input.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
     }
 }
 
@@ -247,10 +262,21 @@ fn not_a_lock_file(kind: fs::FileType) -> io::Error {
     crate::bad_input(format!("it is {what}; c960 locks only regular files"))
 }
 
-/// The holder named in a lock file, if it is still running.
+/// The holder named in a lock file, if it is still running. A writer
+/// names itself just after it takes the lock, so an empty file is read
+/// again a few times before the holder is left unnamed (a reader never
+/// names itself).
 fn holder(file: &mut File) -> String {
     let mut text = String::new();
-    let _ = file.read_to_string(&mut text);
+    for _ in 0..5 {
+        text.clear();
+        let _ = file.seek(SeekFrom::Start(0));
+        let _ = file.read_to_string(&mut text);
+        if !text.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     let mut lines = text.lines();
     let pid = lines.next().and_then(|p| p.trim().parse::<u32>().ok());
     let command = lines.next().unwrap_or("").trim();
@@ -263,7 +289,7 @@ fn holder(file: &mut File) -> String {
                 format!("process {pid} ({command})")
             }
         }
-        _ => "another c960 process reading it".to_owned(),
+        _ => "another c960 process".to_owned(),
     }
 }
 

@@ -149,10 +149,6 @@ fn the_report_computes_no_statistics() {
 /// which computes anything.
 const RENDERED_BALANCE_TYPES: [&str; 2] = ["verdict::Verdict", "consensus::RaterError"];
 
-/// The report's modules that still compute through `c960_balance` and are
-/// the next to move into `c960-verdict`.
-const STILL_COMPUTING_IN_THE_REPORT: [&str; 1] = ["crates/c960-report/src/agreement/"];
-
 /// The paths `text` names after a `c960_balance::`, groups expanded:
 /// `{means::{mean, sd}, LEVEL}` gives `means::mean`, `means::sd` and
 /// `LEVEL`; the rest of `text` after them.
@@ -214,11 +210,6 @@ fn the_report_names_no_statistics_of_c960_balance() {
     let files: Vec<(String, String)> = source_files(false)
         .into_iter()
         .filter(|(name, _)| name.starts_with("crates/c960-report/src/"))
-        .filter(|(name, _)| {
-            !STILL_COMPUTING_IN_THE_REPORT
-                .iter()
-                .any(|p| name.starts_with(p))
-        })
         .collect();
     assert!(!files.is_empty());
     let mut named = Vec::new();

@@ -48,9 +48,26 @@ fn a_second_writer_is_refused_at_once_naming_the_holder() {
     let a = DirLock::shared(&run).unwrap();
     let b = DirLock::shared(&run).unwrap();
     let err = DirLock::exclusive(&run).unwrap_err().to_string();
-    assert!(err.contains("reading it"), "{err}");
+    assert!(err.contains("is in use by another c960 process"), "{err}");
     drop((a, b));
     DirLock::exclusive(&run).unwrap();
+}
+
+#[test]
+fn a_holder_is_named_over_an_older_record_without_its_tail() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    fs::create_dir(&run).unwrap();
+    let lock = run.join(".c960.lock");
+    // A record longer than any this process writes, left by a crash.
+    fs::write(&lock, format!("999999\n{}\n", "c960 sweep ".repeat(400))).unwrap();
+    let held = DirLock::exclusive(&run).unwrap();
+    let text = fs::read_to_string(&lock).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(std::process::id().to_string().as_str()));
+    assert!(!lines.next().unwrap().contains("c960 sweep"), "{text}");
+    assert_eq!(lines.next(), None, "{text}");
+    drop(held);
 }
 
 #[test]

@@ -29,6 +29,10 @@ pub enum VerdictError {
     /// Raters that cannot be combined (named).
     #[error(transparent)]
     Raters(#[from] c960_balance::consensus::RaterError),
+    /// A run still being written (its writer named), or a lock that
+    /// cannot be taken.
+    #[error(transparent)]
+    Lock(#[from] c960_store::LockError),
 }
 
 impl From<ColumnsError> for VerdictError {

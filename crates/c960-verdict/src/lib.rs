@@ -27,6 +27,7 @@
 //!
 //! The report renders these; it computes none of them.
 
+pub mod agreement;
 pub mod balance;
 pub mod dfrc;
 mod drawish;

@@ -2,4 +2,6 @@
 //! table's reader and the fair ranking.
 
 mod fair;
+mod locks;
+mod sweep_cells;
 mod table;

@@ -7,10 +7,10 @@
 //! 1 for anything else.
 //!
 //! To follow `c960 run` from the command line to the files it writes,
-//! start at `cli::RunArgs`, then `cmd/run/` (its module doc walks through
-//! the stages), which calls `c960-sweep` and `c960-selfplay` (both run
-//! their work on `c960-runner`, writing through `c960-store`) and
-//! `c960-report`.
+//! start at `cli::RunArgs`, then `cmd/run/`, which hands the run to
+//! `c960-ops` (its `run` module doc walks through the stages), which calls
+//! `c960-sweep` and `c960-selfplay` (both run their work on `c960-runner`,
+//! writing through `c960-store`) and `c960-report`.
 
 mod cli;
 mod cmd;
@@ -135,6 +135,13 @@ fn exit_code(err: &anyhow::Error) -> u8 {
             || cause.is::<c960_core::DrawError>()
             || cause.is::<c960_core::DiceError>()
             || cause.is::<cli::InputError>()
+            || cause.is::<c960_ops::run::InputError>()
+            || cause
+                .downcast_ref::<c960_ops::draw::DrawError>()
+                .is_some_and(c960_ops::draw::DrawError::is_bad_input)
+            || cause
+                .downcast_ref::<c960_ops::slurm::SlurmError>()
+                .is_some_and(c960_ops::slurm::SlurmError::is_bad_input)
             || cause
                 .downcast_ref::<c960_runner::RunError>()
                 .is_some_and(c960_runner::RunError::is_bad_input)
@@ -204,7 +211,7 @@ const LONGEST_WORD: usize = 160;
 
 /// Shortens every word (run of non-space characters) longer than
 /// [`LONGEST_WORD`] characters to its first 100 and last 40 characters
-/// around an ellipsis, with its length: a 100 KB argument echoed in an error
+/// around a bracketed ellipsis, with its length: a 100 KB argument echoed in an error
 /// stays readable, and a long path keeps its file name.
 fn clip_long_words(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(4096));
@@ -214,12 +221,14 @@ fn clip_long_words(message: &str) -> String {
         let (word, tail) = rest.split_at(end);
         let chars = word.chars().count();
         if chars > LONGEST_WORD {
+            // A bracketed ellipsis marks what was left out: between digits
+            // a bare one would read as a range.
             out.extend(word.chars().take(100));
-            out.push('…');
+            out.push_str("[…]");
             out.extend(word.chars().skip(chars - 40));
             out.push_str(" (");
             out.push_str(&chars.to_string());
-            out.push_str(" characters)");
+            out.push_str(" characters, shortened)");
         } else {
             out.push_str(word);
         }

@@ -361,6 +361,14 @@ fn book_exits_refuses_bad_input_in_one_line() {
     assert!(line.contains("outside the engine's range"), "{line}");
     let line = dir.bad_input(&builtin(&["--draw-rate", "40..101"]));
     assert!(line.contains("outside the engine's range 0..100"), "{line}");
+    // A quota of none is refused as the flags are read, before any search.
+    for quota in ["--count", "--per-start"] {
+        let line = dir.bad_input(&builtin(&["--cp", "90..120", quota, "0"]));
+        assert!(
+            line.contains(quota) && line.contains("at least 1"),
+            "{line}"
+        );
+    }
     assert!(
         !dir.file("run").exists(),
         "refused before any engine starts"

@@ -105,6 +105,15 @@ fn two_runs_on_one_directory_one_is_refused_and_the_other_is_intact() {
         report.stderr
     );
     assert!(!dir.file("site").exists());
+    // Nor do the verdicts.
+    let balance = dir.run(&["balance", "--sweep", "out", "--out", "verdicts"]);
+    assert_eq!(balance.code, 1, "{}", balance.stderr);
+    assert!(
+        balance.stderr.contains("in use by process"),
+        "{}",
+        balance.stderr
+    );
+    assert!(!dir.file("verdicts").exists());
 
     let status = first.wait().unwrap();
     assert!(status.success());

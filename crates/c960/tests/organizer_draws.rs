@@ -338,7 +338,7 @@ fn draw_verify_checks_a_balance_filtered_record_against_its_table() {
     ]);
     let out = dir.ok(&["draw", "--verify", "v4/draw.json", "--balance", &v4]);
     assert!(
-        out.contains("390 positions kept by verdict balanced"),
+        out.contains("397 positions kept by verdict balanced"),
         "{out}"
     );
 }

@@ -312,3 +312,27 @@ fn compare_refuses_statistics_that_overflow() {
         "{line}"
     );
 }
+
+#[test]
+fn balance_prints_a_hostile_engine_name_escaped() {
+    let dir = Dir::new();
+    let sps: Vec<u32> = (0..960).collect();
+    let hostile = "Evil\u{1b}]0;owned\u{7}\u{1b}[2J\u{202e}enigne";
+    sweep(&dir, "a.parquet", hostile, "Hash=16", &sps, &|sp| {
+        truth(sp) + f64::from((sp * 5) % 29)
+    });
+    sweep(&dir, "b.parquet", "Engine B", "Hash=16", &sps, &view_b);
+    sweep(&dir, "c.parquet", "Engine C", "Hash=16", &sps, &view_c);
+    let run = balance(&dir, &["a.parquet", "b.parquet", "c.parquet"], "out");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for (what, text) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+        assert!(!text.contains('\u{1b}'), "an escape on {what}: {text:?}");
+        assert!(!text.contains('\u{7}'), "a bell on {what}: {text:?}");
+        assert!(
+            !text.contains('\u{202e}'),
+            "a direction control on {what}: {text:?}"
+        );
+    }
+    // The engine is still named, its controls shown as text.
+    assert!(run.stdout.contains("Evil"), "{}", run.stdout);
+}

@@ -330,7 +330,7 @@ fn the_summary_ends_with_the_agreement_with_the_published_v4() {
     assert!((-1.0..=1.0).contains(&r) && low <= r && r <= high, "{line}");
 }
 
-/// The v4 consensus built into the binary (`src/cmd/run/v4-consensus.csv`)
+/// The v4 consensus built into the binary (`crates/c960-ops/src/run/v4-consensus.csv`)
 /// is the published one, value for value as its text.
 #[test]
 fn the_built_in_v4_consensus_is_the_published_one() {
@@ -349,7 +349,7 @@ fn the_built_in_v4_consensus_is_the_published_one() {
         .collect();
     let built_in = fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/src/cmd/run/v4-consensus.csv"
+        "/../c960-ops/src/run/v4-consensus.csv"
     ))
     .unwrap();
     let rows: Vec<&str> = built_in

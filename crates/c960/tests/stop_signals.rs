@@ -60,18 +60,6 @@ fn running(pid: u32) -> bool {
     })
 }
 
-/// The engines c960 (`pid`) started, once it started them.
-fn engines_of(pid: u32) -> Vec<u32> {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let engines = children_of(pid);
-        if !engines.is_empty() || Instant::now() > deadline {
-            return engines;
-        }
-        thread::sleep(Duration::from_millis(50));
-    }
-}
-
 /// The engines of `pid`'s pool of two once both run, and a moment more
 /// for each to receive its search: a Ctrl-C before any search is under
 /// way stops at once (nothing to wait for), which is not what the tests
@@ -144,8 +132,11 @@ fn a_second_ctrl_c_quits_at_once_even_when_stderr_cannot_be_written() {
 fn engines_die_with_c960_killed_at_once() {
     let dir = Dir::new();
     let mut c960 = hung_sweep(&dir, Stdio::null());
-    let engines = engines_of(c960.id());
-    assert!(!engines.is_empty(), "the engines started");
+    // Both engines hung in a search, no longer reading their input: an
+    // engine waiting for a command would end on its own when c960's end
+    // closes its input, and prove nothing.
+    let engines = pool_searching(c960.id());
+    assert_eq!(engines.len(), 2, "the two engines of the pool started");
     c960.kill().unwrap();
     c960.wait().unwrap();
     let gone = all_end(&engines);

@@ -361,3 +361,24 @@ fn a_phrase_with_backticks_keeps_verify_md_code_blocks_whole() {
     let prose: String = verify.lines().take(4).collect();
     assert!(!prose.contains("```"), "{prose}");
 }
+
+#[test]
+fn a_title_or_phrase_with_a_control_of_text_direction_is_refused() {
+    let dir = Dir::new();
+    for (flag, value) in [
+        ("--title", "Club \u{202e}nepO"),
+        ("--venue", "Hall\u{2066} B"),
+        ("--phrase", "Round \u{202e}one"),
+    ] {
+        let mut args = vec!["tournament", "--rounds", "1", "--out", "kit", flag, value];
+        if flag != "--phrase" {
+            args.extend(["--seed", "3"]);
+        }
+        let line = dir.bad_input(&args);
+        assert!(
+            line.contains(&format!("{flag} holds a control of text direction")),
+            "{line}"
+        );
+        assert!(!dir.file("kit").exists(), "no kit for {flag}");
+    }
+}

@@ -42,8 +42,10 @@
 //! variance above is only the average: each position's interval is scaled
 //! by how much its raters actually disagree there (Cochran's `Q` of its
 //! views over its degrees of freedom, the ratio of their disagreement to
-//! the model's), moderated toward all positions' ratios by empirical Bayes
-//! (a scaled inverse-χ² prior fitted from the 960 ratios, Smyth 2004; see
+//! the model's), moderated toward the ratios of positions of its size by
+//! empirical Bayes (a scaled inverse-χ² prior fitted from the 960 ratios,
+//! Smyth 2004, whose scale follows the size of the position's estimate, as
+//! raters that differ in scale disagree more the larger the advantage; see
 //! [`crate::moderate`]). A position whose raters agree gets a narrower
 //! interval than one where they scatter, and both use Student's t on the
 //! prior's degrees of freedom plus the position's own ([`Moderation`]).
@@ -264,6 +266,14 @@ pub fn prepare(engines: &[EngineMeans]) -> Result<(Vec<EngineMeans>, Vec<Merged>
         }
     }
     raters::check_bounds(engines)?;
+    // The direction is checked before copies are merged too: a copy of an
+    // honest rater is evidence against a flipped one, which two raters
+    // left after merging could not tell apart.
+    if engines.len() > 2 {
+        let means: Vec<Vec<Option<f64>>> = engines.iter().map(|e| e.means.clone()).collect();
+        let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+        raters::check_direction(&means, &names)?;
+    }
     let (kept, merged) = raters::merge_copies(engines);
     if kept.len() > 1 {
         raters::check_each(&kept)?;
@@ -282,7 +292,8 @@ pub fn prepare(engines: &[EngineMeans]) -> Result<(Vec<EngineMeans>, Vec<Merged>
 /// disagreement there: Cochran's Q of its views (with each rater's
 /// modelled variance) over its degrees of freedom, a ratio that is about 1
 /// where they disagree as the model says, moderated toward the ratios of
-/// all positions by empirical Bayes ([`crate::moderate`], Smyth 2004), as
+/// positions of its size by empirical Bayes ([`crate::moderate`], Smyth
+/// 2004, the prior's scale a log-linear trend in the size), as
 /// the between-study variance of a random-effects meta-analysis is
 /// rescaled by Hartung–Knapp–Sidik–Jonkman. The interval and the
 /// verdicts then use Student's t on the moderated degrees of freedom
@@ -329,15 +340,17 @@ pub fn consensus(
                 .collect()
         })
         .collect();
-    let spreads = disagreement(&common_scale, &variance);
-    let moderation = moderation(&spreads);
     let rater_weights: Vec<f64> = (0..engines.len()).map(weight_of).collect();
+    let spreads = disagreement(&common_scale, &variance);
+    let sizes = sizes(&common_scale, &rater_weights, reference.mean, to_reference);
+    let moderation = moderation(&spreads, &sizes);
     let estimates = combine(
         &common_scale,
         &Combination {
             weights: &rater_weights,
             variance: &variance,
             spreads: &spreads,
+            sizes: &sizes,
             moderation: &moderation,
             centre: reference.mean,
             to_reference,
@@ -380,6 +393,8 @@ struct Combination<'a> {
     variance: &'a [f64],
     /// Each position's disagreement ratio and its degrees of freedom.
     spreads: &'a [(f64, f64)],
+    /// Each position's size ([`sizes`]), the covariate of the prior.
+    sizes: &'a [f64],
     /// The prior the ratios are moderated toward.
     moderation: &'a Moderation,
     /// The reference rater's mean, where the common scale's 0 lies.
@@ -414,8 +429,8 @@ fn combine(views: &[Vec<Option<f64>>], c: &Combination<'_>) -> Vec<Option<Estima
     };
     views
         .iter()
-        .zip(c.spreads)
-        .map(|(position, &(spread, own_df))| {
+        .zip(c.spreads.iter().zip(c.sizes))
+        .map(|(position, (&(spread, own_df), &size))| {
             let (mut sw, mut swu, mut swwv, mut count) = (0.0, 0.0, 0.0, 0);
             for (e, view) in position.iter().enumerate() {
                 if let Some(value) = view {
@@ -440,7 +455,7 @@ fn combine(views: &[Vec<Option<f64>>], c: &Combination<'_>) -> Vec<Option<Estima
                         moderated: f64::NAN,
                     };
                 }
-                let moderated = c.moderation.prior.posterior(spread, own_df);
+                let moderated = c.moderation.prior.posterior_at(spread, own_df, size);
                 let se = (swwv * moderated.variance / (sw * sw)).sqrt() * c.to_reference;
                 let half = critical_value(moderated.df) * se;
                 Estimate {
@@ -503,20 +518,41 @@ fn disagreement(views: &[Vec<Option<f64>>], variance: &[f64]) -> Vec<(f64, f64)>
         .collect()
 }
 
-/// The [`Moderation`] of the positions' disagreement `ratios` (each with
-/// its degrees of freedom).
-fn moderation(ratios: &[(f64, f64)]) -> Moderation {
-    let (s2, df): (Vec<f64>, Vec<f64>) = ratios
+/// Each position's size: how far its weighted mean view lies from 0 on
+/// the reference rater's scale (equal chances, for centipawns); NaN
+/// without a view. Raters that differ in scale disagree more the further a
+/// position is from 0, so the prior of the disagreement follows it.
+fn sizes(views: &[Vec<Option<f64>>], weights: &[f64], centre: f64, to_reference: f64) -> Vec<f64> {
+    views
         .iter()
-        .filter(|(s, d)| *d > 0.0 && s.is_finite())
-        .copied()
+        .map(|position| {
+            let (sw, swu) = position
+                .iter()
+                .zip(weights)
+                .filter_map(|(u, w)| Some((*w, w * (*u)?)))
+                .fold((0.0, 0.0), |(a, b), (w, wu)| (a + w, b + wu));
+            (centre + swu / sw * to_reference).abs()
+        })
+        .collect()
+}
+
+/// The [`Moderation`] of the positions' disagreement `ratios` (each with
+/// its degrees of freedom), its prior's scale following the positions'
+/// `sizes`.
+fn moderation(ratios: &[(f64, f64)], sizes: &[f64]) -> Moderation {
+    let ((s2, df), x): ((Vec<f64>, Vec<f64>), Vec<f64>) = ratios
+        .iter()
+        .zip(sizes)
+        .filter(|((s, d), x)| *d > 0.0 && s.is_finite() && x.is_finite())
+        .map(|(&(s, d), &x)| ((s, d), x))
         .unzip();
     let total: f64 = df.iter().sum();
     let q: f64 = s2.iter().zip(&df).map(|(s, d)| s * d).sum();
-    let prior = VariancePrior::fit(&s2, &df).unwrap_or(VariancePrior {
+    let prior = VariancePrior::fit_along(&s2, &df, Some(&x)).unwrap_or(VariancePrior {
         df: f64::INFINITY,
         scale: 1.0,
         units: 0,
+        trend: None,
     });
     Moderation {
         pooled: if total > 0.0 { q / total } else { 1.0 },

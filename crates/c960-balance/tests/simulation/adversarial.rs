@@ -181,6 +181,29 @@ fn a_sign_flipped_rater_is_refused() {
 }
 
 #[test]
+fn a_sign_flip_beside_copies_is_blamed_on_the_flipped_rater() {
+    // An honest rater, its exact copy and a flipped one: once the copies
+    // are merged, two raters run against each other, but the copy already
+    // said which one is honest.
+    let error = refusal(|raters| {
+        raters.truncate(1);
+        let mut copy = raters[0].clone();
+        copy.name = "copy".to_owned();
+        let mut flipped = raters[0].clone();
+        flipped.name = "flipped".to_owned();
+        for m in flipped.means.iter_mut().flatten() {
+            *m = -*m;
+        }
+        raters.push(copy);
+        raters.push(flipped);
+    });
+    assert!(
+        matches!(&error, RaterError::AgainstTheOthers { rater, .. } if rater == "flipped"),
+        "{error}"
+    );
+}
+
+#[test]
 fn a_constant_rater_is_refused() {
     let error = refusal(|raters| {
         let mut constant = raters[0].clone();

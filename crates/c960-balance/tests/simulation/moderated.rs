@@ -54,18 +54,27 @@ enum Spread {
     /// Log-normal with this standard deviation of the log: a shape the
     /// model does not assume.
     LogNormal(f64),
+    /// Scaled inverse-χ² with these degrees of freedom, times `e^{g·(t −
+    /// 34)}` for a position of true balance `t` cp: raters disagree more
+    /// the larger the advantage, as v4's do (their variance about doubles
+    /// from the fairest tenth to the least fair).
+    Growing(u32, f64),
 }
 
 impl Spread {
-    fn draw(self, rng: &mut Rng) -> f64 {
+    fn draw(self, truth: f64, rng: &mut Rng) -> f64 {
         match self {
-            Spread::InverseChiSquare(d0) => {
-                let chi2: f64 = (0..d0).map(|_| rng.normal().powi(2)).sum();
-                f64::from(d0 - 2) / chi2
-            }
+            Spread::InverseChiSquare(d0) => inverse_chi_square(d0, rng),
             Spread::LogNormal(sd) => (sd * rng.normal() - sd * sd / 2.0).exp(),
+            Spread::Growing(d0, g) => inverse_chi_square(d0, rng) * (g * (truth - 34.0)).exp(),
         }
     }
+}
+
+/// A scaled inverse-χ² draw with `d0` degrees of freedom and mean 1.
+fn inverse_chi_square(d0: u32, rng: &mut Rng) -> f64 {
+    let chi2: f64 = (0..d0).map(|_| rng.normal().powi(2)).sum();
+    f64::from(d0 - 2) / chi2
 }
 
 /// Raters' means for the positions `truth` whose own views are scaled by
@@ -125,6 +134,10 @@ struct Figures {
     /// By decile of the true disagreement factor (what the simulation
     /// knows).
     by_truth: Deciles,
+    /// By decile of the true balance's size (its distance from equal
+    /// chances), which the prior's covariate estimates. (Deciles of the
+    /// estimate itself would select positions by their error.)
+    by_size: Deciles,
     /// The interval with the disagreement pooled over all positions (one
     /// width for every position), by decile of the raters' disagreement.
     pooled_by_seen: Deciles,
@@ -132,6 +145,8 @@ struct Figures {
     pooled_by_truth: Deciles,
     /// The half-widths' ratio of the 95th to the 5th percentile, averaged.
     width_ratio: f64,
+    /// The widest half-width over the narrowest, averaged.
+    width_range: f64,
 }
 
 #[allow(clippy::cast_precision_loss)]
@@ -141,9 +156,10 @@ fn run(raters: &[Rater], spread: Spread, seed: u64) -> Figures {
     let (mut coverage, mut fdp, mut decided, mut ratios) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut by_seen, mut by_truth) = (Deciles::default(), Deciles::default());
+    let (mut by_size, mut ranges) = (Deciles::default(), Vec::new());
     let (mut pooled_by_seen, mut pooled_by_truth) = (Deciles::default(), Deciles::default());
     for _ in 0..RUNS {
-        let factor: Vec<f64> = truth.iter().map(|_| spread.draw(&mut rng)).collect();
+        let factor: Vec<f64> = truth.iter().map(|t| spread.draw(*t, &mut rng)).collect();
         let means = simulate(&truth, &factor, raters, &mut rng);
         let result = consensus(&means, 0.95, Weights::Data).unwrap();
         let positions: Vec<_> = result.positions.iter().map(|p| p.unwrap()).collect();
@@ -160,6 +176,8 @@ fn run(raters: &[Rater], spread: Spread, seed: u64) -> Figures {
         let seen: Vec<f64> = positions.iter().map(|p| p.spread).collect();
         by_seen.add(&seen, &hit);
         by_truth.add(&factor, &hit);
+        let size: Vec<f64> = truth.iter().map(|t| t.abs()).collect();
+        by_size.add(&size, &hit);
         let pooled = result.moderation.pooled;
         let pooled_hit: Vec<bool> = truth
             .iter()
@@ -174,6 +192,7 @@ fn run(raters: &[Rater], spread: Spread, seed: u64) -> Figures {
         let mut widths: Vec<f64> = positions.iter().map(|p| p.high - p.low).collect();
         widths.sort_by(f64::total_cmp);
         ratios.push(widths[widths.len() * 95 / 100] / widths[widths.len() * 5 / 100]);
+        ranges.push(widths[widths.len() - 1] / widths[0]);
     }
     Figures {
         coverage: mean(&coverage),
@@ -181,9 +200,11 @@ fn run(raters: &[Rater], spread: Spread, seed: u64) -> Figures {
         decided: mean(&decided),
         by_seen,
         by_truth,
+        by_size,
         pooled_by_seen,
         pooled_by_truth,
         width_ratio: mean(&ratios),
+        width_range: mean(&ranges),
     }
 }
 
@@ -195,14 +216,18 @@ fn row(deciles: [f64; 10]) -> String {
         .join(" | ")
 }
 
-/// Prints a design's figures and checks them: coverage 0.95 ± 0.01 overall
-/// and in every decile of the raters' disagreement, the false discovery
-/// rate at most its level.
+/// Prints a design's figures and checks them: coverage 0.95 ± 0.01 overall,
+/// in every decile of the raters' disagreement and in every decile of the
+/// estimate's size, the false discovery rate at most its level.
 fn holds(name: &str, figures: &Figures) {
     println!(
         "{name}: coverage {:.3}, false discovery rate {:.3}, decided {:.3}, half-width ratio \
-         (95th/5th percentile) {:.2}",
-        figures.coverage, figures.fdr, figures.decided, figures.width_ratio
+         (95th/5th percentile) {:.2}, widest/narrowest {:.2}",
+        figures.coverage, figures.fdr, figures.decided, figures.width_ratio, figures.width_range
+    );
+    println!(
+        "  by decile of the true balance's size:  {}",
+        row(figures.by_size.coverage())
     );
     println!(
         "  by decile of the raters' disagreement: {}",
@@ -229,6 +254,13 @@ fn holds(name: &str, figures: &Figures) {
         assert!(
             (c - 0.95).abs() <= TOLERANCE,
             "{name}: coverage {c} in disagreement decile {}",
+            d + 1
+        );
+    }
+    for (d, c) in figures.by_size.coverage().iter().enumerate() {
+        assert!(
+            (c - 0.95).abs() <= TOLERANCE,
+            "{name}: coverage {c} in size decile {}",
             d + 1
         );
     }
@@ -282,4 +314,17 @@ fn eight_raters_who_disagree_alike_everywhere() {
         "eight raters, the same disagreement everywhere",
         &run(&EIGHT, Spread::LogNormal(0.0), 63),
     );
+}
+
+#[test]
+fn eight_raters_who_disagree_more_the_larger_the_advantage() {
+    let figures = run(&EIGHT, Spread::Growing(14, 0.02), 64);
+    holds(
+        "eight raters, disagreement growing with the advantage (d0 = 14, e^(0.02 cp))",
+        &figures,
+    );
+    // The pooled interval, one width for all, fails where the raters
+    // disagree most.
+    let pooled = figures.pooled_by_seen.coverage();
+    assert!(pooled[9] < 0.92, "{pooled:?}");
 }

@@ -123,6 +123,35 @@ pub(super) fn rater_name(engine: &str, limit: &str, options: &str) -> String {
 /// a mate in a start position is out of reach of any real search.
 const MATE_CP: f64 = 1000.0;
 
+/// The column `name` of `frame` as `to`; a cell that is not a number of
+/// that type (text such as "abc", which a cast would make empty and so
+/// drop its position) is bad input naming its row.
+fn numbers(
+    path: &Path,
+    frame: &DataFrame,
+    name: &str,
+    to: &DataType,
+) -> Result<Column, VerdictError> {
+    let column = frame.column(name)?;
+    let cast = column.cast(to)?;
+    if cast.null_count() > column.null_count() {
+        let text = column.cast(&DataType::String)?;
+        let text = text.str()?;
+        if let Some(i) = (0..cast.len())
+            .find(|&i| cast.get(i).is_ok_and(|v| v.is_null()) && text.get(i).is_some())
+        {
+            return Err(bad(
+                path,
+                format!(
+                    "row {i} has {name} {:?}, not a number",
+                    text.get(i).unwrap_or_default()
+                ),
+            ));
+        }
+    }
+    Ok(cast)
+}
+
 /// A sweep's rows: (rater name, SP, repeat, centipawns), and the WDL of
 /// the searches that report one (rater name, SP, win, draw and loss per
 /// mille). Each rater's positions appear once per repeat; scores must be
@@ -151,13 +180,17 @@ pub(super) fn read_sweep(path: &Path, run: usize) -> Result<SweepRead, VerdictEr
     let engine = text("engine")?;
     let limit = text("limit")?;
     let options = text("engine_options")?;
-    let sp = frame.column("sp")?.cast(&DataType::UInt32)?;
-    let cp = frame.column("score_cp")?.cast(&DataType::Float64)?;
-    let mate = frame.column("score_mate")?.cast(&DataType::Float64)?;
-    let repeat = match frame.column("repeat") {
-        Ok(c) => Some(c.cast(&DataType::UInt64)?),
-        Err(_) => None,
-    };
+    let numbers = |name: &str, to: &DataType| numbers(path, &frame, name, to);
+    let (sp, cp) = (
+        numbers("sp", &DataType::UInt32)?,
+        numbers("score_cp", &DataType::Float64)?,
+    );
+    let mate = numbers("score_mate", &DataType::Float64)?;
+    let repeat = frame
+        .column("repeat")
+        .ok()
+        .map(|_| numbers("repeat", &DataType::UInt64))
+        .transpose()?;
     let (sp, cp, mate) = (sp.u32()?, cp.f64()?, mate.f64()?);
     let wdl_columns = wdl_columns(&frame)?;
     let mut wdl = Vec::new();

@@ -16,7 +16,7 @@
 //!   per-position mean and standard error feed the multi-engine consensus
 //!   (see `c960_balance::consensus`), on the first engine's centipawn
 //!   scale, each position's interval its own (the raters' disagreement
-//!   there, moderated toward all positions'); repeatability is split-half
+//!   there, moderated toward positions of its size); repeatability is split-half
 //!   over repeats. Verdicts take the consensus estimate, its standard
 //!   error and its degrees of freedom as Student's t.
 //!
@@ -268,8 +268,9 @@ empirical Bernstein, Waudby-Smith & Ramdas 2024) and e-process p-values; estimat
 the mean of all games by normal-normal empirical Bayes (Paule-Mandel signal variance, pooled \
 per-game variance). Sweeps: runs of one engine and limit are repeats; engines combined by a \
 one-factor consensus on the first engine's centipawn scale; each position's variance scaled by \
-its raters' own disagreement (Cochran's Q over its degrees of freedom), moderated toward all \
-positions' by empirical Bayes (scaled inverse chi-square prior, Smyth 2004), with Student's t \
+its raters' own disagreement (Cochran's Q over its degrees of freedom), moderated toward \
+positions of its size by empirical Bayes (scaled inverse chi-square prior, Smyth 2004, its scale \
+log-linear in the size of the position's estimate as in limma-trend), with Student's t \
 intervals and p-values on the moderated degrees of freedom; estimates shrunk toward the mean of \
 all positions (normal-normal empirical Bayes). Verdicts: the \
 claim with the smallest p-value per position, doubled, and Benjamini-Hochberg q-values over all \
@@ -307,8 +308,14 @@ struct Tables {
 }
 
 /// Reads the game tables `games` and sweep tables `sweeps`, refusing one
-/// given twice (by path or content).
+/// given twice (by path or content). Each run is read under its shared
+/// lock: a run still being written is refused, naming its writer.
 fn read_all(games: &[PathBuf], sweeps: &[PathBuf]) -> Result<Tables, VerdictError> {
+    let _locks = games
+        .iter()
+        .chain(sweeps)
+        .map(|path| c960_store::DirLock::shared(c960_store::lock_dir(path)))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut inputs = Vec::new();
     let mut seen = Seen::default();
     let mut scores: BTreeMap<u16, Vec<f64>> = BTreeMap::new();

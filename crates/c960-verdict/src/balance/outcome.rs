@@ -4,8 +4,8 @@
 //! consensus as the centipawn scores (`c960_balance::consensus`): one
 //! common scale (the first rater's), copies merged into one rater, a rater
 //! running against the others or without spread refused, each position's
-//! interval its own (its raters' disagreement there, moderated toward all
-//! positions'). A rater that reports no WDL (an engine without a WDL
+//! interval its own (its raters' disagreement there, moderated toward
+//! positions of its size). A rater that reports no WDL (an engine without a WDL
 //! model) is left out and named; with fewer than two raters left there is
 //! no interval, so no figure is published.
 //!

@@ -231,15 +231,10 @@ pub(crate) enum ExcludePreset {
 }
 
 impl ExcludePreset {
-    pub(crate) fn name(self) -> &'static str {
+    /// The library's preset.
+    pub(crate) fn preset(self) -> c960_ops::draw::ExcludePreset {
         match self {
-            ExcludePreset::Freestyle => "freestyle",
-        }
-    }
-
-    pub(crate) fn positions(self) -> &'static [u16] {
-        match self {
-            ExcludePreset::Freestyle => &[518, 534],
+            ExcludePreset::Freestyle => c960_ops::draw::ExcludePreset::Freestyle,
         }
     }
 }

@@ -17,14 +17,12 @@ const SHARD_HELP: &str = "Play only shard I of N (0-based, e.g. 0/4 .. 3/4): a f
                           directories with c960 merge";
 
 /// The quick profile's time on two cores with the engines `auto` picks,
-/// minutes: what `--help` and the README promise, measured in
-/// docs/benchmarks.md ("The quick run").
-pub(crate) const QUICK_MINUTES: u32 = 10;
+/// minutes: what `--help` and the README promise.
+pub(crate) use c960_ops::run::QUICK_MINUTES;
 
-/// Run profiles. Their help (`c960 run --help`) and `--profile`'s values
-/// are written from the very settings `--dry-run` shows (`cmd/run/`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// Run profiles as `--profile` takes them: `c960_ops::run::Profile`'s,
+/// whose settings write their help (`cmd/run/`) as `--dry-run` shows them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Profile {
     /// All 960 positions in minutes.
     Quick,

@@ -174,14 +174,33 @@ fn agreements(
 /// Each engine's searches per position and how well they repeat.
 fn engines(text: &mut Text, engines: &[c960_report::balance::EngineSummary]) -> std::fmt::Result {
     for engine in engines {
-        let r = engine.repeatability.map_or_else(
-            || "one search per position: repeatability not measured".to_owned(),
-            |r| format!("repeatability {:.2}", r.whole),
-        );
-        let n = plural(engine.repeats, "1 search", "repeats");
-        writeln!(text, "  {} ({n}): {r}", engine.name)?;
+        writeln!(text, "  {}", engine_line(engine))?;
     }
     Ok(())
+}
+
+/// One engine's searches per position and their repeatability, in words
+/// that never contradict each other: one search per position cannot be
+/// repeated; with repeats, a repeatability that could not be measured is
+/// said so.
+fn engine_line(engine: &c960_report::balance::EngineSummary) -> String {
+    match (engine.repeats, engine.repeatability) {
+        (_, Some(r)) => format!(
+            "{} ({}): repeatability {:.2}",
+            engine.name,
+            plural(engine.repeats, "1 search", "repeats"),
+            r.whole
+        ),
+        (0 | 1, None) => format!(
+            "{} (one search per position): repeatability not measured",
+            engine.name
+        ),
+        (n, None) => format!(
+            "{} (up to {n} searches per position): repeatability not measured (too few \
+             positions searched more than once)",
+            engine.name
+        ),
+    }
 }
 
 /// `one` for a count of 1, else the count and `many`.
@@ -189,5 +208,29 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     match n {
         1 => one.to_owned(),
         n => format!("{n} {many}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use c960_report::balance::EngineSummary;
+
+    use super::engine_line;
+
+    #[test]
+    fn an_engine_line_never_says_one_search_beside_repeats() {
+        let engine = |repeats| EngineSummary {
+            name: "E".to_owned(),
+            repeats,
+            repeatability: None,
+        };
+        let one = engine_line(&engine(1));
+        assert_eq!(
+            one,
+            "E (one search per position): repeatability not measured"
+        );
+        let two = engine_line(&engine(2));
+        assert!(!two.contains("one search"), "{two}");
+        assert!(two.contains("up to 2 searches per position"), "{two}");
     }
 }

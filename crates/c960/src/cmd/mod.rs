@@ -1,7 +1,6 @@
 //! One module per subcommand, plus the flags shared by engine commands.
 
 pub(crate) mod balance;
-pub(crate) mod balance_table;
 pub(crate) mod book;
 pub(crate) mod compare;
 pub(crate) mod dice;

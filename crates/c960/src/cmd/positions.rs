@@ -72,9 +72,7 @@ pub(crate) fn run(args: &PositionsArgs) -> Result<()> {
 /// The 960 positions' table as CSV, as `c960 positions` writes it (and a
 /// run's and a merge's `positions.csv`).
 pub(crate) fn write_position_table_csv(out: &mut dyn Write) -> io::Result<()> {
-    let mut frame = c960_report::features_frame().map_err(io::Error::other)?;
-    c960_store::empty_text_as_missing(&mut frame).map_err(io::Error::other)?;
-    c960_store::write_csv(out, &mut frame)
+    c960_ops::run::write_position_table_csv(out)
 }
 
 /// A JSON array with one compact object per line.

@@ -1,16 +1,18 @@
 //! `c960 book balanced`: the start positions of a balance table nearest a
 //! reference, each position's 95 % interval included, chosen by the
-//! selection code `c960 draw` uses (`cmd::balance_table`), written in SP
-//! order with a manifest naming the table, the reference and the window.
+//! selection code `c960 draw` uses (`c960_ops::draw::balance_table`),
+//! written in SP order with a manifest naming the table, the reference and
+//! the window.
 
 use anyhow::{Context, Result};
 use c960_book::{BookKind, BookManifest, BookOutputs, FORMAT, book_line};
 use c960_core::{Setup, Variant};
 use serde_json::{Value, json};
 
+use c960_ops::draw::balance_table::{Selection, Table};
+
 use crate::{
     cli::{BookBalancedArgs, InputError},
-    cmd::balance_table::{Selection, Table},
     output::say,
 };
 

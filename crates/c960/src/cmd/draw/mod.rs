@@ -1,65 +1,46 @@
 //! `c960 draw`: reproducible draws for tournament rounds, and `c960 draw
-//! --verify`, which recomputes a kit's draw from its record (`record.rs`).
+//! --verify`, which recomputes a kit's draw from its record (both made in
+//! `c960_ops::draw`; printed here).
 
-mod filters;
-mod record;
 mod verify;
 
 use std::fmt::Write as _;
 
 use anyhow::Result;
-use c960_core::{DrawFilter, DrawMethod, Features, Lang, draw};
+use c960_core::{DrawMethod, Lang};
+use c960_ops::draw::{DrawOptions, FilterOptions, Filters};
 use serde_json::json;
 
 use crate::{
-    cli::{DrawArgs, InputError, ReportFormat},
+    cli::{DrawArgs, DrawFilterArgs, ExcludePreset, InputError, ReportFormat},
     output::Text,
 };
-use c960_report::kit::{BalanceRecord, Excluded, MethodName, RoundRecord, filter_words, text};
+use c960_report::kit::{MethodName, RoundRecord, filter_words, text};
 
-pub(crate) use filters::Filters;
-
-/// Validated draw flags.
-struct DrawPlan {
-    method: DrawMethod,
-    rounds: usize,
-    filter: DrawFilter,
-    balance: Option<BalanceRecord>,
-    excluded: Excluded,
-}
-
-/// The draw method from `--phrase` or `--seed` (clap requires one).
-pub(crate) fn method(phrase: Option<&String>, seed: Option<u64>) -> DrawMethod {
-    match (phrase, seed) {
-        (Some(phrase), _) => DrawMethod::Phrase(phrase.clone()),
-        (None, Some(seed)) => DrawMethod::Seed(seed),
-        (None, None) => unreachable!("clap requires --seed or --phrase"),
-    }
-}
-
-impl DrawPlan {
-    fn from_args(args: &DrawArgs) -> Result<DrawPlan> {
-        // A blank phrase is no phrase: anyone could "recompute" its draw.
-        if args
-            .source
-            .phrase
-            .as_deref()
-            .is_some_and(|p| p.trim().is_empty())
-        {
-            return Err(InputError("--phrase must not be empty".to_owned()).into());
+impl DrawFilterArgs {
+    /// The library's filter options these flags give.
+    pub(crate) fn options(&self) -> FilterOptions {
+        FilterOptions {
+            exclude: self.exclude.clone(),
+            exclude_preset: self.exclude_preset.map(ExcludePreset::preset),
+            exclude_drawn: self.exclude_drawn.clone(),
+            max_undefended: self.max_undefended,
+            max_king_only: self.max_king_only,
+            max_weak: self.max_weak,
+            no_first_move_attack: self.no_first_move_attack,
+            no_first_move_castling: self.no_first_move_castling,
+            verdict: self.verdict,
+            fairest: self.fairest,
+            within: self.within,
+            reference: self.reference,
+            not_drawish: self.not_drawish,
+            balance: self.balance.clone(),
         }
-        let Filters {
-            filter,
-            balance,
-            excluded,
-        } = args.filters.to_filter()?;
-        Ok(DrawPlan {
-            method: method(args.source.phrase.as_ref(), args.source.seed),
-            rounds: args.rounds,
-            filter,
-            balance,
-            excluded,
-        })
+    }
+
+    /// The filter these flags describe.
+    pub(crate) fn to_filter(&self) -> Result<Filters> {
+        Ok(Filters::from_options(&self.options())?)
     }
 }
 
@@ -72,9 +53,13 @@ pub(crate) fn run(args: &DrawArgs) -> Result<()> {
         }
         return verify::verify(record, args.key.as_deref(), args.filters.balance.as_deref());
     }
-    let plan = DrawPlan::from_args(args)?;
-    let features = Features::all();
-    let result = draw(&plan.method, plan.rounds, &plan.filter, &features)?;
+    let drawn = c960_ops::draw::draw(&DrawOptions {
+        phrase: args.source.phrase.clone(),
+        seed: args.source.seed,
+        rounds: args.rounds,
+        filters: args.filters.options(),
+    })?;
+    let (plan, result) = (&drawn, &drawn.draw);
     let mut text = Text::default();
     match args.format {
         ReportFormat::Json => {

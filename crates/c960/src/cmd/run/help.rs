@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::plan::{PlanRecord, Profile};
+use c960_ops::run::{PlanRecord, Profile};
 
 /// What follows `c960 run --help`'s flags: where settings come from, and a
 /// config file with every key, written from the quick profile's own

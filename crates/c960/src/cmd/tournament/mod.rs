@@ -17,7 +17,7 @@ use c960_report::kit::{Details, Kit, KitPlan, SECRET_FILE, secret_of, text_count
 
 use crate::{
     cli::{InputError, TournamentArgs},
-    cmd::draw::{Filters, method, method_words, round_label, text_of},
+    cmd::draw::{method_words, round_label, text_of},
 };
 
 /// Everything the kit needs, validated before any file is written.
@@ -109,14 +109,14 @@ impl Plan {
         let sealed = publish < args.rounds;
         let secret = secret(args, sealed)?;
         check_one_line(args)?;
-        let Filters {
+        let c960_ops::draw::Filters {
             filter,
             balance,
             excluded,
         } = args.filters.to_filter()?;
         Ok(Plan {
             kit: KitPlan {
-                method: method(args.source.phrase.as_ref(), args.source.seed),
+                method: c960_ops::draw::method(args.source.phrase.as_deref(), args.source.seed)?,
                 rounds: args.rounds,
                 filter,
                 balance,

@@ -12,9 +12,8 @@ use anyhow::{Result, bail};
 use c960_engine::{EngineName, UciOption};
 use serde::Deserialize;
 
-use crate::cli::{InputError, RunArgs};
-
 use super::{
+    InputError,
     plan::{Plan, Profile},
     raters::{RaterPlan, check_rater_engines, check_raters, quick_raters, research_raters},
 };
@@ -68,8 +67,50 @@ macro_rules! set {
     };
 }
 
-/// Resolves the plan: profile, then the TOML file, then flags.
-pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
+/// What the command line sets of a plan: each `None` (or empty) leaves the
+/// profile's or the config file's value.
+#[derive(Clone, Debug, Default)]
+pub struct PlanOptions {
+    /// The profile (default: quick, or the config file's).
+    pub profile: Option<Profile>,
+    /// A TOML file with run settings, read between the profile and these.
+    pub config: Option<PathBuf>,
+    /// The run directory.
+    pub out: Option<PathBuf>,
+    /// The engine.
+    pub engine: Option<EngineName>,
+    /// UCI options (empty: the config file's).
+    pub options: Vec<UciOption>,
+    /// Engine hash per process, MiB.
+    pub hash: Option<NonZeroU32>,
+    /// Engine processes at once.
+    pub jobs: Option<NonZeroUsize>,
+    /// Which positions: `all`, or numbers and ranges.
+    pub positions: Option<String>,
+    /// The run's seed.
+    pub seed: Option<u64>,
+    /// Sweep: nodes per position.
+    pub sweep_nodes: Option<u64>,
+    /// Sweep: best moves per position.
+    pub multipv: Option<NonZeroU32>,
+    /// Sweep: searches per position.
+    pub repeats: Option<NonZeroU32>,
+    /// Self-play: games per position.
+    pub games: Option<u32>,
+    /// Self-play, adaptive: target half width.
+    pub target_halfwidth: Option<f64>,
+    /// Self-play, adaptive: total games.
+    pub budget: Option<u64>,
+    /// Self-play: nodes per move.
+    pub selfplay_nodes: Option<u64>,
+    /// Self-play: relative jitter of the node budget per move.
+    pub jitter: Option<f64>,
+    /// The shard this run plays (a whole one is no shard).
+    pub shard: Option<c960_core::Shard>,
+}
+
+/// Resolves the plan: profile, then the TOML file, then the options.
+pub fn resolve(args: &PlanOptions) -> Result<Plan> {
     let file: FilePlan = match &args.config {
         Some(path) => {
             let text = fs::read_to_string(path)
@@ -158,7 +199,7 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
 /// where `auto` finds them, or the one engine named); `single` (flags or a
 /// `[sweep]` section that set one engine's search) makes a sweep of one
 /// engine.
-pub(super) fn raters(
+fn raters(
     plan: &Plan,
     profile: Profile,
     from_file: Option<Vec<RaterPlan>>,

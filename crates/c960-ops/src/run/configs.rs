@@ -2,33 +2,57 @@
 //! one sweep into `sweep/`) and the self-play, with the engines as the
 //! plan names them.
 
-use std::{num::NonZeroU32, path::PathBuf};
+use std::{
+    num::{NonZero, NonZeroU32, NonZeroUsize},
+    path::PathBuf,
+    thread,
+};
 
 use anyhow::Result;
 use c960_core::{Setup, Variant};
-use c960_engine::{EngineSpec, Limit};
+use c960_engine::{EngineName, EngineSpec, Limit, UciOption};
 use c960_selfplay::{Adaptive, Rules, SelfplayConfig};
 use c960_sweep::{RepeatPlan, SweepConfig, SweepPlan};
 
-use crate::cmd::engine_args::EngineChoice;
-
 use super::plan::Plan;
+
+/// An engine a run asks for: what the plan names, with the options,
+/// hash and number of engines at once it runs with (one thread each).
+#[derive(Clone, Copy, Debug)]
+pub struct EngineRequest<'a> {
+    /// The engine as the plan names it (`auto` included).
+    pub engine: &'a EngineName,
+    /// The plan's UCI options.
+    pub options: &'a [UciOption],
+    /// Hash per engine process, MiB.
+    pub hash: NonZeroU32,
+    /// Engines at once (`None`: one per core).
+    pub jobs: Option<NonZeroUsize>,
+}
+
+/// How a run turns an engine it asks for into an engine to start (the
+/// command's own choice of engines, checked as it checks them elsewhere).
+pub type ResolveEngine<'a> = &'a dyn Fn(EngineRequest<'_>) -> Result<EngineSpec>;
 
 /// The sweep configurations (one per rater; one into `sweep/` without
 /// raters) and the self-play configuration of a plan.
 pub(super) fn configs(
     plan: &Plan,
-    quiet: bool,
+    resolve: ResolveEngine<'_>,
 ) -> Result<(Vec<SweepConfig>, Option<SelfplayConfig>)> {
     let positions = Setup::parse_set(Variant::Chess960, &plan.positions)?;
-    let choice = |hash: NonZeroU32| EngineChoice {
-        threads: 1,
-        hash,
-        jobs: plan.jobs,
-        watchdog: None,
-        quiet,
+    let spec = |engine: &EngineName, hash: NonZeroU32| {
+        resolve(EngineRequest {
+            engine,
+            options: &plan.options,
+            hash,
+            jobs: plan.jobs,
+        })
     };
-    let jobs = choice(plan.hash).jobs();
+    let jobs = plan
+        .jobs
+        .or_else(|| thread::available_parallelism().ok())
+        .map_or(1, NonZero::get);
     // One sweep plan per rater, each checked by the library.
     let sweep =
         |engine: EngineSpec, nodes: u64, multipv: NonZeroU32, repeats: NonZeroU32, out: PathBuf| {
@@ -53,7 +77,7 @@ pub(super) fn configs(
             .config()
         };
     let (sweeps, engine) = if plan.raters.is_empty() {
-        let engine: EngineSpec = choice(plan.hash).engine_spec(&plan.engine, &plan.options)?;
+        let engine: EngineSpec = spec(&plan.engine, plan.hash)?;
         let s = &plan.sweep;
         let only = sweep(
             engine.clone(),
@@ -66,13 +90,13 @@ pub(super) fn configs(
     } else {
         let mut sweeps = Vec::new();
         for r in &plan.raters {
-            let engine = choice(r.hash).engine_spec(&r.engine, &plan.options)?;
+            let engine = spec(&r.engine, r.hash)?;
             let out = plan.out.join(RATERS_DIR).join(&r.name);
             sweeps.push(sweep(engine, r.nodes, r.multipv, r.repeats, out)?);
         }
         // Self-play takes the first rater's engine, at the plan's hash.
         let first = &plan.raters[0];
-        let engine = choice(plan.hash).engine_spec(&first.engine, &plan.options)?;
+        let engine = spec(&first.engine, plan.hash)?;
         (sweeps, engine)
     };
     let p = &plan.selfplay;
@@ -112,7 +136,7 @@ pub(super) fn configs(
 }
 
 /// Where a run with raters keeps each rater's sweep: `raters/NAME/`.
-pub(crate) const RATERS_DIR: &str = "raters";
+pub const RATERS_DIR: &str = "raters";
 
 /// Games per open position per adaptive round in a run.
 pub(super) const ROUND_GAMES: u32 = 10;

@@ -3,103 +3,73 @@
 //! submit the next, or resubmit the shards that did not play it).
 
 use std::{
-    env,
-    fmt::Write as _,
-    fs,
+    env, fs,
     path::{Path, PathBuf},
     process::Command,
 };
 
-use anyhow::{Context, Result, anyhow, bail};
 use c960_selfplay::{RoundStep, SelfplayConfig};
 
-use super::{ATTEMPTS, scripts::Jobs};
-use crate::output::Text;
+use super::{ATTEMPTS, RoundDecision, RoundDone, SlurmError, Submitted, scripts::Jobs};
 
-/// Submits the array and the merge after it; says how to follow them.
+/// Submits the array and the merge after it.
 pub(super) fn submit(
-    text: &mut Text,
     jobs: &Jobs<'_>,
     shard_script: &Path,
     merge_script: &Path,
-) -> Result<()> {
-    let (n, name) = (jobs.slurm.shards.get(), jobs.name);
+) -> Result<Submitted, SlurmError> {
     let dir = jobs.out.join("slurm");
-    {
-        let array = sbatch(&[shard_script.as_os_str()])?;
-        let dependency = format!("--dependency=afterany:{array}");
-        let merge = sbatch(&[dependency.as_ref(), merge_script.as_os_str()])?;
-        log_jobs(&dir, &format!("shards {array}\nmerge {merge}\n"))?;
-        writeln!(
-            text,
-            "submitted the shards as job {array} (array 0-{}) and the merge as job {merge}",
-            n - 1
-        )?;
-        follow(text, name, &dir)?;
-        writeln!(text, "result:   {}", jobs.result)?;
-    }
-    Ok(())
-}
-
-/// How to follow the jobs.
-fn follow(text: &mut Text, name: &str, dir: &Path) -> Result<()> {
-    writeln!(text, "follow:   squeue --name {name}")?;
-    writeln!(
-        text,
-        "history:  sacct --name {name} --format=JobID,JobName,State,Elapsed,ExitCode"
-    )?;
-    writeln!(text, "logs:     {}/logs/", dir.display())?;
-    writeln!(text, "jobs:     {}/jobs.log", dir.display())?;
-    Ok(())
+    let array = sbatch(&[shard_script.as_os_str()])?;
+    let dependency = format!("--dependency=afterany:{array}");
+    let merge = sbatch(&[dependency.as_ref(), merge_script.as_os_str()])?;
+    log_jobs(&dir, &format!("shards {array}\nmerge {merge}\n"))?;
+    Ok(Submitted { array, merge })
 }
 
 /// Appends `lines` to `dir/jobs.log`.
-fn log_jobs(dir: &Path, lines: &str) -> Result<()> {
+fn log_jobs(dir: &Path, lines: &str) -> std::io::Result<()> {
     let log = dir.join("jobs.log");
     let mut jobs_log = fs::read_to_string(&log).unwrap_or_default();
     jobs_log.push_str(lines);
-    c960_store::write_atomically(&log, |f| std::io::Write::write_all(f, jobs_log.as_bytes()))?;
-    Ok(())
+    c960_store::write_atomically(&log, |f| std::io::Write::write_all(f, jobs_log.as_bytes()))
 }
 
 /// `--next-round`: merges the round the shards played and decides the
 /// next; with `--submit`, submits it (or resubmits the shards that have
 /// not played the round, at most [`ATTEMPTS`] times in a row).
-pub(super) fn next_round(jobs: &Jobs<'_>, config: &SelfplayConfig) -> Result<()> {
+pub(super) fn next_round(
+    jobs: &Jobs<'_>,
+    config: &SelfplayConfig,
+) -> Result<RoundDone, SlurmError> {
     let (out, n, submit) = (jobs.out, jobs.slurm.shards.get(), jobs.slurm.submit);
     let dir = out.join("slurm");
     let (shard_script, merge_script) = (dir.join("shard.sbatch"), dir.join("merge.sbatch"));
     let shards: Vec<PathBuf> = (0..n)
         .map(|i| out.join("shards").join(i.to_string()))
         .collect();
-    let step = c960_selfplay::merge_round(config, &shards)
-        .with_context(|| format!("next round of {}", out.display()))?;
-    let mut text = Text::default();
-    match step {
+    let step =
+        c960_selfplay::merge_round(config, &shards).map_err(|source| SlurmError::NextRound {
+            out: out.to_owned(),
+            source: Box::new(source),
+        })?;
+    let step = match step {
         RoundStep::Unfinished { round, shards } => {
             let list: Vec<String> = shards.iter().map(ToString::to_string).collect();
             let list = list.join(",");
             if !submit {
-                bail!(
+                return Err(SlurmError::Unfinished(format!(
                     "round {round} is not played yet by {} {list} (no manifest of round {round} \
                      in {}/shards/I): run {}, then --next-round again",
                     if shards.len() == 1 { "shard" } else { "shards" },
                     out.display(),
                     if shards.len() == 1 { "it" } else { "them" }
-                );
+                )));
             }
-            resubmit(&mut text, &dir, round, &list)?;
+            let jobs = resubmit(&dir, round, &list)?;
+            RoundDecision::Resubmitted { round, list, jobs }
         }
         RoundStep::Next(round) => {
-            writeln!(
-                text,
-                "round {} decided: more games for {} of {} still open; written to {}",
-                round.round,
-                c960_core::plural(round.targets.len(), "position", "positions"),
-                round.open,
-                out.join(c960_selfplay::ROUNDS_FILE).display()
-            )?;
-            if submit {
+            let jobs = if submit {
                 let array = sbatch(&[shard_script.as_os_str()])?;
                 let merge = sbatch(&[
                     format!("--dependency=afterany:{array}").as_ref(),
@@ -110,60 +80,37 @@ pub(super) fn next_round(jobs: &Jobs<'_>, config: &SelfplayConfig) -> Result<()>
                     &dir,
                     &format!("round {}\nshards {array}\nmerge {merge}\n", round.round),
                 )?;
-                writeln!(
-                    text,
-                    "submitted round {} as job {array} (array 0-{}) and its merge as job {merge}",
-                    round.round,
-                    n - 1
-                )?;
-                follow(&mut text, jobs.name, &dir)?;
+                Some(Submitted { array, merge })
             } else {
-                writeln!(
-                    text,
-                    "play it: each shard's command again (--shard I/{n} --rounds-from {}), then \
-                     --next-round again",
-                    out.display()
-                )?;
-            }
+                None
+            };
+            RoundDecision::Next { round, jobs }
         }
         RoundStep::Finished(outcome) => {
             log_jobs(&dir, "finished\n")?;
-            writeln!(
-                text,
-                "adaptive self-play finished: {} games from {} positions in {}",
-                outcome.games,
-                outcome.positions.len(),
-                out.display()
-            )?;
-            if let Some(record) = &outcome.adaptive {
-                crate::cmd::selfplay::write_adaptive(&mut text, record)?;
-            }
-            if !outcome.failed.is_empty() {
-                writeln!(
-                    text,
-                    "{} failed, listed in {}/manifest.json",
-                    c960_core::plural(outcome.failed.len(), "game", "games"),
-                    out.display()
-                )?;
-            }
+            RoundDecision::Finished(outcome)
         }
-    }
-    text.print()?;
-    Ok(())
+    };
+    Ok(RoundDone {
+        out: out.to_owned(),
+        name: jobs.name.to_owned(),
+        shards: n,
+        step,
+    })
 }
 
 /// Resubmits the shards `list` that have not played round `round` and the
 /// merge job after them, at most [`ATTEMPTS`] times in a row.
-fn resubmit(text: &mut Text, dir: &Path, round: u32, list: &str) -> Result<()> {
+fn resubmit(dir: &Path, round: u32, list: &str) -> Result<Submitted, SlurmError> {
     let attempt: u32 = env::var("C960_MERGE_ATTEMPT")
         .ok()
         .and_then(|a| a.parse().ok())
         .unwrap_or(1);
     if attempt >= ATTEMPTS {
-        bail!(
+        return Err(SlurmError::Unfinished(format!(
             "shards {list} did not finish round {round} after {attempt} attempts; see {}",
             dir.join("logs").display()
-        );
+        )));
     }
     let array = sbatch(&[
         format!("--array={list}").as_ref(),
@@ -178,35 +125,31 @@ fn resubmit(text: &mut Text, dir: &Path, round: u32, list: &str) -> Result<()> {
         dir,
         &format!("resubmitted shards {list}\nshards {array}\nmerge {merge}\n"),
     )?;
-    writeln!(
-        text,
-        "round {round}: shards {list} unfinished: resubmitted as job {array}, merge as job {merge}"
-    )?;
-    Ok(())
+    Ok(Submitted { array, merge })
 }
 
 /// Submits with `sbatch --parsable` and returns the job id.
-fn sbatch(args: &[&std::ffi::OsStr]) -> Result<String> {
+fn sbatch(args: &[&std::ffi::OsStr]) -> Result<String, SlurmError> {
     let output = Command::new("sbatch")
         .arg("--parsable")
         .args(args)
         .output()
         .map_err(|e| {
-            anyhow!(
+            SlurmError::Sbatch(format!(
                 "cannot run sbatch ({e}): c960 slurm --submit runs where Slurm's commands are \
                  (scripts/slurm-cluster.sh starts a one-node cluster to try it)"
-            )
+            ))
         })?;
     if !output.status.success() {
-        bail!(
+        return Err(SlurmError::Sbatch(format!(
             "sbatch failed: {}",
             String::from_utf8_lossy(&output.stderr).trim()
-        );
+        )));
     }
     let id = String::from_utf8_lossy(&output.stdout);
     let id = id.trim().split(';').next().unwrap_or_default().to_owned();
     if id.is_empty() {
-        bail!("sbatch printed no job id");
+        return Err(SlurmError::Sbatch("sbatch printed no job id".to_owned()));
     }
     Ok(id)
 }

@@ -10,36 +10,34 @@
 
 use std::{collections::BTreeSet, path::Path};
 
-use anyhow::Result;
 use c960_core::{Allowed, DrawFilter, DrawMethod, Features, Key, Lang, StartPosition};
 use c960_report::kit::{
     BalanceRecord, DrawRecord, FilterSettings, MethodName, RoundRecord, SealRecord,
 };
 
-use crate::cli::{ExcludePreset, InputError};
-use crate::cmd::balance_table::selection_of_record;
+use super::{DrawError, ExcludePreset, balance_table::selection_of_record};
 
 /// What a draw record says, read and checked for its form.
-pub(super) struct Record {
-    pub(super) method: DrawMethod,
+pub(crate) struct Record {
+    pub(crate) method: DrawMethod,
     /// The candidates, ascending.
-    pub(super) candidates: Vec<StartPosition>,
+    pub(crate) candidates: Vec<StartPosition>,
     /// The published rounds (at least one).
-    pub(super) published: Vec<StartPosition>,
+    pub(crate) published: Vec<StartPosition>,
     /// All rounds, sealed ones included (at most the candidates).
-    pub(super) total: usize,
+    pub(crate) total: usize,
     /// The sealed rounds' commitment and count.
-    pub(super) sealed: Option<(Key, usize)>,
+    pub(crate) sealed: Option<(Key, usize)>,
     /// The filter its settings state (the balance filter's positions
     /// only with the table).
-    pub(super) filter: DrawFilter,
+    pub(crate) filter: DrawFilter,
     /// The balance table its balance filter read.
-    pub(super) balance: Option<BalanceRecord>,
+    pub(crate) balance: Option<BalanceRecord>,
 }
 
 /// Why the input `file` cannot be read, in words: what it is (a FIFO, a
 /// directory), or the system's error.
-pub(super) fn unreadable(file: &Path, error: &std::io::Error) -> String {
+pub(crate) fn unreadable(file: &Path, error: &std::io::Error) -> String {
     if c960_store::is_bad_input(error) {
         format!("{}: {error}", file.display())
     } else {
@@ -50,25 +48,23 @@ pub(super) fn unreadable(file: &Path, error: &std::io::Error) -> String {
 impl Record {
     /// Reads `file` and checks that it is a draw record in its canonical
     /// form; errors are one line naming the file and the field.
-    pub(super) fn read(file: &Path) -> Result<Record> {
-        let bytes = c960_store::read_input(file).map_err(|e| InputError(unreadable(file, &e)))?;
+    pub(crate) fn read(file: &Path) -> Result<Record, DrawError> {
+        let bytes =
+            c960_store::read_input(file).map_err(|e| DrawError::Input(unreadable(file, &e)))?;
         let text = String::from_utf8(bytes).map_err(|_| {
-            InputError(format!(
+            DrawError::Input(format!(
                 "{} is not text: not a draw record of c960 tournament",
                 file.display()
             ))
         })?;
         let record: DrawRecord = serde_json::from_str(&text).map_err(|e| {
-            InputError(format!(
+            DrawError::Input(format!(
                 "{} is not a draw record of c960 tournament: {e}",
                 file.display()
             ))
         })?;
         Record::check(&record).map_err(|reason| {
-            anyhow::Error::from(InputError(format!(
-                "{} does not verify: {reason}",
-                file.display()
-            )))
+            DrawError::Input(format!("{} does not verify: {reason}", file.display()))
         })
     }
 
@@ -303,7 +299,7 @@ fn check_balance(
 fn check_exclusions(f: &FilterSettings) -> Result<(), String> {
     let excluded = |sp: &u16| f.exclude.contains(sp);
     if let Some(name) = &f.exclude_preset {
-        let preset = [ExcludePreset::Freestyle]
+        let preset = ExcludePreset::ALL
             .into_iter()
             .find(|p| p.name() == name)
             .ok_or_else(|| {

@@ -1,34 +1,86 @@
-//! The draw filters from the command line, shared by `c960 draw` and
-//! `c960 tournament`: excluded positions (numbers and ranges, a preset,
-//! earlier kits' draws), feature limits and a balance filter.
+//! The draw filters, shared by `c960 draw` and `c960 tournament`:
+//! excluded positions (numbers and ranges, a preset, earlier kits'
+//! draws), feature limits and a balance filter.
 
-use std::{collections::BTreeSet, path::Path};
+use std::{
+    collections::BTreeSet,
+    path::{Path, PathBuf},
+};
 
-use anyhow::Result;
+use c960_balance::verdict::Verdict;
 use c960_core::{Allowed, DrawFilter, Key, Seal, StartPosition, draw_sealed, parse_position_set};
 use c960_report::kit::{BalanceRecord, DrawnRecord, Excluded, SECRET_FILE, secret_of};
 use c960_verdict::Reference;
 use sha2::{Digest, Sha256};
 
-use super::record::Record;
-use crate::{
-    cli::{DrawFilterArgs, InputError},
-    cmd::balance_table::{Selection, Table},
+use super::{
+    DrawError, ExcludePreset,
+    balance_table::{Selection, Table},
+    record::{Record, unreadable},
 };
+
+/// The conditions a drawn position must meet, as the flags give them.
+#[derive(Debug, Clone, Default)]
+pub struct FilterOptions {
+    /// SP numbers and ranges never to draw (`--exclude`).
+    pub exclude: Vec<String>,
+    /// A named list of positions never to draw.
+    pub exclude_preset: Option<ExcludePreset>,
+    /// Earlier kits' `draw.json` whose positions are never drawn.
+    pub exclude_drawn: Vec<PathBuf>,
+    /// At most this many undefended pawns per side.
+    pub max_undefended: Option<usize>,
+    /// At most this many pawns defended only by the king, per side.
+    pub max_king_only: Option<usize>,
+    /// At most this many weak pawns per side.
+    pub max_weak: Option<usize>,
+    /// Only positions where no first move of White attacks an undefended
+    /// pawn.
+    pub no_first_move_attack: bool,
+    /// Only positions where White cannot castle on move 1.
+    pub no_first_move_castling: bool,
+    /// `--verdict`: only positions with this verdict in the balance table.
+    pub verdict: Option<Verdict>,
+    /// `--fairest N`.
+    pub fairest: Option<usize>,
+    /// `--within CP`.
+    pub within: Option<f64>,
+    /// What `--fairest` and `--within` measure from.
+    pub reference: Option<Reference>,
+    /// `--not-drawish PERCENT`.
+    pub not_drawish: Option<f64>,
+    /// The balance table (`balance.csv` or its directory).
+    pub balance: Option<PathBuf>,
+}
 
 /// A draw's filter, the balance table it reads and where its excluded
 /// positions come from.
-pub(crate) struct Filters {
-    pub(crate) filter: DrawFilter,
-    pub(crate) balance: Option<BalanceRecord>,
-    pub(crate) excluded: Excluded,
+#[derive(Debug)]
+pub struct Filters {
+    /// The filter a drawn position passes.
+    pub filter: DrawFilter,
+    /// The balance table the balance filter read.
+    pub balance: Option<BalanceRecord>,
+    /// Where the excluded positions come from.
+    pub excluded: Excluded,
 }
 
-impl DrawFilterArgs {
-    /// The filter these flags describe. Draw records and kits name the
+impl Filters {
+    /// The filter `options` describe. Draw records and kits name the
     /// balance table and earlier draws by file name and SHA-256, never by
     /// a local path.
-    pub(crate) fn to_filter(&self) -> Result<Filters> {
+    ///
+    /// # Errors
+    ///
+    /// Exclusions that name no positions, earlier draws that cannot be
+    /// read or opened, and a balance filter that cannot be applied.
+    pub fn from_options(options: &FilterOptions) -> Result<Filters, DrawError> {
+        options.to_filter()
+    }
+}
+
+impl FilterOptions {
+    fn to_filter(&self) -> Result<Filters, DrawError> {
         let mut exclude: BTreeSet<StartPosition> = BTreeSet::new();
         for part in self.exclude.iter().filter(|s| !s.trim().is_empty()) {
             exclude.extend(parse_position_set(part)?);
@@ -70,23 +122,23 @@ impl DrawFilterArgs {
     }
 
     /// The selection --verdict, --fairest or --within asks for.
-    fn selection(&self) -> Result<Option<Selection>> {
+    fn selection(&self) -> Result<Option<Selection>, DrawError> {
         let reference = self.reference.unwrap_or(Reference::DEFAULT);
         if self.reference.is_some() && self.fairest.is_none() && self.within.is_none() {
-            return Err(
-                InputError("--reference goes with --fairest or --within".to_owned()).into(),
-            );
+            return Err(DrawError::Input(
+                "--reference goes with --fairest or --within".to_owned(),
+            ));
         }
         Ok(match (self.verdict, self.fairest, self.within) {
             (Some(verdict), _, _) => Some(Selection::Verdict(verdict)),
             (None, Some(0), _) => {
-                return Err(InputError("--fairest must be at least 1".to_owned()).into());
+                return Err(DrawError::Input("--fairest must be at least 1".to_owned()));
             }
             (None, Some(n), _) => Some(Selection::Fairest(n, reference)),
             (None, None, Some(cp)) if !(cp.is_finite() && cp > 0.0) => {
-                return Err(
-                    InputError(format!("--within {cp} must be a distance above 0 cp")).into(),
-                );
+                return Err(DrawError::Input(format!(
+                    "--within {cp} must be a distance above 0 cp"
+                )));
             }
             (None, None, Some(cp)) => Some(Selection::Within(cp, reference)),
             (None, None, None) => None,
@@ -94,20 +146,18 @@ impl DrawFilterArgs {
     }
 
     /// The positions the balance filter keeps, and its record.
-    fn balance_filter(&self) -> Result<Option<(Allowed, BalanceRecord)>> {
+    fn balance_filter(&self) -> Result<Option<(Allowed, BalanceRecord)>, DrawError> {
         let selection = self.selection()?;
         let (Some(selection), Some(path)) = (selection, &self.balance) else {
             if self.not_drawish.is_some() && selection.is_none() {
-                return Err(InputError(
+                return Err(DrawError::Input(
                     "--not-drawish goes with --verdict, --fairest or --within".to_owned(),
-                )
-                .into());
+                ));
             }
             if self.balance.is_some() {
-                return Err(InputError(
+                return Err(DrawError::Input(
                     "--balance needs --verdict, --fairest or --within (or --verify)".to_owned(),
-                )
-                .into());
+                ));
             }
             return Ok(None);
         };
@@ -127,13 +177,9 @@ impl DrawFilterArgs {
 /// Every position an earlier kit drew, from its `draw.json`: the
 /// published rounds, and the sealed ones opened with the `SECRET.txt`
 /// beside it (refused without it).
-fn drawn_positions(file: &Path) -> Result<DrawnRecord> {
-    let bytes = c960_store::read_input(file).map_err(|e| {
-        InputError(format!(
-            "--exclude-drawn: {}",
-            super::record::unreadable(file, &e)
-        ))
-    })?;
+fn drawn_positions(file: &Path) -> Result<DrawnRecord, DrawError> {
+    let bytes = c960_store::read_input(file)
+        .map_err(|e| DrawError::Input(format!("--exclude-drawn: {}", unreadable(file, &e))))?;
     let record = Record::read(file)?;
     let mut positions = record.published.clone();
     if let Some((commitment, count)) = record.sealed {
@@ -149,13 +195,12 @@ fn drawn_positions(file: &Path) -> Result<DrawnRecord> {
             .map(|secret: Key| Seal::new(secret, record.published.len(), record.total))
             .filter(|seal| seal.commitment == commitment);
         let Some(seal) = seal else {
-            return Err(InputError(format!(
+            return Err(DrawError::Input(format!(
                 "--exclude-drawn {}: {} does not hold the secret of its sealed rounds \
                  (fingerprint {commitment})",
                 file.display(),
                 secret_file.display()
-            ))
-            .into());
+            )));
         };
         let drawn = draw_sealed(
             &record.method,
@@ -167,12 +212,11 @@ fn drawn_positions(file: &Path) -> Result<DrawnRecord> {
         // The rounds the kit published are excluded as published: a record
         // whose published rounds its own method does not draw is refused.
         if drawn[..record.published.len()] != record.published[..] {
-            return Err(InputError(format!(
+            return Err(DrawError::Input(format!(
                 "--exclude-drawn {}: its published rounds are not the ones its method and \
                  candidates draw (c960 draw --verify says where): the record was changed",
                 file.display()
-            ))
-            .into());
+            )));
         }
         positions.extend_from_slice(&drawn[record.published.len()..]);
     }
@@ -192,13 +236,12 @@ fn drawn_positions(file: &Path) -> Result<DrawnRecord> {
 /// (`record`), whose `rounds` are sealed: refused in words when it is
 /// missing, not a regular file (a FIFO would block the read for ever),
 /// unreadable or not text.
-fn read_secret(secret_file: &Path, record: &Path, rounds: &str) -> Result<String> {
-    let refuse = |why: String| -> anyhow::Error {
-        InputError(format!(
+fn read_secret(secret_file: &Path, record: &Path, rounds: &str) -> Result<String, DrawError> {
+    let refuse = |why: String| {
+        DrawError::Input(format!(
             "--exclude-drawn {}: {rounds}, and {why}",
             record.display()
         ))
-        .into()
     };
     match std::fs::metadata(secret_file) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(refuse(format!(

@@ -9,12 +9,12 @@ use anyhow::{Result, bail};
 use c960_engine::EngineName;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::InputError;
+use super::InputError;
 
 /// One rater of a sweep: an engine and its search settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct RaterPlan {
+pub struct RaterPlan {
     /// Its name: the directory `raters/NAME/` of its searches.
     pub(super) name: String,
     pub(super) engine: EngineName,

@@ -8,17 +8,20 @@
 
 use std::path::Path;
 
-use anyhow::Result;
 use c960_core::StartPosition;
 use c960_report::kit::BalanceRecord;
 use c960_verdict::{BalanceTable, Reference};
 
-use crate::cli::InputError;
+use super::DrawError;
 
-pub(crate) use c960_verdict::fair::Selection;
+pub use c960_verdict::fair::Selection;
 
 /// The selection a draw record names, if its words are c960's.
-pub(crate) fn selection_of_record(record: &BalanceRecord) -> Result<Selection, String> {
+///
+/// # Errors
+///
+/// What in the record's `balance` is not c960's, naming the field.
+pub fn selection_of_record(record: &BalanceRecord) -> Result<Selection, String> {
     let reference = || {
         record
             .reference
@@ -63,32 +66,42 @@ pub(crate) fn selection_of_record(record: &BalanceRecord) -> Result<Selection, S
 }
 
 /// A balance table as `--balance` names it.
-pub(crate) struct Table {
+pub struct Table {
     table: BalanceTable,
 }
 
 impl Table {
     /// Reads `path` (a `balance.csv`, or the directory holding one);
     /// a table that contradicts itself is bad input, in one line.
-    pub(crate) fn read(path: &Path) -> Result<Table> {
-        let table = BalanceTable::read(path).map_err(|e| InputError(format!("--balance {e}")))?;
+    ///
+    /// # Errors
+    ///
+    /// A table that cannot be read or contradicts itself.
+    pub fn read(path: &Path) -> Result<Table, DrawError> {
+        let table =
+            BalanceTable::read(path).map_err(|e| DrawError::Input(format!("--balance {e}")))?;
         Ok(Table { table })
     }
 
     /// The file name and SHA-256, as a record names the table.
-    pub(crate) fn names(&self) -> (&str, &str) {
+    #[must_use]
+    pub fn names(&self) -> (&str, &str) {
         (&self.table.file, &self.table.sha256)
     }
 
     /// The positions `selection` keeps, ascending, and the reference's
     /// value (for `fairest` and `within`); with `not_drawish`, among the
     /// positions left once that share (%) of the most drawish is left out.
-    pub(crate) fn select(
+    ///
+    /// # Errors
+    ///
+    /// A selection or a share the table cannot give.
+    pub fn select(
         &self,
         selection: Selection,
         not_drawish: Option<f64>,
-    ) -> Result<(Vec<StartPosition>, Option<f64>), InputError> {
-        let bad = |e: String| InputError(format!("--balance {}: {e}", self.table.file));
+    ) -> Result<(Vec<StartPosition>, Option<f64>), DrawError> {
+        let bad = |e: String| DrawError::Input(format!("--balance {}: {e}", self.table.file));
         let left_out = match not_drawish {
             Some(percent) => self.table.most_drawish(percent).map_err(bad)?,
             None => std::collections::BTreeSet::new(),
@@ -99,7 +112,8 @@ impl Table {
     }
 
     /// The record of `selection` in this table, keeping `positions`.
-    pub(crate) fn record(
+    #[must_use]
+    pub fn record(
         &self,
         selection: Selection,
         not_drawish: Option<f64>,

@@ -12,8 +12,8 @@ use anyhow::{Context, Result, bail};
 use c960_store::{Settings, Verbatim};
 use serde::{Deserialize, Serialize};
 
+use super::InputError;
 use super::plan::Plan;
-use crate::cli::InputError;
 
 /// The file, in the run directory.
 pub(super) const RUN_RECORD: &str = "run.json";

@@ -13,13 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
-use c960_book::exits::{DEFAULT_NODES, Measure, Tree};
-use c960_core::Setup;
-use c960_engine::{Engine as _, Limit};
-
-use super::{Sharded, at_most_one_shard_a_unit, no_shard, quote::shell_quote, task_args};
-use crate::cli::{BookExitsArgs, InputError, SlurmOptions};
+use super::{BookExits, checks::task_args, quote::shell_quote};
 
 /// The flags that choose the book from the expansion (all with a value):
 /// the merge job's, left out of the tasks' command.
@@ -43,65 +37,12 @@ pub(super) struct Book {
     pub(super) args: Vec<String>,
 }
 
-/// `c960 slurm book-exits`, checked before anything is written: the run
-/// directory, the book's window and file, the starts and the engine.
-pub(super) fn sharded<'a>(args: &'a BookExitsArgs, slurm: &'a SlurmOptions) -> Result<Sharded<'a>> {
-    no_shard(args.shard.is_some())?;
-    if !args.from.is_empty() {
-        bail!(InputError(
-            "c960 slurm book-exits builds the book from its shards' journals itself: leave out \
-             --from (c960 book exits --from DIR/shards/* makes another book from them)"
-                .to_owned()
-        ));
-    }
-    let Some(run) = args.run.clone() else {
-        bail!(InputError(
-            "c960 slurm book-exits needs --run DIR: the run directory every task shares (each \
-             shard's journal goes to DIR/shards/I)"
-                .to_owned()
-        ));
-    };
-    let choice = crate::cmd::book::exits::choice(args)?;
-    if let Some((_, out)) = &choice {
-        crate::cmd::book::exits::claim(out, args, Some(&run))?;
-    }
-    let limit = args.limit.limit(Limit::Nodes(DEFAULT_NODES))?;
-    Tree {
-        limit,
-        multipv: args.multipv.get(),
-        plies: args.plies.get(),
-        first_exit_ply: args.exits_from.unwrap_or(args.plies.get()),
-    }
-    .check()
-    .map_err(InputError)?;
-    let spec = args
-        .engine
-        .engine_spec(&args.engine.engine, &args.engine.options)?;
-    // A window of the engine's own WDL needs an engine that reports one:
-    // asked here, before any job is submitted, not by the merge job hours
-    // later.
-    if choice.is_some_and(|(c, _)| c.window.measure == Measure::DrawRate) {
-        c960_book::exits::check_wdl(spec.start()?.info()).map_err(InputError)?;
-    }
-    let starts = Setup::parse_set(args.variant, &args.positions)?.len();
-    at_most_one_shard_a_unit(slurm.shards.get(), starts as u64, ("start", "starts"))?;
-    Ok(Sharded {
-        command: "book exits",
-        out: Some(run),
-        dir_flag: "--run",
-        slurm,
-        done: c960_store::JOURNAL_FILE,
-        adaptive: None,
-        book: Some(args),
-    })
-}
-
 /// The tasks' arguments (`book exits` and the expansion's flags, without
 /// the run directory and the book's flags) and what the merge job needs.
-pub(super) fn split(argv: &[String], args: &BookExitsArgs, cwd: &Path) -> (Vec<String>, Book) {
+pub(super) fn split(argv: &[String], exits: &BookExits, cwd: &Path) -> (Vec<String>, Book) {
     let mut rest = task_args(argv, "book-exits").into_iter().skip(1);
     let mut tasks = vec!["book".to_owned(), "exits".to_owned()];
-    let mut book = vec!["--positions".to_owned(), args.positions.clone()];
+    let mut book = vec!["--positions".to_owned(), exits.positions.clone()];
     while let Some(arg) = rest.next() {
         let (flag, inline) = match arg.split_once('=') {
             Some((flag, _)) if flag.starts_with("--") => (flag, true),
@@ -130,10 +71,10 @@ pub(super) fn split(argv: &[String], args: &BookExitsArgs, cwd: &Path) -> (Vec<S
             book.extend(value);
         }
     }
-    let out = args
+    let out = exits
         .out
         .as_ref()
-        .filter(|_| args.cp.is_some() || args.draw_rate.is_some())
+        .filter(|_| exits.window)
         .map(|out| cwd.join(out));
     (tasks, Book { out, args: book })
 }

@@ -14,8 +14,10 @@ pub(super) fn sbatch_quote(text: &str) -> String {
     quoted
 }
 
-/// `text` in single quotes for bash.
-pub(super) fn shell_quote(text: &str) -> String {
+/// `text` in single quotes for bash (as it is when bash reads it as one
+/// word anyway).
+#[must_use]
+pub fn shell_quote(text: &str) -> String {
     if !text.is_empty()
         && text
             .chars()

@@ -12,19 +12,23 @@ use c960_engine::{EngineName, UciOption};
 use c960_selfplay::Rules;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::InputError;
+pub use super::raters::RaterPlan;
+use super::{
+    InputError,
+    raters::{DEFAULT_HASH, QUICK_DESIGN, RESEARCH_DESIGN},
+};
 
-pub(crate) use super::raters::RaterPlan;
-use super::raters::{DEFAULT_HASH, QUICK_DESIGN, RESEARCH_DESIGN};
-
-pub(crate) use crate::cli::QUICK_MINUTES;
+/// The quick profile's time on two cores with the engines `auto` picks,
+/// minutes: what `--help` and the README promise, measured in
+/// docs/benchmarks.md ("The quick run").
+pub const QUICK_MINUTES: u32 = 10;
 
 /// Everything a run does, resolved from the profile, the TOML file and the
 /// flags (in that order, later ones winning). Written to `run.json` (as
 /// [`PlanRecord`]: the sweep's one search or its raters, not both).
 #[derive(Clone, Debug, Serialize)]
 #[serde(into = "PlanRecord")]
-pub(crate) struct Plan {
+pub struct Plan {
     pub(super) profile: Profile,
     pub(super) out: PathBuf,
     pub(super) engine: EngineName,
@@ -46,7 +50,7 @@ pub(crate) struct Plan {
 
 /// The plan as `run.json` and `--dry-run` show it.
 #[derive(Serialize)]
-pub(crate) struct PlanRecord {
+pub struct PlanRecord {
     profile: Profile,
     out: PathBuf,
     engine: EngineName,
@@ -122,22 +126,24 @@ pub(super) struct SelfplayPlan {
     pub(super) draw_after: u32,
 }
 
-pub(super) use crate::cli::Profile;
-
-/// The profiles as `--profile` takes them, each with its description
-/// (written from the very settings `--dry-run` shows).
-impl clap::ValueEnum for Profile {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[Profile::Quick, Profile::Research]
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.name()).help(self.describe()))
-    }
+/// Run profiles. Their help (`c960 run --help`) and `--profile`'s values
+/// are written from the very settings `--dry-run` shows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// All 960 positions in minutes.
+    Quick,
+    /// Research grade: raters, adaptive self-play; hours, resumable.
+    Research,
 }
 
 impl Profile {
-    pub(super) fn plan(self) -> Plan {
+    /// Every profile, in the order `--help` lists them.
+    pub const ALL: [Profile; 2] = [Profile::Quick, Profile::Research];
+
+    /// The profile's own plan, before a config file or flags change it.
+    #[must_use]
+    pub fn plan(self) -> Plan {
         let rules = Rules::default();
         let (sweep, games, nodes, adaptive) = match self {
             // All 960 positions within QUICK_MINUTES on two cores: the raters of
@@ -200,7 +206,8 @@ impl Profile {
 
     /// The profile in words for `c960 run --help`, written from the same
     /// settings that `--dry-run` prints.
-    pub(crate) fn describe(self) -> String {
+    #[must_use]
+    pub fn describe(self) -> String {
         let plan = self.plan();
         let selfplay = &plan.selfplay;
         let games = format!(
@@ -261,7 +268,9 @@ impl Profile {
         }
     }
 
-    pub(crate) fn name(self) -> &'static str {
+    /// The profile as `--profile` and the config file spell it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
         match self {
             Profile::Quick => "quick",
             Profile::Research => "research",
@@ -272,7 +281,8 @@ impl Profile {
 impl Plan {
     /// The plan with the engines it will use: `auto` (of the run or of a
     /// rater) as the engine it chooses on this machine, for `--dry-run`.
-    pub(super) fn with_engines_resolved(&self) -> Plan {
+    #[must_use]
+    pub fn with_engines_resolved(&self) -> Plan {
         let mut plan = self.clone();
         plan.engine = plan.engine.without_auto();
         for rater in &mut plan.raters {
@@ -282,7 +292,8 @@ impl Plan {
     }
 
     /// The run directory.
-    pub(crate) fn out(&self) -> &Path {
+    #[must_use]
+    pub fn out(&self) -> &Path {
         &self.out
     }
 
@@ -292,7 +303,7 @@ impl Plan {
     /// # Errors
     ///
     /// The plan has raters.
-    pub(crate) fn check_shardable(&self) -> Result<(), InputError> {
+    pub fn check_shardable(&self) -> Result<(), InputError> {
         if self.raters.is_empty() {
             return Ok(());
         }
@@ -310,7 +321,8 @@ impl Plan {
     }
 
     /// Whether its self-play is adaptive (a target half width or a budget).
-    pub(crate) fn adaptive_selfplay(&self) -> bool {
+    #[must_use]
+    pub fn adaptive_selfplay(&self) -> bool {
         self.selfplay.target_halfwidth > 0.0 || self.selfplay.budget > 0
     }
 }

@@ -6,7 +6,7 @@ use std::{collections::BTreeMap, sync::OnceLock};
 
 /// `sp,estimate` for all 960 positions, copied verbatim from
 /// `data/research-v4/balance.csv` (the test `the_built_in_v4_consensus_is_the_published_one`
-/// in `tests/run.rs` keeps the copy equal to the published file).
+/// in `crates/c960/tests/run.rs` keeps the copy equal to the published file).
 const TABLE: &str = include_str!("v4-consensus.csv");
 
 /// What the run's closing line calls it.

@@ -1,13 +1,13 @@
-//! Agreement with independent analyses: the report's balance estimate (the
-//! sweep consensus, else the games) against per-position tables that other
+//! Agreement with independent analyses: a balance estimate (the sweep
+//! consensus, else the games) against per-position tables that other
 //! people made with other engines and settings — each one, and their
 //! standardized mean — with bootstrap intervals, as `c960 compare` gives
 //! them. The tables are read for comparison only: nothing of them enters an
-//! estimate, and the site records each one's file name and SHA-256 so a
+//! estimate, and the record names each one's file name and SHA-256 so a
 //! reader can fetch the same files and check every figure.
 //!
-//! `agreement.json` also records each position's point of the chart, so a
-//! site can be rebuilt from it ([`from_record`]) without the tables: a
+//! `agreement.json` also records each position's point of the comparison,
+//! so it can be shown again without the tables ([`from_record`]): a
 //! published dataset regenerates where its independent analyses are not
 //! at hand, and the record is refused if the estimate has changed or its
 //! figures do not follow from its points ([`record`]).
@@ -22,25 +22,19 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use askama::Template;
 use c960_balance::agreement::{
-    Bootstrap, Comparison, SAME_MEASUREMENT, compare_by_sp, significant, standardized_mean_by_sp,
+    Bootstrap, SAME_MEASUREMENT, compare_by_sp, significant, standardized_mean_by_sp,
 };
+pub use c960_balance::agreement::{Comparison, Estimate};
 use c960_store::{CsvCell, read_position_column, spreadsheet_csv};
 use serde::{Deserialize, Serialize};
 
-use crate::{
-    ReportError,
-    balance::Balance,
-    charts::{self, Shown},
-};
+use crate::VerdictError;
 
-/// The agreement files in the site.
+/// The agreement files of a report.
 pub const AGREEMENT_JSON: &str = "agreement.json";
 /// The same, one row per reference.
 pub const AGREEMENT_CSV: &str = "agreement.csv";
-/// The scatter chart's name (`charts/agreement.svg` and `.png`).
-const CHART: &str = "agreement";
 
 /// One independent table against the estimate.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -84,24 +78,22 @@ impl Agreement {
     }
 }
 
-/// Compares `balance`'s estimate with each of `tables` (`sp,value` CSV
-/// files or `FILE:COLUMN`) and their mean; writes `agreement.json`,
-/// `agreement.csv` and the scatter chart of the estimate against the mean
-/// into `out`. `None` without tables.
-pub fn compute_and_write(
-    balance: &Balance,
+/// Compares the estimate `ours` (described by `estimate`) with each of
+/// `tables` (`sp,value` CSV files or `FILE:COLUMN`) and their standardized
+/// mean. `None` without tables.
+pub fn compute(
+    estimate: &str,
+    ours: &BTreeMap<u32, f64>,
     tables: &[PathBuf],
-    out: &Path,
-) -> Result<Option<(Agreement, Shown)>, ReportError> {
+) -> Result<Option<Agreement>, VerdictError> {
     if tables.is_empty() {
         return Ok(None);
     }
-    let (estimate, ours) = estimate_of(balance);
     let mut columns: Vec<c960_store::PositionColumn> = Vec::new();
     let bootstrap = Bootstrap::default();
     let mut references = Vec::new();
     for table in tables {
-        let (reference, column) = compare_table(table, &ours, &columns, bootstrap)?;
+        let (reference, column) = compare_table(table, ours, &columns, bootstrap)?;
         references.push(reference);
         columns.push(column);
     }
@@ -110,8 +102,8 @@ pub fn compute_and_write(
     if columns.len() > 1 {
         let label = format!("mean of the {} (standardized)", columns.len());
         let comparison =
-            compare_by_sp(&ours, &mean, bootstrap).map_err(|why| ReportError::BadRun {
-                dir: tables[0].clone(),
+            compare_by_sp(ours, &mean, bootstrap).map_err(|why| VerdictError::BadInput {
+                path: tables[0].clone(),
                 reason: why.describe("the report's estimate", &label),
             })?;
         references.push(Analysis {
@@ -122,7 +114,7 @@ pub fn compute_and_write(
             recomputed: true,
         });
     }
-    let agreement = Agreement {
+    Ok(Some(Agreement {
         estimate: estimate.to_owned(),
         references,
         seed: bootstrap.seed,
@@ -133,8 +125,7 @@ pub fn compute_and_write(
                     .map(|m| (*sp, significant(*m), significant(*v)))
             })
             .collect(),
-    };
-    write(&agreement, out).map(Some)
+    }))
 }
 
 /// One independent table (`table`: a file or `FILE:COLUMN`) against the
@@ -145,17 +136,17 @@ fn compare_table(
     ours: &BTreeMap<u32, f64>,
     earlier: &[c960_store::PositionColumn],
     bootstrap: Bootstrap,
-) -> Result<(Analysis, c960_store::PositionColumn), ReportError> {
-    let bad = |reason: String| ReportError::BadRun {
-        dir: table.to_path_buf(),
+) -> Result<(Analysis, c960_store::PositionColumn), VerdictError> {
+    let bad = |reason: String| VerdictError::BadInput {
+        path: table.to_path_buf(),
         reason,
     };
     let spec = table.to_string_lossy();
-    let column = read_position_column(&spec).map_err(|e| ReportError::BadRun {
-        dir: e.path.clone(),
+    let column = read_position_column(&spec).map_err(|e| VerdictError::BadInput {
+        path: e.path.clone(),
         reason: e.reason,
     })?;
-    let bytes = fs::read(&column.path).map_err(ReportError::Io)?;
+    let bytes = fs::read(&column.path)?;
     let sha256 = c960_store::sha256_hex(&bytes);
     if let Some(earlier) = earlier.iter().find(|c| c.values == column.values) {
         return Err(bad(format!(
@@ -186,38 +177,9 @@ fn compare_table(
     Ok((reference, column))
 }
 
-/// The estimate the analyses are compared with: the sweep consensus when
-/// the report has sweeps, else White's score in games; its description and
-/// its value per SP.
-fn estimate_of(balance: &Balance) -> (&'static str, BTreeMap<u32, f64>) {
-    if balance.sweep_rows.is_empty() {
-        (
-            "White's score in games (games_score in balance.csv)",
-            balance
-                .games_rows
-                .iter()
-                .map(|(sp, r)| (u32::from(*sp), r.score))
-                .collect(),
-        )
-    } else {
-        (
-            "the consensus of the sweeps (sweep_cp in balance.csv, centipawns)",
-            balance
-                .sweep_rows
-                .iter()
-                .map(|(sp, r)| (u32::from(*sp), r.estimate))
-                .collect(),
-        )
-    }
-}
-
-/// Writes `agreement.json`, `agreement.csv` and the chart of its points.
-fn write(agreement: &Agreement, out: &Path) -> Result<(Agreement, Shown), ReportError> {
-    let tables = agreement
-        .references
-        .iter()
-        .filter(|r| !r.sha256.is_empty())
-        .count();
+/// Writes `agreement.json` and `agreement.csv` into `out`, each
+/// atomically.
+pub fn write_tables(agreement: &Agreement, out: &Path) -> Result<(), VerdictError> {
     let json = serde_json::to_string_pretty(agreement).map_err(io::Error::other)?;
     c960_store::write_atomically(&out.join(AGREEMENT_JSON), |w| {
         io::Write::write_all(w, format!("{json}\n").as_bytes())
@@ -226,30 +188,12 @@ fn write(agreement: &Agreement, out: &Path) -> Result<(Agreement, Shown), Report
     c960_store::write_atomically(&out.join(AGREEMENT_CSV), |w| {
         io::Write::write_all(w, csv.as_bytes())
     })?;
-    let scatter = charts::Scatter {
-        title: "Balance estimate against the independent analyses".to_owned(),
-        provenance: format!(
-            "x: the standardized mean of {tables} independent analyses; y: {}",
-            agreement.estimate
-        ),
-        points: agreement.points.clone(),
-        x_desc: "independent analyses, standard deviations".to_owned(),
-        y_desc: "c960's balance estimate".to_owned(),
-        marked: None,
-    };
-    let ([svg, _], hotspots) = charts::write_with_hotspots(&scatter, &out.join("charts"), CHART)
-        .map_err(ReportError::Io)?;
-    let shown = Shown {
-        title: scatter.title,
-        file: svg.strip_prefix(out).unwrap_or(&svg).to_path_buf(),
-        hotspots,
-    };
-    Ok((agreement.clone(), shown))
+    Ok(())
 }
 
 /// One row per reference, every cell quoted and the names made inert for
 /// spreadsheets.
-fn csv(agreement: &Agreement) -> io::Result<String> {
+pub(crate) fn csv(agreement: &Agreement) -> io::Result<String> {
     let header = [
         "reference",
         "sha256",
@@ -293,88 +237,4 @@ fn csv(agreement: &Agreement) -> io::Result<String> {
         row
     });
     spreadsheet_csv(&header, rows)
-}
-
-/// The index's section (`templates/agreement/section.html`): what was
-/// compared, a table of the agreements with their intervals, and how to
-/// check them.
-#[must_use]
-pub fn section(agreement: &Agreement, chart: &str) -> String {
-    let interval = |c: &c960_balance::agreement::Estimate| {
-        format!("{:.2} ({:.2} to {:.2})", c.value, c.low, c.high)
-    };
-    Section {
-        estimate: &agreement.estimate,
-        rows: agreement
-            .references
-            .iter()
-            .map(|r| {
-                let c = &r.comparison;
-                Row {
-                    name: &r.name,
-                    positions: c.positions,
-                    pearson: interval(&c.pearson),
-                    spearman: interval(&c.spearman),
-                    top: format!("{:.0}", c.top_decile * 100.0),
-                    bottom: format!("{:.0}", c.bottom_decile * 100.0),
-                    recorded: !r.recomputed,
-                }
-            })
-            .collect(),
-        recorded: agreement.references.iter().any(|r| !r.recomputed),
-        chart,
-    }
-    .to_string()
-}
-
-/// The index's agreement section.
-#[derive(Template)]
-#[template(path = "agreement/section.html")]
-struct Section<'a> {
-    estimate: &'a str,
-    rows: Vec<Row<'a>>,
-    /// Whether any row is shown as recorded, not recomputed.
-    recorded: bool,
-    chart: &'a str,
-}
-
-/// One analysis against the estimate, its numbers as the table shows them.
-struct Row<'a> {
-    name: &'a str,
-    positions: usize,
-    pearson: String,
-    spearman: String,
-    top: String,
-    bottom: String,
-    /// Shown as an `agreement.json` recorded it: its table was not given.
-    recorded: bool,
-}
-
-/// One sentence for the fair positions page
-/// (`templates/agreement/sentence.html`): how far the independent analyses
-/// agree with the ranking it is made from.
-#[must_use]
-pub fn sentence(agreement: &Agreement) -> String {
-    let Some(headline) = agreement.headline() else {
-        return String::new();
-    };
-    let c = &headline.comparison;
-    Sentence {
-        pearson: format!(
-            "{:.2} (95% interval {:.2} to {:.2})",
-            c.pearson.value, c.pearson.low, c.pearson.high
-        ),
-        positions: c.positions,
-        name: &headline.name,
-    }
-    .to_string()
-}
-
-/// The fair positions page's sentence on the agreement.
-#[derive(Template)]
-#[template(path = "agreement/sentence.html")]
-struct Sentence<'a> {
-    pearson: String,
-    positions: usize,
-    name: &'a str,
 }

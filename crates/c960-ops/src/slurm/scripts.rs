@@ -6,7 +6,7 @@
 //! (single quotes) in commands, sbatch's own parser (backslash escapes)
 //! in `#SBATCH` lines, and Slurm's file-name patterns (`%%`) in the log
 //! paths. Control characters are refused before a script is written (see
-//! `check_text` in the module above): no quoting makes a newline inside an
+//! `check_text` in `checks.rs`): no quoting makes a newline inside an
 //! `#SBATCH` line safe.
 //!
 //! A shard task marks itself finished (`DIR/slurm/finished/I`) only when
@@ -20,14 +20,11 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use anyhow::{Context, Result};
-
 use super::{
-    ATTEMPTS,
+    ATTEMPTS, SlurmError, SlurmOptions,
     book::Book,
     quote::{sbatch_quote, shell_quote},
 };
-use crate::cli::SlurmOptions;
 
 /// What the merge job does once every shard finished.
 pub(super) enum Merge<'a> {
@@ -50,8 +47,6 @@ pub(super) struct Jobs<'a> {
     pub(super) done: &'a str,
     /// The flag that names a task's shard directory.
     pub(super) dir_flag: &'a str,
-    /// What the merge job leaves, for the summary.
-    pub(super) result: &'a str,
 }
 
 impl Jobs<'_> {
@@ -61,12 +56,14 @@ impl Jobs<'_> {
         &self,
         task_args: &[String],
         merge: &Merge<'_>,
-    ) -> Result<(PathBuf, PathBuf)> {
+    ) -> Result<(PathBuf, PathBuf), SlurmError> {
         let dir = self.out.join("slurm");
-        fs::create_dir_all(dir.join("logs"))
-            .with_context(|| format!("cannot create {}", dir.display()))?;
-        fs::create_dir_all(dir.join(FINISHED))
-            .with_context(|| format!("cannot create {}", dir.display()))?;
+        for sub in ["logs", FINISHED] {
+            fs::create_dir_all(dir.join(sub)).map_err(|source| SlurmError::Create {
+                path: dir.clone(),
+                source,
+            })?;
+        }
         fs::create_dir_all(self.out.join("shards"))?;
         let shard_script = dir.join("shard.sbatch");
         let merge_script = dir.join("merge.sbatch");
@@ -240,7 +237,7 @@ fi
     }
 }
 
-fn write_script(path: &Path, text: &str) -> Result<()> {
+fn write_script(path: &Path, text: &str) -> std::io::Result<()> {
     c960_store::write_atomically(path, |f| std::io::Write::write_all(f, text.as_bytes()))?;
     #[cfg(unix)]
     {

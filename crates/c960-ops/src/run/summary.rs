@@ -7,8 +7,6 @@ use c960_core::StartPosition;
 use c960_selfplay::PositionSummary;
 use c960_sweep::SweepRow;
 
-use crate::output::Text;
-
 use super::{plan::Plan, stages::StageTime};
 
 pub(super) fn duration(seconds: f64) -> String {
@@ -75,7 +73,7 @@ fn ranked(rows: &[SweepRow], consensus: Option<&c960_report::balance::Balance>) 
 /// The summary's first lines: the run, where its files are, and the time
 /// per stage.
 fn header(
-    text: &mut Text,
+    text: &mut String,
     plan: &Plan,
     engine: &str,
     (times, before): (&[StageTime], Option<f64>),
@@ -137,12 +135,12 @@ pub(super) fn summary(
     (times, before): (&[StageTime], Option<f64>),
     report: &Path,
     verdicts: Option<&c960_report::balance::Balance>,
-) -> Result<Text> {
-    let mut text = Text::default();
+) -> Result<String> {
+    let mut text = String::new();
     header(&mut text, plan, engine, (times, before), report)?;
     let consensus = verdicts.filter(|b| b.engines.len() > 1 && !b.sweep_rows.is_empty());
     let scored = ranked(rows, consensus);
-    let line = |text: &mut Text, &Ranked { sp, cp, interval }: &Ranked| {
+    let line = |text: &mut String, &Ranked { sp, cp, interval }: &Ranked| {
         let games = played.iter().find(|p| p.sp == u32::from(sp));
         let selfplay = match games.and_then(|p| p.white_score.as_ref().map(|s| (p.games, s))) {
             Some((n, s)) => format!(
@@ -245,7 +243,70 @@ fn agreement_with_v4(scored: &[Ranked]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::reliability;
+    use super::{Ranked, StageTime, agreement_with_v4, duration, reliability, resumed_note};
+
+    fn by_v4(value: impl Fn(f64) -> f64, sps: std::ops::Range<u32>) -> Vec<Ranked> {
+        let v4 = super::super::v4::consensus();
+        sps.map(|sp| Ranked {
+            sp: u16::try_from(sp).unwrap(),
+            cp: value(v4[&sp]),
+            interval: None,
+        })
+        .collect()
+    }
+
+    #[test]
+    fn the_agreement_with_v4_is_measured_over_the_positions_the_run_shares() {
+        let same = agreement_with_v4(&by_v4(|cp| 2.0 * cp + 5.0, 0..960));
+        assert!(
+            same.starts_with(
+                "agreement with the published dataset v4 (the consensus of 8 raters): r = 1.00 \
+                 [1.00, 1.00] over 960 positions (Pearson, 95% bootstrap interval)"
+            ),
+            "{same}"
+        );
+        let reversed = agreement_with_v4(&by_v4(|cp| -cp, 100..200));
+        assert!(reversed.contains(": r = -1.00 ["), "{reversed}");
+        assert!(reversed.contains("] over 100 positions"), "{reversed}");
+        let few = agreement_with_v4(&by_v4(|cp| cp, 0..9));
+        assert!(
+            few.ends_with(
+                "not measured (the run and v4 share 9 positions; at least 10 are needed)"
+            ),
+            "{few}"
+        );
+        let flat = agreement_with_v4(&by_v4(|_| 3.0, 0..50));
+        assert!(
+            flat.contains("not measured (the run has no spread"),
+            "{flat}"
+        );
+    }
+
+    #[test]
+    fn a_resumed_run_says_what_its_time_covers() {
+        assert_eq!(duration(59.94), "59.9s");
+        assert_eq!(duration(60.0), "1m00s");
+        assert_eq!(duration(3725.0), "62m05s");
+        let fresh = StageTime {
+            stage: "sweep",
+            seconds: 1.0,
+            what: String::new(),
+            resumed: 0,
+        };
+        assert_eq!(resumed_note(std::slice::from_ref(&fresh), None), "");
+        let journaled = StageTime {
+            resumed: 3,
+            ..fresh.clone()
+        };
+        assert_eq!(
+            resumed_note(&[fresh.clone(), journaled], None),
+            " (this run; earlier runs' work came from the journals)"
+        );
+        assert_eq!(
+            resumed_note(&[fresh], Some(75.0)),
+            " (this run; the run took 1m15s before, kept in run.json)"
+        );
+    }
 
     #[test]
     fn a_reliability_at_or_below_zero_is_no_signal() {

@@ -1,0 +1,45 @@
+//! A sweep table whose number columns hold text is refused, never read
+//! with the position dropped.
+
+use std::fs::File;
+
+use c960_verdict::{
+    VerdictError,
+    balance::{Settings, compute},
+};
+use polars::prelude::*;
+
+#[test]
+fn a_sweep_score_that_is_not_a_number_is_refused_naming_its_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sweep.parquet");
+    let scores: Vec<String> = (0..12)
+        .map(|i| {
+            if i == 5 {
+                "abc".to_owned()
+            } else {
+                format!("{}", 10 + i)
+            }
+        })
+        .collect();
+    let mut frame = df![
+        "sp" => (0..12_u32).collect::<Vec<_>>(),
+        "engine" => vec!["E"; 12],
+        "limit" => vec!["nodes 1"; 12],
+        "engine_options" => vec![""; 12],
+        "score_cp" => scores,
+        "score_mate" => vec![None::<f64>; 12],
+    ]
+    .unwrap();
+    ParquetWriter::new(File::create(&path).unwrap())
+        .finish(&mut frame)
+        .unwrap();
+    let refused = compute(&[], &[path], Settings::default()).unwrap_err();
+    let text = refused.to_string();
+    assert!(matches!(refused, VerdictError::BadInput { .. }), "{text}");
+    assert!(
+        text.ends_with("row 5 has score_cp \"abc\", not a number"),
+        "{text}"
+    );
+    assert!(refused.is_bad_input());
+}
