@@ -350,6 +350,23 @@ fn a_closed_pipe_is_not_an_error() {
         assert!(output.status.success(), "{args:?}: {:?}", output.status);
         assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{args:?}");
     }
+    // A checker naming 20,000 bad lines to a reader that leaves after the
+    // first: no "Broken pipe" message, no panic.
+    let dir = util::Dir::new();
+    fs::write(dir.file("bad.epd"), "not a fen\n".repeat(20_000)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c960"))
+        .args(["book", "verify", "bad.epd"])
+        .current_dir(dir.file(""))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.to_lowercase().contains("broken pipe"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 /// The committed position table must be what `c960 positions` writes now.
