@@ -245,7 +245,7 @@ fn verdicts_of(
         b = b.map(|found| found.with_difficulty(path)).transpose()?;
     }
     if let Some(b) = &b {
-        b.write(out)?;
+        b.write_in(out)?;
     }
     Ok(b)
 }

@@ -96,6 +96,20 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
         }
         let mut wanted = vec!["sp".to_owned()];
         wanted.extend(columns.iter().cloned());
+        // A table from an older c960 or another tool lacks columns the
+        // report shows: refused naming the first, never polars' words.
+        let names = c960_store::parquet_column_names(&path)?;
+        if let Some(missing) = wanted.iter().find(|c| !names.contains(c)) {
+            return Err(ReportError::BadRun {
+                dir: source.dir.clone(),
+                reason: format!(
+                    "{} has no column {missing}: not a {} table this c960 reads (made by an \
+                     older c960 or another tool?)",
+                    if source.dir == path { "it" } else { file },
+                    source.kind.name()
+                ),
+            });
+        }
         let mut run = c960_store::parquet_columns(&path, wanted)?;
         for c in &columns {
             run.rename(c, format!("{}__{c}", source.label).into())?;

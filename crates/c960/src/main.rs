@@ -128,44 +128,13 @@ fn exit_code(err: &anyhow::Error) -> u8 {
     {
         return 130;
     }
-    let bad_input = err.chain().any(|cause| {
-        cause.is::<c960_core::StartPositionError>()
-            || cause.is::<c960_core::DfrcError>()
-            || cause.is::<c960_core::SetupError>()
-            || cause.is::<c960_core::DrawError>()
-            || cause.is::<c960_core::DiceError>()
-            || cause.is::<cli::InputError>()
-            || cause.is::<c960_ops::run::InputError>()
-            || cause
-                .downcast_ref::<c960_ops::draw::DrawError>()
-                .is_some_and(c960_ops::draw::DrawError::is_bad_input)
-            || cause
-                .downcast_ref::<c960_ops::slurm::SlurmError>()
-                .is_some_and(c960_ops::slurm::SlurmError::is_bad_input)
-            || cause
-                .downcast_ref::<c960_runner::RunError>()
-                .is_some_and(c960_runner::RunError::is_bad_input)
-            || cause
-                .downcast_ref::<c960_report::ReportError>()
-                .is_some_and(c960_report::ReportError::is_bad_input)
-            || cause
-                .downcast_ref::<c960_verdict::VerdictError>()
-                .is_some_and(c960_verdict::VerdictError::is_bad_input)
-            || is_corrupt_input(cause)
-    });
-    if bad_input { 2 } else { 1 }
-}
-
-/// Damaged or inconsistent input files (a journal line, a Parquet file)
-/// and outputs that are not regular files are bad input too.
-fn is_corrupt_input(cause: &(dyn std::error::Error + 'static)) -> bool {
-    cause.is::<c960_store::CorruptFile>()
-        || cause
-            .downcast_ref::<c960_store::JournalError>()
-            .is_some_and(|e| matches!(e, c960_store::JournalError::Corrupt { .. }))
-        || cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(c960_store::is_bad_input)
+    // Each library error says whether the input is at fault; the library
+    // reads them (`c960_ops::failure`).
+    if err.chain().any(c960_ops::failure::is_bad_input) {
+        2
+    } else {
+        1
+    }
 }
 
 /// A reader that closes the pipe early (`c960 positions | head`) is not an

@@ -4,7 +4,7 @@
 
 use crate::util;
 
-use std::fs::File;
+use std::fs::{self, File};
 
 use c960_balance::rng::Rng;
 use polars::prelude::*;
@@ -498,4 +498,66 @@ fn degenerate_inputs_are_not_shown_as_certain() {
             assert!((0.0..=1.0).contains(&v), "{name} {v}");
         }
     }
+}
+
+/// `c960 balance --out DIR` claims `DIR/balance.csv` and `balance.json`
+/// before it reads a table: a directory where one goes, a `DIR` inside an
+/// input run directory and a second writer are refused in one line, and a
+/// refused command leaves no `DIR` it made.
+#[test]
+fn balance_out_is_claimed_before_any_table_is_read() {
+    let dir = Dir::new();
+    games_table(&dir, "games.parquet", &[0, 1, 2], 40, &|_| 0.5);
+    fs::create_dir_all(dir.file("taken/balance.json")).unwrap();
+    let line = dir.bad_input(&["balance", "--games", "games.parquet", "--out", "taken"]);
+    assert!(
+        line.contains("--out taken/balance.json is a directory; name a file"),
+        "{line}"
+    );
+    assert!(!dir.file("taken/balance.csv").exists());
+    // A file where the directory goes.
+    let line = dir.bad_input(&[
+        "balance",
+        "--games",
+        "games.parquet",
+        "--out",
+        "games.parquet",
+    ]);
+    assert!(line.contains("games.parquet: --out names a file"), "{line}");
+    // Inside the directory it reads (a run's own folder).
+    fs::create_dir(dir.file("run")).unwrap();
+    fs::copy(dir.file("games.parquet"), dir.file("run/games.parquet")).unwrap();
+    let line = dir.bad_input(&["balance", "--games", "run", "--out", "run/v"]);
+    assert!(line.contains("lies inside --games run"), "{line}");
+    assert!(!dir.file("run/v").exists(), "no directory left behind");
+    // A table that cannot be read: refused after the claim, and the
+    // directory the command made is gone again.
+    let line = dir.bad_input(&["balance", "--games", "nothing.parquet", "--out", "fresh"]);
+    assert!(line.contains("does not exist"), "{line}");
+    assert!(!dir.file("fresh").exists(), "no directory left behind");
+    // A second writer of the same file stops at once, naming the first.
+    fs::create_dir(dir.file("busy")).unwrap();
+    let mut holder = std::process::Command::new("flock")
+        .arg("-o")
+        .arg(dir.file("busy/.balance.csv.lock"))
+        .args(["sleep", "30"])
+        .spawn()
+        .unwrap();
+    let lock = dir.file("busy/.balance.csv.lock");
+    for _ in 0..100 {
+        if lock.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let run = dir.run(&["balance", "--games", "games.parquet", "--out", "busy"]);
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("busy/balance.csv"), "{}", run.stderr);
+    assert!(!dir.file("busy/balance.csv").exists());
+    // And once free, it writes both.
+    dir.ok(&["balance", "--games", "games.parquet", "--out", "busy"]);
+    assert!(dir.file("busy/balance.csv").is_file() && dir.file("busy/balance.json").is_file());
 }

@@ -351,7 +351,8 @@ fn a_closed_pipe_is_not_an_error() {
         assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{args:?}");
     }
     // A checker naming 20,000 bad lines to a reader that leaves after the
-    // first: no "Broken pipe" message, no panic.
+    // first: no "Broken pipe" message, no panic, and the verdict kept
+    // (`set -o pipefail; c960 book verify bad.epd | head` fails).
     let dir = util::Dir::new();
     fs::write(dir.file("bad.epd"), "not a fen\n".repeat(20_000)).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_c960"))
@@ -367,6 +368,11 @@ fn a_closed_pipe_is_not_an_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.to_lowercase().contains("broken pipe"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bad.epd:1: 3 fields") && stderr.contains("(the first of 20000 bad lines)"),
+        "{stderr}"
+    );
 }
 
 /// The committed position table must be what `c960 positions` writes now.

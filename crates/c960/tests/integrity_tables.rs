@@ -352,3 +352,39 @@ fn a_manifest_edited_together_with_the_table_metadata_still_must_match_the_rows(
     let line = dir.bad_input(&["report", "--sweep", "a", "--out", "site", "--quiet"]);
     assert!(line.contains("rows were made at \"nodes 10\""), "{line}");
 }
+
+/// Issue 48, item 21: a table from before a column existed (no seal, no
+/// `score_cp`) is bad input for `report` and `balance`, refused in one
+/// line naming the column, never polars' own words with exit 1; and no
+/// output directory is left behind.
+#[test]
+fn a_legacy_table_without_score_cp_is_one_line_of_bad_input() {
+    use polars::prelude::*;
+    let dir = Dir::new();
+    swept(&dir, "a", "0-2");
+    let frame = ParquetReader::new(fs::File::open(dir.file("a/sweep.parquet")).unwrap())
+        .finish()
+        .unwrap();
+    let mut frame = frame.drop("score_cp").unwrap();
+    ParquetWriter::new(fs::File::create(dir.file("a/sweep.parquet")).unwrap())
+        .finish(&mut frame)
+        .unwrap();
+    fs::remove_file(dir.file("a/journal.jsonl")).unwrap();
+    let path = dir.file("a/manifest.json");
+    let mut manifest = json(&path);
+    manifest.as_object_mut().unwrap().remove("repeats");
+    fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    let line = dir.bad_input(&["report", "--sweep", "a", "--out", "site", "--quiet"]);
+    assert!(
+        line.contains("a: sweep.parquet has no column score_cp: not a sweep table"),
+        "{line}"
+    );
+    assert!(!line.contains("unable to find column"), "{line}");
+    assert!(!dir.file("site").exists());
+    let line = dir.bad_input(&["balance", "--sweep", "a", "--out", "verdicts"]);
+    assert!(line.contains("it has no column score_cp"), "{line}");
+    assert!(
+        !dir.file("verdicts").exists(),
+        "a refused balance leaves no directory"
+    );
+}

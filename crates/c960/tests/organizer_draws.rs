@@ -501,7 +501,7 @@ fn exclude_drawn_refuses_a_fifo_or_binary_secret_and_a_changed_record() {
     std::fs::write(dir.file("copy/draw.json"), record.to_string()).unwrap();
     let line = dir.bad_input(&exclude);
     assert!(
-        line.contains("its published rounds are not the ones its method"),
+        line.contains("--exclude-drawn: copy/draw.json does not verify: it gives SP"),
         "{line}"
     );
 }

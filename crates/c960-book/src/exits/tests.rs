@@ -215,3 +215,73 @@ fn trees_beyond_the_bounds_are_refused_and_the_work_is_estimated_first() {
     .estimate(1);
     assert_eq!(one, "1 start × up to 1 search = up to 1 search at depth 8");
 }
+
+/// Issue 48, item 10 in process: `read_runs` (what `book exits --from`
+/// reads) refuses a run whose directory another process holds (an
+/// expansion under way), refuses a run whose journal lacks starts its
+/// plan names (stopped early), and reads the same run once it is finished.
+#[test]
+fn runs_still_expanding_or_stopped_early_are_never_read() {
+    use c960_runner::RunError;
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = dir.path().join("run");
+    let config = ExpandConfig {
+        engine: EngineSpec::Builtin {
+            hash_mb: 1,
+            watchdog: None,
+        },
+        tree: Tree {
+            limit: Limit::Nodes(200),
+            multipv: 2,
+            plies: 1,
+            first_exit_ply: 1,
+        },
+        setups: (0..4)
+            .map(|sp| Setup::Chess960(StartPosition::new(sp).unwrap()))
+            .collect(),
+        jobs: 1,
+        retries: 0,
+        run: run_dir.clone(),
+        shard: c960_core::Shard::WHOLE,
+        needs_wdl: false,
+        repair: false,
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let expanded = run(&config, &stop, |_| {}).unwrap();
+    assert_eq!(expanded.starts.len(), 4);
+    let keep_all = |_: &mut StartExits| 0;
+    let dirs = [run_dir.clone()];
+
+    // An expansion under way holds the directory's lock for writing.
+    let writer = c960_store::DirLock::exclusive(&run_dir).unwrap();
+    let refused = read_runs(&dirs, &keep_all).unwrap_err();
+    assert!(matches!(refused, RunError::Lock(_)), "{refused:?}");
+    assert!(refused.to_string().contains("is in use by"), "{refused}");
+    assert!(
+        !refused.is_bad_input(),
+        "a held run is waited for, not wrong"
+    );
+    drop(writer);
+
+    // A run stopped before its end: its last start is not journaled.
+    let journal = run_dir.join("journal.jsonl");
+    let whole = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    assert_eq!(lines.len(), 5, "a header and 4 starts");
+    std::fs::write(&journal, lines[..4].join("\n") + "\n").unwrap();
+    let refused = read_runs(&dirs, &keep_all).unwrap_err();
+    assert!(refused.is_bad_input(), "{refused:?}");
+    assert!(
+        refused
+            .to_string()
+            .contains("holds 3 of the 4 starts its expansion set out to expand"),
+        "{refused}"
+    );
+
+    // Resumed to its end, the same run is read whole.
+    let resumed = run(&config, &stop, |_| {}).unwrap();
+    assert_eq!(resumed.resumed, 3);
+    let read = read_runs(&dirs, &keep_all).unwrap();
+    assert_eq!(read.starts.len(), 4);
+    assert_eq!(read.starts, resumed.starts);
+}

@@ -181,6 +181,13 @@ fn drawn_positions(file: &Path) -> Result<DrawnRecord, DrawError> {
     let bytes = c960_store::read_input(file)
         .map_err(|e| DrawError::Input(format!("--exclude-drawn: {}", unreadable(file, &e))))?;
     let record = Record::read(file)?;
+    // What `draw --verify` refuses is refused here too: published rounds
+    // its method and candidates do not give would exclude rounds the kit
+    // never published, and leave a published one drawable.
+    super::verify::check_published(file, &record).map_err(|e| match e {
+        DrawError::Input(why) => DrawError::Input(format!("--exclude-drawn: {why}")),
+        e => e,
+    })?;
     let mut positions = record.published.clone();
     if let Some((commitment, count)) = record.sealed {
         let secret_file = file.with_file_name(SECRET_FILE);

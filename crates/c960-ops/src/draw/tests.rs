@@ -359,3 +359,67 @@ fn an_earlier_draw_is_excluded_with_its_sealed_rounds_only_beside_its_secret() {
             .all(|p| !drawn_record.sps.contains(&p.sp()))
     );
 }
+
+/// Issue 48, item 9 in process: `--exclude-drawn` takes only a record
+/// that `draw --verify` takes, excludes the rounds the kit published (not
+/// ones it recomputes), and refuses a `SECRET.txt` that is a FIFO at once,
+/// without opening it.
+#[test]
+fn exclude_drawn_takes_only_verified_records_and_excludes_what_the_kit_published() {
+    let dir = tempfile::tempdir().unwrap();
+    let drawn = draw(&seeded(42, 4, upper_half_no_castling())).unwrap();
+    let exclude = |file: &Path| FilterOptions {
+        exclude_drawn: vec![file.to_path_buf()],
+        ..FilterOptions::default()
+    };
+
+    // Every round published: the excluded SPs are the published ones.
+    let published = record_of(&drawn, 4);
+    let file = write_record(dir.path(), &published);
+    verify(&file, None, None).unwrap();
+    let filters = Filters::from_options(&exclude(&file)).unwrap();
+    let mut sps: Vec<u16> = published.rounds.iter().map(|r| r.sp).collect();
+    sps.sort_unstable();
+    assert_eq!(filters.excluded.drawn[0].sps, sps);
+
+    // A published round changed to another position, canonical in itself:
+    // both refuse it, so the kit's real round 1 can never stay drawable.
+    let other = published
+        .candidate_sps
+        .iter()
+        .map(|&sp| StartPosition::new(sp).unwrap())
+        .find(|p| *p != drawn.draw.positions[0])
+        .unwrap();
+    let mut edited = published.clone();
+    edited.rounds[0] = RoundRecord::new(1, other);
+    let file = write_record(dir.path(), &edited);
+    let verified = refusal(verify(&file, None, None));
+    let excluded = refusal(Filters::from_options(&exclude(&file)));
+    assert!(verified.contains("gives SP"), "{verified}");
+    assert!(excluded.contains("gives SP"), "{excluded}");
+
+    // Sealed rounds: the same edit is refused beside the real secret, and a
+    // FIFO at SECRET.txt is named without blocking.
+    let mut sealed = record_of(&drawn, 1);
+    sealed.rounds[0] = RoundRecord::new(1, other);
+    let file = write_record(dir.path(), &sealed);
+    fs::write(
+        dir.path().join("SECRET.txt"),
+        format!("Secret: {}\n", secret()),
+    )
+    .unwrap();
+    assert!(refusal(verify(&file, None, None)).contains("gives SP"));
+    assert!(refusal(Filters::from_options(&exclude(&file))).contains("gives SP"));
+    let file = write_record(dir.path(), &record_of(&drawn, 1));
+    fs::remove_file(dir.path().join("SECRET.txt")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("SECRET.txt"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let message = refusal(Filters::from_options(&exclude(&file)));
+    assert!(
+        message.contains("SECRET.txt is not a regular file"),
+        "{message}"
+    );
+}

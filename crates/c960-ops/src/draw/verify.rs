@@ -116,7 +116,7 @@ pub fn verify(file: &Path, key: Option<&str>, table: Option<&Path>) -> Result<Ve
 
 /// Refuses a record whose published rounds its method and candidates do
 /// not give.
-fn check_published(file: &Path, record: &Record) -> Result<(), DrawError> {
+pub(super) fn check_published(file: &Path, record: &Record) -> Result<(), DrawError> {
     let published = &record.published;
     let recomputed = draw_among(&record.method, published.len().max(1), &record.candidates)?;
     for (round, (given, computed)) in published.iter().zip(&recomputed.positions).enumerate() {

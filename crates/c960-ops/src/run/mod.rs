@@ -55,11 +55,9 @@ pub use stages::{Observer, Silent, StageTime, Stopped, write_position_table_csv}
 use stages::{selfplay_stage, sweep_stage, write_positions};
 pub use start::Start;
 
-/// A value that parses but makes no sense: a plan, a config file or a run
-/// directory the run refuses (bad input, not a failure).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct InputError(pub String);
+/// A plan, a config file or a run directory the run refuses is bad input
+/// (the one kind every command uses).
+pub use crate::failure::InputError;
 
 /// What `run.json` records.
 #[derive(Serialize)]

@@ -4,7 +4,7 @@
 
 use std::{io, path::Path};
 
-use c960_store::Frame;
+use c960_store::{Claim, Claimed, Frame};
 use polars::prelude::*;
 
 use super::{
@@ -132,8 +132,46 @@ impl Balance {
             })
     }
 
-    /// Writes `balance.csv` and `balance.json` into `dir`, atomically.
-    pub fn write(&self, dir: &Path) -> Result<(), VerdictError> {
+    /// Claims `balance.csv` and `balance.json` in `dir`, which must exist,
+    /// before any work, as every command claims its outputs: neither may
+    /// be a directory, a FIFO or a link, nor one of the `inputs` (each a
+    /// path with the flag that names it), nor lie inside an input
+    /// directory, nor be written by another process at once.
+    ///
+    /// # Errors
+    /// Bad input naming the output and why; a lock another process holds.
+    pub fn claim(dir: &Path, inputs: &[(&Path, &str)]) -> Result<Claimed, VerdictError> {
+        let mut claim = Claim::new()
+            .file(&dir.join(BALANCE_CSV), "--out")
+            .file_beside(&dir.join(BALANCE_JSON), "--out", "--out");
+        for (path, flag) in inputs {
+            claim = claim.input(path, flag);
+        }
+        Ok(claim.take()?)
+    }
+
+    /// Writes `balance.csv` and `balance.json` into `dir`, claimed by
+    /// [`Balance::claim`], as one set: both are in place, or neither
+    /// changed.
+    pub fn write(&self, claimed: &Claimed, dir: &Path) -> Result<(), VerdictError> {
+        let mut frame = self.frame()?;
+        let json = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
+        let mut set = claimed.write_set();
+        set.write(&dir.join(BALANCE_CSV), |out| {
+            c960_store::write_csv(out, &mut frame)
+        })?;
+        set.write(&dir.join(BALANCE_JSON), |out| {
+            io::Write::write_all(out, json.as_bytes())?;
+            io::Write::write_all(out, b"\n")
+        })?;
+        set.commit()?;
+        Ok(())
+    }
+
+    /// Writes `balance.csv` and `balance.json` into `dir`, a directory
+    /// this process alone writes (a report being built beside its
+    /// target), each atomically.
+    pub fn write_in(&self, dir: &Path) -> Result<(), VerdictError> {
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
         let mut frame = self.frame()?;
         c960_store::write_atomically(&dir.join(BALANCE_CSV), |out| {

@@ -20,10 +20,9 @@ pub(crate) use runs::*;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-/// A flag value that parses but makes no sense (an exit code 2 error).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub(crate) struct InputError(pub(crate) String);
+/// A flag value that parses but makes no sense (an exit code 2 error):
+/// the library's one kind of refusal in words.
+pub(crate) use c960_ops::InputError;
 
 #[derive(Debug, Parser)]
 #[command(

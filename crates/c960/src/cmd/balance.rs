@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use anyhow::{Context, Result};
-use c960_report::balance::{BALANCE_CSV, BALANCE_JSON, MethodSummary, Settings, compute};
+use anyhow::Result;
+use c960_report::balance::{BALANCE_CSV, BALANCE_JSON, MethodSummary, Settings, compute_into};
 
 use crate::{
     cli::{BalanceArgs, InputError},
@@ -71,13 +71,12 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
         verdicts_from: args.verdicts_from,
         weights: args.weights,
     };
-    let balance = compute(&args.games, &args.sweep, settings)?;
+    // The outputs are claimed before any table is read, and written as a
+    // set; a refused command leaves no directory behind.
+    let balance = compute_into(&args.games, &args.sweep, settings, &args.out)?;
     for merged in &balance.merged {
         say!("c960: warning: {merged}");
     }
-    balance
-        .write(&args.out)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
     let mut text = Text::default();
     if let Some(m) = &balance.games {
         describe(&mut text, ("games", ""), m, args.fdr)?;

@@ -45,24 +45,12 @@ pub(crate) fn run(files: &[PathBuf], format: ReportFormat) -> Result<()> {
         }
         reports.push((path, report));
     }
-    let out = std::io::stdout();
-    let mut out = out.lock();
-    match format {
-        ReportFormat::Text => {
-            for (path, report) in &reports {
-                for bad in &report.bad_lines {
-                    writeln!(out, "{}:{}: {}", shown(path), bad.line, bad.reasons())?;
-                }
-                writeln!(out, "{}", summary(path, report))?;
-            }
-        }
-        ReportFormat::Json => {
-            let books: Vec<_> = reports.iter().map(|(path, r)| to_json(path, r)).collect();
-            serde_json::to_writer_pretty(&mut out, &json!({ "books": books }))?;
-            writeln!(out)?;
-        }
+    // A reader that leaves early (`| head`) ends the printing, never the
+    // verdict: bad lines still mean exit 2.
+    match print(&reports, format) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        printed => printed?,
     }
-    out.flush()?;
     let bad: usize = reports.iter().map(|(_, r)| r.bad_lines.len()).sum();
     let Some((path, first)) = reports
         .iter()
@@ -78,6 +66,28 @@ pub(crate) fn run(files: &[PathBuf], format: ReportFormat) -> Result<()> {
         if bad == 1 { "" } else { "s" }
     ))
     .into())
+}
+
+/// Every bad line and each book's summary (or the JSON report) on stdout.
+fn print(reports: &[(&PathBuf, Report)], format: ReportFormat) -> std::io::Result<()> {
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    match format {
+        ReportFormat::Text => {
+            for (path, report) in reports {
+                for bad in &report.bad_lines {
+                    writeln!(out, "{}:{}: {}", shown(path), bad.line, bad.reasons())?;
+                }
+                writeln!(out, "{}", summary(path, report))?;
+            }
+        }
+        ReportFormat::Json => {
+            let books: Vec<_> = reports.iter().map(|(path, r)| to_json(path, r)).collect();
+            serde_json::to_writer_pretty(&mut out, &json!({ "books": books }))?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()
 }
 
 /// `FILE: N lines, M bad (counts); castling: NOTATION (counts)`.
