@@ -99,6 +99,8 @@ fn a_table_that_contradicts_itself_is_refused_in_one_line() {
     refused(twice, "names column balance_low twice");
     let twice = table(&GOOD).replacen(column::SP, column::VERDICT, 1);
     refused(twice, "names column verdict twice");
+    let twice = table(&GOOD).replacen(column::VERDICT, column::SP, 1);
+    refused(twice, "names column sp twice");
     refused(
         with(0, (0, "BBQNNRKR", "balanced", "12.5", "16", "9")),
         "low end 16 lies above its high end 9",

@@ -369,6 +369,37 @@ fn book_exits_refuses_bad_input_in_one_line() {
             "{line}"
         );
     }
+    // Trees beyond the bounds (item 15: 6^P searches a start, a stack
+    // overflow at --plies 1000) are refused before any engine starts.
+    let tree = |multipv: &'static str, plies: &'static str| {
+        vec![
+            "book",
+            "exits",
+            "--engine",
+            "builtin",
+            "--positions",
+            "0",
+            "--nodes",
+            "200",
+            "--multipv",
+            multipv,
+            "--plies",
+            plies,
+            "--cp",
+            "90..120",
+            "--run",
+            "run",
+            "--out",
+            "b.epd",
+        ]
+    };
+    let line = dir.bad_input(&tree("1", "1000"));
+    assert!(
+        line.contains("--plies 1000 is out of range 1..=12"),
+        "{line}"
+    );
+    let line = dir.bad_input(&tree("6", "7"));
+    assert!(line.contains("searches a start, more than 10000"), "{line}");
     assert!(
         !dir.file("run").exists(),
         "refused before any engine starts"

@@ -234,6 +234,32 @@ fn slurm_book_exits_refuses_bad_input_in_one_line() {
         "{line}"
     );
     assert!(!dir.file("r").exists(), "written before the refusal");
+    // Trees beyond the bounds, before any job is written.
+    for (multipv, plies, said) in [
+        ("1", "1000", "--plies 1000 is out of range 1..=12"),
+        ("6", "7", "searches a start, more than 10000"),
+    ] {
+        let line = dir.bad_input(&[
+            "slurm",
+            "book-exits",
+            "--engine",
+            "builtin",
+            "--multipv",
+            multipv,
+            "--plies",
+            plies,
+            "--cp",
+            "0..50",
+            "--run",
+            "r",
+            "--out",
+            "b.epd",
+            "--shards",
+            "2",
+        ]);
+        assert!(line.contains(said), "{line}");
+        assert!(!dir.file("r").exists(), "written before the refusal");
+    }
 }
 
 /// On the one-node cluster: the array and the merge job, submitted and

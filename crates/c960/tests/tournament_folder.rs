@@ -369,6 +369,7 @@ fn a_title_or_phrase_with_a_control_of_text_direction_is_refused() {
         ("--title", "Club \u{202e}nepO"),
         ("--venue", "Hall\u{2066} B"),
         ("--phrase", "Round \u{202e}one"),
+        ("--schedule", "Round 1: \u{202e}10:00"),
     ] {
         let mut args = vec!["tournament", "--rounds", "1", "--out", "kit", flag, value];
         if flag != "--phrase" {

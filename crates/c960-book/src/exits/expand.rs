@@ -125,7 +125,7 @@ impl Tree {
             let seconds = searches.saturating_mul(nodes) / MEASURED_NODES_PER_SECOND;
             let _ = write!(
                 text,
-                ", about {} on one core at {MEASURED_NODES_PER_SECOND} nodes a second",
+                ", {} on one core at {MEASURED_NODES_PER_SECOND} nodes a second",
                 duration_words(seconds)
             );
         }
@@ -133,13 +133,15 @@ impl Tree {
     }
 }
 
-/// `seconds` as a rounded duration: `40 s`, `12 min`, `3.5 h`, `9 days`.
+/// `seconds` as a rounded duration: `under 1 s`, `about 40 s`, `about 12
+/// min`, `about 3.5 h`, `about 9 days`.
 fn duration_words(seconds: u64) -> String {
     match seconds {
-        s if s < 120 => format!("{s} s"),
-        s if s < 7_200 => format!("{} min", s / 60),
-        s if s < 172_800 => format!("{}.{} h", s / 3_600, s % 3_600 / 360),
-        s => format!("{} days", s / 86_400),
+        0 => "under 1 s".to_owned(),
+        s if s < 120 => format!("about {s} s"),
+        s if s < 7_200 => format!("about {} min", s / 60),
+        s if s < 172_800 => format!("about {}.{} h", s / 3_600, s % 3_600 / 360),
+        s => format!("about {} days", s / 86_400),
     }
 }
 

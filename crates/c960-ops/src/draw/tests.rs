@@ -362,8 +362,8 @@ fn an_earlier_draw_is_excluded_with_its_sealed_rounds_only_beside_its_secret() {
 
 /// Issue 48, item 9 in process: `--exclude-drawn` takes only a record
 /// that `draw --verify` takes, excludes the rounds the kit published (not
-/// ones it recomputes), and refuses a `SECRET.txt` that is a FIFO at once,
-/// without opening it.
+/// ones it recomputes), and refuses a `SECRET.txt` that is not text, or a
+/// FIFO (at once, without opening it).
 #[test]
 fn exclude_drawn_takes_only_verified_records_and_excludes_what_the_kit_published() {
     let dir = tempfile::tempdir().unwrap();
@@ -411,6 +411,10 @@ fn exclude_drawn_takes_only_verified_records_and_excludes_what_the_kit_published
     assert!(refusal(verify(&file, None, None)).contains("gives SP"));
     assert!(refusal(Filters::from_options(&exclude(&file))).contains("gives SP"));
     let file = write_record(dir.path(), &record_of(&drawn, 1));
+    // A SECRET.txt that is not text (not the one a kit writes).
+    fs::write(dir.path().join("SECRET.txt"), [0xff, 0xfe, 0x00]).unwrap();
+    let message = refusal(Filters::from_options(&exclude(&file)));
+    assert!(message.contains("SECRET.txt is not text"), "{message}");
     fs::remove_file(dir.path().join("SECRET.txt")).unwrap();
     let made = std::process::Command::new("mkfifo")
         .arg(dir.path().join("SECRET.txt"))

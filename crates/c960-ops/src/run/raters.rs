@@ -301,7 +301,8 @@ pub(super) fn check_rater_engines(raters: &[RaterPlan]) -> Result<()> {
                 .then_some(o)
         }) {
             bail!(InputError(format!(
-                "raters {} and {} search alike: their engines {} and {} are both {identity}, with                  the same settings; the same searches would count twice",
+                "raters {} and {} search alike: their engines {} and {} are both {identity}, with \
+                 the same settings; the same searches would count twice",
                 other.name, r.name, other.engine, r.engine
             )));
         }

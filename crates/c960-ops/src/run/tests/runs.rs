@@ -2,12 +2,18 @@
 //! told, `run.json` across runs of one directory, a stopped run, a dry
 //! run, refusals, and the summary's ranking.
 
-use std::{cell::RefCell, fs, num::NonZeroUsize, sync::atomic::AtomicBool};
+use std::{
+    cell::RefCell,
+    fs,
+    num::NonZeroUsize,
+    path::{Path, PathBuf},
+    sync::atomic::AtomicBool,
+};
 
 use anyhow::Result;
 use c960_runner::Progress;
 
-use super::{builtin, input_error, one_position};
+use super::{builtin, config, input_error, one_position};
 use crate::run::{
     Finished, Observer, PlanOptions, RunOptions, Silent, Start, Stopped, prepare, resolve,
 };
@@ -351,4 +357,59 @@ fn the_observer_is_told_before_the_engines_start() {
         "{:?}",
         told.0
     );
+}
+
+/// Issue 48, item 16 in process: two raters whose engines are told apart
+/// by name but answer alike once started (here both resolve to the
+/// built-in engine: a copied binary or a wrapper does the same) are one
+/// rater, refused before any sweep writes a row.
+#[test]
+fn raters_whose_engines_answer_alike_are_refused_before_any_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let file = config(
+        dir.path(),
+        "positions = \"0-3\"\n[selfplay]\ngames = 0\n\
+         [[raters]]\nname = \"a\"\nengine = \"stockfish\"\nnodes = 300\n\
+         [[raters]]\nname = \"b\"\nengine = \"ethereal\"\nnodes = 300\n",
+    );
+    let options = PlanOptions {
+        config: Some(file.clone()),
+        out: Some(out.clone()),
+        jobs: NonZeroUsize::new(1),
+        ..PlanOptions::default()
+    };
+    let asked = RefCell::new(Vec::new());
+    let plan = resolve(&options).unwrap();
+    assert_eq!(plan.raters.len(), 2);
+    let said = match prepare(plan, Some(&file), &builtin(&asked), false) {
+        Ok(prepared) => input_error(prepared.run(&AtomicBool::new(false), &mut Told::default())),
+        Err(e) => input_error(Err::<(), _>(e)),
+    };
+    assert!(said.contains("raters a and b are one rater"), "{said}");
+    let names: Vec<String> = asked.borrow().iter().map(|(n, _)| n.to_string()).collect();
+    assert!(
+        names.iter().any(|n| n == "stockfish") && names.iter().any(|n| n == "ethereal"),
+        "both raters' engines were chosen: {names:?}"
+    );
+    let rows = walk_files(&out)
+        .into_iter()
+        .filter(|p| p.ends_with("sweep.parquet") || p.ends_with("journal.jsonl"))
+        .count();
+    assert_eq!(rows, 0, "no sweep wrote anything");
+}
+
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    if let Ok(entries) = fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                found.extend(walk_files(&path));
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found
 }

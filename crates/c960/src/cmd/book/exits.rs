@@ -310,7 +310,7 @@ fn expand(args: &BookExitsArgs, config: &ExpandConfig) -> Result<Expansion> {
         .progress_bar(config.starts().len() as u64, "starts");
     let mut follow = Follow::new(&bar);
     // Said above the bar once the engine is up and the journal read: the
-    // starts left.
+    // starts left (on a terminal; a log keeps bad input to one line).
     let mut said = bar.is_hidden();
     let expansion = exits::run(config, &interrupt::STOP, |p| {
         let left = p.total - p.resumed;
