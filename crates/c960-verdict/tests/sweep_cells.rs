@@ -43,3 +43,29 @@ fn a_sweep_score_that_is_not_a_number_is_refused_naming_its_row() {
     );
     assert!(refused.is_bad_input());
 }
+
+/// Issue 48, item 21 in process: a sweep table from before `score_cp`
+/// existed is bad input naming the column, never polars' own words.
+#[test]
+fn a_legacy_sweep_table_without_score_cp_is_refused_naming_the_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old-sweep.parquet");
+    let mut frame = df![
+        "sp" => (0..12_u32).collect::<Vec<_>>(),
+        "engine" => vec!["E"; 12],
+        "limit" => vec!["nodes 1"; 12],
+        "engine_options" => vec![""; 12],
+        "score_mate" => vec![None::<f64>; 12],
+    ]
+    .unwrap();
+    ParquetWriter::new(File::create(&path).unwrap())
+        .finish(&mut frame)
+        .unwrap();
+    let refused = compute(&[], &[path], Settings::default()).unwrap_err();
+    let text = refused.to_string();
+    assert!(refused.is_bad_input(), "{text}");
+    assert!(
+        text.ends_with("not a table c960 balance reads: it has no column score_cp"),
+        "{text}"
+    );
+}

@@ -2,13 +2,17 @@
 //! position: the published balance, each method's figures, the draw chance
 //! and expected score, the difficulty measures) and `balance.json`.
 
-use std::{io, path::Path};
+use std::{
+    io,
+    path::{Path, PathBuf},
+};
 
 use c960_store::{Claim, Claimed, Frame};
 use polars::prelude::*;
 
 use super::{
-    BALANCE_CSV, BALANCE_JSON, Balance, GamesRow, OutcomeRow, SweepRow, difficulty, input::io_error,
+    BALANCE_CSV, BALANCE_JSON, Balance, GamesRow, OutcomeRow, Settings, SweepRow, compute,
+    difficulty, input::io_error,
 };
 use crate::{BalanceRow, VerdictError, balance::Method};
 
@@ -184,4 +188,51 @@ impl Balance {
         })?;
         Ok(())
     }
+}
+
+/// `c960 balance`: claims `balance.csv` and `balance.json` in `out` (see
+/// [`Balance::claim`]), computes the verdicts from the tables as
+/// [`compute`] does, and writes both files as one set. A directory `out`
+/// made here is removed again when anything fails, so a refused command
+/// leaves nothing behind.
+///
+/// # Errors
+/// As [`Balance::claim`] and [`compute`]; writing the files.
+pub fn compute_into(
+    games: &[PathBuf],
+    sweeps: &[PathBuf],
+    settings: Settings,
+    out: &std::path::Path,
+) -> Result<Balance, VerdictError> {
+    let made = match std::fs::symlink_metadata(out) {
+        Ok(meta) if !meta.is_dir() => {
+            return Err(VerdictError::BadInput {
+                path: out.to_owned(),
+                reason: "--out names a file; it takes the directory balance.csv and \
+                         balance.json are written into"
+                    .to_owned(),
+            });
+        }
+        Ok(_) => false,
+        Err(_) => true,
+    };
+    if made {
+        std::fs::create_dir_all(out).map_err(|e| io_error(out, &e))?;
+    }
+    let result = (|| {
+        let inputs: Vec<(&std::path::Path, &str)> = games
+            .iter()
+            .map(|p| (p.as_path(), "--games"))
+            .chain(sweeps.iter().map(|p| (p.as_path(), "--sweep")))
+            .collect();
+        let claimed = Balance::claim(out, &inputs)?;
+        let balance = compute(games, sweeps, settings)?;
+        balance.write(&claimed, out)?;
+        Ok(balance)
+    })();
+    if made && result.is_err() {
+        // Only the directory made above, and only while empty.
+        let _ = std::fs::remove_dir(out);
+    }
+    result
 }

@@ -41,6 +41,7 @@ use serde::Serialize;
 use crate::{BalanceRow, Interval, VerdictError};
 
 mod columns;
+pub use columns::compute_into;
 mod difficulty;
 mod estimate;
 mod input;
@@ -293,53 +294,6 @@ pub fn compute(
             .unwrap_or_default(),
         reason: "the tables score no position".to_owned(),
     })
-}
-
-/// `c960 balance`: claims `balance.csv` and `balance.json` in `out` (see
-/// [`Balance::claim`]), computes the verdicts from the tables as
-/// [`compute`] does, and writes both files as one set. A directory `out`
-/// made here is removed again when anything fails, so a refused command
-/// leaves nothing behind.
-///
-/// # Errors
-/// As [`Balance::claim`] and [`compute`]; writing the files.
-pub fn compute_into(
-    games: &[PathBuf],
-    sweeps: &[PathBuf],
-    settings: Settings,
-    out: &std::path::Path,
-) -> Result<Balance, VerdictError> {
-    let made = match std::fs::symlink_metadata(out) {
-        Ok(meta) if !meta.is_dir() => {
-            return Err(VerdictError::BadInput {
-                path: out.to_owned(),
-                reason: "--out names a file; it takes the directory balance.csv and \
-                         balance.json are written into"
-                    .to_owned(),
-            });
-        }
-        Ok(_) => false,
-        Err(_) => true,
-    };
-    if made {
-        std::fs::create_dir_all(out).map_err(|e| input::io_error(out, &e))?;
-    }
-    let result = (|| {
-        let inputs: Vec<(&std::path::Path, &str)> = games
-            .iter()
-            .map(|p| (p.as_path(), "--games"))
-            .chain(sweeps.iter().map(|p| (p.as_path(), "--sweep")))
-            .collect();
-        let claimed = Balance::claim(out, &inputs)?;
-        let balance = compute(games, sweeps, settings)?;
-        balance.write(&claimed, out)?;
-        Ok(balance)
-    })();
-    if made && result.is_err() {
-        // Only the directory made above, and only while empty.
-        let _ = std::fs::remove_dir(out);
-    }
-    result
 }
 
 /// What the tables given to [`compute_any`] hold.
