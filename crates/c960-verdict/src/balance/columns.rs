@@ -154,12 +154,17 @@ impl Balance {
         Ok(claim.take()?)
     }
 
+    /// What `balance.csv` (the table) and `balance.json` (the text) hold.
+    fn contents(&self) -> Result<(DataFrame, String), VerdictError> {
+        let json = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
+        Ok((self.frame()?, json))
+    }
+
     /// Writes `balance.csv` and `balance.json` into `dir`, claimed by
     /// [`Balance::claim`], as one set: both are in place, or neither
     /// changed.
     pub fn write(&self, claimed: &Claimed, dir: &Path) -> Result<(), VerdictError> {
-        let mut frame = self.frame()?;
-        let json = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
+        let (mut frame, json) = self.contents()?;
         let mut set = claimed.write_set();
         set.write(&dir.join(BALANCE_CSV), |out| {
             c960_store::write_csv(out, &mut frame)
@@ -177,11 +182,10 @@ impl Balance {
     /// target), each atomically.
     pub fn write_in(&self, dir: &Path) -> Result<(), VerdictError> {
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
-        let mut frame = self.frame()?;
+        let (mut frame, json) = self.contents()?;
         c960_store::write_atomically(&dir.join(BALANCE_CSV), |out| {
             c960_store::write_csv(out, &mut frame)
         })?;
-        let json = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
         c960_store::write_atomically(&dir.join(BALANCE_JSON), |out| {
             io::Write::write_all(out, json.as_bytes())?;
             io::Write::write_all(out, b"\n")
