@@ -11,7 +11,7 @@ use serde::Serialize;
 
 pub use crate::Estimate;
 use crate::{
-    reliability::{pearson, spearman},
+    reliability::{ResampleRanks, pearson, spearman},
     rng::Rng,
 };
 
@@ -76,16 +76,23 @@ pub fn compare(ours: &[f64], theirs: &[f64], bootstrap: Bootstrap) -> Option<Com
     let mut rng = Rng::new(bootstrap.seed);
     let (mut rs, mut rhos) = (Vec::new(), Vec::new());
     let (mut ours_drawn, mut theirs_drawn) = (vec![0.0; count], vec![0.0; count]);
+    // Each resample's ranks come from one ordering of each side (Spearman's
+    // rank correlation of a resample without sorting it).
+    let (mut ours_ranks, mut theirs_ranks) = (ResampleRanks::new(ours), ResampleRanks::new(theirs));
+    let (mut ours_ranked, mut theirs_ranked) = (vec![0.0; count], vec![0.0; count]);
+    let mut picks = vec![0; count];
     for _ in 0..bootstrap.resamples {
-        for slot in 0..count {
-            let drawn = rng.index(count);
-            ours_drawn[slot] = ours[drawn];
-            theirs_drawn[slot] = theirs[drawn];
+        for (slot, pick) in picks.iter_mut().enumerate() {
+            *pick = rng.index(count);
+            ours_drawn[slot] = ours[*pick];
+            theirs_drawn[slot] = theirs[*pick];
         }
+        ours_ranks.ranks(&picks, &mut ours_ranked);
+        theirs_ranks.ranks(&picks, &mut theirs_ranked);
         // A resample without spread has no correlation; it is skipped.
         if let (Some(pe), Some(sp)) = (
             pearson(&ours_drawn, &theirs_drawn),
-            spearman(&ours_drawn, &theirs_drawn),
+            pearson(&ours_ranked, &theirs_ranked),
         ) {
             rs.push(pe);
             rhos.push(sp);

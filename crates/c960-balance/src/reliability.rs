@@ -53,6 +53,61 @@ pub fn ranks(x: &[f64]) -> Vec<f64> {
     ranks
 }
 
+/// The average ranks of resamples of one set of values, found without
+/// sorting each resample: the values are ordered once, and a resample's
+/// ranks follow from how often it drew each distinct value. They are the
+/// ranks [`ranks`] gives the drawn values, to the bit.
+pub(crate) struct ResampleRanks {
+    /// Each value's place among the distinct values, from the smallest.
+    distinct: Vec<usize>,
+    /// Per distinct value: how often the resample drew it.
+    drawn: Vec<usize>,
+    /// Per distinct value: its average rank in the resample.
+    rank: Vec<f64>,
+}
+
+impl ResampleRanks {
+    pub(crate) fn new(x: &[f64]) -> ResampleRanks {
+        let mut order: Vec<usize> = (0..x.len()).collect();
+        order.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
+        let mut distinct = vec![0; x.len()];
+        let mut place = 0;
+        for (i, &k) in order.iter().enumerate() {
+            if i > 0 && x[k].total_cmp(&x[order[i - 1]]).is_ne() {
+                place += 1;
+            }
+            distinct[k] = place;
+        }
+        let places = if x.is_empty() { 0 } else { place + 1 };
+        ResampleRanks {
+            distinct,
+            drawn: vec![0; places],
+            rank: vec![0.0; places],
+        }
+    }
+
+    /// Writes into `out[slot]` the average rank, within the resample, of
+    /// the value at index `picks[slot]`.
+    #[allow(clippy::cast_precision_loss)]
+    pub(crate) fn ranks(&mut self, picks: &[usize], out: &mut [f64]) {
+        self.drawn.fill(0);
+        for &k in picks {
+            self.drawn[self.distinct[k]] += 1;
+        }
+        let mut first = 0;
+        for (&count, rank) in self.drawn.iter().zip(&mut self.rank) {
+            if count > 0 {
+                // As `ranks`: ties from place i to j share (i + j) / 2 + 1.
+                *rank = (first + first + count - 1) as f64 / 2.0 + 1.0;
+                first += count;
+            }
+        }
+        for (slot, &k) in out.iter_mut().zip(picks) {
+            *slot = self.rank[self.distinct[k]];
+        }
+    }
+}
+
 /// Spearman's rank correlation (Pearson's on average ranks).
 #[must_use]
 pub fn spearman(x: &[f64], y: &[f64]) -> Option<f64> {
@@ -213,6 +268,34 @@ mod tests {
     fn ranks_average_ties() {
         assert_eq!(ranks(&[3.0, 1.0, 3.0, 2.0]), vec![3.5, 1.0, 3.5, 2.0]);
         assert_eq!(spearman(&[1.0, 2.0, 3.0], &[10.0, 20.0, 100.0]), Some(1.0));
+    }
+
+    #[test]
+    fn resample_ranks_are_the_ranks_of_the_drawn_values_to_the_bit() {
+        let mut rng = Rng::new(11);
+        // Ties, a signed zero and repeated draws, as bootstrap resamples have.
+        let x: Vec<f64> = (0..200)
+            .map(|i| match i % 7 {
+                0 => 0.0,
+                1 => -0.0,
+                _ => (rng.normal() * 4.0).round(),
+            })
+            .collect();
+        let mut resampled = ResampleRanks::new(&x);
+        let mut out = vec![0.0; x.len()];
+        for _ in 0..50 {
+            let picks: Vec<usize> = (0..x.len()).map(|_| rng.index(x.len())).collect();
+            resampled.ranks(&picks, &mut out);
+            let drawn: Vec<f64> = picks.iter().map(|&k| x[k]).collect();
+            let sorted = ranks(&drawn);
+            assert!(
+                out.iter()
+                    .zip(&sorted)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "{out:?} {sorted:?}"
+            );
+        }
+        assert!(ResampleRanks::new(&[]).rank.is_empty());
     }
 
     #[test]

@@ -41,7 +41,9 @@ pub(crate) const STYLE: &str = include_str!("../assets/style.css");
 /// Writes the site into `dir`: `index.html`, `fair.html`,
 /// `positions/<sp>.html` with its downloads beside it (`<sp>.svg`,
 /// `<sp>.json`, `<sp>.pgn`), `style.css`, `table.js`. `charts` are file names
-/// (relative to `dir`) of SVG charts shown on the index.
+/// (relative to `dir`) of SVG charts shown on the index. `dir` is a report
+/// being built beside its target (`c960_store::DirSwap`): its pages are written without syncs of
+/// their own, and the swap makes them durable before they are in place.
 pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
     let Site {
         frame,
@@ -57,7 +59,7 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
     // page with its own).
     let banner = failures_banner(sources, None);
     let write = |name: &Path, text: &str| {
-        c960_store::write_atomically(name, |out| io::Write::write_all(out, text.as_bytes()))
+        c960_store::write_built(name, |out| io::Write::write_all(out, text.as_bytes()))
     };
     write(&dir.join("style.css"), STYLE)?;
     write(&dir.join("table.js"), SCRIPT)?;

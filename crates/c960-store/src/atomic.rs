@@ -115,6 +115,36 @@ where
     Staged::commit(vec![staged])
 }
 
+/// Writes `path`, a file of an output being built in the directory of a
+/// `DirSwap`: directly, without a temporary file or a sync of its
+/// own, since nothing reads that directory before `DirSwap::finish`
+/// makes the whole of it durable and puts it in place. On an error the
+/// partial file is removed (and the build is given up by its caller).
+pub fn write_built<F>(path: &Path, write: F) -> io::Result<()>
+where
+    F: FnOnce(&mut BufWriter<OutputFile<'_>>) -> io::Result<()>,
+{
+    let mut last_error = None;
+    let result = (|| {
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)?;
+        let mut out = BufWriter::new(OutputFile {
+            file: &file,
+            error: Cell::new(None),
+        });
+        let written = write(&mut out).and_then(|()| out.flush());
+        last_error = out.get_ref().error.get();
+        written
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(path);
+        written_error(path, last_error, e)
+    })
+}
+
 /// An output written in full to its temporary file, not yet in place;
 /// dropped uncommitted, the temporary file is removed.
 #[derive(Debug)]

@@ -52,7 +52,7 @@ mod untouched;
 
 pub use atomic::{
     OutputFile, check_output, create_dir, describe_write_error, remove_stale_temporaries,
-    write_atomically,
+    write_atomically, write_built,
 };
 pub use bad_input::{BadInput, bad_input, is_bad_input};
 pub use claim::{Claim, Claimed, OutputSet};

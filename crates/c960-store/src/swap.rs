@@ -127,6 +127,9 @@ impl DirSwap {
             .join(format!(".{}.old.{}", self.name, std::process::id()));
         let had_old = self.out.exists();
         let moved = (|| {
+            // What was built is durable before it is put in place: its
+            // files were written without syncs of their own.
+            sync_tree(&self.temp)?;
             if had_old {
                 fs::rename(&self.out, &old)?;
             }
@@ -153,6 +156,29 @@ impl DirSwap {
             let _ = fs::remove_dir_all(&old);
         }
         Ok(())
+    }
+}
+
+/// Makes every file and directory under `dir` durable: on Linux with one
+/// `syncfs` of its file system (one flush instead of a sync per file),
+/// elsewhere by syncing each of them.
+fn sync_tree(dir: &Path) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        let dir = fs::File::open(dir)?;
+        rustix::fs::syncfs(&dir).map_err(io::Error::from)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            if entry.file_type()?.is_dir() {
+                sync_tree(&entry.path())?;
+            } else {
+                fs::File::open(entry.path())?.sync_all()?;
+            }
+        }
+        fs::File::open(dir)?.sync_all()
     }
 }
 
@@ -198,6 +224,35 @@ mod tests {
         let swap = DirSwap::begin(&out, "the report").unwrap();
         assert_eq!(fs::read_to_string(out.join("new.txt")).unwrap(), "new");
         drop(swap);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn built_files_are_written_in_place_and_a_failed_one_is_removed() {
+        let dir = std::env::temp_dir().join(format!("c960-swap-built-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let out = dir.join("site");
+        let swap = DirSwap::begin(&out, "the report").unwrap();
+        let page = swap.building().join("page.html");
+        crate::write_built(&page, |o| io::Write::write_all(o, b"first")).unwrap();
+        // Written again (shorter): the file holds only the second text.
+        crate::write_built(&page, |o| io::Write::write_all(o, b"2nd")).unwrap();
+        let failed = swap.building().join("failed.html");
+        let e = crate::write_built(&failed, |o| {
+            io::Write::write_all(o, b"half")?;
+            Err(io::Error::other("the page could not be made"))
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("failed.html"), "{e}");
+        assert!(!failed.exists(), "a failed file is removed");
+        // No temporary file: each page is its one file.
+        let names: Vec<String> = fs::read_dir(swap.building())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["page.html"]);
+        swap.finish().unwrap();
+        assert_eq!(fs::read_to_string(out.join("page.html")).unwrap(), "2nd");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -117,7 +117,7 @@ impl KitFolder {
     /// Writes `name` into the kit being built; errors name the kit's own
     /// path, not the build directory's.
     pub(super) fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
-        c960_store::write_atomically(&self.building().join(name), |out| {
+        c960_store::write_built(&self.building().join(name), |out| {
             io::Write::write_all(out, bytes)
         })
         .map_err(|e| c960_store::describe_write_error(&self.0.target().join(name), &e))?;
