@@ -125,24 +125,32 @@ where
     F: FnOnce(&mut BufWriter<OutputFile<'_>>) -> io::Result<()>,
 {
     let mut last_error = None;
-    let result = (|| {
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(path)?;
-        let mut out = BufWriter::new(OutputFile {
-            file: &file,
-            error: Cell::new(None),
-        });
-        let written = write(&mut out).and_then(|()| out.flush());
-        last_error = out.get_ref().error.get();
-        written
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(path);
-        written_error(path, last_error, e)
-    })
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)
+        .and_then(|file| write_through(&file, write, &mut last_error))
+        .map_err(|e| {
+            let _ = fs::remove_file(path);
+            written_error(path, last_error, e)
+        })
+}
+
+/// Writes `file` through `write`, buffered and flushed, keeping in
+/// `last_error` the kind of the last error the file itself gave (a full
+/// disk behind whatever error the writer made of it).
+fn write_through<F>(file: &File, write: F, last_error: &mut Option<io::ErrorKind>) -> io::Result<()>
+where
+    F: FnOnce(&mut BufWriter<OutputFile<'_>>) -> io::Result<()>,
+{
+    let mut out = BufWriter::new(OutputFile {
+        file,
+        error: Cell::new(None),
+    });
+    let written = write(&mut out).and_then(|()| out.flush());
+    *last_error = out.get_ref().error.get();
+    written
 }
 
 /// An output written in full to its temporary file, not yet in place;
@@ -193,15 +201,7 @@ impl Staged {
                 .write(true)
                 .create_new(true)
                 .open(&staged.temp)?;
-            {
-                let mut out = BufWriter::new(OutputFile {
-                    file: &file,
-                    error: Cell::new(None),
-                });
-                let written = write(&mut out).and_then(|()| out.flush());
-                last_error = out.get_ref().error.get();
-                written?;
-            }
+            write_through(&file, write, &mut last_error)?;
             file.sync_all()
         })();
         match result {
