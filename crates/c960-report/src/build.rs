@@ -164,6 +164,7 @@ fn build_into(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, 
         shelf.files.push(chart.file.clone());
         shelf.files.push(chart.file.with_extension("png"));
     }
+    let bounds = crate::bounds::read_bounds(&sources)?;
     site::write_site(
         out,
         &site::Site {
@@ -174,6 +175,7 @@ fn build_into(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, 
             samples: &samples,
             verdicts: verdicts.as_ref(),
             agreement: agreement.as_ref().map(|(a, c)| (a, c)),
+            bounds: &bounds,
         },
     )?;
     Ok(Built {

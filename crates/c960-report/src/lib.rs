@@ -55,6 +55,7 @@
 
 pub mod agreement;
 pub mod board;
+mod bounds;
 mod build;
 mod chart_data;
 pub mod charts;

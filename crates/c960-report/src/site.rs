@@ -53,6 +53,7 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
         samples,
         verdicts,
         agreement,
+        bounds,
     } = *site;
     fs::create_dir_all(dir.join("positions"))?;
     // Every page opens with the inputs' failures, if any (a position's
@@ -72,8 +73,7 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
         )
     });
     let lead = format!("{reliability}{section}");
-    let bounds = raters::read_bounds(sources)?;
-    let lead = format!("{lead}{}", provenance_of(sources, &bounds));
+    let lead = format!("{lead}{}", provenance_of(sources, bounds));
     let body = index(frame, (sources, verdicts), &columns, charts, &lead);
     write(
         &dir.join("index.html"),
@@ -92,7 +92,7 @@ pub fn write_site(dir: &Path, site: &Site<'_>) -> io::Result<()> {
         sources,
         trees,
         verdicts,
-        bounds: &bounds,
+        bounds,
         outcomes: &outcome::views(verdicts),
     };
     for row in 0..frame.height() {
@@ -142,6 +142,8 @@ pub struct Site<'a> {
     pub verdicts: Option<&'a crate::balance::Balance>,
     /// The agreement with independent analyses and its chart, when asked.
     pub agreement: Option<(&'a crate::agreement::Agreement, &'a Shown)>,
+    /// Whether each sweep's scores are exact or bounds.
+    pub(crate) bounds: &'a [crate::bounds::Bounds],
 }
 
 /// The games sampled for each position's PGN download, by run label.
@@ -170,6 +172,24 @@ fn number_at(frame: &DataFrame, column: &str, row: usize) -> Option<f64> {
         AnyValue::Float64(v) => Some(v),
         AnyValue::Float32(v) => Some(f64::from(v)),
         v if v.dtype().is_integer() => v.extract::<f64>(),
+        _ => None,
+    }
+}
+
+/// The integer in an integer cell of `frame`, if it holds one.
+fn integer_at(frame: &DataFrame, column: &str, row: usize) -> Option<i64> {
+    let value = frame.column(column).ok()?.get(row).ok()?;
+    if value.dtype().is_integer() {
+        value.extract::<i64>()
+    } else {
+        None
+    }
+}
+
+/// The value of a boolean cell of `frame`, if it holds one.
+fn flag_at(frame: &DataFrame, column: &str, row: usize) -> Option<bool> {
+    match frame.column(column).ok()?.get(row).ok()? {
+        AnyValue::Boolean(b) => Some(b),
         _ => None,
     }
 }

@@ -214,6 +214,48 @@ impl Source {
         self.manifest.engine_names().join(" vs ")
     }
 
+    /// A sweep's budget: its limit, with the engine options that set it apart
+    /// from other raters of the same engine (`nodes 1000000 (MultiPV=3)`).
+    #[must_use]
+    pub fn budget(&self) -> String {
+        let s = self;
+        let distinct: Vec<String> = s
+            .manifest
+            .engines
+            .first()
+            .map(|e| {
+                e.options
+                    .iter()
+                    .filter(|(name, value)| !crate::balance::is_routine(name, value))
+                    .map(|(name, value)| format!("{name}={value}"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if distinct.is_empty() {
+            s.limit().to_owned()
+        } else {
+            format!("{} ({})", s.limit(), distinct.join(", "))
+        }
+    }
+
+    /// A rater as the pages name it: its engine at its budget
+    /// (`Stockfish 15.1 at nodes 1000000 (Hash=64)`).
+    #[must_use]
+    pub fn rater(&self) -> String {
+        format!("{} at {}", self.engines(), self.budget())
+    }
+
+    /// The run as captions name it: a sweep or self-play run by its
+    /// engines at its budget, an import by its label.
+    #[must_use]
+    pub fn shown_name(&self) -> String {
+        if self.kind == RunKind::Import {
+            self.label.clone()
+        } else {
+            self.rater()
+        }
+    }
+
     /// The search limit (sweeps and self-play always record one).
     #[must_use]
     pub fn limit(&self) -> &str {

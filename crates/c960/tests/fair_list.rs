@@ -181,3 +181,45 @@ fn every_count_on_the_fair_list_is_against_the_reference_it_names() {
         assert!(note.starts_with("Against it: "), "{note}");
     }
 }
+
+#[test]
+fn the_published_indexes_label_each_raters_charts_as_its_view_by_name() {
+    // Issue 51: 32 of v4's 48 per-rater charts (weak pawns, castling,
+    // pieces in the way, mirror twins) were not titled as one rater's
+    // view, and every one named its rater by an internal column prefix.
+    for set in ["research", "research-v2", "research-v3", "research-v4"] {
+        let index = fs::read_to_string(published(&format!("reports/{set}/index.html"))).unwrap();
+        let captions: Vec<&str> = index
+            .split("<figcaption>")
+            .skip(1)
+            .map(|c| c.split('<').next().unwrap())
+            .collect();
+        assert!(captions.len() > 4, "{set}: {captions:?}");
+        for caption in &captions {
+            assert!(
+                !caption.contains("sweep_") && !caption.contains("selfplay_"),
+                "{set}: a chart names a column prefix: {caption}"
+            );
+        }
+        let per_rater = [
+            "advantage per position",
+            "distribution of White's advantage",
+            "by weak pawns",
+            "by castling on move 1",
+            "by pieces in the way",
+            "mirror twins",
+        ];
+        let rater_charts: Vec<&&str> = captions
+            .iter()
+            .filter(|c| per_rater.iter().any(|p| c.contains(p)))
+            .collect();
+        assert!(!rater_charts.is_empty(), "{set}");
+        for caption in rater_charts {
+            assert!(
+                caption.starts_with("One rater's view (Stockfish")
+                    || caption.starts_with("One rater's view (Ethereal"),
+                "{set}: {caption}"
+            );
+        }
+    }
+}

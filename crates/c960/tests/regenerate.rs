@@ -445,7 +445,13 @@ fn the_research_v2_report_regenerates_from_the_published_tables() {
         &reports("research-v2"),
         &["positions.parquet", "positions.csv"],
     );
-    for table in ["positions.parquet", "positions.csv"] {
+    // The dataset's tables are today's, as its site is: the verdicts too.
+    for table in [
+        "positions.parquet",
+        "positions.csv",
+        "balance.csv",
+        "balance.json",
+    ] {
         if republish() {
             fs::copy(site.join(table), published.join(table)).unwrap();
         }

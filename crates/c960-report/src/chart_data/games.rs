@@ -32,18 +32,21 @@ pub(super) fn selfplay_charts(
         reference: overall.map(|v| (format!("all games: {v:.3}"), v)),
     };
     shelf.add(
-        &format!("White's score per position in {what} ({})", source.label),
+        &format!(
+            "White's score per position in {what} ({})",
+            source.shown_name()
+        ),
         &format!("selfplay-score-{}", source.label),
         &intervals,
     )?;
     let (sides, timing) = selfplay_castling(source, &line, what)?;
     shelf.add(
-        &format!("Castling in {what} ({})", source.label),
+        &format!("Castling in {what} ({})", source.shown_name()),
         &format!("selfplay-castling-{}", source.label),
         &sides,
     )?;
     shelf.add(
-        &format!("When castling happens in {what} ({})", source.label),
+        &format!("When castling happens in {what} ({})", source.shown_name()),
         &format!("selfplay-castling-timing-{}", source.label),
         &timing,
     )?;
@@ -79,7 +82,8 @@ fn against_sweep(
     shelf.add(
         &format!(
             "Engine score against the score in {what} ({} × {})",
-            sweep.label, source.label
+            sweep.rater(),
+            source.shown_name()
         ),
         &format!("engine-vs-selfplay-{}-{}", sweep.label, source.label),
         &scatter,
@@ -104,7 +108,8 @@ fn against_sweep(
     shelf.add(
         &format!(
             "Most played first move's share against engine score ({} × {})",
-            sweep.label, source.label
+            sweep.rater(),
+            source.shown_name()
         ),
         &format!("first-move-concentration-{}-{}", sweep.label, source.label),
         &concentration,
@@ -135,17 +140,25 @@ fn selfplay_scores(
         .collect())
 }
 
-/// White's score over all games of a self-play run.
+/// White's score over all games of a self-play run: the games' counts
+/// summed over positions, scored by `c960_games::Counts`.
 fn overall_score(frame: &DataFrame, source: &Source) -> Result<Option<f64>, ReportError> {
-    let count = |name: &str| -> Result<f64, ReportError> {
+    let count = |name: &str| -> Result<u64, ReportError> {
         let column = frame
             .column(&format!("{}__{name}", source.label))?
-            .cast(&DataType::Float64)?;
-        Ok(column.f64()?.sum().unwrap_or(0.0))
+            .cast(&DataType::UInt64)?;
+        Ok(column.u64()?.sum().unwrap_or(0))
     };
-    let (wins, draws, losses) = (count("white_wins")?, count("draws")?, count("black_wins")?);
-    let games = wins + draws + losses;
-    Ok((games > 0.0).then(|| (wins + draws / 2.0) / games))
+    let (white_wins, draws, black_wins) =
+        (count("white_wins")?, count("draws")?, count("black_wins")?);
+    let counts = c960_games::Counts {
+        games: white_wins + draws + black_wins,
+        white_wins,
+        draws,
+        black_wins,
+        anytime: None,
+    };
+    Ok((counts.games > 0).then(|| counts.white_score()))
 }
 
 /// The game table's columns the castling charts count.

@@ -25,8 +25,8 @@ pub(super) fn sweep_charts(
     };
     shelf.add(
         &format!(
-            "One rater's view: White's advantage per position ({})",
-            source.label
+            "One rater's view ({}): White's advantage per position",
+            source.rater()
         ),
         &format!("advantage-{}", source.label),
         &curve,
@@ -39,8 +39,8 @@ pub(super) fn sweep_charts(
     };
     shelf.add(
         &format!(
-            "One rater's view: distribution of White's advantage ({})",
-            source.label
+            "One rater's view ({}): distribution of White's advantage",
+            source.rater()
         ),
         &format!("histogram-{}", source.label),
         &histogram,
@@ -54,7 +54,10 @@ pub(super) fn sweep_charts(
         x_desc: "score of the lower SP minus its mirror twin's, centipawns, 10-cp bins".to_owned(),
     };
     shelf.add(
-        &format!("Mirror twins: score differences ({})", source.label),
+        &format!(
+            "One rater's view ({}): mirror twins' score differences",
+            source.rater()
+        ),
         &format!("mirror-twins-{}", source.label),
         &mirror,
     )?;
@@ -107,7 +110,7 @@ fn group_charts(
             y_desc: "mean engine score, centipawns (White's view)".to_owned(),
         };
         shelf.add(
-            &format!("{shown} ({})", source.label),
+            &format!("One rater's view ({}): {shown}", source.rater()),
             &format!("{name}-{}", source.label),
             &chart,
         )?;

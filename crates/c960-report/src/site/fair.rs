@@ -17,7 +17,7 @@ use c960_verdict::{
 };
 use polars::prelude::*;
 
-use super::{cell, provenance};
+use super::{cell, flag_at, provenance};
 use crate::{RunKind, Source, view::q_value_text};
 
 /// The page: the positions ranked against the default reference, with
@@ -289,8 +289,8 @@ impl GameScores {
 fn fair_row(frame: &DataFrame, judged: &[Judged], first: &Judgement, shown: &Shown<'_>) -> FairRow {
     let sp = first.ranked.sp;
     let row = usize::from(sp);
-    let castle = cell(frame, "castle_a_first_move", row, false) == "yes"
-        || cell(frame, "castle_h_first_move", row, false) == "yes";
+    let castle = flag_at(frame, "castle_a_first_move", row) == Some(true)
+        || flag_at(frame, "castle_h_first_move", row) == Some(true);
     let measure = shown.measures.iter().find(|m| m.sp == sp);
     let (estimate, estimate_interval) = estimate_cells(measure, shown.by_estimate);
     let default = judged.iter().find(|j| j.reference == Reference::DEFAULT);

@@ -14,7 +14,7 @@ pub(super) fn provenance(sources: &[Source]) -> String {
 
 /// The inputs' provenance (`templates/site/provenance.html`), each sweep
 /// with how many of its scores are bounds when `bounds` has them.
-pub(super) fn provenance_of(sources: &[Source], bounds: &[raters::Bounds]) -> String {
+pub(super) fn provenance_of(sources: &[Source], bounds: &[crate::bounds::Bounds]) -> String {
     Provenance {
         runs: sources
             .iter()

@@ -8,7 +8,7 @@ use askama::Template;
 use c960_core::{Features, Lang, StartPosition, shakmaty::CastlingSide};
 use polars::prelude::*;
 
-use super::{cell, page, raters};
+use super::{cell, integer_at, number_at, page, raters};
 use crate::{
     RunKind, Source, Trees,
     html::{escape, escape_prose},
@@ -43,7 +43,7 @@ pub(super) struct PageInputs<'a> {
     pub(super) trees: &'a [(String, Trees)],
     pub(super) verdicts: Option<&'a crate::balance::Balance>,
     /// Each sweep's scores that are bounds.
-    pub(super) bounds: &'a [raters::Bounds],
+    pub(super) bounds: &'a [crate::bounds::Bounds],
     /// Each position's draw chance and expected score, by SP.
     pub(super) outcomes: &'a std::collections::BTreeMap<u16, crate::view::OutcomeView>,
 }
@@ -242,16 +242,16 @@ fn row_json(frame: &DataFrame, row: usize) -> String {
 
 /// A sweep with repeats: the mean over its searches and their spread,
 /// the position's engine score.
-fn repeat_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fact>) {
+fn repeat_facts(s: &Source, c: &RunCells<'_>, facts: &mut Vec<Fact>) {
     facts.push(Fact::of_run(
         format!("engine score, mean of {} searches", s.manifest.searches()),
         s,
         format!(
             "{} cp (s.d. {}, s.e. {}); White expects {}",
-            c("score_cp_mean", false),
-            c("score_cp_sd", false),
-            c("score_cp_se", false),
-            c("white_expected_mean", false)
+            c.text("score_cp_mean", false),
+            c.text("score_cp_sd", false),
+            c.text("score_cp_se", false),
+            c.text("white_expected_mean", false)
         ),
     ));
 }
@@ -259,19 +259,17 @@ fn repeat_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<F
 /// A multi-line sweep's moves with their scores, best first for White, who
 /// moves: mates to give (soonest first), centipawns, then mates to suffer
 /// (latest first), whatever order the engine sent them in.
-fn best_first(c: &dyn Fn(&str, bool) -> String, lines: u32) -> Vec<String> {
+fn best_first(c: &RunCells<'_>, lines: u32) -> Vec<String> {
     let mut moves: Vec<((u8, i64), String)> = (1..=lines)
         .filter_map(|k| {
-            let san = c(&format!("move{k}_san"), false);
-            let cp = c(&format!("move{k}_cp"), false);
-            let mate = c(&format!("move{k}_mate"), false);
-            let (order, score) = match mate.parse::<i64>() {
-                Ok(m) if m > 0 => ((0, m), format!("mate {mate}")),
-                Ok(m) => ((2, m), format!("mate {mate}")),
-                Err(_) => match cp.parse::<i64>() {
-                    Ok(v) => ((1, -v), format!("{v:+}")),
-                    Err(_) => ((1, 0), cp),
-                },
+            let san = c.text(&format!("move{k}_san"), false);
+            let cp = c.integer(&format!("move{k}_cp"));
+            let mate = c.integer(&format!("move{k}_mate"));
+            let (order, score) = match (mate, cp) {
+                (Some(m), _) if m > 0 => ((0, m), format!("mate {m}")),
+                (Some(m), _) => ((2, m), format!("mate {m}")),
+                (None, Some(v)) => ((1, -v), format!("{v:+}")),
+                (None, None) => ((1, 0), String::new()),
             };
             (!san.is_empty()).then(|| (order, format!("{san} ({score})")))
         })
@@ -281,11 +279,11 @@ fn best_first(c: &dyn Fn(&str, bool) -> String, lines: u32) -> Vec<String> {
 }
 
 /// The WDL of a search, or that the engine gives none.
-fn wdl(c: &impl Fn(&str, bool) -> String) -> String {
+fn wdl(c: &RunCells<'_>) -> String {
     let (w, d, l) = (
-        c("wdl_win", false),
-        c("wdl_draw", false),
-        c("wdl_loss", false),
+        c.text("wdl_win", false),
+        c.text("wdl_draw", false),
+        c.text("wdl_loss", false),
     );
     if w.is_empty() || d.is_empty() || l.is_empty() {
         "no WDL (the engine does not report one)".to_owned()
@@ -299,8 +297,11 @@ fn run_facts(frame: &DataFrame, sources: &[Source], row: usize, facts: &mut Vec<
     // and line: the facts do not repeat them.
     let raters = sources.iter().filter(|s| s.kind == RunKind::Sweep).count();
     for s in sources {
-        let c =
-            |name: &str, percent: bool| cell(frame, &format!("{}__{name}", s.label), row, percent);
+        let c = RunCells {
+            frame,
+            label: &s.label,
+            row,
+        };
         match s.kind {
             RunKind::Sweep if raters > 1 => {}
             RunKind::Sweep => sweep_facts(s, &c, facts),
@@ -311,23 +312,23 @@ fn run_facts(frame: &DataFrame, sources: &[Source], row: usize, facts: &mut Vec<
 
 /// A sweep's facts on a position's page: its score, best line and best
 /// first moves (`c` reads the run's cells).
-fn sweep_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fact>) {
+fn sweep_facts(s: &Source, c: &RunCells<'_>, facts: &mut Vec<Fact>) {
     let searches = s.manifest.searches();
     if searches > 1 {
         repeat_facts(s, c, facts);
         facts.push(Fact::new(
             &format!("first of the {searches} searches"),
-            format!("{} cp, {}", c("score_cp", false), wdl(c)),
+            format!("{} cp, {}", c.text("score_cp", false), wdl(c)),
         ));
     } else {
         facts.push(Fact::of_run(
             "engine score".to_owned(),
             s,
-            format!("{} cp, {}", c("score_cp", false), wdl(c)),
+            format!("{} cp, {}", c.text("score_cp", false), wdl(c)),
         ));
     }
     // The line begins with the best move: shown once.
-    let line = c("pv_san", false);
+    let line = c.text("pv_san", false);
     facts.push(Fact::new(
         if searches > 1 {
             "its best line"
@@ -335,7 +336,7 @@ fn sweep_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fa
             "best line"
         },
         if line.is_empty() {
-            c("best_move_san", false)
+            c.text("best_move_san", false)
         } else {
             line
         },
@@ -349,7 +350,7 @@ fn sweep_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fa
 
 /// A game run's facts on a position's page: White's score, how the games
 /// ended and who castled where (`c` reads the run's cells).
-fn game_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fact>) {
+fn game_facts(s: &Source, c: &RunCells<'_>, facts: &mut Vec<Fact>) {
     facts.push(Fact::of_run(
         if s.kind == RunKind::Import {
             "games"
@@ -360,13 +361,16 @@ fn game_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fac
         s,
         format!(
             "White {} ({} {}) over {} games: +{} ={} −{}",
-            c("white_score", true),
-            crate::view::interval_name(&c("interval", false)),
-            shown_range(&c("white_score_low", true), &c("white_score_high", true)),
-            c("games", false),
-            c("white_wins", false),
-            c("draws", false),
-            c("black_wins", false)
+            c.text("white_score", true),
+            crate::view::interval_name(&c.text("interval", false)),
+            shown_range(
+                &c.text("white_score_low", true),
+                &c.text("white_score_high", true)
+            ),
+            c.text("games", false),
+            c.text("white_wins", false),
+            c.text("draws", false),
+            c.text("black_wins", false)
         ),
     ));
     let terminations: &[(&str, &str)] = if s.kind == RunKind::Import {
@@ -377,8 +381,9 @@ fn game_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fac
     let ended: Vec<String> = terminations
         .iter()
         .filter_map(|(column, name)| {
-            let n = c(column, false);
-            (!n.is_empty() && n != "0").then(|| format!("{name} {n}"))
+            c.integer(column)
+                .filter(|n| *n != 0)
+                .map(|n| format!("{name} {n}"))
         })
         .collect();
     facts.push(Fact::new("how games ended", ended.join(", ")));
@@ -386,12 +391,12 @@ fn game_facts(s: &Source, c: &impl Fn(&str, bool) -> String, facts: &mut Vec<Fac
         "castled (share of games)",
         format!(
             "White a-side {}, h-side {}; Black a-side {}, h-side {}; median castling ply White {}, Black {}",
-            c("white_castled_a", true),
-            c("white_castled_h", true),
-            c("black_castled_a", true),
-            c("black_castled_h", true),
-            one_decimal(&c("white_median_castle_ply", false)),
-            one_decimal(&c("black_median_castle_ply", false))
+            c.text("white_castled_a", true),
+            c.text("white_castled_h", true),
+            c.text("black_castled_a", true),
+            c.text("black_castled_h", true),
+            one_decimal(c.number("white_median_castle_ply")),
+            one_decimal(c.number("black_median_castle_ply"))
         ),
     ));
 }
@@ -405,10 +410,38 @@ fn shown_range(low: &str, high: &str) -> String {
     }
 }
 
-/// A number shown with one decimal ("" stays "").
-fn one_decimal(text: &str) -> String {
-    text.parse::<f64>()
-        .map_or_else(|_| text.to_owned(), |v| format!("{v:.1}"))
+/// A number shown with one decimal ("" for none).
+fn one_decimal(value: Option<f64>) -> String {
+    value.map_or_else(String::new, |v| format!("{v:.1}"))
+}
+
+/// One run's cells in a row of the report's table (its columns are
+/// `<label>__<name>`): as the page shows them, or typed.
+struct RunCells<'a> {
+    frame: &'a DataFrame,
+    label: &'a str,
+    row: usize,
+}
+
+impl RunCells<'_> {
+    fn column(&self, name: &str) -> String {
+        format!("{}__{name}", self.label)
+    }
+
+    /// The cell as the page shows it (`percent`: a share as a percentage).
+    fn text(&self, name: &str, percent: bool) -> String {
+        cell(self.frame, &self.column(name), self.row, percent)
+    }
+
+    /// The number in the cell, typed.
+    fn number(&self, name: &str) -> Option<f64> {
+        number_at(self.frame, &self.column(name), self.row)
+    }
+
+    /// The integer in the cell, typed.
+    fn integer(&self, name: &str) -> Option<i64> {
+        integer_at(self.frame, &self.column(name), self.row)
+    }
 }
 
 /// Lines shown on a position page: reached by at least this share.

@@ -5,80 +5,20 @@
 //! `upperbound`, the sweep table's `bound` column). With one rater there is
 //! no consensus, and the pages say it is one engine's view.
 
-use std::{collections::BTreeMap, io, path::Path};
-
 use askama::Template;
 use polars::prelude::*;
 
-use super::{cell, count_at, number_at};
+use super::{cell, count_at, integer_at, number_at};
 use crate::{
     RunKind, Source,
     balance::{Balance, SweepRow},
+    bounds::Bounds,
     html::escape,
     view::{
         ConsensusView, DifficultyView, EngineView, GamesView, IntervalView, Measured, OutcomeView,
         VerdictView,
     },
 };
-
-/// Each sweep's `bound` column by SP (`exact`, `lower`, `upper`; White's
-/// view), or `None` for a table that does not record it.
-pub(super) struct Bounds {
-    /// The run's label.
-    label: String,
-    /// Its bound per position.
-    by_sp: Option<BTreeMap<u16, String>>,
-}
-
-/// The bounds of every sweep among `sources`, read from their tables (the
-/// first search's, for a sweep with repeats).
-pub(super) fn read_bounds(sources: &[Source]) -> io::Result<Vec<Bounds>> {
-    sources
-        .iter()
-        .filter(|s| s.kind == RunKind::Sweep)
-        .map(|s| {
-            Ok(Bounds {
-                label: s.label.clone(),
-                by_sp: bounds_of(&s.table)?,
-            })
-        })
-        .collect()
-}
-
-fn bounds_of(path: &Path) -> io::Result<Option<BTreeMap<u16, String>>> {
-    let read = || -> PolarsResult<Option<DataFrame>> {
-        let mut reader = ParquetReader::new(c960_store::open_input(path)?);
-        if !reader.schema()?.contains("bound") {
-            return Ok(None);
-        }
-        reader
-            .with_columns(Some(vec!["sp".to_owned(), "bound".to_owned()]))
-            .finish()
-            .map(Some)
-    };
-    let frame = c960_store::quietly(read)
-        .map_err(io::Error::other)?
-        .map_err(io::Error::other)?;
-    let Some(frame) = frame else {
-        return Ok(None);
-    };
-    let sps = frame
-        .column("sp")
-        .map_err(io::Error::other)?
-        .cast(&DataType::UInt32);
-    let sps = sps.map_err(io::Error::other)?;
-    let bounds = frame.column("bound").map_err(io::Error::other)?;
-    let (sps, bounds) = (
-        sps.u32().map_err(io::Error::other)?,
-        bounds.str().map_err(io::Error::other)?,
-    );
-    Ok(Some(
-        sps.iter()
-            .zip(bounds.iter())
-            .filter_map(|(sp, bound)| Some((u16::try_from(sp?).ok()?, bound?.to_owned())))
-            .collect(),
-    ))
-}
 
 /// What a sweep's table says about the bound of a position's score.
 enum BoundAt<'a> {
@@ -123,35 +63,13 @@ pub(super) fn bound_counts(bounds: &[Bounds], label: &str) -> String {
     )
 }
 
-/// A sweep's budget: its limit, with the engine options that set it apart
-/// from other raters of the same engine (`nodes 1000000 (MultiPV=3)`).
-pub(super) fn budget(s: &Source) -> String {
-    let distinct: Vec<String> = s
-        .manifest
-        .engines
-        .first()
-        .map(|e| {
-            e.options
-                .iter()
-                .filter(|(name, value)| !crate::balance::is_routine(name, value))
-                .map(|(name, value)| format!("{name}={value}"))
-                .collect()
-        })
-        .unwrap_or_default();
-    if distinct.is_empty() {
-        s.limit().to_owned()
-    } else {
-        format!("{} ({})", s.limit(), distinct.join(", "))
-    }
-}
-
 /// The name of the reference rater: the first sweep, whose centipawn
 /// scale the consensus is on.
 pub(super) fn reference(sources: &[Source]) -> Option<String> {
     sources
         .iter()
         .find(|s| s.kind == RunKind::Sweep)
-        .map(|s| format!("{} at {}", s.engines(), budget(s)))
+        .map(Source::rater)
 }
 
 /// The consensus of the raters at `sp`, when there are several raters: its
@@ -204,28 +122,26 @@ fn engine_view(
         });
     }
     let cp = number("score_cp_mean")?;
-    let se = number("score_cp_se").unwrap_or(0.0);
     let sp = u16::try_from(row).unwrap_or(u16::MAX);
     let pooled = verdicts
         .and_then(|b| b.sweep_rows.get(&sp))
         .filter(|r| r.engines == 1 && r.low.is_finite() && r.high.is_finite() && r.high > r.low);
-    let interval = match pooled {
-        Some(r) => IntervalView::Named {
+    let own = verdicts
+        .and_then(|b| b.first_rater.get(&sp))
+        .and_then(|m| m.interval);
+    let interval = match (pooled, own) {
+        (Some(r), _) => IntervalView::Named {
             name: "95% interval of c960 balance, search noise pooled over all positions,"
                 .to_owned(),
             low: r.low,
             high: r.high,
         },
-        None if se > 0.0 => {
-            let c960_verdict::Interval { low, high } =
-                c960_verdict::figures::normal_interval(cp, se);
-            IntervalView::Named {
-                name: format!("95% interval of the mean of {repeats} searches"),
-                low,
-                high,
-            }
-        }
-        None => IntervalView::Identical(repeats),
+        (None, Some(c960_verdict::Interval { low, high })) => IntervalView::Named {
+            name: format!("95% interval of the mean of {repeats} searches"),
+            low,
+            high,
+        },
+        (None, None) => IntervalView::Identical(repeats),
     };
     Some(EngineView {
         source: format!(
@@ -313,15 +229,17 @@ fn bound_words(bound: &BoundAt<'_>, score: &str) -> String {
     }
 }
 
-/// A centipawn score with its sign, or a mate score, from a sweep's cells.
-fn score_text(c: &impl Fn(&str) -> String, column: &str) -> String {
-    let mate = c("score_mate");
-    if !mate.is_empty() && column == "score_cp" {
+/// A centipawn score with its sign from the sweep `label`'s typed cell
+/// `column` (`score_cp` gives the mate instead when there is one), or ""
+/// for an empty cell.
+fn score_text(frame: &DataFrame, label: &str, row: usize, column: &str) -> String {
+    let at = |name: &str| format!("{label}__{name}");
+    if column == "score_cp"
+        && let Some(mate) = integer_at(frame, &at("score_mate"), row)
+    {
         return format!("mate {mate}");
     }
-    c(column)
-        .parse::<f64>()
-        .map_or_else(|_| c(column), |v| format!("{v:+.0}"))
+    number_at(frame, &at(column), row).map_or_else(String::new, |v| format!("{v:+.0}"))
 }
 
 /// The page's balance section (`templates/site/balance.html`): the
@@ -346,23 +264,20 @@ pub(super) fn section(
     let raters = sweeps
         .iter()
         .map(|s| {
-            let c = |name: &str| cell(frame, &format!("{}__{name}", s.label), row, false);
+            let c = |column: &str| score_text(frame, &s.label, row, column);
             let searches = s.manifest.searches();
             let (score, first) = if searches > 1 {
                 (
-                    format!(
-                        "{} (mean of {searches} searches)",
-                        score_text(&c, "score_cp_mean")
-                    ),
+                    format!("{} (mean of {searches} searches)", c("score_cp_mean")),
                     "first search: ",
                 )
             } else {
-                (score_text(&c, "score_cp"), "")
+                (c("score_cp"), "")
             };
-            let bound = bound_words(&bound_at(bounds, &s.label, sp), &score_text(&c, "score_cp"));
+            let bound = bound_words(&bound_at(bounds, &s.label, sp), &c("score_cp"));
             RaterRow {
                 engine: s.engines(),
-                budget: budget(s),
+                budget: s.budget(),
                 score,
                 bound: if bound.is_empty() {
                     bound

@@ -166,6 +166,48 @@ pub struct SweepRow {
     pub decision: Decision,
 }
 
+/// One rater's mean score at a position over its repeated searches.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct RaterMean {
+    /// Searches of the position.
+    pub searches: usize,
+    /// Their mean score, centipawns.
+    pub mean: f64,
+    /// The normal 95% interval of the mean (its standard error from the
+    /// searches' spread); `None` when every search gave the same score.
+    pub interval: Option<Interval>,
+}
+
+/// The first rater's [`RaterMean`] at each position it searched more than
+/// once.
+fn first_rater_means(sweep_rows: &[(String, u16, String, f64)]) -> BTreeMap<u16, RaterMean> {
+    let Some(first) = sweep_rows.first().map(|r| &r.0) else {
+        return BTreeMap::new();
+    };
+    let mut by_sp: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
+    for (rater, sp, _, score) in sweep_rows {
+        if rater == first {
+            by_sp.entry(*sp).or_default().push(*score);
+        }
+    }
+    by_sp
+        .into_iter()
+        .filter(|(_, scores)| scores.len() > 1)
+        .filter_map(|(sp, scores)| {
+            let mean = c960_balance::means::mean(&scores)?;
+            let se = c960_balance::means::se(&scores).unwrap_or(0.0);
+            Some((
+                sp,
+                RaterMean {
+                    searches: scores.len(),
+                    mean,
+                    interval: (se > 0.0).then(|| crate::figures::normal_interval(mean, se)),
+                },
+            ))
+        })
+        .collect()
+}
+
 /// One engine's sweeps.
 #[derive(Clone, Debug, Serialize)]
 pub struct EngineSummary {
@@ -256,6 +298,11 @@ pub struct Balance {
     /// Per position (by SP) from sweeps.
     #[serde(skip)]
     pub sweep_rows: BTreeMap<u16, SweepRow>,
+    /// The first rater's own mean per position over its searches, where
+    /// it searched the position more than once (the reference rater whose
+    /// scale the consensus is on).
+    #[serde(skip)]
+    pub first_rater: BTreeMap<u16, RaterMean>,
     /// Input files.
     pub inputs: Vec<String>,
     /// The c960 version.
@@ -398,6 +445,7 @@ pub fn compute_any(
         ),
     };
     let (outcome, no_outcome) = outcome_of(&sweep_rows, &wdl_rows, settings);
+    let first_rater = first_rater_means(&sweep_rows);
     let verdict_method = choose(
         settings.verdicts_from,
         games_summary.as_ref(),
@@ -417,6 +465,7 @@ pub fn compute_any(
         difficulty: None,
         games_rows,
         sweep_rows: sweep_map,
+        first_rater,
         inputs,
         c960_version: env!("CARGO_PKG_VERSION").to_owned(),
         method: METHOD.to_owned(),
