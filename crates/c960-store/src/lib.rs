@@ -81,5 +81,5 @@ pub use settings::{Settings, Verbatim};
 pub use setup_columns::label_variant;
 pub use spreadsheet::{CsvCell, inert, spreadsheet_csv};
 pub use swap::{DirSwap, SwapError};
-pub use table_csv::{empty_text_as_missing, write_csv, write_csv_slices};
+pub use table_csv::{empty_text_as_missing, write_csv, write_csv_slices, write_parquet_slices};
 pub use untouched::Untouched;

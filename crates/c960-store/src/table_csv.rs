@@ -47,6 +47,29 @@ pub fn write_csv_slices<T>(
     Ok(())
 }
 
+/// Writes slices of rows as Parquet row groups to `out`, one slice in
+/// memory at a time (`frame` makes a slice's table; its schema is that of
+/// no rows).
+///
+/// # Errors
+/// When a table cannot be made or `out` cannot be written.
+pub fn write_parquet_slices<T>(
+    out: &mut dyn Write,
+    slices: impl Iterator<Item = Vec<T>>,
+    frame: fn(&[T]) -> PolarsResult<DataFrame>,
+) -> io::Result<()> {
+    let schema = frame(&[]).map_err(io::Error::other)?.schema().clone();
+    let mut writer = ParquetWriter::new(out)
+        .batched(&schema)
+        .map_err(io::Error::other)?;
+    for slice in slices {
+        writer
+            .write_batch(&frame(&slice).map_err(io::Error::other)?)
+            .map_err(io::Error::other)?;
+    }
+    writer.finish().map(|_| ()).map_err(io::Error::other)
+}
+
 /// `frame` with every empty text cell made a missing one, which CSV writes
 /// as an empty cell (polars quotes an empty text, `""`, to tell it from a
 /// missing value): for tables whose texts are never told apart from

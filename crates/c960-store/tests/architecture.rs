@@ -2,8 +2,10 @@
 //! sources: the dependency graph it draws is every `Cargo.toml`'s, the pure
 //! floors do no I/O, the store starts no process, there is one
 //! `Reference`, the published estimate's column is named in at most two
-//! source files, and the report computes no statistics (no `sqrt`, and no
-//! function of `c960_balance` called).
+//! source files, the report computes no statistics (no `sqrt`, and no
+//! function of `c960_balance` called), balance knows no file format, the
+//! engine no run, `balance.csv` has one reader, and the command line
+//! parses, calls and prints.
 
 use std::{collections::BTreeMap, fs};
 
@@ -283,4 +285,144 @@ fn collect_templates(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
 fn the_architecture_page_stays_short() {
     let lines = page().lines().count();
     assert!(lines <= 250, "docs/architecture.md has {lines} lines");
+}
+
+/// Every dependency (any crate) `krate`'s `Cargo.toml` declares under
+/// `[dependencies]`.
+fn dependencies(krate: &str) -> Vec<String> {
+    let manifest = fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml"))
+        .expect("a Cargo.toml");
+    manifest
+        .split("\n[dependencies]\n")
+        .nth(1)
+        .map_or("", |rest| rest.split("\n[").next().unwrap_or(""))
+        .lines()
+        .filter_map(|l| l.split(['.', ' ', '=']).next())
+        .filter(|name| !name.is_empty() && !name.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Crates that read or write a file format.
+const FORMAT_CRATES: [&str; 6] = ["polars", "serde_json", "csv", "toml", "arrow", "parquet"];
+
+#[test]
+fn the_balance_statistics_know_no_file_format() {
+    let deps = dependencies("c960-balance");
+    assert!(deps.iter().any(|d| d == "statrs"), "{deps:?}");
+    let formats: Vec<&String> = deps
+        .iter()
+        .filter(|d| FORMAT_CRATES.contains(&d.as_str()))
+        .collect();
+    assert!(formats.is_empty(), "c960-balance depends on {formats:?}");
+    // Its code, unit-test modules aside (a test may round-trip a value).
+    let files: Vec<(String, String)> = crate_sources("c960-balance")
+        .into_iter()
+        .map(|(name, text)| {
+            let code = text.split("#[cfg(test)]").next().unwrap_or("").to_owned();
+            (name, code)
+        })
+        .collect();
+    let naming = containing(&files, &["polars::", "serde_json::", "csv::", "toml::"]);
+    assert!(
+        naming.is_empty(),
+        "c960-balance reads a format in {naming:?}"
+    );
+}
+
+#[test]
+fn the_engine_knows_no_run_table_or_verdict() {
+    let deps = dependencies("c960-engine");
+    assert!(deps.iter().any(|d| d == "c960-core"), "{deps:?}");
+    let above: Vec<&String> = deps
+        .iter()
+        .filter(|d| d.starts_with("c960-") && d.as_str() != "c960-core" || d.as_str() == "polars")
+        .collect();
+    assert!(above.is_empty(), "c960-engine depends on {above:?}");
+}
+
+/// The APIs that read a CSV table.
+const CSV_READERS: [&str; 5] = [
+    "CsvReadOptions",
+    "CsvReader",
+    "csv::Reader",
+    "ReaderBuilder",
+    "read_csv",
+];
+
+#[test]
+fn balance_csv_has_one_reader() {
+    // The report, the workflows and the command line read no CSV of their
+    // own: a `balance.csv` reaches them through c960-verdict's one reader
+    // (`table.rs`), the only CSV reader above the store apart from the
+    // exit books' game-pair journals.
+    let readers: Vec<String> = source_files(false)
+        .into_iter()
+        .filter(|(name, _)| name.contains("/src/") && !name.starts_with("crates/c960-store/"))
+        .filter(|(_, text)| CSV_READERS.iter().any(|r| text.contains(r)))
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(
+        readers,
+        [
+            "crates/c960-book/src/exits/model.rs",
+            "crates/c960-verdict/src/table.rs"
+        ]
+    );
+    let table = fs::read_to_string(root().join("crates/c960-verdict/src/table.rs")).unwrap();
+    assert!(table.contains("BALANCE_CSV") || table.contains("balance::"));
+}
+
+/// What of `c960_balance` the command line may name: types it takes as
+/// flags or prints, and the words for a reliability.
+const CLI_BALANCE_NAMES: [&str; 5] = [
+    "consensus::Weights",
+    "verdict::Verdict",
+    "Estimate",
+    "consensus::Agreement",
+    "reliability::describe",
+];
+
+/// The APIs that read or write a Parquet table.
+const PARQUET_IO: [&str; 3] = ["ParquetReader", "ParquetWriter", "BatchedWriter"];
+
+#[test]
+fn the_command_line_parses_calls_and_prints() {
+    // It computes nothing and reads or writes no table itself: no
+    // statistic of c960_balance, no Parquet or CSV reader or writer of
+    // its own (the store's and the libraries' do that).
+    let files: Vec<(String, String)> = source_files(false)
+        .into_iter()
+        .filter(|(name, _)| name.starts_with("crates/c960/src/"))
+        .collect();
+    assert!(!files.is_empty());
+    let mut named = Vec::new();
+    for (name, text) in &files {
+        for (at, _) in text.match_indices("c960_balance::") {
+            let (paths, _) = balance_paths(&text[at + "c960_balance::".len()..]);
+            named.extend(
+                paths
+                    .into_iter()
+                    .filter(|p| !CLI_BALANCE_NAMES.contains(&p.as_str()))
+                    .map(|p| format!("{name}: c960_balance::{p}")),
+            );
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "the command line computes with c960-balance ({named:?}): compute in a library and \
+         print the result"
+    );
+    let tables = containing(
+        &files,
+        &PARQUET_IO
+            .iter()
+            .chain(&CSV_READERS)
+            .copied()
+            .collect::<Vec<_>>(),
+    );
+    assert!(
+        tables.is_empty(),
+        "the command line reads or writes a table itself in {tables:?}: use the store's"
+    );
 }

@@ -23,10 +23,13 @@ use std::{
 };
 
 use c960_balance::agreement::{
-    Bootstrap, SAME_MEASUREMENT, compare_by_sp, significant, standardized_mean_by_sp,
+    SAME_MEASUREMENT, compare_by_sp, significant, standardized_mean_by_sp,
 };
-pub use c960_balance::agreement::{Comparison, Estimate};
-use c960_store::{CsvCell, read_position_column, spreadsheet_csv};
+pub use c960_balance::{
+    LEVEL,
+    agreement::{Bootstrap, Comparison, Estimate},
+};
+use c960_store::{CsvCell, PositionColumn, read_position_column, spreadsheet_csv};
 use serde::{Deserialize, Serialize};
 
 use crate::VerdictError;
@@ -175,6 +178,71 @@ fn compare_table(
         recomputed: true,
     };
     Ok((reference, column))
+}
+
+/// One reference column against the compared one, as `c960 compare`
+/// gives it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ColumnComparison {
+    /// The reference's name (its file name, or `mean of N`).
+    pub reference: String,
+    /// Where it was read (`FILE:COLUMN`; empty for the mean).
+    pub source: String,
+    /// Positions the reference scores.
+    pub reference_positions: usize,
+    /// The comparison over the positions both score.
+    #[serde(flatten)]
+    pub comparison: Comparison,
+}
+
+/// Compares the column `ours` with each of `references` (each with its
+/// short name) and, with two or more, their standardized mean, by
+/// `bootstrap`. A reference given twice, or one that is the same
+/// measurement as `ours`, is refused in words (bad input).
+pub fn compare_columns(
+    ours: &PositionColumn,
+    references: &[(String, PositionColumn)],
+    bootstrap: Bootstrap,
+) -> Result<Vec<ColumnComparison>, String> {
+    for (i, (_, reference)) in references.iter().enumerate() {
+        if let Some((_, earlier)) = references[..i]
+            .iter()
+            .find(|(_, e)| e.values == reference.values)
+        {
+            return Err(format!(
+                "{reference} holds the same values as {earlier}: a table given twice would \
+                 weigh twice in the mean; give each table once"
+            ));
+        }
+    }
+    let one = |reference: String, source: String, theirs: &BTreeMap<u32, f64>| {
+        let comparison = compare_by_sp(&ours.values, theirs, bootstrap)
+            .map_err(|why| why.describe(&ours.to_string(), &reference))?;
+        if comparison.pearson.value >= SAME_MEASUREMENT {
+            return Err(format!(
+                "{reference} agrees with {ours} at r = {:.6}: it is the same measurement (a \
+                 copy or a rescaling), not an independent table",
+                comparison.pearson.value
+            ));
+        }
+        Ok(ColumnComparison {
+            reference,
+            source,
+            reference_positions: theirs.len(),
+            comparison,
+        })
+    };
+    let mut rows = references
+        .iter()
+        .map(|(name, column)| one(name.clone(), column.to_string(), &column.values))
+        .collect::<Result<Vec<_>, String>>()?;
+    if references.len() > 1 {
+        let tables: Vec<&BTreeMap<u32, f64>> = references.iter().map(|(_, c)| &c.values).collect();
+        let mean = standardized_mean_by_sp(&tables);
+        let label = format!("mean of the {} (standardized)", references.len());
+        rows.push(one(label, String::new(), &mean)?);
+    }
+    Ok(rows)
 }
 
 /// Writes `agreement.json` and `agreement.csv` into `out`, each

@@ -1,34 +1,17 @@
 //! `c960 compare`: how far a per-position column agrees with independent
 //! per-position tables — each one, and their standardized mean.
 
-use std::{collections::BTreeMap, fmt::Write as _};
+use std::fmt::Write as _;
 
 use anyhow::Result;
-use c960_balance::agreement::{
-    Bootstrap, Comparison, SAME_MEASUREMENT, compare_by_sp, standardized_mean_by_sp,
-};
 use c960_store::{CsvCell, PositionColumn, read_position_column, spreadsheet_csv};
+use c960_verdict::agreement::{Bootstrap, ColumnComparison as Row, compare_columns};
 use serde::Serialize;
 
 use crate::{
     cli::{CompareArgs, CompareFormat, InputError},
     output::{Out, Text},
 };
-
-/// One row of the result: a reference (or the references' mean) against
-/// ours.
-#[derive(Debug, Serialize)]
-struct Row {
-    /// The reference's name (its file name, or `mean of N`).
-    reference: String,
-    /// Where it was read (`FILE:COLUMN`; empty for the mean).
-    source: String,
-    /// Positions the reference scores.
-    reference_positions: usize,
-    /// The comparison over the positions both score.
-    #[serde(flatten)]
-    comparison: Comparison,
-}
 
 #[derive(Debug, Serialize)]
 struct Report {
@@ -57,39 +40,14 @@ pub(crate) fn run(args: &CompareArgs) -> Result<()> {
         .iter()
         .map(|spec| read(spec))
         .collect::<Result<Vec<_>, _>>()?;
-    for (i, reference) in references.iter().enumerate() {
-        if let Some(earlier) = references[..i]
-            .iter()
-            .find(|e| e.values == reference.values)
-        {
-            return Err(InputError(format!(
-                "{reference} holds the same values as {earlier}: a table given twice would \
-                 weigh twice in the mean; give each table once"
-            ))
-            .into());
-        }
-    }
     let bootstrap = Bootstrap {
         resamples: args.resamples,
         seed: args.seed,
         ..Bootstrap::default()
     };
-    let mut rows = Vec::new();
-    for reference in &references {
-        rows.push(row(
-            &ours,
-            name(reference),
-            reference.to_string(),
-            &reference.values,
-            bootstrap,
-        )?);
-    }
-    if references.len() > 1 {
-        let tables: Vec<&BTreeMap<u32, f64>> = references.iter().map(|r| &r.values).collect();
-        let mean = standardized_mean_by_sp(&tables);
-        let label = format!("mean of the {} (standardized)", references.len());
-        rows.push(row(&ours, label, String::new(), &mean, bootstrap)?);
-    }
+    let named: Vec<(String, PositionColumn)> =
+        references.into_iter().map(|r| (name(&r), r)).collect();
+    let rows = compare_columns(&ours, &named, bootstrap).map_err(InputError)?;
     let report = Report {
         c960_version: env!("CARGO_PKG_VERSION"),
         ours: ours.to_string(),
@@ -121,37 +79,12 @@ fn name(reference: &PositionColumn) -> String {
     }
 }
 
-fn row(
-    ours: &PositionColumn,
-    reference: String,
-    source: String,
-    theirs: &BTreeMap<u32, f64>,
-    bootstrap: Bootstrap,
-) -> Result<Row> {
-    let comparison = compare_by_sp(&ours.values, theirs, bootstrap)
-        .map_err(|why| InputError(why.describe(&ours.to_string(), &reference)))?;
-    if comparison.pearson.value >= SAME_MEASUREMENT {
-        return Err(InputError(format!(
-            "{reference} agrees with {ours} at r = {:.6}: it is the same measurement (a copy or \
-             a rescaling), not an independent table",
-            comparison.pearson.value
-        ))
-        .into());
-    }
-    Ok(Row {
-        reference,
-        source,
-        reference_positions: theirs.len(),
-        comparison,
-    })
-}
-
 fn text(report: &Report) -> String {
     let mut out = String::new();
     let level = report
         .rows
         .first()
-        .map_or(c960_balance::LEVEL, |r| r.comparison.level);
+        .map_or(c960_verdict::agreement::LEVEL, |r| r.comparison.level);
     let resamples = report.rows.first().map_or(0, |r| r.comparison.resamples);
     let _ = writeln!(
         out,

@@ -6,8 +6,8 @@ use std::io::{self, Write};
 
 use anyhow::{Context, Result};
 use c960_core::{DfrcFeatures, DfrcRecord, Features, PositionRecord, SideTable, parse_dfrc_set};
-use c960_store::write_csv_slices;
-use polars::prelude::*;
+use c960_store::{write_csv_slices, write_parquet_slices};
+use polars::prelude::{DataFrame, PolarsResult};
 use serde::Serialize;
 
 use crate::{
@@ -96,23 +96,4 @@ fn write_parquet<T: Clone>(
     frame: fn(&[T]) -> PolarsResult<DataFrame>,
 ) -> io::Result<()> {
     write_parquet_slices(out, std::iter::once(records.to_vec()), frame)
-}
-
-/// Writes slices of rows as Parquet row groups, one slice in memory at a
-/// time.
-fn write_parquet_slices<T>(
-    out: &mut dyn Write,
-    slices: impl Iterator<Item = Vec<T>>,
-    frame: fn(&[T]) -> PolarsResult<DataFrame>,
-) -> io::Result<()> {
-    let schema = frame(&[]).map_err(io::Error::other)?.schema().clone();
-    let mut writer = ParquetWriter::new(out)
-        .batched(&schema)
-        .map_err(io::Error::other)?;
-    for slice in slices {
-        writer
-            .write_batch(&frame(&slice).map_err(io::Error::other)?)
-            .map_err(io::Error::other)?;
-    }
-    writer.finish().map(|_| ()).map_err(io::Error::other)
 }
