@@ -74,6 +74,10 @@ bench-engine nodes="300000" positions="0-959:19" match_nodes="20000":
 bench-resolve positions="48" nodes="250000" k="4" games="24" game_nodes="1000" target="0.3":
     bash crates/c960-balance/bench/bench-resolve.sh {{positions}} {{nodes}} {{k}} {{games}} {{game_nodes}} {{target}}
 
+# What searching v4's bound scores again until exact would change: native Stockfish 15.1 raters replayed past their node limit (journal data/research-v4/bounds-searched.csv, resumable), the eight-rater consensus remade with those scores, against the published one and the independent analyses (docs/validity.md). SEARCH=0 uses the committed journal.
+bench-bounds workers="2" cap="4":
+    bash crates/c960-balance/bench/bench-bounds.sh {{workers}} {{cap}}
+
 # Sharding on the one-node Slurm cluster: 2 array tasks of 1 CPU against one --jobs 2 process (medians, ratios); merging MERGE_GAMES games against a run rewriting its own outputs.
 bench-slurm positions="0-15" games="48" nodes="2000" runs="3" merge_games="100000":
     bash crates/c960/bench/bench-slurm.sh {{positions}} {{games}} {{nodes}} {{runs}} {{merge_games}}

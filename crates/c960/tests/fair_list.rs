@@ -201,6 +201,13 @@ fn the_published_indexes_label_each_raters_charts_as_its_view_by_name() {
                 "{set}: a chart names a column prefix: {caption}"
             );
         }
+        // A position page names its runs the same way.
+        let page =
+            fs::read_to_string(published(&format!("reports/{set}/positions/518.html"))).unwrap();
+        assert!(
+            !page.contains("<small>sweep_") && !page.contains("<small>selfplay_"),
+            "{set}: SP 518's page names a run by its column prefix"
+        );
         let per_rater = [
             "advantage per position",
             "distribution of White's advantage",

@@ -172,7 +172,7 @@ impl Fact {
     fn of_run(name: String, s: &Source, value: String) -> Self {
         Fact {
             name,
-            label: Some(s.label.clone()),
+            label: Some(s.shown_name()),
             value,
         }
     }
@@ -416,7 +416,7 @@ fn one_decimal(value: Option<f64>) -> String {
 }
 
 /// One run's cells in a row of the report's table (its columns are
-/// `<label>__<name>`): as the page shows them, or typed.
+/// `LABEL__NAME`): as the page shows them, or typed.
 struct RunCells<'a> {
     frame: &'a DataFrame,
     label: &'a str,
@@ -482,9 +482,15 @@ fn opening_section(
             losses: line.counts.black_wins,
         }
     };
+    // The run as captions name it (engine and budget), not its column
+    // prefix.
+    let shown = sources
+        .iter()
+        .find(|s| s.label == label)
+        .map_or_else(|| label.to_owned(), Source::shown_name);
     Openings {
         imported,
-        label,
+        label: &shown,
         games: tree.root.games,
         best: best.join(", "),
         named: tree.interval.name(),

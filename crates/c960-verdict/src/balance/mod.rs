@@ -46,12 +46,15 @@ mod difficulty;
 mod estimate;
 mod input;
 mod outcome;
+mod rater_mean;
 
 pub use difficulty::{Difficulty, MEANING as DIFFICULTY_MEANING};
 use estimate::{count, from_games, from_sweeps};
 pub use input::is_routine;
 use input::{Seen, read_games, read_sweep, searches, table};
 pub use outcome::{MEANING as OUTCOME_MEANING, OutcomeRow, Outcomes, RaterAgreement, Reliability};
+pub use rater_mean::RaterMean;
+use rater_mean::first_rater_means;
 
 /// The verdict table's file names.
 pub use c960_store::BALANCE_CSV;
@@ -164,48 +167,6 @@ pub struct SweepRow {
     pub shrunk_sd: f64,
     /// The verdict from the sweep.
     pub decision: Decision,
-}
-
-/// One rater's mean score at a position over its repeated searches.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct RaterMean {
-    /// Searches of the position.
-    pub searches: usize,
-    /// Their mean score, centipawns.
-    pub mean: f64,
-    /// The normal 95% interval of the mean (its standard error from the
-    /// searches' spread); `None` when every search gave the same score.
-    pub interval: Option<Interval>,
-}
-
-/// The first rater's [`RaterMean`] at each position it searched more than
-/// once.
-fn first_rater_means(sweep_rows: &[(String, u16, String, f64)]) -> BTreeMap<u16, RaterMean> {
-    let Some(first) = sweep_rows.first().map(|r| &r.0) else {
-        return BTreeMap::new();
-    };
-    let mut by_sp: BTreeMap<u16, Vec<f64>> = BTreeMap::new();
-    for (rater, sp, _, score) in sweep_rows {
-        if rater == first {
-            by_sp.entry(*sp).or_default().push(*score);
-        }
-    }
-    by_sp
-        .into_iter()
-        .filter(|(_, scores)| scores.len() > 1)
-        .filter_map(|(sp, scores)| {
-            let mean = c960_balance::means::mean(&scores)?;
-            let se = c960_balance::means::se(&scores).unwrap_or(0.0);
-            Some((
-                sp,
-                RaterMean {
-                    searches: scores.len(),
-                    mean,
-                    interval: (se > 0.0).then(|| crate::figures::normal_interval(mean, se)),
-                },
-            ))
-        })
-        .collect()
 }
 
 /// One engine's sweeps.
