@@ -206,26 +206,39 @@ fn balance_paths_expand_groups() {
     assert_eq!(balance_paths("means::*;").0, ["means::*"]);
 }
 
-#[test]
-fn the_report_names_no_statistics_of_c960_balance() {
-    // Its code, test modules aside (a test may compute what it checks).
+/// The non-test source files under `prefix` (at least one).
+fn code_under(prefix: &str) -> Vec<(String, String)> {
     let files: Vec<(String, String)> = source_files(false)
         .into_iter()
-        .filter(|(name, _)| name.starts_with("crates/c960-report/src/"))
+        .filter(|(name, _)| name.starts_with(prefix))
         .collect();
-    assert!(!files.is_empty());
+    assert!(!files.is_empty(), "no sources under {prefix}");
+    files
+}
+
+/// Every path after a `c960_balance::` in `files` that is not one of
+/// `allowed`, as `file: c960_balance::path`.
+fn balance_names_beyond(files: &[(String, String)], allowed: &[&str]) -> Vec<String> {
     let mut named = Vec::new();
-    for (name, text) in &files {
+    for (name, text) in files {
         for (at, _) in text.match_indices("c960_balance::") {
             let (paths, _) = balance_paths(&text[at + "c960_balance::".len()..]);
             named.extend(
                 paths
                     .into_iter()
-                    .filter(|p| !RENDERED_BALANCE_TYPES.contains(&p.as_str()))
+                    .filter(|p| !allowed.contains(&p.as_str()))
                     .map(|p| format!("{name}: c960_balance::{p}")),
             );
         }
     }
+    named
+}
+
+#[test]
+fn the_report_names_no_statistics_of_c960_balance() {
+    // Its code, test modules aside (a test may compute what it checks).
+    let files = code_under("crates/c960-report/src/");
+    let named = balance_names_beyond(&files, &RENDERED_BALANCE_TYPES);
     assert!(
         named.is_empty(),
         "c960-report computes with c960-balance ({named:?}): compute in c960-verdict and \
@@ -391,23 +404,8 @@ fn the_command_line_parses_calls_and_prints() {
     // It computes nothing and reads or writes no table itself: no
     // statistic of c960_balance, no Parquet or CSV reader or writer of
     // its own (the store's and the libraries' do that).
-    let files: Vec<(String, String)> = source_files(false)
-        .into_iter()
-        .filter(|(name, _)| name.starts_with("crates/c960/src/"))
-        .collect();
-    assert!(!files.is_empty());
-    let mut named = Vec::new();
-    for (name, text) in &files {
-        for (at, _) in text.match_indices("c960_balance::") {
-            let (paths, _) = balance_paths(&text[at + "c960_balance::".len()..]);
-            named.extend(
-                paths
-                    .into_iter()
-                    .filter(|p| !CLI_BALANCE_NAMES.contains(&p.as_str()))
-                    .map(|p| format!("{name}: c960_balance::{p}")),
-            );
-        }
-    }
+    let files = code_under("crates/c960/src/");
+    let named = balance_names_beyond(&files, &CLI_BALANCE_NAMES);
     assert!(
         named.is_empty(),
         "the command line computes with c960-balance ({named:?}): compute in a library and \
