@@ -100,6 +100,14 @@ fn compare_refuses_tables_that_cannot_be_compared_in_one_line() {
         "5",
     ]);
     assert!(line.contains("--resamples"), "{line}");
+    // An output that is one of the tables read is refused, the table kept.
+    table(&dir, "theirs.csv", 0..960, &|sp| f64::from((sp * 7) % 11));
+    let before = fs::read(dir.file("theirs.csv")).unwrap();
+    for out in ["theirs.csv", "ours.csv"] {
+        let line = dir.bad_input(&["compare", "ours.csv", "--with", "theirs.csv", "--out", out]);
+        assert!(line.contains(out), "{out}: {line}");
+    }
+    assert_eq!(fs::read(dir.file("theirs.csv")).unwrap(), before);
 }
 
 /// Two Stockfish sweeps of SP 0-47 (`s1`, `s2`) and two "independent"

@@ -32,7 +32,6 @@ pub(crate) fn run(args: &CompareArgs) -> Result<()> {
         ))
         .into());
     }
-    let out = Out::claim(args.out.as_deref(), c960_store::Claim::new())?;
     let read = |spec: &str| read_position_column(spec).map_err(|e| InputError(e.to_string()));
     let ours = read(&args.ours)?;
     let references = args
@@ -40,6 +39,12 @@ pub(crate) fn run(args: &CompareArgs) -> Result<()> {
         .iter()
         .map(|spec| read(spec))
         .collect::<Result<Vec<_>, _>>()?;
+    // The tables read are inputs: `--out` may not be one of them.
+    let claim = references.iter().fold(
+        c960_store::Claim::new().input(&ours.path, "the column judged"),
+        |claim, r| claim.input(&r.path, "--with"),
+    );
+    let out = Out::claim(args.out.as_deref(), claim)?;
     let bootstrap = Bootstrap {
         resamples: args.resamples,
         seed: args.seed,
