@@ -151,11 +151,8 @@ fn compare_table(
     })?;
     let bytes = fs::read(&column.path)?;
     let sha256 = c960_store::sha256_hex(&bytes);
-    if let Some(earlier) = earlier.iter().find(|c| c.values == column.values) {
-        return Err(bad(format!(
-            "holds the same values as {earlier}: a table given twice would weigh twice in \
-             the mean; give each table once"
-        )));
+    if let Some(why) = repeats(&column, earlier) {
+        return Err(bad(why));
     }
     let name = column
         .path
@@ -163,12 +160,8 @@ fn compare_table(
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let comparison = compare_by_sp(ours, &column.values, bootstrap)
         .map_err(|why| bad(why.describe("the report's estimate", &name)))?;
-    if comparison.pearson.value >= SAME_MEASUREMENT {
-        return Err(bad(format!(
-            "agrees with the report's estimate at r = {:.6}: it is the same measurement (a \
-             copy or a rescaling), not an independent analysis",
-            comparison.pearson.value
-        )));
+    if let Some(why) = same_measurement(&comparison, "the report's estimate", "analysis") {
+        return Err(bad(why));
     }
     let reference = Analysis {
         name,
@@ -178,6 +171,36 @@ fn compare_table(
         recomputed: true,
     };
     Ok((reference, column))
+}
+
+/// Why `column` may not join the tables `earlier`: it holds the same
+/// values as one of them, and would weigh twice in their mean.
+fn repeats<'a>(
+    column: &PositionColumn,
+    earlier: impl IntoIterator<Item = &'a PositionColumn>,
+) -> Option<String> {
+    earlier
+        .into_iter()
+        .find(|e| e.values == column.values)
+        .map(|e| {
+            format!(
+                "holds the same values as {e}: a table given twice would weigh twice in the \
+                 mean; give each table once"
+            )
+        })
+}
+
+/// Why a reference compared with `ours` is not independent of it: the two
+/// agree so closely that one is a copy or a rescaling of the other. `kind`
+/// names what an independent reference is (an analysis, a table).
+fn same_measurement(comparison: &Comparison, ours: &str, kind: &str) -> Option<String> {
+    (comparison.pearson.value >= SAME_MEASUREMENT).then(|| {
+        format!(
+            "agrees with {ours} at r = {:.6}: it is the same measurement (a copy or a \
+             rescaling), not an independent {kind}",
+            comparison.pearson.value
+        )
+    })
 }
 
 /// One reference column against the compared one, as `c960 compare`
@@ -205,25 +228,16 @@ pub fn compare_columns(
     bootstrap: Bootstrap,
 ) -> Result<Vec<ColumnComparison>, String> {
     for (i, (_, reference)) in references.iter().enumerate() {
-        if let Some((_, earlier)) = references[..i]
-            .iter()
-            .find(|(_, e)| e.values == reference.values)
-        {
-            return Err(format!(
-                "{reference} holds the same values as {earlier}: a table given twice would \
-                 weigh twice in the mean; give each table once"
-            ));
+        let earlier: Vec<&PositionColumn> = references[..i].iter().map(|(_, e)| e).collect();
+        if let Some(why) = repeats(reference, earlier) {
+            return Err(format!("{reference} {why}"));
         }
     }
     let one = |reference: String, source: String, theirs: &BTreeMap<u32, f64>| {
         let comparison = compare_by_sp(&ours.values, theirs, bootstrap)
             .map_err(|why| why.describe(&ours.to_string(), &reference))?;
-        if comparison.pearson.value >= SAME_MEASUREMENT {
-            return Err(format!(
-                "{reference} agrees with {ours} at r = {:.6}: it is the same measurement (a \
-                 copy or a rescaling), not an independent table",
-                comparison.pearson.value
-            ));
+        if let Some(why) = same_measurement(&comparison, &ours.to_string(), "table") {
+            return Err(format!("{reference} {why}"));
         }
         Ok(ColumnComparison {
             reference,
