@@ -144,7 +144,7 @@ fn is_dfrc(runs: &[PathBuf]) -> Result<bool, ReportError> {
 
 /// Builds the report into `out` (the directory that is swapped in).
 fn build_into(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, ReportError> {
-    let (frame, sources) = per_position(runs)?;
+    let (frame, sources, bounds) = per_position(runs)?;
     let (trees, samples) = games_of(&sources)?;
     let frame = join::with_first_moves(frame, &trees)?;
     // Verdicts with error control from the same runs (balance.csv and
@@ -164,7 +164,6 @@ fn build_into(runs: &[PathBuf], out: &Path, options: &Options) -> Result<Built, 
         shelf.files.push(chart.file.clone());
         shelf.files.push(chart.file.with_extension("png"));
     }
-    let bounds = crate::bounds::read_bounds(&sources)?;
     site::write_site(
         out,
         &site::Site {

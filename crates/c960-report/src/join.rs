@@ -18,7 +18,7 @@ use c960_store::{
 };
 use polars::prelude::*;
 
-use crate::{ReportError, Source, balance, features_frame, source};
+use crate::{ReportError, Source, balance, bounds::Bounds, features_frame, source};
 
 // The columns taken from each kind of run, as the writers write them: a
 // sweep's search columns (and its means over repeats), a game run's summary
@@ -46,10 +46,16 @@ fn run_columns(kind: RunKind) -> Vec<&'static str> {
     columns
 }
 
+/// The per-position table, the runs it was joined from, and each sweep's
+/// bounds.
+pub type PerPosition = (DataFrame, Vec<Source>, Vec<Bounds>);
+
 /// The per-position table: features, then each run's columns prefixed
-/// with its label (`{label}__score_cp`, ...), one row per SP in order.
-pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), ReportError> {
+/// with its label (`{label}__score_cp`, ...), one row per SP in order;
+/// with the runs, and each sweep's `bound` column, read in the same pass.
+pub fn per_position(runs: &[PathBuf]) -> Result<PerPosition, ReportError> {
     let mut sources: Vec<Source> = Vec::new();
+    let mut bounds = Vec::new();
     for dir in runs {
         let source = source(dir)?;
         if let Some(first) = sources.iter().find(|s| s.label == source.label) {
@@ -110,13 +116,31 @@ pub fn per_position(runs: &[PathBuf]) -> Result<(DataFrame, Vec<Source>), Report
                 ),
             });
         }
+        // A sweep's `bound` column (whether each score is exact) is read in
+        // the same pass, for the pages; it is not one of the table's columns.
+        let has_bound = source.kind == RunKind::Sweep && names.iter().any(|n| n == "bound");
+        if has_bound {
+            wanted.push("bound".to_owned());
+        }
         let mut run = c960_store::parquet_columns(&path, wanted)?;
+        if source.kind == RunKind::Sweep {
+            bounds.push(Bounds {
+                label: source.label.clone(),
+                by_sp: if has_bound {
+                    let by_sp = crate::bounds::by_sp(&run)?;
+                    run = run.drop("bound")?;
+                    Some(by_sp)
+                } else {
+                    None
+                },
+            });
+        }
         for c in &columns {
             run.rename(c, format!("{}__{c}", source.label).into())?;
         }
         table = join_on_sp(&table, &run)?;
     }
-    Ok((sorted_by_sp(&table)?, sources))
+    Ok((sorted_by_sp(&table)?, sources, bounds))
 }
 
 /// Checks a run's table before it is used: it is intact (its seal, if it

@@ -73,6 +73,7 @@ mod source;
 mod swap;
 pub mod view;
 
+pub use bounds::Bounds;
 pub use build::{Built, Options, build, build_with};
 pub use c960_store::RunKind;
 pub use c960_store::lock_dir;
@@ -80,6 +81,6 @@ pub use c960_verdict::balance;
 pub use chart_data::castling_opportunities;
 pub use error::ReportError;
 pub use features::{chess960_frame, dfrc_frame, features_frame};
-pub use join::{IMPORT_TERMINATIONS, TERMINATIONS, Trees, per_position, write_table};
+pub use join::{IMPORT_TERMINATIONS, PerPosition, TERMINATIONS, Trees, per_position, write_table};
 pub use site::{TREE_PLIES, TREE_SHARE};
 pub use source::{Source, labels, manifest_path, source};

@@ -11,7 +11,7 @@ use c960_report::{
 fn published_scores() -> Vec<(u32, f64)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../data/sweep-stockfish-15.1-nodes1000000-mpv3");
-    let (frame, sources) = per_position(&[dir]).unwrap();
+    let (frame, sources, _) = per_position(&[dir]).unwrap();
     let column = format!("{}__score_cp", sources[0].label);
     let sp = frame.column("sp").unwrap().u32().unwrap().clone();
     let cp = frame.column(&column).unwrap().i32().unwrap().clone();
@@ -113,7 +113,7 @@ fn weak_pawns_by_file_and_advantage_by_weak_pawns() {
     use c960_verdict::figures::GroupMean;
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../data/sweep-stockfish-15.1-nodes1000000-mpv3");
-    let (frame, sources) = per_position(&[dir]).unwrap();
+    let (frame, sources, _) = per_position(&[dir]).unwrap();
     let files = ["a", "b", "c", "d", "e", "f", "g", "h"];
     let count_on = |column: &str| -> Vec<u32> {
         let col = frame.column(column).unwrap().str().unwrap().clone();
@@ -199,7 +199,7 @@ fn weak_pawns_by_file_and_advantage_by_weak_pawns() {
 
 #[test]
 fn castling_opportunities_count_every_position_once_per_side() {
-    let (frame, _) = per_position(&[]).unwrap();
+    let (frame, _, _) = per_position(&[]).unwrap();
     let bars = c960_report::castling_opportunities(&frame).unwrap();
     assert_eq!(bars.series.len(), 2);
     for (k, (name, values)) in bars.series.iter().enumerate() {

@@ -126,8 +126,26 @@ fn features_sweeps_and_selfplay_join_on_sp() {
     let selfplay = tmp.path().join("selfplay");
     write_selfplay(&selfplay);
 
-    let (frame, sources) = per_position(&[sweep.clone(), selfplay.clone()]).unwrap();
+    let (frame, sources, bounds) = per_position(&[sweep.clone(), selfplay.clone()]).unwrap();
     assert_eq!(frame.height(), 960);
+    // The sweep's bounds are read in the same pass, for the pages, and
+    // are not a column of the table; a self-play run has none.
+    assert_eq!(bounds.len(), 1);
+    assert_eq!(bounds[0].label, "sweep_stockfish_15_1_nodes_1000");
+    let by_sp = bounds[0]
+        .by_sp
+        .as_ref()
+        .expect("the sweep records its bounds");
+    assert_eq!(by_sp.keys().copied().collect::<Vec<_>>(), [0, 1, 518]);
+    assert!(by_sp.values().all(|b| b == "exact"), "{by_sp:?}");
+    assert!(
+        frame
+            .get_column_names()
+            .iter()
+            .all(|c| !c.ends_with("bound")),
+        "{:?}",
+        frame.get_column_names()
+    );
     assert_eq!(sources.len(), 2);
     assert_eq!(sources[0].label, "sweep_stockfish_15_1_nodes_1000");
     assert_eq!(sources[1].label, "selfplay_stockfish_15_1_nodes_5000");
@@ -182,7 +200,7 @@ fn features_sweeps_and_selfplay_join_on_sp() {
 
 #[test]
 fn features_alone_make_a_table() {
-    let (frame, sources) = per_position(&[]).unwrap();
+    let (frame, sources, _) = per_position(&[]).unwrap();
     assert_eq!(frame.height(), 960);
     assert!(sources.is_empty());
 }
@@ -199,7 +217,7 @@ fn runs_with_the_same_provenance_are_refused_and_bad_dirs_reported() {
     // Different limits are kept apart.
     let c = tmp.path().join("c");
     write_sweep(&c, "nodes 2000", &[sweep_row(0, 3)]);
-    let (frame, _) = per_position(&[a, c]).unwrap();
+    let (frame, _, _) = per_position(&[a, c]).unwrap();
     assert!(
         frame
             .column("sweep_stockfish_15_1_nodes_2000__score_cp")
