@@ -17,7 +17,14 @@
 #   CONCURRENCY  games at once (default 2)
 #   SEED         the order the book lines are played in (default 960)
 # Environment: as bench-books.sh (C960_BENCH_BOOKS_CACHE, C960_OFFICIAL_BOOKS,
-#   C960_BOOKS_URL, C960_FASTCHESS_REPO/REF, C960_STOCKFISH, C960_PYTHON);
+#   C960_BOOKS_URL, C960_FASTCHESS_REPO/REF, C960_PYTHON);
+#   C960_STOCKFISH         the engine; by default Debian's Stockfish 15.1
+#                          rebuilt from source for this CPU's AVX2 (the same
+#                          bench signature, so the same games, faster; see
+#                          build_stockfish in runners.sh), or Debian's own
+#                          build without AVX2;
+#   C960_STOCKFISH_REPO    where Stockfish's source is cloned from (default
+#                          its GitHub repository);
 #   C960_RESOLUTION_BOOKS  the books to play, NAME=FILE separated by spaces
 #                          (default: the five of docs/books.md).
 # A stopped run (Ctrl-C, a kill, a session's end) loses at most the pairs
@@ -41,7 +48,8 @@ official=${C960_OFFICIAL_BOOKS:-$cache/official}
 books_url=${C960_BOOKS_URL:-https://github.com/official-stockfish/books/raw/master}
 fastchess_repo=${C960_FASTCHESS_REPO:-https://github.com/Disservin/fastchess.git}
 fastchess_ref=${C960_FASTCHESS_REF:-v1.8.2-alpha}
-stockfish=${C960_STOCKFISH:-/usr/games/stockfish}
+debian_stockfish=/usr/games/stockfish
+stockfish=${C960_STOCKFISH:-}
 python=${C960_PYTHON:-python3}
 mkdir -p "$cache"
 
@@ -55,9 +63,13 @@ budget="sf15.1-$((2 * nodes / 1000))k-vs-$((nodes / 1000))k"
 ((nodes % 1000 == 0)) || budget="sf15.1-$((2 * nodes))-vs-$nodes"
 
 if ((pairs > 0)); then
-  [[ -x "$stockfish" ]] || die "no Stockfish at $stockfish (apt-get install stockfish, or set C960_STOCKFISH)"
   # shellcheck source=runners.sh
   source "$here/runners.sh"
+  if [[ -z "$stockfish" ]]; then
+    [[ -x "$debian_stockfish" ]] || die "no Stockfish at $debian_stockfish (apt-get install stockfish, or set C960_STOCKFISH)"
+    build_stockfish "$debian_stockfish"
+  fi
+  [[ -x "$stockfish" ]] || die "no Stockfish at $stockfish (apt-get install stockfish, or set C960_STOCKFISH)"
   build_fastchess
   fetch_official 3moves_FRC DFRC_4852_v1
   books=${C960_RESOLUTION_BOOKS:-"c960_FRC_starts=$root/data/books/c960_FRC_starts.epd

@@ -74,3 +74,50 @@ fetch_official() {
     fi
   done
 }
+
+# build_stockfish DEBIAN: the same Stockfish as DEBIAN (Debian's build of
+# Stockfish 15.1, compiled for any x86-64 CPU) compiled from its source for
+# this machine's AVX2 with profile-guided optimization, into the cache, with
+# the network exported from DEBIAN itself; sets stockfish. The build must
+# search exactly the nodes DEBIAN does on Stockfish's own `bench` (its
+# signature), or it is refused: at fixed nodes it then plays the same games,
+# faster. Without AVX2 (or on another CPU family) DEBIAN is used as it is.
+build_stockfish() {
+  local debian=$1 repo=${C960_STOCKFISH_REPO:-https://github.com/official-stockfish/Stockfish.git}
+  local ref=sf_15.1 arch=x86-64-avx2 dir net ours theirs
+  stockfish=$debian
+  if [[ $(uname -m) != x86_64 ]] || ! grep -qw avx2 /proc/cpuinfo; then
+    say "Stockfish: $debian (no AVX2 here to build for)"
+    return
+  fi
+  dir="$cache/stockfish-$ref-$arch"
+  if [[ ! -x "$dir/src/stockfish" ]]; then
+    say "== building Stockfish $ref for $arch from $repo"
+    rm -rf "$dir"
+    git clone --quiet --depth 1 --branch "$ref" "$repo" "$dir" 2>/dev/null ||
+      git clone --quiet --branch "$ref" "$repo" "$dir" || die "cannot clone $ref of $repo"
+    net=$(grep -o 'nn-[0-9a-f]*\.nnue' "$dir/src/evaluate.h" | head -1)
+    [[ -n "$net" ]] || die "$repo $ref names no network in src/evaluate.h"
+    printf 'export_net %s\nquit\n' "$dir/src/$net" | "$debian" >/dev/null
+    [[ "$(sha256sum "$dir/src/$net" | cut -c1-12)" == "${net:3:12}" ]] ||
+      die "$debian does not hold the network $net that $ref names"
+    nice -n 10 make -C "$dir/src" -j2 profile-build ARCH="$arch" COMP=gcc >"$cache/stockfish-build.log" 2>&1 ||
+      { rm -f "$dir/src/stockfish"; die "Stockfish $ref did not build; see $cache/stockfish-build.log"; }
+  fi
+  # The signature, and how much faster the build searches (nodes per
+  # second, the median of three alternating runs of each).
+  local run nps_ours=() nps_theirs=()
+  for run in 1 2 3; do
+    theirs=$("$debian" bench 2>&1 >/dev/null | awk -F: '/Nodes searched/ {n=$2} /Nodes\/second/ {print n+0, $2+0}')
+    ours=$("$dir/src/stockfish" bench 2>&1 >/dev/null | awk -F: '/Nodes searched/ {n=$2} /Nodes\/second/ {print n+0, $2+0}')
+    [[ -n "$ours" && "${ours% *}" == "${theirs% *}" ]] ||
+      die "$dir/src/stockfish searches ${ours% *} nodes on bench, $debian ${theirs% *}: not the same engine"
+    nps_ours+=("${ours#* }")
+    nps_theirs+=("${theirs#* }")
+  done
+  local median_ours median_theirs
+  median_ours=$(printf '%s\n' "${nps_ours[@]}" | sort -n | sed -n 2p)
+  median_theirs=$(printf '%s\n' "${nps_theirs[@]}" | sort -n | sed -n 2p)
+  say "Stockfish $ref for $arch: bench signature ${ours% *} (the same as $debian), $(awk -v a="$median_ours" -v b="$median_theirs" 'BEGIN {printf "%.2f", a / b}')× its nodes per second: $dir/src/stockfish"
+  stockfish="$dir/src/stockfish"
+}
