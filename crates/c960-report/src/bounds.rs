@@ -16,15 +16,19 @@ pub struct Bounds {
     pub by_sp: Option<BTreeMap<u16, String>>,
 }
 
-/// The `bound` column of a sweep's table as read (with its `sp`), by SP;
-/// the first search's, for a sweep with repeats.
-pub(crate) fn by_sp(run: &DataFrame) -> PolarsResult<BTreeMap<u16, String>> {
+/// A sweep's table as read, without its `bound` column, and that column
+/// by SP (the first search's, for a sweep with repeats); `None` for a
+/// table that does not record it.
+pub(crate) fn take(run: DataFrame) -> PolarsResult<(DataFrame, Option<BTreeMap<u16, String>>)> {
+    if !run.get_column_names().iter().any(|c| c.as_str() == "bound") {
+        return Ok((run, None));
+    }
     let sps = run.column("sp")?.cast(&DataType::UInt32)?;
-    let bounds = run.column("bound")?;
-    Ok(sps
+    let by_sp = sps
         .u32()?
         .iter()
-        .zip(bounds.str()?.iter())
+        .zip(run.column("bound")?.str()?.iter())
         .filter_map(|(sp, bound)| Some((u16::try_from(sp?).ok()?, bound?.to_owned())))
-        .collect())
+        .collect();
+    Ok((run.drop("bound")?, Some(by_sp)))
 }

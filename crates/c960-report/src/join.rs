@@ -84,22 +84,7 @@ pub fn per_position(runs: &[PathBuf]) -> Result<PerPosition, ReportError> {
             });
         }
         check_table(source, &path)?;
-        let mut columns: Vec<String> = run_columns(source.kind)
-            .into_iter()
-            .map(str::to_owned)
-            .collect();
-        if source.kind == RunKind::Sweep {
-            // The engine's best moves, one set of columns per MultiPV line.
-            for k in 1..=source.manifest.lines() {
-                for field in ["san", "cp", "mate"] {
-                    columns.push(format!("move{k}_{field}"));
-                }
-            }
-            // With repeats: the means over them, which rankings use.
-            if source.manifest.searches() > 1 {
-                columns.extend(REPEAT_COLUMNS.map(str::to_owned));
-            }
-        }
+        let columns = columns_of(source);
         let mut wanted = vec!["sp".to_owned()];
         wanted.extend(columns.iter().cloned());
         // A table from an older c960 or another tool lacks columns the
@@ -118,21 +103,16 @@ pub fn per_position(runs: &[PathBuf]) -> Result<PerPosition, ReportError> {
         }
         // A sweep's `bound` column (whether each score is exact) is read in
         // the same pass, for the pages; it is not one of the table's columns.
-        let has_bound = source.kind == RunKind::Sweep && names.iter().any(|n| n == "bound");
-        if has_bound {
+        if source.kind == RunKind::Sweep && names.iter().any(|n| n == "bound") {
             wanted.push("bound".to_owned());
         }
         let mut run = c960_store::parquet_columns(&path, wanted)?;
         if source.kind == RunKind::Sweep {
+            let (rest, by_sp) = crate::bounds::take(run)?;
+            run = rest;
             bounds.push(Bounds {
                 label: source.label.clone(),
-                by_sp: if has_bound {
-                    let by_sp = crate::bounds::by_sp(&run)?;
-                    run = run.drop("bound")?;
-                    Some(by_sp)
-                } else {
-                    None
-                },
+                by_sp,
             });
         }
         for c in &columns {
@@ -141,6 +121,28 @@ pub fn per_position(runs: &[PathBuf]) -> Result<PerPosition, ReportError> {
         table = join_on_sp(&table, &run)?;
     }
     Ok((sorted_by_sp(&table)?, sources, bounds))
+}
+
+/// The columns taken from `source`'s table: [`run_columns`], and a
+/// sweep's best moves and means over repeats.
+fn columns_of(source: &Source) -> Vec<String> {
+    let mut columns: Vec<String> = run_columns(source.kind)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    if source.kind == RunKind::Sweep {
+        // The engine's best moves, one set of columns per MultiPV line.
+        for k in 1..=source.manifest.lines() {
+            for field in ["san", "cp", "mate"] {
+                columns.push(format!("move{k}_{field}"));
+            }
+        }
+        // With repeats: the means over them, which rankings use.
+        if source.manifest.searches() > 1 {
+            columns.extend(REPEAT_COLUMNS.map(str::to_owned));
+        }
+    }
+    columns
 }
 
 /// Checks a run's table before it is used: it is intact (its seal, if it
