@@ -4,8 +4,8 @@
 //! `Reference`, the published estimate's column is named in at most two
 //! source files, the report computes no statistics (no `sqrt`, and no
 //! function of `c960_balance` called), balance knows no file format, the
-//! engine no run, `balance.csv` has one reader, and the command line
-//! parses, calls and prints.
+//! engine no run, `balance.csv` has one reader, the command line parses,
+//! calls and prints, and every dependency is named by its crate's code.
 
 use std::{collections::BTreeMap, fs};
 
@@ -423,4 +423,27 @@ fn the_command_line_parses_calls_and_prints() {
         tables.is_empty(),
         "the command line reads or writes a table itself in {tables:?}: use the store's"
     );
+}
+
+#[test]
+fn every_dependency_is_used_by_its_crates_code() {
+    // A dependency no code names only lengthens the build (and the graph
+    // the page draws): a test-only one belongs under [dev-dependencies].
+    let mut unused = Vec::new();
+    for krate in declared_graph().keys() {
+        let mut files = crate_sources(krate);
+        if let Ok(text) = fs::read_to_string(root().join("crates").join(krate).join("build.rs")) {
+            files.push(("build.rs".to_owned(), text));
+        }
+        for dep in dependencies(krate) {
+            let path = dep.replace('-', "_");
+            let named = files.iter().any(|(_, text)| {
+                text.contains(&format!("{path}::")) || text.contains(&format!("use {path}"))
+            });
+            if !named {
+                unused.push(format!("{krate}: {dep}"));
+            }
+        }
+    }
+    assert!(unused.is_empty(), "declared but never named: {unused:?}");
 }
