@@ -341,6 +341,21 @@ window.addEventListener("load", () => {
         return r.width > 0 && r.right > width + 1;
       })
       .map((e) => e.tagName + "." + e.getAttribute("class")),
+    // Words of table cells that wrap inside themselves (one letter a
+    // line on a phone), not at a space, a dash or a slash.
+    split: Array.from(document.querySelectorAll("th, td")).flatMap((cell) => {
+      const found = [];
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const m of node.data.matchAll(/[^\s\u00a0\-\u2013\u2014/]+/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          if (range.getClientRects().length > 1) found.push(m[0]);
+        }
+      }
+      return found;
+    }),
     legend: Array.from(document.querySelectorAll("svg.board .legend text")).map((t) => t.textContent),
     legendInside: Array.from(document.querySelectorAll("svg.board .legend")).every((g) => {
       const svg = g.closest("svg").getBoundingClientRect();
@@ -353,9 +368,14 @@ window.addEventListener("load", () => {
   pre.id = "layout-check";
   pre.textContent = JSON.stringify(report);
   document.body.appendChild(pre);
+  if (window.parent !== window) window.parent.postMessage(pre.textContent, "*");
 });
 </script>
 "#;
+
+/// Chromium's narrowest window: a page checked narrower is opened in a
+/// frame of the width asked for, which hands the measurements up.
+const NARROWEST_WINDOW: u32 = 500;
 
 /// Opens `page` (a file of a site or kit) with [`LAYOUT_CHECK`] added, in
 /// a window `width` pixels wide, and returns the measurements.
@@ -370,16 +390,39 @@ fn layout(profile: &Path, page: &Path, width: u32) -> serde_json::Value {
         html.replacen("</body>", &format!("{LAYOUT_CHECK}</body>"), 1),
     )
     .unwrap();
+    let framed = page.with_file_name(format!(
+        "{}-frame.html",
+        page.file_stem().unwrap().to_string_lossy()
+    ));
+    let opened = if width < NARROWEST_WINDOW {
+        std::fs::write(
+            &framed,
+            format!(
+                "<!doctype html><html><body style=\"margin:0\"><script>\
+                 window.addEventListener(\"message\", (e) => {{ const pre = \
+                 document.createElement(\"pre\"); pre.id = \"layout-check\"; \
+                 pre.textContent = e.data; document.body.appendChild(pre); }});</script>\
+                 <iframe src=\"{}\" style=\"border:0;width:{width}px;height:1600px\"></iframe>\
+                 </body></html>",
+                checked.file_name().unwrap().to_string_lossy()
+            ),
+        )
+        .unwrap();
+        &framed
+    } else {
+        &checked
+    };
     let (dom, stderr) = headless(
         profile,
-        &format!("file://{}", checked.display()),
+        &format!("file://{}", opened.display()),
         &[
             "--dump-dom",
             "--virtual-time-budget=5000",
-            &format!("--window-size={width},1600"),
+            &format!("--window-size={},1600", width.max(NARROWEST_WINDOW)),
         ],
     );
     std::fs::remove_file(&checked).unwrap();
+    let _ = std::fs::remove_file(&framed);
     assert!(
         console_errors(&stderr).is_empty(),
         "{:?}",
@@ -511,6 +554,10 @@ fn a_position_page_shows_its_legend_and_fits_a_phone() {
                 .any(|l| l.starts_with("green square: castling target")),
             "{check}"
         );
+        assert!(
+            check["width"].as_u64().unwrap() <= u64::from(width),
+            "measured wider than the window: {check}"
+        );
         assert_eq!(check["legendInside"], true, "{check}");
         assert_eq!(
             check["png"],
@@ -520,6 +567,11 @@ fn a_position_page_shows_its_legend_and_fits_a_phone() {
         assert!(check["nobr"].as_u64().unwrap() >= 4, "{check}");
         assert_eq!(check["broken"], serde_json::json!([]), "{check}");
         assert_eq!(check["outside"], serde_json::json!([]), "{check}");
+        assert_eq!(
+            check["split"],
+            serde_json::json!([]),
+            "words of a table broken inside at {width}: {check}"
+        );
         assert!(
             check["scroll"].as_u64() <= check["width"].as_u64(),
             "the page scrolls sideways at {width}: {check}"
