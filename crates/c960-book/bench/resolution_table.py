@@ -6,7 +6,8 @@ resolution_table.py PENTANOMIAL RESOLUTION_DIR OUT_CSV [CHART]
     kept as pentanomial counts and a draw rate, such as the fast budget's), computes for each book and
     budget the pentanomial statistics with c960's own code (the PENTANOMIAL
     program: Elo, normalized Elo per game pair, normalized game-pair Elo
-    and the pairs ratio, with 95 % intervals), and writes one row per book
+    and the pairs ratio, with 95 % intervals; engine A's mean score per
+    pair and its standard deviation), and writes one row per book
     and budget to OUT_CSV (atomically). With CHART, also draws nElo with
     its interval per book and budget (SVG). Prints the table as markdown.
 """
@@ -14,6 +15,7 @@ resolution_table.py PENTANOMIAL RESOLUTION_DIR OUT_CSV [CHART]
 import csv
 import glob
 import json
+import math
 import os
 import subprocess
 import sys
@@ -22,7 +24,19 @@ import tempfile
 COLUMNS = ["book", "budget", "pairs", "games", "draw_rate", "pair_draw_rate",
            "colour_decided_rate", "white_score", "elo", "elo_low", "elo_high",
            "nelo", "nelo_low", "nelo_high", "ngpelo", "ngpelo_low", "ngpelo_high",
-           "pairs_ratio", "ll", "ld", "dd_wl", "wd", "ww", "source"]
+           "pairs_ratio", "pair_score", "pair_sd", "ll", "ld", "dd_wl", "wd", "ww", "source"]
+POINTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def pair_spread(penta):
+    """Engine A's mean score per game pair and its standard deviation over
+    the pairs: nElo is (mean - 1/2) / (sqrt(2) * sd) * 800 / ln 10, so the
+    two say whether a book resolves more by moving the mean or by
+    narrowing the spread."""
+    pairs = sum(penta)
+    mean = sum(n * x for n, x in zip(penta, POINTS)) / pairs
+    variance = sum(n * (x - mean) ** 2 for n, x in zip(penta, POINTS)) / pairs
+    return mean, variance ** 0.5
 INDEX = {0.0: 0, 0.5: 1, 1.0: 2, 1.5: 3, 2.0: 4}
 
 
@@ -67,6 +81,12 @@ def row_of(book, budget, penta, wins, draws, losses, white_points, colour_decide
     games = 2 * pairs
     s = stats(program, penta, wins, draws, losses)
     elo, nelo, ngp = s["elo"], s["normalized_elo"], s["game_pair_elo"]
+    mean, sd = pair_spread(penta)
+    if nelo and sd > 0:
+        implied = (mean - 0.5) / (2 ** 0.5 * sd) * 800 / math.log(10)
+        if abs(implied - nelo["value"]) > 0.05:
+            raise SystemExit(f"resolution_table: {book} at {budget}: the pairs' mean and spread give "
+                             f"nElo {implied:.2f}, c960's statistics {nelo['value']:.2f}")
     return {
         "book": book, "budget": budget, "pairs": pairs, "games": games,
         "draw_rate": fmt(100 * draws / games if draw_rate is None else draw_rate), "pair_draw_rate": fmt(100 * penta[2] / pairs),
@@ -78,6 +98,7 @@ def row_of(book, budget, penta, wins, draws, losses, white_points, colour_decide
         "ngpelo": fmt(ngp and ngp["value"]), "ngpelo_low": fmt(ngp and ngp["low"]),
         "ngpelo_high": fmt(ngp and ngp["high"]),
         "pairs_ratio": fmt(s["pairs_ratio"], 2),
+        "pair_score": fmt(100 * mean), "pair_sd": fmt(sd, 3),
         "ll": penta[0], "ld": penta[1], "dd_wl": penta[2], "wd": penta[3], "ww": penta[4],
         "source": source,
     }
@@ -111,8 +132,9 @@ def main():
         writer.writeheader()
         writer.writerows(rows)
     os.replace(handle.name, out)
-    print("| Book | Budget | Pairs | Draw rate | Pair draws | Colour-decided pairs | nElo [95 %] | ngpElo [95 %] | PairsRatio |")
-    print("|---|---|---:|---:|---:|---:|---|---|---:|")
+    print("| Book | Budget | Pairs | Draw rate | Pair draws | Colour-decided pairs | A's pair score (sd) "
+          "| nElo [95 %] | ngpElo [95 %] | PairsRatio |")
+    print("|---|---|---:|---:|---:|---:|---:|---|---|---:|")
     def with_interval(r, name):
         # Undefined (a count of zero under a ratio): said, not left blank.
         if not r[name]:
@@ -122,6 +144,7 @@ def main():
     for r in rows:
         print(f"| `{r['book']}` | {r['budget']} | {r['pairs']} | {r['draw_rate']} % | {r['pair_draw_rate']} % | "
               f"{r['colour_decided_rate'] and r['colour_decided_rate'] + ' %'} | "
+              f"{r['pair_score']} % ({r['pair_sd']}) | "
               f"{with_interval(r, 'nelo')} | {with_interval(r, 'ngpelo')} | "
               f"{r['pairs_ratio'] or 'undefined'} |")
     if chart:
