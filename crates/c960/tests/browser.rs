@@ -504,6 +504,11 @@ fn the_german_kit_fits_and_keeps_castling_notation_whole_in_a_browser() {
                 serde_json::json!([]),
                 "{page} at {width}: {check}"
             );
+            assert_eq!(
+                check["split"],
+                serde_json::json!([]),
+                "{page} at {width}: a word of a table (a FEN's rank?) broken inside: {check}"
+            );
             assert!(
                 check["scroll"].as_u64() <= check["width"].as_u64(),
                 "{page} scrolls sideways at {width}: {check}"

@@ -112,8 +112,8 @@ impl Kit<'_> {
             sp: position.sp(),
             diagram: diagram_svg(position, Marks::NONE, None, lang),
             placement: position.placement(),
-            xfen: position.to_xfen(),
-            shredder: position.to_shredder_fen(),
+            xfen: fen_html(&position.to_xfen()),
+            shredder: fen_html(&position.to_shredder_fen()),
             general: escape_prose(self.text("castling_general")),
             colors: [Color::White, Color::Black].map(|color| {
                 [CastlingSide::QueenSide, CastlingSide::KingSide].map(|side| {
@@ -266,7 +266,9 @@ struct Sheet {
     /// The diagram (SVG).
     diagram: String,
     placement: String,
+    /// The X-FEN (HTML: a line may break after a rank, never inside one).
     xfen: String,
+    /// The Shredder-FEN (HTML, as `xfen`).
     shredder: String,
     /// What castling is, in general (HTML).
     general: String,
@@ -275,6 +277,13 @@ struct Sheet {
     key: Option<Key>,
     method: String,
     made_with: String,
+}
+
+/// A FEN as HTML whose lines may break after each rank (`<wbr>` after
+/// each `/`), so that a narrow page never splits a rank; copied, it is the
+/// FEN as it was.
+fn fen_html(fen: &str) -> String {
+    crate::html::escape(fen).replace('/', "/<wbr>")
 }
 
 /// A castling rule of one colour and side: its title and sentences (HTML).
