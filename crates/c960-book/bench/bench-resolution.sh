@@ -5,9 +5,9 @@
 # pair), fishtest's adjudication, played by fastchess in chunks whose
 # finished pairs are journaled in data/books/resolution/BUDGET/BOOK.csv
 # (committed as they grow, so the measurement can span several sessions).
-# Then the table data/books/resolution.csv and its chart are computed from
-# the journals with c960's statistics (docs/books.md, "Resolution at high
-# draw rates").
+# Then the table data/books/resolution.csv, its chart and the table in
+# docs/books.md ("Resolution at high draw rates") are computed from the
+# journals with c960's statistics.
 #
 # Usage: bench-resolution.sh [PAIRS] [NODES] [CONCURRENCY] [SEED]
 #   PAIRS        game pairs per book (default 800; 0 only recomputes the
@@ -106,5 +106,5 @@ fi
 (cd "$root" && cargo build --locked -q --release -p c960-balance --example pentanomial)
 pentanomial="${CARGO_TARGET_DIR:-$root/target}/release/examples/pentanomial"
 "$python" "$here/resolution_table.py" "$pentanomial" "$resolution" "$root/data/books/resolution.csv" \
-  "$root/docs/books-resolution.svg"
-say "written: data/books/resolution.csv and docs/books-resolution.svg"
+  "$root/docs/books-resolution.svg" "$root/docs/books.md"
+say "written: data/books/resolution.csv, docs/books-resolution.svg and the table in docs/books.md"

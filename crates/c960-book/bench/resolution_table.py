@@ -1,6 +1,6 @@
 """The resolution table of the opening books from their game-pair journals.
 
-resolution_table.py PENTANOMIAL RESOLUTION_DIR OUT_CSV [CHART]
+resolution_table.py PENTANOMIAL RESOLUTION_DIR OUT_CSV [CHART [PAGE]]
     Reads every journal RESOLUTION_DIR/BUDGET/BOOK.csv (journal.py's
     format) and the fixed rows of RESOLUTION_DIR/fixed.csv (measurements
     kept as pentanomial counts and a draw rate, such as the fast budget's), computes for each book and
@@ -9,7 +9,10 @@ resolution_table.py PENTANOMIAL RESOLUTION_DIR OUT_CSV [CHART]
     and the pairs ratio, with 95 % intervals; engine A's mean score per
     pair and its standard deviation), and writes one row per book
     and budget to OUT_CSV (atomically). With CHART, also draws nElo with
-    its interval per book and budget (SVG). Prints the table as markdown.
+    its interval per book and budget (SVG). Prints the table as markdown;
+    with PAGE (a markdown file), also writes the journals' rows of that
+    table between its lines `<!-- resolution table -->` and
+    `<!-- end resolution table -->` (atomically).
 """
 
 import csv
@@ -105,10 +108,11 @@ def row_of(book, budget, penta, wins, draws, losses, white_points, colour_decide
 
 
 def main():
-    if len(sys.argv) not in (4, 5):
+    if len(sys.argv) not in (4, 5, 6):
         raise SystemExit(__doc__)
     program, directory, out = sys.argv[1:4]
-    chart = sys.argv[4] if len(sys.argv) == 5 else None
+    chart = sys.argv[4] if len(sys.argv) >= 5 else None
+    page = sys.argv[5] if len(sys.argv) == 6 else None
     rows = []
     fixed = os.path.join(directory, "fixed.csv")
     if os.path.exists(fixed):
@@ -132,23 +136,47 @@ def main():
         writer.writeheader()
         writer.writerows(rows)
     os.replace(handle.name, out)
-    print("| Book | Budget | Pairs | Draw rate | Pair draws | Colour-decided pairs | A's pair score (sd) "
-          "| nElo [95 %] | ngpElo [95 %] | PairsRatio |")
-    print("|---|---|---:|---:|---:|---:|---:|---|---|---:|")
+    print(markdown(rows), end="")
+    if chart:
+        draw_chart(rows, chart)
+    if page:
+        write_page_table(page, markdown([r for r in rows if r["source"].startswith("journal ")]))
+
+
+def markdown(rows):
     def with_interval(r, name):
         # Undefined (a count of zero under a ratio): said, not left blank.
         if not r[name]:
             return "undefined"
         return f"{r[name]} [{r[name + '_low']}, {r[name + '_high']}]"
 
+    lines = ["| Book | Budget | Pairs | Draw rate | Pair draws | Colour-decided pairs | A's pair score (sd) "
+             "| nElo [95 %] | ngpElo [95 %] | PairsRatio |",
+             "|---|---|---:|---:|---:|---:|---:|---|---|---:|"]
     for r in rows:
-        print(f"| `{r['book']}` | {r['budget']} | {r['pairs']} | {r['draw_rate']} % | {r['pair_draw_rate']} % | "
-              f"{r['colour_decided_rate'] and r['colour_decided_rate'] + ' %'} | "
-              f"{r['pair_score']} % ({r['pair_sd']}) | "
-              f"{with_interval(r, 'nelo')} | {with_interval(r, 'ngpelo')} | "
-              f"{r['pairs_ratio'] or 'undefined'} |")
-    if chart:
-        draw_chart(rows, chart)
+        lines.append(f"| `{r['book']}` | {r['budget']} | {r['pairs']} | {r['draw_rate']} % | {r['pair_draw_rate']} % | "
+                     f"{r['colour_decided_rate'] and r['colour_decided_rate'] + ' %'} | "
+                     f"{r['pair_score']} % ({r['pair_sd']}) | "
+                     f"{with_interval(r, 'nelo')} | {with_interval(r, 'ngpelo')} | "
+                     f"{r['pairs_ratio'] or 'undefined'} |")
+    return "".join(line + "\n" for line in lines)
+
+
+BEGIN, END = "<!-- resolution table -->\n", "<!-- end resolution table -->\n"
+
+
+def write_page_table(page, table):
+    with open(page, encoding="utf-8") as handle:
+        text = handle.read()
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        raise SystemExit(f"resolution_table: {page} has not one {BEGIN.strip()} ... {END.strip()} block")
+    before, rest = text.split(BEGIN)
+    _, after = rest.split(END)
+    handle = tempfile.NamedTemporaryFile("w", dir=os.path.dirname(os.path.abspath(page)), delete=False,
+                                         suffix=".tmp", encoding="utf-8", newline="")
+    with handle:
+        handle.write(before + BEGIN + "\n" + table + "\n" + END + after)
+    os.replace(handle.name, page)
 
 
 def draw_chart(rows, path):

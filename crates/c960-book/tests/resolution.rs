@@ -1,0 +1,163 @@
+//! The published resolution measurement (issue 49) is what its committed
+//! game-pair journals say: every journal row of `data/books/resolution.csv`
+//! has the journal's pairs, pentanomial counts and draw rate, and the nElo
+//! c960's statistics give those counts; and the table in `docs/books.md`
+//! quotes those rows. A journal that grew without its table recomputed, or
+//! a page left behind its table, fails here.
+
+use std::{collections::BTreeMap, fs, path::PathBuf};
+
+use c960_balance::elo::MatchStats;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A row of `resolution.csv`, by column name.
+type Row = BTreeMap<String, String>;
+
+fn table() -> Vec<Row> {
+    let mut reader = csv::Reader::from_path(root().join("data/books/resolution.csv"))
+        .expect("data/books/resolution.csv");
+    reader
+        .deserialize::<Row>()
+        .map(|row| row.expect("a row of resolution.csv"))
+        .collect()
+}
+
+/// One journal's pentanomial counts (LL, LD, DD/WL, WD, WW), its games'
+/// draws and its pairs.
+fn journal(path: &std::path::Path) -> ([u64; 5], u64, u64) {
+    let text = fs::read_to_string(path).expect("a journal");
+    let (settings, rest) = text.split_once('\n').expect("a settings line");
+    assert!(settings.starts_with("# book="), "{}", path.display());
+    let mut reader = csv::Reader::from_reader(rest.as_bytes());
+    let (mut penta, mut draws, mut pairs) = ([0u64; 5], 0, 0);
+    for row in reader.deserialize::<Row>() {
+        let row = row.expect("a journal row");
+        let points: f64 = row["a_points"].parse().expect("a_points");
+        // Points 0, 0.5, …, 2 index LL … WW.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let index = (points * 2.0).round() as usize;
+        penta[index] += 1;
+        draws += u64::from(row["a_white_result"] == "1/2-1/2")
+            + u64::from(row["a_black_result"] == "1/2-1/2");
+        pairs += 1;
+    }
+    (penta, draws, pairs)
+}
+
+fn one_decimal(x: f64) -> String {
+    format!("{x:.1}")
+}
+
+#[test]
+fn the_resolution_table_is_its_journals() {
+    let rows = table();
+    let columns = [
+        "book",
+        "budget",
+        "pairs",
+        "draw_rate",
+        "nelo",
+        "nelo_low",
+        "nelo_high",
+    ];
+    for column in columns {
+        assert!(
+            rows[0].contains_key(column),
+            "resolution.csv lacks {column}"
+        );
+    }
+    let mut journals = 0;
+    for budget in fs::read_dir(root().join("data/books/resolution")).expect("the journals") {
+        let budget = budget.expect("an entry").path();
+        if !budget.is_dir() {
+            continue;
+        }
+        for file in fs::read_dir(&budget).expect("a budget's journals") {
+            let path = file.expect("an entry").path();
+            if path.extension().is_none_or(|e| e != "csv") {
+                continue;
+            }
+            let (penta, draws, pairs) = journal(&path);
+            if pairs == 0 {
+                continue;
+            }
+            journals += 1;
+            let book = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let budget_name = budget.file_name().unwrap().to_string_lossy().into_owned();
+            let row = rows
+                .iter()
+                .find(|r| r["book"] == book && r["budget"] == budget_name)
+                .unwrap_or_else(|| {
+                    panic!("no row for {book} at {budget_name}: recompute the table")
+                });
+            let said = |column: &str| row[column].as_str();
+            assert_eq!(
+                said("pairs"),
+                pairs.to_string(),
+                "{book}: recompute the table"
+            );
+            let counts = [
+                said("ll"),
+                said("ld"),
+                said("dd_wl"),
+                said("wd"),
+                said("ww"),
+            ];
+            assert_eq!(
+                counts,
+                penta.map(|n| n.to_string()).each_ref().map(String::as_str),
+                "{book}"
+            );
+            #[allow(clippy::cast_precision_loss)]
+            let draw_rate = 100.0 * draws as f64 / (2 * pairs) as f64;
+            assert_eq!(said("draw_rate"), one_decimal(draw_rate), "{book}");
+            let nelo = MatchStats::from_pentanomial(penta, 0, [0; 3], None)
+                .normalized_elo
+                .expect("nElo of a journal with pairs");
+            assert_eq!(
+                [said("nelo"), said("nelo_low"), said("nelo_high")],
+                [nelo.value, nelo.low, nelo.high]
+                    .map(one_decimal)
+                    .each_ref()
+                    .map(String::as_str),
+                "{book}"
+            );
+        }
+    }
+    assert!(journals >= 5, "only {journals} journals");
+}
+
+#[test]
+fn the_books_page_quotes_the_resolution_table() {
+    let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
+    let rows = table();
+    let measured: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r["source"].starts_with("journal "))
+        .collect();
+    assert!(!measured.is_empty());
+    for row in measured {
+        let line = page
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` | {} |", row["book"], row["budget"])))
+            .unwrap_or_else(|| {
+                panic!(
+                    "docs/books.md has no row for {} at {}",
+                    row["book"], row["budget"]
+                )
+            });
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        assert_eq!(cells[3], row["pairs"], "{line}");
+        assert_eq!(cells[4], format!("{} %", row["draw_rate"]), "{line}");
+        assert!(
+            line.contains(&format!(
+                "| {} [{}, {}] |",
+                row["nelo"], row["nelo_low"], row["nelo_high"]
+            )),
+            "docs/books.md quotes another nElo than resolution.csv: {line}"
+        );
+    }
+}
