@@ -36,6 +36,8 @@ import tempfile
 
 import chess
 
+from atomic import replacing
+
 # fishtest's adjudication, as fastchess takes it.
 ADJUDICATION = ["-draw", "movenumber=34", "movecount=8", "score=20",
                 "-resign", "movecount=3", "score=600"]
@@ -106,22 +108,11 @@ def read_journal(path, header):
 
 
 def write_journal(path, header, rows):
-    directory = os.path.dirname(os.path.abspath(path))
-    handle = tempfile.NamedTemporaryFile("w", dir=directory, delete=False,
-                                         prefix=".journal-", suffix=".tmp", encoding="utf-8", newline="")
-    try:
+    with replacing(path, encoding="utf-8", newline="") as handle:
         handle.write(header + "\n")
         writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
-        handle.flush()
-        os.fsync(handle.fileno())
-        handle.close()
-        os.replace(handle.name, path)
-    except BaseException:
-        handle.close()
-        os.unlink(handle.name)
-        raise
 
 
 def pgn_games(text):

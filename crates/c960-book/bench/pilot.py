@@ -19,7 +19,8 @@ import json
 import os
 import random
 import sys
-import tempfile
+
+from atomic import replacing
 
 
 def key(fen):
@@ -68,11 +69,8 @@ def main():
             print(f"pilot: band {edges[k]:g}..{edges[k + 1]:g} cp holds {taken} exits, not {args.per_band}",
                   file=sys.stderr)
     rng.shuffle(chosen)
-    handle = tempfile.NamedTemporaryFile("w", dir=os.path.dirname(os.path.abspath(args.out)), delete=False,
-                                         suffix=".tmp", encoding="utf-8")
-    with handle:
+    with replacing(args.out, encoding="utf-8") as handle:
         handle.writelines(fen + "\n" for fen in chosen)
-    os.replace(handle.name, args.out)
     digest = hashlib.sha256(open(args.out, "rb").read()).hexdigest()
     print(f"pilot: {len(chosen)} exits written to {args.out} (SHA-256 {digest})", file=sys.stderr)
 

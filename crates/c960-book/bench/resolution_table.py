@@ -22,7 +22,8 @@ import math
 import os
 import subprocess
 import sys
-import tempfile
+
+from atomic import replacing
 
 COLUMNS = ["book", "budget", "pairs", "games", "draw_rate", "pair_draw_rate",
            "colour_decided_rate", "white_score", "elo", "elo_low", "elo_high",
@@ -129,13 +130,10 @@ def main():
             continue
         rows.append(row_of(book, budget, *counts[:-1],
                            f"journal {os.path.relpath(path, directory)}", program))
-    handle = tempfile.NamedTemporaryFile("w", dir=os.path.dirname(os.path.abspath(out)), delete=False,
-                                         suffix=".tmp", encoding="utf-8", newline="")
-    with handle:
+    with replacing(out, encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
-    os.replace(handle.name, out)
     print(markdown(rows), end="")
     if chart:
         draw_chart(rows, chart)
@@ -172,11 +170,8 @@ def write_page_table(page, table):
         raise SystemExit(f"resolution_table: {page} has not one {BEGIN.strip()} ... {END.strip()} block")
     before, rest = text.split(BEGIN)
     _, after = rest.split(END)
-    handle = tempfile.NamedTemporaryFile("w", dir=os.path.dirname(os.path.abspath(page)), delete=False,
-                                         suffix=".tmp", encoding="utf-8", newline="")
-    with handle:
+    with replacing(page, encoding="utf-8", newline="") as handle:
         handle.write(before + BEGIN + "\n" + table + "\n" + END + after)
-    os.replace(handle.name, page)
 
 
 def draw_chart(rows, path):
@@ -197,7 +192,8 @@ def draw_chart(rows, path):
         ax.set_title(budget, fontsize=9)
         ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, format="svg", metadata={"Date": None})
+    with replacing(path, "wb") as handle:
+        fig.savefig(handle, format="svg", metadata={"Date": None})
 
 
 if __name__ == "__main__":
