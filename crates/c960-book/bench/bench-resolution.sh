@@ -62,7 +62,27 @@ resolution="$root/data/books/resolution"
 budget="sf15.1-$((2 * nodes / 1000))k-vs-$((nodes / 1000))k"
 ((nodes % 1000 == 0)) || budget="sf15.1-$((2 * nodes))-vs-$nodes"
 
+# The table, its chart and the page's table from the journals as they
+# stand: after every pass over the books (so that they never lag the
+# committed journals by more than a pass) and at the end.
+pentanomial="${CARGO_TARGET_DIR:-$root/target}/release/examples/pentanomial"
+(cd "$root" && cargo build --locked -q --release -p c960-balance --example pentanomial) ||
+  die "c960's pentanomial statistics did not build"
+recompute() {
+  local checked
+  checked=$("$python" "$here/journal.py" check --journal-root "$resolution" \
+    --book-dir "$root/data/books" --official "$official" 2>&1) ||
+    { say "$checked"; die "a journal does not match its book"; }
+  "$python" "$here/resolution_table.py" "$pentanomial" "$resolution" "$root/data/books/resolution.csv" \
+    "$root/docs/books-resolution.svg" "$root/docs/books.md" >/dev/null ||
+    die "the resolution table was not written"
+  say "written: data/books/resolution.csv, docs/books-resolution.svg and the table in docs/books.md"
+}
+
 if ((pairs > 0)); then
+  mkdir -p "$resolution/$budget"
+  exec 9>"$resolution/$budget/.lock"
+  flock -n 9 || die "another run is playing into $resolution/$budget"
   # shellcheck source=runners.sh
   source "$here/runners.sh"
   if [[ -z "$stockfish" ]]; then
@@ -77,9 +97,6 @@ if ((pairs > 0)); then
     DFRC_4852_v1=$official/DFRC_4852_v1.epd
     c960_FRC_4852=$root/data/books/c960_FRC_4852.epd
     c960_FRC_exits_cp90-120=$root/data/books/c960_FRC_exits_cp90-120.epd"}
-  mkdir -p "$resolution/$budget"
-  exec 9>"$resolution/$budget/.lock"
-  flock -n 9 || die "another run is playing into $resolution/$budget"
   # One chunk of every book in turn, so that a session's engine hours
   # advance all books alike.
   while :; do
@@ -97,14 +114,7 @@ if ((pairs > 0)); then
         --concurrency "$concurrency" --seed "$seed"
     done
     ((left)) || break
+    recompute
   done
 fi
-
-"$python" "$here/journal.py" check --journal-root "$resolution" \
-  --book-dir "$root/data/books" --official "$official" ||
-  die "a journal does not match its book"
-(cd "$root" && cargo build --locked -q --release -p c960-balance --example pentanomial)
-pentanomial="${CARGO_TARGET_DIR:-$root/target}/release/examples/pentanomial"
-"$python" "$here/resolution_table.py" "$pentanomial" "$resolution" "$root/data/books/resolution.csv" \
-  "$root/docs/books-resolution.svg" "$root/docs/books.md"
-say "written: data/books/resolution.csv, docs/books-resolution.svg and the table in docs/books.md"
+recompute

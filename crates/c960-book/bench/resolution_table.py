@@ -114,6 +114,8 @@ def main():
     program, directory, out = sys.argv[1:4]
     chart = sys.argv[4] if len(sys.argv) >= 5 else None
     page = sys.argv[5] if len(sys.argv) == 6 else None
+    if page:
+        page_parts(page)  # a page without its table's place is refused before anything is written
     rows = []
     fixed = os.path.join(directory, "fixed.csv")
     if os.path.exists(fixed):
@@ -148,7 +150,7 @@ def markdown(rows):
             return "undefined"
         return f"{r[name]} [{r[name + '_low']}, {r[name + '_high']}]"
 
-    lines = ["| Book | Budget | Pairs | Draw rate | Pair draws | Colour-decided pairs | A's pair score (sd) "
+    lines = ["| Book | Budget | Pairs | Draw rate | Pair draws | Colour-decided pairs | A's pair score (sd, 0–1) "
              "| nElo [95 %] | ngpElo [95 %] | PairsRatio |",
              "|---|---|---:|---:|---:|---:|---:|---|---|---:|"]
     for r in rows:
@@ -163,13 +165,19 @@ def markdown(rows):
 BEGIN, END = "<!-- resolution table -->\n", "<!-- end resolution table -->\n"
 
 
-def write_page_table(page, table):
+def page_parts(page):
+    """The text of PAGE before and after its table's block."""
     with open(page, encoding="utf-8") as handle:
         text = handle.read()
     if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
         raise SystemExit(f"resolution_table: {page} has not one {BEGIN.strip()} ... {END.strip()} block")
     before, rest = text.split(BEGIN)
     _, after = rest.split(END)
+    return before, after
+
+
+def write_page_table(page, table):
+    before, after = page_parts(page)
     with replacing(page, encoding="utf-8", newline="") as handle:
         handle.write(before + BEGIN + "\n" + table + "\n" + END + after)
 

@@ -81,7 +81,9 @@ fetch_official() {
 # the network exported from DEBIAN itself; sets stockfish. The build must
 # search exactly the nodes DEBIAN does on Stockfish's own `bench` (its
 # signature), or it is refused: at fixed nodes it then plays the same games,
-# faster. Without AVX2 (or on another CPU family) DEBIAN is used as it is.
+# faster. Without AVX2 (or on another CPU family) DEBIAN is used as it is;
+# where the build fails, the message names C960_STOCKFISH=DEBIAN to play
+# with DEBIAN instead.
 build_stockfish() {
   local debian=$1 repo=${C960_STOCKFISH_REPO:-https://github.com/official-stockfish/Stockfish.git}
   local ref=sf_15.1 arch=x86-64-avx2 dir net ours theirs
@@ -91,27 +93,31 @@ build_stockfish() {
     return
   fi
   dir="$cache/stockfish-$ref-$arch"
+  local instead="(or set C960_STOCKFISH=$debian to play with Debian's build)"
   if [[ ! -x "$dir/src/stockfish" ]]; then
     say "== building Stockfish $ref for $arch from $repo"
     rm -rf "$dir"
     git clone --quiet --depth 1 --branch "$ref" "$repo" "$dir" 2>/dev/null ||
-      git clone --quiet --branch "$ref" "$repo" "$dir" || die "cannot clone $ref of $repo"
+      git clone --quiet --branch "$ref" "$repo" "$dir" || die "cannot clone $ref of $repo $instead"
     net=$(grep -o 'nn-[0-9a-f]*\.nnue' "$dir/src/evaluate.h" | head -1)
-    [[ -n "$net" ]] || die "$repo $ref names no network in src/evaluate.h"
-    printf 'export_net %s\nquit\n' "$dir/src/$net" | "$debian" >/dev/null
-    [[ "$(sha256sum "$dir/src/$net" | cut -c1-12)" == "${net:3:12}" ]] ||
-      die "$debian does not hold the network $net that $ref names"
+    [[ -n "$net" ]] || die "$repo $ref names no network in src/evaluate.h $instead"
+    printf 'export_net %s\nquit\n' "$dir/src/$net" | "$debian" >/dev/null ||
+      die "$debian could not export its network $instead"
+    [[ -s "$dir/src/$net" && "$(sha256sum "$dir/src/$net" | cut -c1-12)" == "${net:3:12}" ]] ||
+      die "$debian does not hold the network $net that $ref names $instead"
     nice -n 10 make -C "$dir/src" -j2 profile-build ARCH="$arch" COMP=gcc >"$cache/stockfish-build.log" 2>&1 ||
-      { rm -f "$dir/src/stockfish"; die "Stockfish $ref did not build; see $cache/stockfish-build.log"; }
+      { rm -f "$dir/src/stockfish"; die "Stockfish $ref did not build; see $cache/stockfish-build.log $instead"; }
   fi
   # The signature, and how much faster the build searches (nodes per
   # second, the median of three alternating runs of each).
   local run nps_ours=() nps_theirs=()
   for run in 1 2 3; do
-    theirs=$("$debian" bench 2>&1 >/dev/null | awk -F: '/Nodes searched/ {n=$2} /Nodes\/second/ {print n+0, $2+0}')
-    ours=$("$dir/src/stockfish" bench 2>&1 >/dev/null | awk -F: '/Nodes searched/ {n=$2} /Nodes\/second/ {print n+0, $2+0}')
-    [[ -n "$ours" && "${ours% *}" == "${theirs% *}" ]] ||
-      die "$dir/src/stockfish searches ${ours% *} nodes on bench, $debian ${theirs% *}: not the same engine"
+    theirs=$("$debian" bench 2>&1 >/dev/null | awk -F: '/Nodes searched/ {n=$2} /Nodes\/second/ {print n+0, $2+0}') ||
+      die "$debian bench failed"
+    ours=$("$dir/src/stockfish" bench 2>&1 >/dev/null | awk -F: '/Nodes searched/ {n=$2} /Nodes\/second/ {print n+0, $2+0}') ||
+      die "$dir/src/stockfish bench failed $instead"
+    [[ -n "$ours" && -n "$theirs" && "${ours% *}" == "${theirs% *}" ]] ||
+      die "$dir/src/stockfish searches ${ours% *} nodes on bench, $debian ${theirs% *}: not the same engine $instead"
     nps_ours+=("${ours#* }")
     nps_theirs+=("${theirs#* }")
   done

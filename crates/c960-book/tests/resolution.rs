@@ -1,9 +1,10 @@
 //! The published resolution measurement (issue 49) is what its committed
 //! game-pair journals say: every journal row of `data/books/resolution.csv`
 //! has the journal's pairs, pentanomial counts and draw rate, and the nElo
-//! c960's statistics give those counts; and the table in `docs/books.md`
-//! quotes those rows. A journal that grew without its table recomputed, or
-//! a page left behind its table, fails here.
+//! c960's statistics give those counts; the table in `docs/books.md` quotes
+//! those rows and the chart `docs/books-resolution.svg` shows them. A
+//! journal that grew without its table recomputed, or a page or chart left
+//! behind its table, fails here.
 
 use std::{collections::BTreeMap, fs, path::PathBuf};
 
@@ -158,6 +159,31 @@ fn the_books_page_quotes_the_resolution_table() {
                 row["nelo"], row["nelo_low"], row["nelo_high"]
             )),
             "docs/books.md quotes another nElo than resolution.csv: {line}"
+        );
+    }
+}
+
+#[test]
+fn the_chart_shows_every_row_of_the_table() {
+    // The chart labels each book with its draw rate and pairs (its SVG
+    // keeps each label's text in a comment beside the drawn glyphs).
+    let chart = fs::read_to_string(root().join("docs/books-resolution.svg"))
+        .expect("docs/books-resolution.svg");
+    for row in table().iter().filter(|r| !r["nelo"].is_empty()) {
+        let label = format!(
+            "<!-- {} % drawn, {} pairs -->",
+            row["draw_rate"], row["pairs"]
+        );
+        assert!(
+            chart.contains(&label),
+            "the chart lacks {} at {} ({label}): recompute it with the table",
+            row["book"],
+            row["budget"]
+        );
+        assert!(
+            chart.contains(&format!("<!-- {} -->", row["book"])),
+            "{}",
+            row["book"]
         );
     }
 }

@@ -88,6 +88,13 @@ pub fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// A FEN as HTML whose lines may break after each rank (`<wbr>` after
+/// each `/`), so that a narrow page never splits a rank; copied, it is the
+/// FEN as it was.
+pub(crate) fn fen_html(fen: &str) -> String {
+    escape(fen).replace('/', "/<wbr>")
+}
+
 /// The class that keeps a castling notation on one line: browsers may
 /// break a line after any hyphen, and "O-" / "O-O" at a line's end reads
 /// as another move. Pages that use [`escape_prose`] style it with

@@ -241,8 +241,8 @@ pub fn sheet_html(
         placement: position.placement(),
         diagram: diagram_svg(position, marks, None, lang),
         facts: escape_prose(&facts(&features, measured, lang).join(" ")),
-        xfen: position.to_xfen(),
-        shredder: position.to_shredder_fen(),
+        xfen: crate::html::fen_html(&position.to_xfen()),
+        shredder: crate::html::fen_html(&position.to_shredder_fen()),
         castling_title: text(lang, "castling_title"),
         castling: castling_texts(position, lang)
             .iter()
@@ -274,7 +274,9 @@ struct Sheet {
     placement: String,
     diagram: String,
     facts: String,
+    /// The X-FEN (HTML: a line may break after a rank, never inside one).
     xfen: String,
+    /// The Shredder-FEN (HTML, as `xfen`).
     shredder: String,
     castling_title: &'static str,
     castling: Vec<(String, String)>,

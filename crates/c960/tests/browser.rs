@@ -589,3 +589,22 @@ fn a_position_page_shows_its_legend_and_fits_a_phone() {
         (1200, 2400),
     );
 }
+
+/// A writer's position sheet (`c960 show --format html`) on a phone:
+/// nothing sticks out, and its FENs break after a rank, never inside one.
+#[test]
+fn a_position_sheet_keeps_its_fen_ranks_whole_on_a_phone() {
+    let dir = Dir::new();
+    let sheet = dir.file("sheet-91.html");
+    std::fs::write(&sheet, dir.ok(&["show", "91", "--format", "html"])).unwrap();
+    let profile = dir.file("profile");
+    for width in [360, 800] {
+        let check = layout(&profile, &sheet, width);
+        assert_eq!(check["outside"], serde_json::json!([]), "{check}");
+        assert_eq!(
+            check["split"],
+            serde_json::json!([]),
+            "a FEN's rank broken inside at {width}: {check}"
+        );
+    }
+}

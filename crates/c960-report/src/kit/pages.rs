@@ -112,8 +112,8 @@ impl Kit<'_> {
             sp: position.sp(),
             diagram: diagram_svg(position, Marks::NONE, None, lang),
             placement: position.placement(),
-            xfen: fen_html(&position.to_xfen()),
-            shredder: fen_html(&position.to_shredder_fen()),
+            xfen: crate::html::fen_html(&position.to_xfen()),
+            shredder: crate::html::fen_html(&position.to_shredder_fen()),
             general: escape_prose(self.text("castling_general")),
             colors: [Color::White, Color::Black].map(|color| {
                 [CastlingSide::QueenSide, CastlingSide::KingSide].map(|side| {
@@ -277,13 +277,6 @@ struct Sheet {
     key: Option<Key>,
     method: String,
     made_with: String,
-}
-
-/// A FEN as HTML whose lines may break after each rank (`<wbr>` after
-/// each `/`), so that a narrow page never splits a rank; copied, it is the
-/// FEN as it was.
-fn fen_html(fen: &str) -> String {
-    crate::html::escape(fen).replace('/', "/<wbr>")
 }
 
 /// A castling rule of one colour and side: its title and sentences (HTML).
