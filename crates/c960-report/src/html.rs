@@ -88,11 +88,11 @@ pub fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A FEN as HTML whose lines may break after each rank (`<wbr>` after
-/// each `/`), so that a narrow page never splits a rank; copied, it is the
-/// FEN as it was.
-pub(crate) fn fen_html(fen: &str) -> String {
-    escape(fen).replace('/', "/<wbr>")
+/// A FEN cut after each rank's slash: a template shows the pieces with a
+/// line-break opportunity between them, so that a narrow page never splits
+/// a rank, and the text copied is the FEN as it was.
+pub(crate) fn fen_ranks(fen: &str) -> Vec<String> {
+    fen.split('/').map(str::to_owned).collect()
 }
 
 /// The class that keeps a castling notation on one line: browsers may

@@ -241,8 +241,8 @@ pub fn sheet_html(
         placement: position.placement(),
         diagram: diagram_svg(position, marks, None, lang),
         facts: escape_prose(&facts(&features, measured, lang).join(" ")),
-        xfen: crate::html::fen_html(&position.to_xfen()),
-        shredder: crate::html::fen_html(&position.to_shredder_fen()),
+        xfen: crate::html::fen_ranks(&position.to_xfen()),
+        shredder: crate::html::fen_ranks(&position.to_shredder_fen()),
         castling_title: text(lang, "castling_title"),
         castling: castling_texts(position, lang)
             .iter()
@@ -274,10 +274,10 @@ struct Sheet {
     placement: String,
     diagram: String,
     facts: String,
-    /// The X-FEN (HTML: a line may break after a rank, never inside one).
-    xfen: String,
-    /// The Shredder-FEN (HTML, as `xfen`).
-    shredder: String,
+    /// The X-FEN, cut after each rank ([`crate::html::fen_ranks`]).
+    xfen: Vec<String>,
+    /// The Shredder-FEN, cut after each rank.
+    shredder: Vec<String>,
     castling_title: &'static str,
     castling: Vec<(String, String)>,
     made_with: String,

@@ -379,7 +379,7 @@ const NARROWEST_WINDOW: u32 = 500;
 
 /// Opens `page` (a file of a site or kit) with [`LAYOUT_CHECK`] added, in
 /// a window `width` pixels wide, and returns the measurements.
-fn layout(profile: &Path, page: &Path, width: u32) -> serde_json::Value {
+pub(crate) fn layout(profile: &Path, page: &Path, width: u32) -> serde_json::Value {
     let html = std::fs::read_to_string(page).unwrap();
     let checked = page.with_file_name(format!(
         "{}-check.html",
@@ -588,23 +588,4 @@ fn a_position_page_shows_its_legend_and_fits_a_phone() {
         "position-518.png",
         (1200, 2400),
     );
-}
-
-/// A writer's position sheet (`c960 show --format html`) on a phone:
-/// nothing sticks out, and its FENs break after a rank, never inside one.
-#[test]
-fn a_position_sheet_keeps_its_fen_ranks_whole_on_a_phone() {
-    let dir = Dir::new();
-    let sheet = dir.file("sheet-91.html");
-    std::fs::write(&sheet, dir.ok(&["show", "91", "--format", "html"])).unwrap();
-    let profile = dir.file("profile");
-    for width in [360, 800] {
-        let check = layout(&profile, &sheet, width);
-        assert_eq!(check["outside"], serde_json::json!([]), "{check}");
-        assert_eq!(
-            check["split"],
-            serde_json::json!([]),
-            "a FEN's rank broken inside at {width}: {check}"
-        );
-    }
 }

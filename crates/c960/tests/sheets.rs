@@ -1,5 +1,5 @@
 //! `c960 show --format svg|png|html`: the diagram and the writer's sheet
-//! from the command line.
+//! from the command line (the sheet also in headless Chromium, on a phone).
 
 use crate::util;
 
@@ -154,4 +154,23 @@ fn show_speaks_the_language_asked_for_in_text_and_html() {
     let dfrc = dir.ok(&["show", "--variant", "dfrc", "920640", "--lang", "de"]);
     assert!(dfrc.contains("DFRC-Aufstellung 920640"), "{dfrc}");
     assert!(dfrc.contains("Unterschiede (Weiß − Schwarz)"), "{dfrc}");
+}
+
+/// A writer's position sheet (`c960 show --format html`) on a phone:
+/// nothing sticks out, and its FENs break after a rank, never inside one.
+#[test]
+fn a_position_sheet_keeps_its_fen_ranks_whole_on_a_phone() {
+    let dir = Dir::new();
+    let sheet = dir.file("sheet-91.html");
+    std::fs::write(&sheet, dir.ok(&["show", "91", "--format", "html"])).unwrap();
+    let profile = dir.file("profile");
+    for width in [360, 800] {
+        let check = crate::browser::layout(&profile, &sheet, width);
+        assert_eq!(check["outside"], serde_json::json!([]), "{check}");
+        assert_eq!(
+            check["split"],
+            serde_json::json!([]),
+            "a FEN's rank broken inside at {width}: {check}"
+        );
+    }
 }

@@ -112,8 +112,8 @@ impl Kit<'_> {
             sp: position.sp(),
             diagram: diagram_svg(position, Marks::NONE, None, lang),
             placement: position.placement(),
-            xfen: crate::html::fen_html(&position.to_xfen()),
-            shredder: crate::html::fen_html(&position.to_shredder_fen()),
+            xfen: crate::html::fen_ranks(&position.to_xfen()),
+            shredder: crate::html::fen_ranks(&position.to_shredder_fen()),
             general: escape_prose(self.text("castling_general")),
             colors: [Color::White, Color::Black].map(|color| {
                 [CastlingSide::QueenSide, CastlingSide::KingSide].map(|side| {
@@ -266,10 +266,10 @@ struct Sheet {
     /// The diagram (SVG).
     diagram: String,
     placement: String,
-    /// The X-FEN (HTML: a line may break after a rank, never inside one).
-    xfen: String,
-    /// The Shredder-FEN (HTML, as `xfen`).
-    shredder: String,
+    /// The X-FEN, cut after each rank ([`crate::html::fen_ranks`]).
+    xfen: Vec<String>,
+    /// The Shredder-FEN, cut after each rank.
+    shredder: Vec<String>,
     /// What castling is, in general (HTML).
     general: String,
     /// White's rules, then Black's, a-side first.
