@@ -170,7 +170,7 @@ fn href_of(html: &str, marker: &str) -> String {
 }
 
 /// A report over the published sweep and a small self-play run.
-fn site_with_games(dir: &Dir) -> PathBuf {
+pub(crate) fn site_with_games(dir: &Dir) -> PathBuf {
     let sweep = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../data/sweep-stockfish-15.1-nodes1000000-mpv3");
     dir.ok(&[

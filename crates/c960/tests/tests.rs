@@ -29,6 +29,7 @@ mod lying_engines;
 mod organizer_draws;
 mod output_contract;
 mod owned_outputs;
+mod phone;
 mod plural_words;
 mod probe_consensus;
 mod probe_engines;
