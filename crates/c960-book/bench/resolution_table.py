@@ -114,6 +114,10 @@ def main():
     program, directory, out = sys.argv[1:4]
     chart = sys.argv[4] if len(sys.argv) >= 5 else None
     page = sys.argv[5] if len(sys.argv) == 6 else None
+    inputs = os.path.realpath(directory) + os.sep
+    for output in (out, chart, page):
+        if output and os.path.realpath(output).startswith(inputs):
+            raise SystemExit(f"resolution_table: {output} lies among the journals it is computed from")
     if page:
         page_parts(page)  # a page without its table's place is refused before anything is written
     rows = []
