@@ -86,9 +86,8 @@ fn the_report_works_in_headless_chromium() {
     assert!(png.starts_with(b"\x89PNG"));
 }
 
-#[test]
-fn the_dfrc_report_works_in_headless_chromium() {
-    let dir = Dir::new();
+/// A DFRC report in `dir` (`site`) of a small built-in sweep (`run`).
+pub(crate) fn dfrc_site(dir: &Dir) -> PathBuf {
     dir.ok(&[
         "sweep",
         "--variant",
@@ -108,7 +107,13 @@ fn the_dfrc_report_works_in_headless_chromium() {
         "run",
     ]);
     dir.ok(&["report", "--sweep", "run", "--out", "site", "--quiet"]);
-    let site = dir.file("site");
+    dir.file("site")
+}
+
+#[test]
+fn the_dfrc_report_works_in_headless_chromium() {
+    let dir = Dir::new();
+    let site = dfrc_site(&dir);
     let profile = dir.file("profile");
     // Column 5 of the setup tables is White's advantage: sorted by it,
     // highest first, by the page script.

@@ -36,22 +36,6 @@ fn the_index_and_the_fair_list_fit_a_phone() {
 #[test]
 fn the_dfrc_report_fits_a_phone() {
     let dir = Dir::new();
-    dir.ok(&[
-        "sweep",
-        "--variant",
-        "dfrc",
-        "--positions",
-        "sample:40:5,symmetric",
-        "--engine",
-        "builtin",
-        "--nodes",
-        "200",
-        "--jobs",
-        "2",
-        "--quiet",
-        "--out",
-        "run",
-    ]);
-    dir.ok(&["report", "--sweep", "run", "--out", "site", "--quiet"]);
-    fits_a_phone(&dir.file("site/index.html"), &dir.file("profile"));
+    let site = browser::dfrc_site(&dir);
+    fits_a_phone(&site.join("index.html"), &dir.file("profile"));
 }
