@@ -51,14 +51,9 @@ fn declared_graph() -> BTreeMap<String, Vec<String>> {
             .expect("a package name")
             .trim_matches('"')
             .to_owned();
-        let mut deps: Vec<String> = manifest
-            .split("\n[dependencies]\n")
-            .nth(1)
-            .map_or("", |rest| rest.split("\n[").next().unwrap_or(""))
-            .lines()
-            .filter(|l| l.starts_with("c960"))
-            .filter_map(|l| l.split(['.', ' ', '=']).next())
-            .map(str::to_owned)
+        let mut deps: Vec<String> = dependencies(&name)
+            .into_iter()
+            .filter(|d| d.starts_with("c960"))
             .collect();
         deps.sort();
         graph.insert(name, deps);
