@@ -86,7 +86,7 @@ bench-slurm positions="0-15" games="48" nodes="2000" runs="3" merge_games="10000
 bench-books pairs="1000" nodes="2000" load_pairs="4" load_nodes="1000" concurrency="2" seed="960":
     bash crates/c960-book/bench/bench-books.sh {{pairs}} {{nodes}} {{load_pairs}} {{load_nodes}} {{concurrency}} {{seed}}
 
-# Resolution at high draw rates (docs/books.md): Stockfish 15.1 at 2×NODES against NODES nodes, PAIRS game pairs per book journaled in data/books/resolution/ (resumable, across sessions); after every pass over the books, data/books/resolution.csv, docs/books-resolution.svg and the table in docs/books.md from the journals. PAIRS=0 only recomputes them from the committed journals.
+# Resolution at high draw rates (docs/books.md): Stockfish 15.1 at 2×NODES against NODES nodes, PAIRS game pairs per book journaled in data/books/resolution/ (resumable, across sessions); after every pass over the books, data/books/resolution.csv, docs/books-resolution.svg, and the table and where the measurement stands in docs/books.md from the journals. PAIRS=0 only recomputes them from the committed journals.
 bench-books-resolution pairs="800" nodes="80000" concurrency="2" seed="960":
     bash crates/c960-book/bench/bench-resolution.sh {{pairs}} {{nodes}} {{concurrency}} {{seed}}
 

@@ -5,9 +5,9 @@
 # pair), fishtest's adjudication, played by fastchess in chunks whose
 # finished pairs are journaled in data/books/resolution/BUDGET/BOOK.csv
 # (committed as they grow, so the measurement can span several sessions).
-# Then the table data/books/resolution.csv, its chart and the table in
-# docs/books.md ("Resolution at high draw rates") are computed from the
-# journals with c960's statistics.
+# Then the table data/books/resolution.csv, its chart, and the table and
+# where the measurement stands in docs/books.md ("Resolution at high draw
+# rates") are computed from the journals with c960's statistics.
 #
 # Usage: bench-resolution.sh [PAIRS] [NODES] [CONCURRENCY] [SEED]
 #   PAIRS        game pairs per book (default 800; 0 only recomputes the
@@ -76,7 +76,7 @@ recompute() {
   "$python" "$here/resolution_table.py" "$pentanomial" "$resolution" "$root/data/books/resolution.csv" \
     "$root/docs/books-resolution.svg" "$root/docs/books.md" >/dev/null ||
     die "the resolution table was not written"
-  say "written: data/books/resolution.csv, docs/books-resolution.svg and the table in docs/books.md"
+  say "written: data/books/resolution.csv, docs/books-resolution.svg, and the table and standing in docs/books.md"
 }
 
 if ((pairs > 0)); then

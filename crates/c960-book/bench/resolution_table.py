@@ -12,7 +12,10 @@ resolution_table.py PENTANOMIAL RESOLUTION_DIR OUT_CSV [CHART [PAGE]]
     its interval per book and budget (SVG). Prints the table as markdown;
     with PAGE (a markdown file), also writes the journals' rows of that
     table between its lines `<!-- resolution table -->` and
-    `<!-- end resolution table -->` (atomically).
+    `<!-- end resolution table -->`, and where the measurement stands
+    against its acceptance (resolution_standing.py) between
+    `<!-- resolution standing -->` and `<!-- end resolution standing -->`
+    (atomically, both or neither).
 """
 
 import csv
@@ -24,6 +27,7 @@ import subprocess
 import sys
 
 from atomic import replacing
+from resolution_standing import standing
 
 COLUMNS = ["book", "budget", "pairs", "games", "draw_rate", "pair_draw_rate",
            "colour_decided_rate", "white_score", "elo", "elo_low", "elo_high",
@@ -119,7 +123,10 @@ def main():
         if output and os.path.realpath(output).startswith(inputs):
             raise SystemExit(f"resolution_table: {output} lies among the journals it is computed from")
     if page:
-        page_parts(page)  # a page without its table's place is refused before anything is written
+        with open(page, encoding="utf-8") as handle:
+            text = handle.read()
+        for block in BLOCKS:  # a page without the blocks' places is refused before anything is written
+            replace_block(text, block, "", page)
     rows = []
     fixed = os.path.join(directory, "fixed.csv")
     if os.path.exists(fixed):
@@ -144,7 +151,8 @@ def main():
     if chart:
         draw_chart(rows, chart)
     if page:
-        write_page_table(page, markdown([r for r in rows if r["source"].startswith("journal ")]))
+        write_page(page, {"table": markdown([r for r in rows if r["source"].startswith("journal ")]),
+                          "standing": standing(rows) or "No compared book has journaled pairs yet.\n"})
 
 
 def markdown(rows):
@@ -166,24 +174,27 @@ def markdown(rows):
     return "".join(line + "\n" for line in lines)
 
 
-BEGIN, END = "<!-- resolution table -->\n", "<!-- end resolution table -->\n"
+BLOCKS = ("table", "standing")
 
 
-def page_parts(page):
-    """The text of PAGE before and after its table's block."""
+def replace_block(text, block, content, page):
+    """TEXT with the lines between `<!-- resolution BLOCK -->` and
+    `<!-- end resolution BLOCK -->` replaced by CONTENT."""
+    begin, end = f"<!-- resolution {block} -->\n", f"<!-- end resolution {block} -->\n"
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        raise SystemExit(f"resolution_table: {page} has not one {begin.strip()} ... {end.strip()} block")
+    before, rest = text.split(begin)
+    _, after = rest.split(end)
+    return before + begin + "\n" + content.rstrip("\n") + "\n\n" + end + after
+
+
+def write_page(page, contents):
     with open(page, encoding="utf-8") as handle:
         text = handle.read()
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
-        raise SystemExit(f"resolution_table: {page} has not one {BEGIN.strip()} ... {END.strip()} block")
-    before, rest = text.split(BEGIN)
-    _, after = rest.split(END)
-    return before, after
-
-
-def write_page_table(page, table):
-    before, after = page_parts(page)
+    for block in BLOCKS:
+        text = replace_block(text, block, contents[block], page)
     with replacing(page, encoding="utf-8", newline="") as handle:
-        handle.write(before + BEGIN + "\n" + table + "\n" + END + after)
+        handle.write(text)
 
 
 def draw_chart(rows, path):

@@ -187,3 +187,93 @@ fn the_chart_shows_every_row_of_the_table() {
         );
     }
 }
+
+/// The acceptance the page measures the book against (docs/books.md,
+/// "Resolution at high draw rates"): its budget, the book, its two
+/// references and the pairs every one of them needs.
+const BUDGET: &str = "sf15.1-160k-vs-80k";
+const BOOK: &str = "c960_FRC_4852";
+const REFERENCES: [&str; 2] = ["c960_FRC_starts", "3moves_FRC"];
+const TARGET_PAIRS: u64 = 800;
+
+fn signed(x: f64) -> String {
+    format!("{x:+.1}").replace('-', "−")
+}
+
+#[test]
+fn the_books_page_says_where_the_measurement_stands() {
+    let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
+    let block = page
+        .split_once("<!-- resolution standing -->")
+        .and_then(|(_, rest)| rest.split_once("<!-- end resolution standing -->"))
+        .map(|(block, _)| block)
+        .expect("docs/books.md has a resolution standing block");
+    let rows = table();
+    let at = |book: &str| {
+        rows.iter()
+            .find(|r| r["book"] == book && r["budget"] == BUDGET)
+            .unwrap_or_else(|| panic!("resolution.csv has no row for {book} at {BUDGET}"))
+    };
+    let number = |row: &Row, column: &str| -> f64 {
+        row[column].parse().expect("a number in resolution.csv")
+    };
+    let book = at(BOOK);
+    let refs = REFERENCES.map(at);
+    let mut left = 0;
+    for row in [book, refs[0], refs[1]] {
+        let said = format!(
+            "{} [{}, {}] over {}",
+            row["nelo"], row["nelo_low"], row["nelo_high"], row["pairs"]
+        );
+        assert!(
+            block.contains(&said),
+            "the standing lacks {said}: recompute it"
+        );
+        left += TARGET_PAIRS.saturating_sub(row["pairs"].parse().expect("pairs"));
+    }
+    assert!(block.contains(&format!(
+        "the starts draw {} % of their games",
+        refs[0]["draw_rate"]
+    )));
+    assert!(block.contains(&format!("`{BOOK}` {} %", book["draw_rate"])));
+    let half = |row: &Row| (number(row, "nelo_high") - number(row, "nelo_low")) / 2.0;
+    for reference in refs {
+        let d = number(book, "nelo") - number(reference, "nelo");
+        let h = half(book).hypot(half(reference));
+        let said = format!(
+            "`{}` {} [{}, {}]",
+            reference["book"],
+            signed(d),
+            signed(d - h),
+            signed(d + h)
+        );
+        assert!(
+            block.contains(&said),
+            "the standing lacks the difference {said}"
+        );
+    }
+    let highest = refs
+        .iter()
+        .map(|r| number(r, "nelo_high"))
+        .fold(f64::MIN, f64::max);
+    let gap = number(book, "nelo_low") - highest;
+    let side = if gap > 0.0 { "above" } else { "below" };
+    assert!(
+        block.contains(&format!("it lies {:.1} {side} the higher", gap.abs())),
+        "the standing's verdict is not the table's ({gap:.1})"
+    );
+    if gap <= 0.0 {
+        assert!(block.contains("the book is not called better"));
+    }
+    if left == 0 {
+        assert!(block.contains("the measurement is complete"));
+    } else {
+        // The page groups thousands with commas.
+        assert!(
+            block
+                .replace(',', "")
+                .contains(&format!("The {left} pairs left")),
+            "the standing says another count of pairs left than {left}"
+        );
+    }
+}
