@@ -200,6 +200,9 @@ def write_page(page, contents):
 def draw_chart(rows, path):
     import matplotlib
     matplotlib.use("Agg")
+    # The SVG's element ids are random unless salted: a fixed salt makes
+    # the chart a function of the table alone.
+    matplotlib.rcParams["svg.hashsalt"] = "c960-resolution"
     import matplotlib.pyplot as plt
     budgets = sorted({r["budget"] for r in rows})
     fig, axes = plt.subplots(1, len(budgets), figsize=(5.5 * len(budgets), 3.6), squeeze=False)
