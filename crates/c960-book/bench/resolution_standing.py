@@ -50,47 +50,35 @@ def holds(ok):
 
 
 def standing(rows):
-    """The paragraph, or None when the budget lacks a compared book."""
+    """The list, or a sentence naming the compared books that have no
+    journaled pairs yet."""
     at = {r["book"]: r for r in rows if r["budget"] == BUDGET and r["source"].startswith("journal ")}
-    if BOOK not in at or any(ref not in at for ref in REFERENCES):
-        return None
+    missing = [name for name in (BOOK, *REFERENCES) if name not in at]
+    if missing:
+        return (f"Not every compared book has journaled pairs at `{BUDGET}` yet (none for "
+                + ", ".join(f"`{name}`" for name in missing) + ").\n")
     book, starts = at[BOOK], at[STARTS]
     refs = [at[ref] for ref in REFERENCES]
     compared = [book, *refs]
     left = sum(max(0, TARGET_PAIRS - int(r["pairs"])) for r in compared)
     done = left == 0
-    parts = [f"**Where it stands** (recomputed from the journals with the table below):", f"At `{BUDGET}` "
+    starts_ok = float(starts["draw_rate"]) >= 55
+    book_ok = 40 <= float(book["draw_rate"]) <= 60
+    parts = ["**Where it stands** (recomputed from the journals with the table below):", f"At `{BUDGET}` "
              f"the starts draw {starts['draw_rate']} % of their games (the calibration asks at least "
-             f"55 %: {holds(float(starts['draw_rate']) >= 55)}) and `{BOOK}` {book['draw_rate']} % "
-             f"(the book aims at 40–60 %: {holds(40 <= float(book['draw_rate']) <= 60)})."]
+             f"55 %: {holds(starts_ok)}) and `{BOOK}` {book['draw_rate']} % "
+             f"(the book aims at 40–60 %: {holds(book_ok)})."]
     parts.append(f"The book's nElo is {nelo(book)} over {book['pairs']} pairs; "
                  + "; ".join(f"`{r['book']}`'s {nelo(r)} over {r['pairs']}" for r in refs) + ".")
-    differences = []
-    for ref in refs:
-        d, low, high = difference(book, ref)
-        differences.append(f"`{ref['book']}` {signed(d)} [{signed(low)}, {signed(high)}]")
-    parts.append("The book's nElo minus each reference's, with the difference's 95 % interval: "
-                 + "; ".join(differences) + ".")
-    highest = max(refs, key=lambda r: float(r["nelo_high"]))
-    gap = float(book["nelo_low"]) - float(highest["nelo_high"])
-    better = gap > 0
-    parts.append(f"The acceptance asks the book's `nelo_low` ({book['nelo_low']}) to lie above both "
-                 f"references' `nelo_high` ("
-                 + " and ".join(r["nelo_high"] for r in refs)
-                 + f"): it lies {abs(gap):.1f} {'above' if better else 'below'} the higher, `{highest['book']}`'s, "
-                 + ("so the book resolves more than both" if better and done
-                    else "so the book is not called better" if not better
-                    else "but the book is not called better before every book has its pairs") + ".")
-    mean_move = "raises" if float(book["pair_score"]) > float(starts["pair_score"]) else "does not raise"
-    spread_move = "widens" if float(book["pair_sd"]) > float(starts["pair_sd"]) else "does not widen"
-
-    def lopsided(r):
-        return 100 * (int(r["ll"]) + int(r["ww"])) / int(r["pairs"])
-    parts.append(f"Against the starts, the book {mean_move} engine A's mean score per pair "
-                 f"({book['pair_score']} % against {starts['pair_score']} %) and {spread_move} the pairs' "
-                 f"spread ({book['pair_sd']} against {starts['pair_sd']}); colour-decided pairs are "
-                 f"{book['colour_decided_rate']} % of its pairs against {starts['colour_decided_rate']} %, "
-                 f"2–0 and 0–2 pairs {lopsided(book):.1f} % against {lopsided(starts):.1f} %.")
+    undefined = [r["book"] for r in compared if not r["nelo"]]
+    if undefined:
+        # nElo is undefined when every pair scored alike: nothing to compare.
+        parts.append("The acceptance cannot be judged while the nElo of "
+                     + ", ".join(f"`{name}`" for name in undefined)
+                     + " is undefined, so the book is not called better.")
+    else:
+        parts.extend(verdict(book, refs, done, starts_ok and book_ok))
+    parts.extend(spread(book, starts))
     others = sorted((r for r in at.values() if r not in compared and r["nelo"]),
                     key=lambda r: -float(r["nelo"]))
     if others:
@@ -105,3 +93,41 @@ def standing(rows):
                      f"The {number(left)} pairs left take about {left * PACE / 3600:.1f} core-hours "
                      f"at {PACE} core-seconds a pair.")
     return parts[0] + "\n\n" + "".join(f"- {part}\n" for part in parts[1:])
+
+
+def verdict(book, refs, done, draw_rates_hold):
+    """The differences from the references and the acceptance's verdict."""
+    differences = []
+    for ref in refs:
+        d, low, high = difference(book, ref)
+        differences.append(f"`{ref['book']}` {signed(d)} [{signed(low)}, {signed(high)}]")
+    highest = max(refs, key=lambda r: float(r["nelo_high"]))
+    gap = float(book["nelo_low"]) - float(highest["nelo_high"])
+    if gap <= 0:
+        outcome = "so the book is not called better"
+    elif not draw_rates_hold:
+        outcome = "but a draw rate above misses its condition, so the book is not called better"
+    elif not done:
+        outcome = "but the book is not called better before every book has its pairs"
+    else:
+        outcome = "so the book resolves more than both: the acceptance holds"
+    return ["The book's nElo minus each reference's, with the difference's 95 % interval: "
+            + "; ".join(differences) + ".",
+            f"The acceptance asks the book's `nelo_low` ({book['nelo_low']}) to lie above both "
+            "references' `nelo_high` (" + " and ".join(r["nelo_high"] for r in refs)
+            + f"): it lies {abs(gap):.1f} {'above' if gap > 0 else 'below'} the higher, "
+            f"`{highest['book']}`'s, {outcome}."]
+
+
+def spread(book, starts):
+    """How the book moves engine A's pair score against the starts."""
+    mean_move = "raises" if float(book["pair_score"]) > float(starts["pair_score"]) else "does not raise"
+    spread_move = "widens" if float(book["pair_sd"]) > float(starts["pair_sd"]) else "does not widen"
+
+    def lopsided(r):
+        return 100 * (int(r["ll"]) + int(r["ww"])) / int(r["pairs"])
+    return [f"Against the starts, the book {mean_move} engine A's mean score per pair "
+            f"({book['pair_score']} % against {starts['pair_score']} %) and {spread_move} the pairs' "
+            f"spread ({book['pair_sd']} against {starts['pair_sd']}); colour-decided pairs are "
+            f"{book['colour_decided_rate']} % of its pairs against {starts['colour_decided_rate']} %, "
+            f"2–0 and 0–2 pairs {lopsided(book):.1f} % against {lopsided(starts):.1f} %."]

@@ -125,8 +125,8 @@ def main():
     if page:
         with open(page, encoding="utf-8") as handle:
             text = handle.read()
-        for block in BLOCKS:  # a page without the blocks' places is refused before anything is written
-            replace_block(text, block, "", page)
+        # A page without the blocks' places is refused before anything is written.
+        page_blocks(text, page)
     rows = []
     fixed = os.path.join(directory, "fixed.csv")
     if os.path.exists(fixed):
@@ -143,6 +143,9 @@ def main():
             continue
         rows.append(row_of(book, budget, *counts[:-1],
                            f"journal {os.path.relpath(path, directory)}", program))
+    # Everything the page gets is made before any file is written.
+    blocks = {"table": markdown([r for r in rows if r["source"].startswith("journal ")]),
+              "standing": standing(rows)}
     with replacing(out, encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
@@ -151,8 +154,7 @@ def main():
     if chart:
         draw_chart(rows, chart)
     if page:
-        write_page(page, {"table": markdown([r for r in rows if r["source"].startswith("journal ")]),
-                          "standing": standing(rows) or "No compared book has journaled pairs yet.\n"})
+        write_page(page, blocks)
 
 
 def markdown(rows):
@@ -188,9 +190,23 @@ def replace_block(text, block, content, page):
     return before + begin + "\n" + content.rstrip("\n") + "\n\n" + end + after
 
 
+def page_blocks(text, page):
+    """Checks that TEXT has each block once and that no block lies inside
+    another (replacing one would then drop the other)."""
+    spans = []
+    for block in BLOCKS:
+        replace_block(text, block, "", page)
+        begin, end = f"<!-- resolution {block} -->\n", f"<!-- end resolution {block} -->\n"
+        spans.append((text.index(begin), text.index(end) + len(end)))
+    spans.sort()
+    if any(a[1] > b[0] for a, b in zip(spans, spans[1:])):
+        raise SystemExit(f"resolution_table: {page} has its resolution blocks inside one another")
+
+
 def write_page(page, contents):
     with open(page, encoding="utf-8") as handle:
         text = handle.read()
+    page_blocks(text, page)
     for block in BLOCKS:
         text = replace_block(text, block, contents[block], page)
     with replacing(page, encoding="utf-8", newline="") as handle:

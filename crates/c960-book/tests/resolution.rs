@@ -211,7 +211,9 @@ fn the_books_page_says_where_the_measurement_stands() {
     let rows = table();
     let at = |book: &str| {
         rows.iter()
-            .find(|r| r["book"] == book && r["budget"] == BUDGET)
+            .find(|r| {
+                r["book"] == book && r["budget"] == BUDGET && r["source"].starts_with("journal ")
+            })
             .unwrap_or_else(|| panic!("resolution.csv has no row for {book} at {BUDGET}"))
     };
     let number = |row: &Row, column: &str| -> f64 {
@@ -262,9 +264,26 @@ fn the_books_page_says_where_the_measurement_stands() {
         block.contains(&format!("it lies {:.1} {side} the higher", gap.abs())),
         "the standing's verdict is not the table's ({gap:.1})"
     );
-    if gap <= 0.0 {
-        assert!(block.contains("the book is not called better"));
+    let starts_hold = number(refs[0], "draw_rate") >= 55.0;
+    let book_holds = (40.0..=60.0).contains(&number(book, "draw_rate"));
+    for (condition, holds) in [("55 %", starts_hold), ("40–60 %", book_holds)] {
+        let said = if holds {
+            "it holds"
+        } else {
+            "it does **not** hold"
+        };
+        assert!(
+            block.contains(&format!("{condition}: {said}")),
+            "the standing misjudges the {condition} condition"
+        );
     }
+    let accepted = gap > 0.0 && starts_hold && book_holds && left == 0;
+    assert_eq!(
+        block.contains("the acceptance holds"),
+        accepted,
+        "the standing's verdict is not the table's"
+    );
+    assert_eq!(block.contains("is not called better"), !accepted);
     if left == 0 {
         assert!(block.contains("the measurement is complete"));
     } else {
@@ -276,4 +295,62 @@ fn the_books_page_says_where_the_measurement_stands() {
             "the standing says another count of pairs left than {left}"
         );
     }
+}
+
+/// `resolution_standing.py`'s verdict on made-up rows: the book is called
+/// better only when its interval clears both references', both draw rates
+/// meet their conditions and every book has its pairs.
+#[test]
+fn the_standing_calls_the_book_better_only_when_every_condition_holds() {
+    let python = std::env::var("C960_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let script = r#"
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from resolution_standing import standing
+def row(book, pairs, draw, nelo, low, high):
+    return {"book": book, "budget": "sf15.1-160k-vs-80k", "source": "journal x", "pairs": str(pairs),
+            "draw_rate": draw, "nelo": nelo, "nelo_low": low, "nelo_high": high, "pair_score": "66.0",
+            "pair_sd": "0.190", "colour_decided_rate": "2.0", "ll": "1", "ww": "100"}
+def case(book_pairs=800, starts_draw="62.0", book_nelo=("300.0", "280.0", "320.0"), refs=True):
+    rows = [row("c960_FRC_4852", book_pairs, "50.0", *book_nelo)]
+    if refs:
+        rows += [row("c960_FRC_starts", 800, starts_draw, "210.0", "190.0", "230.0"),
+                 row("3moves_FRC", 800, "57.0", "180.0", "160.0", "200.0")]
+    return standing(rows)
+print(json.dumps({
+    "accepted": case(),
+    "draws_missed": case(starts_draw="50.0"),
+    "incomplete": case(book_pairs=700),
+    "behind": case(book_nelo=("220.0", "200.0", "240.0")),
+    "undefined": case(book_nelo=("", "", "")),
+    "missing": case(refs=False),
+}))
+"#;
+    let bench = root().join("crates/c960-book/bench");
+    let out = std::process::Command::new(&python)
+        .args(["-c", script])
+        .arg(&bench)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {python}: {e} (set C960_PYTHON)"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said: BTreeMap<String, String> =
+        serde_json::from_slice(&out.stdout).expect("the cases as JSON");
+    assert!(said["accepted"].contains("it lies 50.0 above the higher"));
+    assert!(said["accepted"].contains("the acceptance holds"));
+    for case in ["draws_missed", "incomplete", "behind", "undefined"] {
+        assert!(
+            said[case].contains("is not called better")
+                && !said[case].contains("the acceptance holds"),
+            "{case}: {}",
+            said[case]
+        );
+    }
+    assert!(said["draws_missed"].contains("it does **not** hold"));
+    assert!(said["behind"].contains("it lies 30.0 below the higher"));
+    assert!(said["incomplete"].contains("The 100 pairs left"));
+    assert!(said["missing"].contains("none for `c960_FRC_starts`, `3moves_FRC`"));
 }
