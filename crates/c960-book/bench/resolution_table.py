@@ -179,27 +179,23 @@ def markdown(rows):
 BLOCKS = ("table", "standing")
 
 
-def replace_block(text, block, content, page):
-    """TEXT with the lines between `<!-- resolution BLOCK -->` and
-    `<!-- end resolution BLOCK -->` replaced by CONTENT."""
+def block_span(text, block, page):
+    """Where the block `<!-- resolution BLOCK -->` ... `<!-- end resolution
+    BLOCK -->` lies in TEXT: the end of its first line and the start of
+    its last. A page without it once is refused."""
     begin, end = f"<!-- resolution {block} -->\n", f"<!-- end resolution {block} -->\n"
     if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
         raise SystemExit(f"resolution_table: {page} has not one {begin.strip()} ... {end.strip()} block")
-    before, rest = text.split(begin)
-    _, after = rest.split(end)
-    return before + begin + "\n" + content.rstrip("\n") + "\n\n" + end + after
+    return text.index(begin) + len(begin), text.index(end)
 
 
 def page_blocks(text, page):
     """Checks that TEXT has each block once and that no block lies inside
-    another (replacing one would then drop the other)."""
-    spans = []
-    for block in BLOCKS:
-        replace_block(text, block, "", page)
-        begin, end = f"<!-- resolution {block} -->\n", f"<!-- end resolution {block} -->\n"
-        spans.append((text.index(begin), text.index(end) + len(end)))
-    spans.sort()
-    if any(a[1] > b[0] for a, b in zip(spans, spans[1:])):
+    another (replacing one would then drop the other). Spans are the
+    blocks' insides: two blocks apart have at least two marker lines
+    between them, so a span that reaches the next one's start overlaps it."""
+    spans = sorted(block_span(text, block, page) for block in BLOCKS)
+    if any(a[1] >= b[0] for a, b in zip(spans, spans[1:])):
         raise SystemExit(f"resolution_table: {page} has its resolution blocks inside one another")
 
 
@@ -208,7 +204,8 @@ def write_page(page, contents):
         text = handle.read()
     page_blocks(text, page)
     for block in BLOCKS:
-        text = replace_block(text, block, contents[block], page)
+        start, stop = block_span(text, block, page)
+        text = text[:start] + "\n" + contents[block].rstrip("\n") + "\n\n" + text[stop:]
     with replacing(page, encoding="utf-8", newline="") as handle:
         handle.write(text)
 
