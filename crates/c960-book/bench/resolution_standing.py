@@ -85,13 +85,21 @@ def standing(rows):
         parts.append("Outside the acceptance, at the same budget: "
                      + "; ".join(f"`{r['book']}` {nelo(r)} over {r['pairs']} pairs" for r in others) + ".")
     if done:
-        parts.append(f"Every compared book has its {number(TARGET_PAIRS)} pairs: the measurement is complete.")
+        parts.append(f"Every compared book has its {number(TARGET_PAIRS)} pairs: the comparison is final.")
     else:
         parts.append("Pairs so far: " + ", ".join(f"{r['pairs']} of `{r['book']}`" for r in compared)
                      + f". The run stops at {number(TARGET_PAIRS)} pairs of every book whatever these interim "
                      f"figures show, so looking at them does not change the final comparison's error rate. "
                      f"The {number(left)} pairs left take about {left * PACE / 3600:.1f} core-hours "
                      f"at {PACE} core-seconds a pair.")
+    behind = sorted((r for r in at.values() if r not in compared and int(r["pairs"]) < TARGET_PAIRS),
+                    key=lambda r: r["book"])
+    if behind:
+        rest = sum(TARGET_PAIRS - int(r["pairs"]) for r in behind)
+        parts.append("Of the books outside the acceptance, "
+                     + " and ".join(f"`{r['book']}` has {r['pairs']}" for r in behind)
+                     + f" of {'its' if len(behind) == 1 else 'their'} {number(TARGET_PAIRS)} pairs: "
+                     f"{number(rest)} pairs are left to play, about {rest * PACE / 3600:.1f} core-hours.")
     return parts[0] + "\n\n" + "".join(f"- {part}\n" for part in parts[1:])
 
 

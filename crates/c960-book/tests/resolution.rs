@@ -285,7 +285,7 @@ fn the_books_page_says_where_the_measurement_stands() {
     );
     assert_eq!(block.contains("is not called better"), !accepted);
     if left == 0 {
-        assert!(block.contains("the measurement is complete"));
+        assert!(block.contains("the comparison is final"));
     } else {
         // The page groups thousands with commas.
         assert!(
@@ -295,6 +295,31 @@ fn the_books_page_says_where_the_measurement_stands() {
             "the standing says another count of pairs left than {left}"
         );
     }
+    // The measurement's other books, outside the acceptance, and their pairs left.
+    let others: Vec<&Row> = rows
+        .iter()
+        .filter(|r| {
+            r["budget"] == BUDGET
+                && r["source"].starts_with("journal ")
+                && r["book"] != BOOK
+                && !REFERENCES.contains(&r["book"].as_str())
+        })
+        .collect();
+    let rest: u64 = others
+        .iter()
+        .map(|r| TARGET_PAIRS.saturating_sub(r["pairs"].parse().expect("pairs")))
+        .sum();
+    for row in others.iter().filter(|r| r["pairs"] != TARGET_PAIRS.to_string()) {
+        let said = format!("`{}` has {}", row["book"], row["pairs"]);
+        assert!(block.contains(&said), "the standing lacks {said}");
+    }
+    assert_eq!(
+        block
+            .replace(',', "")
+            .contains(&format!("{rest} pairs are left to play")),
+        rest > 0,
+        "the standing says another count of the other books' pairs left than {rest}"
+    );
 }
 
 /// `resolution_standing.py`'s verdict on made-up rows: the book is called
@@ -311,8 +336,9 @@ def row(book, pairs, draw, nelo, low, high):
     return {"book": book, "budget": "sf15.1-160k-vs-80k", "source": "journal x", "pairs": str(pairs),
             "draw_rate": draw, "nelo": nelo, "nelo_low": low, "nelo_high": high, "pair_score": "66.0",
             "pair_sd": "0.190", "colour_decided_rate": "2.0", "ll": "1", "ww": "100"}
-def case(book_pairs=800, starts_draw="62.0", book_nelo=("300.0", "280.0", "320.0"), refs=True):
-    rows = [row("c960_FRC_4852", book_pairs, "50.0", *book_nelo)]
+def case(book_pairs=800, starts_draw="62.0", book_nelo=("300.0", "280.0", "320.0"), refs=True, other=800):
+    rows = [row("c960_FRC_4852", book_pairs, "50.0", *book_nelo),
+            row("DFRC_4852_v1", other, "41.0", "240.0", "220.0", "260.0")]
     if refs:
         rows += [row("c960_FRC_starts", 800, starts_draw, "210.0", "190.0", "230.0"),
                  row("3moves_FRC", 800, "57.0", "180.0", "160.0", "200.0")]
@@ -324,6 +350,7 @@ print(json.dumps({
     "behind": case(book_nelo=("220.0", "200.0", "240.0")),
     "undefined": case(book_nelo=("", "", "")),
     "missing": case(refs=False),
+    "others_left": case(other=650),
 }))
 "#;
     let bench = root().join("crates/c960-book/bench");
@@ -352,5 +379,12 @@ print(json.dumps({
     assert!(said["draws_missed"].contains("it does **not** hold"));
     assert!(said["behind"].contains("it lies 30.0 below the higher"));
     assert!(said["incomplete"].contains("The 100 pairs left"));
+    assert!(said["accepted"].contains("the comparison is final"));
+    assert!(!said["accepted"].contains("left"));
+    // A book outside the acceptance neither blocks the verdict nor goes unsaid.
+    assert!(said["others_left"].contains("the acceptance holds"));
+    assert!(said["others_left"].contains(
+        "`DFRC_4852_v1` has 650 of its 800 pairs: 150 pairs are left to play, about 1.0 core-hours"
+    ));
     assert!(said["missing"].contains("none for `c960_FRC_starts`, `3moves_FRC`"));
 }
