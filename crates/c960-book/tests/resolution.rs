@@ -295,7 +295,12 @@ fn the_books_page_says_where_the_measurement_stands() {
             "the standing says another count of pairs left than {left}"
         );
     }
-    // The measurement's other books, outside the acceptance, and their pairs left.
+    other_books_are_counted(block, &rows);
+}
+
+/// The standing counts the pairs the measurement's books outside the
+/// acceptance still need.
+fn other_books_are_counted(block: &str, rows: &[Row]) {
     let others: Vec<&Row> = rows
         .iter()
         .filter(|r| {
@@ -309,7 +314,10 @@ fn the_books_page_says_where_the_measurement_stands() {
         .iter()
         .map(|r| TARGET_PAIRS.saturating_sub(r["pairs"].parse().expect("pairs")))
         .sum();
-    for row in others.iter().filter(|r| r["pairs"] != TARGET_PAIRS.to_string()) {
+    for row in others
+        .iter()
+        .filter(|r| r["pairs"] != TARGET_PAIRS.to_string())
+    {
         let said = format!("`{}` has {}", row["book"], row["pairs"]);
         assert!(block.contains(&said), "the standing lacks {said}");
     }
@@ -387,4 +395,73 @@ print(json.dumps({
         "`DFRC_4852_v1` has 650 of its 800 pairs: 150 pairs are left to play, about 1.0 core-hours"
     ));
     assert!(said["missing"].contains("none for `c960_FRC_starts`, `3moves_FRC`"));
+}
+
+/// Once the compared books have their pairs, the final comparison is also
+/// written by hand: in "Why the book is not called better" and in
+/// data/books/README.md. Their figures must be the table's.
+#[test]
+fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
+    let rows = table();
+    let at = |book: &str| {
+        rows.iter()
+            .find(|r| {
+                r["book"] == book && r["budget"] == BUDGET && r["source"].starts_with("journal ")
+            })
+            .unwrap_or_else(|| panic!("resolution.csv has no row for {book} at {BUDGET}"))
+    };
+    let number = |row: &Row, column: &str| -> f64 { row[column].parse().expect("a number") };
+    let book = at(BOOK);
+    let refs = REFERENCES.map(at);
+    if [book, refs[0], refs[1]]
+        .iter()
+        .any(|r| r["pairs"] != TARGET_PAIRS.to_string())
+    {
+        return; // Not final yet: the generated standing alone speaks.
+    }
+    // Prose wraps its lines; compare with single spaces.
+    let flat = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
+    let why = flat(
+        page.split_once("**Why the book is not called better.**")
+            .and_then(|(_, rest)| rest.split_once("**The pace, and the budget.**"))
+            .expect("docs/books.md explains why the book is not called better")
+            .0,
+    );
+    let readme = flat(&fs::read_to_string(root().join("data/books/README.md")).expect("README"));
+    let half = |row: &Row| (number(row, "nelo_high") - number(row, "nelo_low")) / 2.0;
+    let mut said = Vec::new();
+    for reference in refs {
+        let d = number(book, "nelo") - number(reference, "nelo");
+        let h = half(book).hypot(half(reference));
+        let (low, high) = (signed(d - h), signed(d + h));
+        let abs = format!("{:.1}", d.abs());
+        said.push((format!("by {abs}"), format!("[{low}, {high}]")));
+        assert!(
+            readme.contains(&format!("by {abs} [{low}, {high}]")),
+            "data/books/README.md does not quote {} {abs} [{low}, {high}]",
+            reference["book"]
+        );
+    }
+    let gap = number(refs[0], "nelo_high") - number(book, "nelo_low");
+    let overlap = number(refs[1], "nelo_high") - number(book, "nelo_low");
+    for text in said
+        .iter()
+        .flat_map(|(a, b)| [a.clone(), b.clone()])
+        .chain([
+            format!("lies {gap:.1} below"),
+            format!("overlap by {overlap:.1}"),
+            format!(
+                "({:.1} % of their games drawn)",
+                number(refs[0], "draw_rate")
+            ),
+        ])
+    {
+        let (here, name) = if text.starts_with('(') {
+            (&readme, "data/books/README.md")
+        } else {
+            (&why, "\"Why the book is not called better\"")
+        };
+        assert!(here.contains(&text), "{name} lacks the table's {text}");
+    }
 }
