@@ -200,6 +200,13 @@ fn signed(x: f64) -> String {
     format!("{x:+.1}").replace('-', "−")
 }
 
+/// A book's journaled row at the calibrated budget.
+fn journaled<'a>(rows: &'a [Row], book: &str) -> &'a Row {
+    rows.iter()
+        .find(|r| r["book"] == book && r["budget"] == BUDGET && r["source"].starts_with("journal "))
+        .unwrap_or_else(|| panic!("resolution.csv has no row for {book} at {BUDGET}"))
+}
+
 #[test]
 fn the_books_page_says_where_the_measurement_stands() {
     let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
@@ -209,13 +216,7 @@ fn the_books_page_says_where_the_measurement_stands() {
         .map(|(block, _)| block)
         .expect("docs/books.md has a resolution standing block");
     let rows = table();
-    let at = |book: &str| {
-        rows.iter()
-            .find(|r| {
-                r["book"] == book && r["budget"] == BUDGET && r["source"].starts_with("journal ")
-            })
-            .unwrap_or_else(|| panic!("resolution.csv has no row for {book} at {BUDGET}"))
-    };
+    let at = |book: &str| journaled(&rows, book);
     let number = |row: &Row, column: &str| -> f64 {
         row[column].parse().expect("a number in resolution.csv")
     };
@@ -403,14 +404,10 @@ print(json.dumps({
 #[test]
 fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
     let rows = table();
-    let at = |book: &str| {
-        rows.iter()
-            .find(|r| {
-                r["book"] == book && r["budget"] == BUDGET && r["source"].starts_with("journal ")
-            })
-            .unwrap_or_else(|| panic!("resolution.csv has no row for {book} at {BUDGET}"))
+    let at = |book: &str| journaled(&rows, book);
+    let number = |row: &Row, column: &str| -> f64 {
+        row[column].parse().expect("a number in resolution.csv")
     };
-    let number = |row: &Row, column: &str| -> f64 { row[column].parse().expect("a number") };
     let book = at(BOOK);
     let refs = REFERENCES.map(at);
     if [book, refs[0], refs[1]]
