@@ -200,6 +200,19 @@ fn signed(x: f64) -> String {
     format!("{x:+.1}").replace('-', "−")
 }
 
+/// A number of resolution.csv.
+fn number(row: &Row, column: &str) -> f64 {
+    row[column].parse().expect("a number in resolution.csv")
+}
+
+/// The book's and the references' journaled rows at the calibrated budget.
+fn compared(rows: &[Row]) -> (&Row, [&Row; 2]) {
+    (
+        journaled(rows, BOOK),
+        REFERENCES.map(|r| journaled(rows, r)),
+    )
+}
+
 /// A book's journaled row at the calibrated budget.
 fn journaled<'a>(rows: &'a [Row], book: &str) -> &'a Row {
     rows.iter()
@@ -216,12 +229,7 @@ fn the_books_page_says_where_the_measurement_stands() {
         .map(|(block, _)| block)
         .expect("docs/books.md has a resolution standing block");
     let rows = table();
-    let at = |book: &str| journaled(&rows, book);
-    let number = |row: &Row, column: &str| -> f64 {
-        row[column].parse().expect("a number in resolution.csv")
-    };
-    let book = at(BOOK);
-    let refs = REFERENCES.map(at);
+    let (book, refs) = compared(&rows);
     let mut left = 0;
     for row in [book, refs[0], refs[1]] {
         let said = format!(
@@ -404,12 +412,7 @@ print(json.dumps({
 #[test]
 fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
     let rows = table();
-    let at = |book: &str| journaled(&rows, book);
-    let number = |row: &Row, column: &str| -> f64 {
-        row[column].parse().expect("a number in resolution.csv")
-    };
-    let book = at(BOOK);
-    let refs = REFERENCES.map(at);
+    let (book, refs) = compared(&rows);
     if [book, refs[0], refs[1]]
         .iter()
         .any(|r| r["pairs"] != TARGET_PAIRS.to_string())
