@@ -26,6 +26,11 @@ def number(x):
     return f"{x:,}"
 
 
+def pairs_left(rows):
+    """The pairs ROWS still need to reach TARGET_PAIRS."""
+    return sum(max(0, TARGET_PAIRS - int(r["pairs"])) for r in rows)
+
+
 def nelo(row):
     return f"{row['nelo']} [{row['nelo_low']}, {row['nelo_high']}]"
 
@@ -60,7 +65,7 @@ def standing(rows):
     book, starts = at[BOOK], at[STARTS]
     refs = [at[ref] for ref in REFERENCES]
     compared = [book, *refs]
-    left = sum(max(0, TARGET_PAIRS - int(r["pairs"])) for r in compared)
+    left = pairs_left(compared)
     done = left == 0
     starts_ok = float(starts["draw_rate"]) >= 55
     book_ok = 40 <= float(book["draw_rate"]) <= 60
@@ -79,8 +84,8 @@ def standing(rows):
     else:
         parts.extend(verdict(book, refs, done, starts_ok and book_ok))
     parts.extend(spread(book, starts))
-    others = sorted((r for r in at.values() if r not in compared and r["nelo"]),
-                    key=lambda r: -float(r["nelo"]))
+    outside = sorted((r for r in at.values() if r not in compared), key=lambda r: r["book"])
+    others = sorted((r for r in outside if r["nelo"]), key=lambda r: -float(r["nelo"]))
     if others:
         parts.append("Outside the acceptance, at the same budget: "
                      + "; ".join(f"`{r['book']}` {nelo(r)} over {r['pairs']} pairs" for r in others) + ".")
@@ -92,10 +97,9 @@ def standing(rows):
                      f"figures show, so looking at them does not change the final comparison's error rate. "
                      f"The {number(left)} pairs left take about {left * PACE / 3600:.1f} core-hours "
                      f"at {PACE} core-seconds a pair.")
-    behind = sorted((r for r in at.values() if r not in compared and int(r["pairs"]) < TARGET_PAIRS),
-                    key=lambda r: r["book"])
+    behind = [r for r in outside if int(r["pairs"]) < TARGET_PAIRS]
     if behind:
-        rest = sum(TARGET_PAIRS - int(r["pairs"]) for r in behind)
+        rest = pairs_left(behind)
         parts.append("Of the books outside the acceptance, "
                      + " and ".join(f"`{r['book']}` has {r['pairs']}" for r in behind)
                      + f" of {'its' if len(behind) == 1 else 'their'} {number(TARGET_PAIRS)} pairs: "

@@ -213,11 +213,32 @@ fn compared(rows: &[Row]) -> (&Row, [&Row; 2]) {
     )
 }
 
+/// Whether a row is a journaled book's at the calibrated budget.
+fn at_budget(row: &Row) -> bool {
+    row["budget"] == BUDGET && row["source"].starts_with("journal ")
+}
+
 /// A book's journaled row at the calibrated budget.
 fn journaled<'a>(rows: &'a [Row], book: &str) -> &'a Row {
     rows.iter()
-        .find(|r| r["book"] == book && r["budget"] == BUDGET && r["source"].starts_with("journal "))
+        .find(|r| r["book"] == book && at_budget(r))
         .unwrap_or_else(|| panic!("resolution.csv has no row for {book} at {BUDGET}"))
+}
+
+/// The pairs the rows still need to reach `TARGET_PAIRS`.
+fn pairs_left<'a>(rows: impl IntoIterator<Item = &'a Row>) -> u64 {
+    rows.into_iter()
+        .map(|r| TARGET_PAIRS.saturating_sub(r["pairs"].parse().expect("pairs")))
+        .sum()
+}
+
+/// a's nElo minus b's, with the difference's 95 % interval (the two
+/// intervals' half-widths in quadrature), as the generator computes it.
+fn difference(a: &Row, b: &Row) -> (f64, f64, f64) {
+    let half = |row: &Row| (number(row, "nelo_high") - number(row, "nelo_low")) / 2.0;
+    let d = number(a, "nelo") - number(b, "nelo");
+    let h = half(a).hypot(half(b));
+    (d, d - h, d + h)
 }
 
 #[test]
@@ -230,7 +251,7 @@ fn the_books_page_says_where_the_measurement_stands() {
         .expect("docs/books.md has a resolution standing block");
     let rows = table();
     let (book, refs) = compared(&rows);
-    let mut left = 0;
+    let left = pairs_left([book, refs[0], refs[1]]);
     for row in [book, refs[0], refs[1]] {
         let said = format!(
             "{} [{}, {}] over {}",
@@ -240,23 +261,20 @@ fn the_books_page_says_where_the_measurement_stands() {
             block.contains(&said),
             "the standing lacks {said}: recompute it"
         );
-        left += TARGET_PAIRS.saturating_sub(row["pairs"].parse().expect("pairs"));
     }
     assert!(block.contains(&format!(
         "the starts draw {} % of their games",
         refs[0]["draw_rate"]
     )));
     assert!(block.contains(&format!("`{BOOK}` {} %", book["draw_rate"])));
-    let half = |row: &Row| (number(row, "nelo_high") - number(row, "nelo_low")) / 2.0;
     for reference in refs {
-        let d = number(book, "nelo") - number(reference, "nelo");
-        let h = half(book).hypot(half(reference));
+        let (d, low, high) = difference(book, reference);
         let said = format!(
             "`{}` {} [{}, {}]",
             reference["book"],
             signed(d),
-            signed(d - h),
-            signed(d + h)
+            signed(low),
+            signed(high)
         );
         assert!(
             block.contains(&said),
@@ -312,17 +330,9 @@ fn the_books_page_says_where_the_measurement_stands() {
 fn other_books_are_counted(block: &str, rows: &[Row]) {
     let others: Vec<&Row> = rows
         .iter()
-        .filter(|r| {
-            r["budget"] == BUDGET
-                && r["source"].starts_with("journal ")
-                && r["book"] != BOOK
-                && !REFERENCES.contains(&r["book"].as_str())
-        })
+        .filter(|r| at_budget(r) && r["book"] != BOOK && !REFERENCES.contains(&r["book"].as_str()))
         .collect();
-    let rest: u64 = others
-        .iter()
-        .map(|r| TARGET_PAIRS.saturating_sub(r["pairs"].parse().expect("pairs")))
-        .sum();
+    let rest = pairs_left(others.iter().copied());
     for row in others
         .iter()
         .filter(|r| r["pairs"] != TARGET_PAIRS.to_string())
@@ -413,10 +423,7 @@ print(json.dumps({
 fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
     let rows = table();
     let (book, refs) = compared(&rows);
-    if [book, refs[0], refs[1]]
-        .iter()
-        .any(|r| r["pairs"] != TARGET_PAIRS.to_string())
-    {
+    if pairs_left([book, refs[0], refs[1]]) > 0 {
         return; // Not final yet: the generated standing alone speaks.
     }
     // Prose wraps its lines; compare with single spaces.
@@ -429,39 +436,35 @@ fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
             .0,
     );
     let readme = flat(&fs::read_to_string(root().join("data/books/README.md")).expect("README"));
-    let half = |row: &Row| (number(row, "nelo_high") - number(row, "nelo_low")) / 2.0;
-    let mut said = Vec::new();
+    let mut in_why = Vec::new();
     for reference in refs {
-        let d = number(book, "nelo") - number(reference, "nelo");
-        let h = half(book).hypot(half(reference));
-        let (low, high) = (signed(d - h), signed(d + h));
-        let abs = format!("{:.1}", d.abs());
-        said.push((format!("by {abs}"), format!("[{low}, {high}]")));
+        let (d, low, high) = difference(book, reference);
+        let (d, low, high) = (format!("{:.1}", d.abs()), signed(low), signed(high));
         assert!(
-            readme.contains(&format!("by {abs} [{low}, {high}]")),
-            "data/books/README.md does not quote {} {abs} [{low}, {high}]",
+            readme.contains(&format!("by {d} [{low}, {high}]")),
+            "data/books/README.md does not quote {} {d} [{low}, {high}]",
             reference["book"]
         );
+        in_why.extend([format!("by {d}"), format!("[{low}, {high}]")]);
     }
+    let drawn = format!(
+        "({:.1} % of their games drawn)",
+        number(refs[0], "draw_rate")
+    );
+    assert!(
+        readme.contains(&drawn),
+        "data/books/README.md lacks the table's {drawn}"
+    );
     let gap = number(refs[0], "nelo_high") - number(book, "nelo_low");
     let overlap = number(refs[1], "nelo_high") - number(book, "nelo_low");
-    for text in said
-        .iter()
-        .flat_map(|(a, b)| [a.clone(), b.clone()])
-        .chain([
-            format!("lies {gap:.1} below"),
-            format!("overlap by {overlap:.1}"),
-            format!(
-                "({:.1} % of their games drawn)",
-                number(refs[0], "draw_rate")
-            ),
-        ])
-    {
-        let (here, name) = if text.starts_with('(') {
-            (&readme, "data/books/README.md")
-        } else {
-            (&why, "\"Why the book is not called better\"")
-        };
-        assert!(here.contains(&text), "{name} lacks the table's {text}");
+    in_why.extend([
+        format!("lies {gap:.1} below"),
+        format!("overlap by {overlap:.1}"),
+    ]);
+    for text in in_why {
+        assert!(
+            why.contains(&text),
+            "\"Why the book is not called better\" lacks the table's {text}"
+        );
     }
 }
