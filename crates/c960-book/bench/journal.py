@@ -172,14 +172,27 @@ def play(args):
     rows = read_journal(path, header)
     ordered = order(lines, args.seed)
     name_a, name_b = "A", "B"
-    stopping = {"now": False}
+    # SIGTERM interrupts fastchess at once (its unfinished chunk is lost);
+    # anywhere else it lets the chunk in hand be journaled first. Only the
+    # first signal counts: a second one, say while Python shuts down,
+    # changes nothing.
+    stopping = {"now": False, "waiting": False}
 
     def stop(signum, _frame):
+        first_signal = not stopping["now"]
         stopping["now"] = True
-        raise KeyboardInterrupt
+        if first_signal and stopping["waiting"]:
+            raise KeyboardInterrupt
+
+    def stopped():
+        print(f"journal: stopped; {len(rows)} pairs of {args.book_name} are journaled in {path}",
+              file=sys.stderr)
+        sys.exit(130)
 
     signal.signal(signal.SIGTERM, stop)
     while len(rows) < args.pairs:
+        if stopping["now"]:
+            stopped()
         first = len(rows)
         chunk = min(args.chunk, args.pairs - first)
         picked = [ordered[(first + i) % len(ordered)] for i in range(chunk)]
@@ -199,14 +212,17 @@ def play(args):
                 "-concurrency", str(args.concurrency), "-srand", str(args.seed),
                 "-pgnout", f"file={pgn}",
             ]
+            stopping["waiting"] = True
             try:
                 done = subprocess.run(command, cwd=work, capture_output=True, text=True)
             except KeyboardInterrupt:
-                print(f"journal: stopped; {len(rows)} pairs of {args.book_name} are journaled in {path}",
-                      file=sys.stderr)
-                sys.exit(130)
+                stopped()
+            finally:
+                stopping["waiting"] = False
             if done.returncode != 0:
                 die(f"fastchess exited {done.returncode}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+            if not os.path.exists(pgn):
+                die(f"fastchess exited 0 but wrote no games:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
             with open(pgn, encoding="utf-8") as handle:
                 pairs = pairs_from_pgn(handle.read(), name_a, chunk)
         for (number, a_white, a_black), (line_number, text) in zip(pairs, picked):
@@ -224,8 +240,8 @@ def play(args):
             })
         write_journal(path, header, rows)
         print(f"journal: {args.book_name}: {len(rows)}/{args.pairs} pairs", file=sys.stderr, flush=True)
-        if stopping["now"]:
-            sys.exit(130)
+    if stopping["now"]:
+        stopped()
 
 
 HEADER = re.compile(r"^# book=(\S+) sha256=([0-9a-f]{64}) seed=(\d+) ")
@@ -285,6 +301,8 @@ def main():
         if "=" not in args.book:
             die("--book takes NAME=FILE")
         args.book_name, args.book_file = args.book.split("=", 1)
+        # fastchess runs in a scratch directory: relative paths would miss.
+        args.fastchess, args.stockfish = os.path.abspath(args.fastchess), os.path.abspath(args.stockfish)
         if args.nodes < 1 or args.pairs < 1 or args.chunk < 1 or args.concurrency < 1:
             die("--nodes, --pairs, --chunk and --concurrency must be at least 1")
         play(args)
