@@ -97,6 +97,9 @@ def standing(rows):
                      f"figures show, so looking at them does not change the final comparison's error rate. "
                      f"The {number(left)} pairs left take about {left * PACE / 3600:.1f} core-hours "
                      f"at {PACE} core-seconds a pair.")
+    for row in outside:
+        if int(row["pairs"]) >= TARGET_PAIRS and row["nelo"]:
+            parts.extend(beside(row, refs))
     behind = [r for r in outside if int(r["pairs"]) < TARGET_PAIRS]
     if behind:
         rest = pairs_left(behind)
@@ -107,14 +110,32 @@ def standing(rows):
     return parts[0] + "\n\n" + "".join(f"- {part}\n" for part in parts[1:])
 
 
-def verdict(book, refs, done, draw_rates_hold):
-    """The differences from the references and the acceptance's verdict."""
+def against(row, refs):
+    """ROW's nElo minus each reference's with the difference's interval, in
+    words; the reference with the higher `nelo_high`; and how far ROW's
+    `nelo_low` lies above it (below when negative)."""
     differences = []
     for ref in refs:
-        d, low, high = difference(book, ref)
+        d, low, high = difference(row, ref)
         differences.append(f"`{ref['book']}` {signed(d)} [{signed(low)}, {signed(high)}]")
     highest = max(refs, key=lambda r: float(r["nelo_high"]))
-    gap = float(book["nelo_low"]) - float(highest["nelo_high"])
+    return "; ".join(differences), highest, float(row["nelo_low"]) - float(highest["nelo_high"])
+
+
+def beside(row, refs):
+    """A book outside the acceptance that has its pairs, put to the
+    acceptance's test beside the references."""
+    differences, highest, gap = against(row, refs)
+    outcome = "resolves more than both" if gap > 0 else "does not resolve measurably more than both"
+    return [f"`{row['book']}` has its {number(TARGET_PAIRS)} pairs ({row['draw_rate']} % of its games drawn); "
+            f"its nElo minus each reference's: {differences}. Its `nelo_low` ({row['nelo_low']}) lies "
+            f"{abs(gap):.1f} {'above' if gap > 0 else 'below'} the higher `nelo_high`, `{highest['book']}`'s, "
+            f"so by the acceptance's test it {outcome}."]
+
+
+def verdict(book, refs, done, draw_rates_hold):
+    """The differences from the references and the acceptance's verdict."""
+    differences, highest, gap = against(book, refs)
     if gap <= 0:
         outcome = "so the book is not called better"
     elif not draw_rates_hold:
@@ -124,7 +145,7 @@ def verdict(book, refs, done, draw_rates_hold):
     else:
         outcome = "so the book resolves more than both: the acceptance holds"
     return ["The book's nElo minus each reference's, with the difference's 95 % interval: "
-            + "; ".join(differences) + ".",
+            + differences + ".",
             f"The acceptance asks the book's `nelo_low` ({book['nelo_low']}) to lie above both "
             "references' `nelo_high` (" + " and ".join(r["nelo_high"] for r in refs)
             + f"): it lies {abs(gap):.1f} {'above' if gap > 0 else 'below'} the higher, "

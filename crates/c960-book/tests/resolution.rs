@@ -333,12 +333,38 @@ fn other_books_are_counted(block: &str, rows: &[Row]) {
         .filter(|r| at_budget(r) && r["book"] != BOOK && !REFERENCES.contains(&r["book"].as_str()))
         .collect();
     let rest = pairs_left(others.iter().copied());
-    for row in others
-        .iter()
-        .filter(|r| r["pairs"] != TARGET_PAIRS.to_string())
-    {
-        let said = format!("`{}` has {}", row["book"], row["pairs"]);
-        assert!(block.contains(&said), "the standing lacks {said}");
+    let refs = compared(rows).1;
+    for row in others {
+        if row["pairs"] != TARGET_PAIRS.to_string() {
+            let said = format!("`{}` has {}", row["book"], row["pairs"]);
+            assert!(block.contains(&said), "the standing lacks {said}");
+            continue;
+        }
+        // A complete book outside the acceptance is put to its test.
+        let highest = refs
+            .iter()
+            .map(|r| number(r, "nelo_high"))
+            .fold(f64::MIN, f64::max);
+        let gap = number(row, "nelo_low") - highest;
+        let side = if gap > 0.0 { "above" } else { "below" };
+        let mut said = vec![format!(
+            "`{}` has its {TARGET_PAIRS} pairs ({} % of its games drawn)",
+            row["book"], row["draw_rate"]
+        )];
+        said.push(format!("lies {:.1} {side} the higher", gap.abs()));
+        for reference in refs {
+            let (d, low, high) = difference(row, reference);
+            said.push(format!(
+                "`{}` {} [{}, {}]",
+                reference["book"],
+                signed(d),
+                signed(low),
+                signed(high)
+            ));
+        }
+        for text in said {
+            assert!(block.contains(&text), "the standing lacks {text}");
+        }
     }
     assert_eq!(
         block
@@ -363,9 +389,10 @@ def row(book, pairs, draw, nelo, low, high):
     return {"book": book, "budget": "sf15.1-160k-vs-80k", "source": "journal x", "pairs": str(pairs),
             "draw_rate": draw, "nelo": nelo, "nelo_low": low, "nelo_high": high, "pair_score": "66.0",
             "pair_sd": "0.190", "colour_decided_rate": "2.0", "ll": "1", "ww": "100"}
-def case(book_pairs=800, starts_draw="62.0", book_nelo=("300.0", "280.0", "320.0"), refs=True, other=800):
+def case(book_pairs=800, starts_draw="62.0", book_nelo=("300.0", "280.0", "320.0"), refs=True, other=800,
+         other_nelo=("240.0", "220.0", "260.0")):
     rows = [row("c960_FRC_4852", book_pairs, "50.0", *book_nelo),
-            row("DFRC_4852_v1", other, "41.0", "240.0", "220.0", "260.0")]
+            row("DFRC_4852_v1", other, "41.0", *other_nelo)]
     if refs:
         rows += [row("c960_FRC_starts", 800, starts_draw, "210.0", "190.0", "230.0"),
                  row("3moves_FRC", 800, "57.0", "180.0", "160.0", "200.0")]
@@ -378,6 +405,7 @@ print(json.dumps({
     "undefined": case(book_nelo=("", "", "")),
     "missing": case(refs=False),
     "others_left": case(other=650),
+    "other_above": case(other_nelo=("265.0", "245.0", "285.0")),
 }))
 "#;
     let bench = root().join("crates/c960-book/bench");
@@ -414,6 +442,17 @@ print(json.dumps({
         "`DFRC_4852_v1` has 650 of its 800 pairs: 150 pairs are left to play, about 1.0 core-hours"
     ));
     assert!(said["missing"].contains("none for `c960_FRC_starts`, `3moves_FRC`"));
+    // A complete book outside the acceptance is put to its test, in words
+    // that cannot be taken for the book's verdict.
+    assert!(said["accepted"].contains(
+        "its nElo minus each reference's: `c960_FRC_starts` +30.0 [+1.7, +58.3]; `3moves_FRC` +60.0 [+31.7, +88.3]"
+    ));
+    assert!(said["accepted"].contains(
+        "lies 10.0 below the higher `nelo_high`, `c960_FRC_starts`'s, so by the acceptance's test it does not resolve measurably more than both"
+    ));
+    assert!(said["other_above"].contains("lies 15.0 above the higher `nelo_high`"));
+    assert!(said["other_above"].contains("by the acceptance's test it resolves more than both"));
+    assert!(!said["others_left"].contains("by the acceptance's test"));
 }
 
 /// Once the compared books have their pairs, the final comparison is also
