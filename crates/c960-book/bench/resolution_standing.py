@@ -72,7 +72,7 @@ def standing(rows):
     parts = ["**Where it stands** (recomputed from the journals with the table below):", f"At `{BUDGET}` "
              f"the starts draw {starts['draw_rate']} % of their games (the calibration asks at least "
              f"55 %: {holds(starts_ok)}) and `{BOOK}` {book['draw_rate']} % "
-             f"(the book aims at 40–60 %: {holds(book_ok)})."]
+             f"(the acceptance asks it for 40–60 %: {holds(book_ok)})."]
     parts.append(f"The book's nElo is {nelo(book)} over {book['pairs']} pairs; "
                  + "; ".join(f"`{r['book']}`'s {nelo(r)} over {r['pairs']}" for r in refs) + ".")
     undefined = [r["book"] for r in compared if not r["nelo"]]

@@ -2,55 +2,20 @@
 //! game-pair journals say: every journal row of `data/books/resolution.csv`
 //! has the journal's pairs, pentanomial counts and draw rate, and the nElo
 //! c960's statistics give those counts; the table in `docs/books.md` quotes
-//! those rows and the chart `docs/books-resolution.svg` shows them. A
-//! journal that grew without its table recomputed, or a page or chart left
-//! behind its table, fails here.
+//! those rows and the chart `docs/books-resolution.svg` shows them, and the
+//! generated standing says where the measurement stands. A journal that
+//! grew without its table recomputed, or a page or chart left behind its
+//! table, fails here.
 
-use std::{collections::BTreeMap, fs, path::PathBuf};
+mod common;
+
+use std::{collections::BTreeMap, fs};
 
 use c960_balance::elo::MatchStats;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A row of `resolution.csv`, by column name.
-type Row = BTreeMap<String, String>;
-
-fn table() -> Vec<Row> {
-    let mut reader = csv::Reader::from_path(root().join("data/books/resolution.csv"))
-        .expect("data/books/resolution.csv");
-    reader
-        .deserialize::<Row>()
-        .map(|row| row.expect("a row of resolution.csv"))
-        .collect()
-}
-
-/// One journal's pentanomial counts (LL, LD, DD/WL, WD, WW), its games'
-/// draws and its pairs.
-fn journal(path: &std::path::Path) -> ([u64; 5], u64, u64) {
-    let text = fs::read_to_string(path).expect("a journal");
-    let (settings, rest) = text.split_once('\n').expect("a settings line");
-    assert!(settings.starts_with("# book="), "{}", path.display());
-    let mut reader = csv::Reader::from_reader(rest.as_bytes());
-    let (mut penta, mut draws, mut pairs) = ([0u64; 5], 0, 0);
-    for row in reader.deserialize::<Row>() {
-        let row = row.expect("a journal row");
-        let points: f64 = row["a_points"].parse().expect("a_points");
-        // Points 0, 0.5, …, 2 index LL … WW.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let index = (points * 2.0).round() as usize;
-        penta[index] += 1;
-        draws += u64::from(row["a_white_result"] == "1/2-1/2")
-            + u64::from(row["a_black_result"] == "1/2-1/2");
-        pairs += 1;
-    }
-    (penta, draws, pairs)
-}
-
-fn one_decimal(x: f64) -> String {
-    format!("{x:.1}")
-}
+use common::{
+    BOOK, REFERENCES, Row, TARGET_PAIRS, at_budget, compared, difference, journal, number,
+    one_decimal, pairs_left, root, signed, table,
+};
 
 #[test]
 fn the_resolution_table_is_its_journals() {
@@ -186,59 +151,6 @@ fn the_chart_shows_every_row_of_the_table() {
             row["book"]
         );
     }
-}
-
-/// The acceptance the page measures the book against (docs/books.md,
-/// "Resolution at high draw rates"): its budget, the book, its two
-/// references and the pairs every one of them needs.
-const BUDGET: &str = "sf15.1-160k-vs-80k";
-const BOOK: &str = "c960_FRC_4852";
-const REFERENCES: [&str; 2] = ["c960_FRC_starts", "3moves_FRC"];
-const TARGET_PAIRS: u64 = 800;
-
-fn signed(x: f64) -> String {
-    format!("{x:+.1}").replace('-', "−")
-}
-
-/// A number of resolution.csv.
-fn number(row: &Row, column: &str) -> f64 {
-    row[column].parse().expect("a number in resolution.csv")
-}
-
-/// The book's and the references' journaled rows at the calibrated budget.
-fn compared(rows: &[Row]) -> (&Row, [&Row; 2]) {
-    (
-        journaled(rows, BOOK),
-        REFERENCES.map(|r| journaled(rows, r)),
-    )
-}
-
-/// Whether a row is a journaled book's at the calibrated budget.
-fn at_budget(row: &Row) -> bool {
-    row["budget"] == BUDGET && row["source"].starts_with("journal ")
-}
-
-/// A book's journaled row at the calibrated budget.
-fn journaled<'a>(rows: &'a [Row], book: &str) -> &'a Row {
-    rows.iter()
-        .find(|r| r["book"] == book && at_budget(r))
-        .unwrap_or_else(|| panic!("resolution.csv has no row for {book} at {BUDGET}"))
-}
-
-/// The pairs the rows still need to reach `TARGET_PAIRS`.
-fn pairs_left<'a>(rows: impl IntoIterator<Item = &'a Row>) -> u64 {
-    rows.into_iter()
-        .map(|r| TARGET_PAIRS.saturating_sub(r["pairs"].parse().expect("pairs")))
-        .sum()
-}
-
-/// a's nElo minus b's, with the difference's 95 % interval (the two
-/// intervals' half-widths in quadrature), as the generator computes it.
-fn difference(a: &Row, b: &Row) -> (f64, f64, f64) {
-    let half = |row: &Row| (number(row, "nelo_high") - number(row, "nelo_low")) / 2.0;
-    let d = number(a, "nelo") - number(b, "nelo");
-    let h = half(a).hypot(half(b));
-    (d, d - h, d + h)
 }
 
 #[test]
@@ -453,57 +365,4 @@ print(json.dumps({
     assert!(said["other_above"].contains("lies 15.0 above the higher `nelo_high`"));
     assert!(said["other_above"].contains("by the acceptance's test it resolves more than both"));
     assert!(!said["others_left"].contains("by the acceptance's test"));
-}
-
-/// Once the compared books have their pairs, the final comparison is also
-/// written by hand: in "Why the book is not called better" and in
-/// data/books/README.md. Their figures must be the table's.
-#[test]
-fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
-    let rows = table();
-    let (book, refs) = compared(&rows);
-    if pairs_left([book, refs[0], refs[1]]) > 0 {
-        return; // Not final yet: the generated standing alone speaks.
-    }
-    // Prose wraps its lines; compare with single spaces.
-    let flat = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
-    let why = flat(
-        page.split_once("**Why the book is not called better.**")
-            .and_then(|(_, rest)| rest.split_once("**The pace, and the budget.**"))
-            .expect("docs/books.md explains why the book is not called better")
-            .0,
-    );
-    let readme = flat(&fs::read_to_string(root().join("data/books/README.md")).expect("README"));
-    let mut in_why = Vec::new();
-    for reference in refs {
-        let (d, low, high) = difference(book, reference);
-        let (d, low, high) = (format!("{:.1}", d.abs()), signed(low), signed(high));
-        assert!(
-            readme.contains(&format!("by {d} [{low}, {high}]")),
-            "data/books/README.md does not quote {} {d} [{low}, {high}]",
-            reference["book"]
-        );
-        in_why.extend([format!("by {d}"), format!("[{low}, {high}]")]);
-    }
-    let drawn = format!(
-        "({:.1} % of their games drawn)",
-        number(refs[0], "draw_rate")
-    );
-    assert!(
-        readme.contains(&drawn),
-        "data/books/README.md lacks the table's {drawn}"
-    );
-    let gap = number(refs[0], "nelo_high") - number(book, "nelo_low");
-    let overlap = number(refs[1], "nelo_high") - number(book, "nelo_low");
-    in_why.extend([
-        format!("lies {gap:.1} below"),
-        format!("overlap by {overlap:.1}"),
-    ]);
-    for text in in_why {
-        assert!(
-            why.contains(&text),
-            "\"Why the book is not called better\" lacks the table's {text}"
-        );
-    }
 }

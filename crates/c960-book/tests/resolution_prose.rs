@@ -1,0 +1,188 @@
+//! The resolution measurement's final comparison is also written by hand,
+//! in docs/books.md ("Why the book is not called better") and in
+//! data/books/README.md: every figure written there must be what the table
+//! and the committed journals give.
+
+mod common;
+
+use std::fs;
+
+use c960_balance::elo::MatchStats;
+use common::{
+    BOOK, BUDGET, REFERENCES, Row, compared, counts, difference, journal_rows, kind, number,
+    pairs_left, root, signed, table,
+};
+
+/// Text with its whitespace runs as single spaces (prose wraps its lines).
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// "Why the book is not called better", flattened.
+fn why() -> String {
+    let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
+    flat(
+        page.split_once("**Why the book is not called better.**")
+            .and_then(|(_, rest)| rest.split_once("**The pace, and the budget.**"))
+            .expect("docs/books.md explains why the book is not called better")
+            .0,
+    )
+}
+
+/// Once the compared books have their pairs, the final comparison is also
+/// written by hand: in "Why the book is not called better" and in
+/// data/books/README.md. Their figures must be the table's.
+#[test]
+fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
+    let rows = table();
+    let (book, refs) = compared(&rows);
+    if pairs_left([book, refs[0], refs[1]]) > 0 {
+        return; // Not final yet: the generated standing alone speaks.
+    }
+    let why = why();
+    let readme = flat(&fs::read_to_string(root().join("data/books/README.md")).expect("README"));
+    let mut in_why = Vec::new();
+    for reference in refs {
+        let (d, low, high) = difference(book, reference);
+        let (d, low, high) = (format!("{:.1}", d.abs()), signed(low), signed(high));
+        assert!(
+            readme.contains(&format!("by {d} [{low}, {high}]")),
+            "data/books/README.md does not quote {} {d} [{low}, {high}]",
+            reference["book"]
+        );
+        in_why.extend([format!("by {d}"), format!("[{low}, {high}]")]);
+    }
+    let drawn = format!(
+        "({:.1} % of their games drawn)",
+        number(refs[0], "draw_rate")
+    );
+    assert!(
+        readme.contains(&drawn),
+        "data/books/README.md lacks the table's {drawn}"
+    );
+    let gap = number(refs[0], "nelo_high") - number(book, "nelo_low");
+    let overlap = number(refs[1], "nelo_high") - number(book, "nelo_low");
+    in_why.extend([
+        format!("lies {gap:.1} below"),
+        format!("overlap by {overlap:.1}"),
+    ]);
+    for text in in_why {
+        assert!(
+            why.contains(&text),
+            "\"Why the book is not called better\" lacks the table's {text}"
+        );
+    }
+}
+
+/// A journal's pairs at the calibrated budget.
+fn pairs_of(book: &str) -> Vec<Row> {
+    journal_rows(
+        &root()
+            .join("data/books/resolution")
+            .join(BUDGET)
+            .join(format!("{book}.csv")),
+    )
+}
+
+/// The nElo of some pairs.
+fn nelo(pairs: &[Row]) -> f64 {
+    MatchStats::from_pentanomial(counts(pairs).0, 0, [0; 3], None)
+        .normalized_elo
+        .expect("nElo of pairs")
+        .value
+}
+
+/// "a, b, c and d".
+fn listed(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => items.join(""),
+    }
+}
+
+/// The book's lead over the starts as the pairs came in, and what became
+/// of the pairs of two draws the book removes, as the page tells them.
+#[test]
+fn the_history_and_the_kinds_of_pairs_are_the_journals() {
+    let rows = table();
+    let (book, refs) = compared(&rows);
+    if pairs_left([book, refs[0], refs[1]]) > 0 {
+        return; // Not final yet.
+    }
+    let (ours, starts) = (pairs_of(BOOK), pairs_of(REFERENCES[0]));
+    let lead = |n: usize| nelo(&ours[..n]) - nelo(&starts[..n]);
+    let blocks = |pairs: &[Row]| -> Vec<String> {
+        pairs
+            .chunks(200)
+            .map(|c| format!("{:.0}", nelo(c)))
+            .collect()
+    };
+    // 1.96 · (800 / ln 10) / √(2 · 200): one block's half-width.
+    let block_half = 1.96 * 800.0 / std::f64::consts::LN_10 / 400f64.sqrt();
+    let difference_half = block_half * 2f64.sqrt();
+    assert!(
+        lead(200) + difference_half < 0.0,
+        "the look at 200 pairs no longer excludes zero"
+    );
+    // Pairs of two draws and colour-decided pairs both score 1 of 2.
+    let split = |pairs: &[Row]| -> [i64; 6] {
+        let mut n = [0i64; 6]; // LL, LD, two draws, colour-decided, WD, WW
+        for pair in pairs {
+            let k = kind(pair);
+            let slot = match k {
+                2 if pair["a_white_result"] != "1/2-1/2" => 3,
+                0..=2 => k,
+                _ => k + 1,
+            };
+            n[slot] += 1;
+        }
+        n
+    };
+    let (b, s) = (split(&ours), split(&starts));
+    let removed = s[2] - b[2];
+    let decided = b[3] - s[3];
+    // "About half": 40 to 60 %.
+    assert!(
+        (4 * removed..=6 * removed).contains(&(10 * decided)),
+        "not about half"
+    );
+    let said = [
+        format!("trailed the starts by {:.1} nElo at 200 pairs", -lead(200)),
+        format!("led them by {:.1} at 700", lead(700)),
+        format!("known to about ±{block_half:.0}"),
+        format!(
+            "the starts scored {} nElo block by block",
+            listed(&blocks(&starts))
+        ),
+        format!("the book {}.", listed(&blocks(&ours))),
+        format!(
+            "{removed} fewer pairs of two draws ({} against {} of 800)",
+            b[2], s[2]
+        ),
+        format!(
+            "About half of them, {decided}, come back as colour-decided pairs ({} against {})",
+            b[3], s[3]
+        ),
+        format!(
+            "The other {} become {} more pairs A wins ({} more at 1½–½, {} more at 2–0) and {} more it loses ({} at ½–1½, {} at 0–2)",
+            removed - decided,
+            b[4] + b[5] - s[4] - s[5],
+            b[4] - s[4],
+            b[5] - s[5],
+            b[0] + b[1] - s[0] - s[1],
+            b[1] - s[1],
+            b[0] - s[0]
+        ),
+        format!(
+            "the nElo they add, {:.1},",
+            number(book, "nelo") - number(refs[0], "nelo")
+        ),
+    ];
+    let why = why();
+    for text in said {
+        assert!(
+            why.contains(&text),
+            "\"Why the book is not called better\" lacks the journals' {text}"
+        );
+    }
+}
