@@ -153,6 +153,32 @@ fn the_chart_shows_every_row_of_the_table() {
     }
 }
 
+/// ROW against the references as the standing words it: each difference
+/// with its interval, how far ROW's `nelo_low` lies above the higher
+/// `nelo_high` (below when negative), and "lies X above" or "lies X below".
+fn against(row: &Row, refs: [&Row; 2]) -> (Vec<String>, f64, String) {
+    let differences = refs
+        .iter()
+        .map(|reference| {
+            let (d, low, high) = difference(row, reference);
+            format!(
+                "`{}` {} [{}, {}]",
+                reference["book"],
+                signed(d),
+                signed(low),
+                signed(high)
+            )
+        })
+        .collect();
+    let highest = refs
+        .iter()
+        .map(|r| number(r, "nelo_high"))
+        .fold(f64::MIN, f64::max);
+    let gap = number(row, "nelo_low") - highest;
+    let side = if gap > 0.0 { "above" } else { "below" };
+    (differences, gap, format!("lies {:.1} {side}", gap.abs()))
+}
+
 #[test]
 fn the_books_page_says_where_the_measurement_stands() {
     let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
@@ -179,28 +205,15 @@ fn the_books_page_says_where_the_measurement_stands() {
         refs[0]["draw_rate"]
     )));
     assert!(block.contains(&format!("`{BOOK}` {} %", book["draw_rate"])));
-    for reference in refs {
-        let (d, low, high) = difference(book, reference);
-        let said = format!(
-            "`{}` {} [{}, {}]",
-            reference["book"],
-            signed(d),
-            signed(low),
-            signed(high)
-        );
+    let (differences, gap, lies) = against(book, refs);
+    for said in differences {
         assert!(
             block.contains(&said),
             "the standing lacks the difference {said}"
         );
     }
-    let highest = refs
-        .iter()
-        .map(|r| number(r, "nelo_high"))
-        .fold(f64::MIN, f64::max);
-    let gap = number(book, "nelo_low") - highest;
-    let side = if gap > 0.0 { "above" } else { "below" };
     assert!(
-        block.contains(&format!("it lies {:.1} {side} the higher", gap.abs())),
+        block.contains(&format!("it {lies} the higher")),
         "the standing's verdict is not the table's ({gap:.1})"
     );
     let starts_hold = number(refs[0], "draw_rate") >= 55.0;
@@ -253,27 +266,12 @@ fn other_books_are_counted(block: &str, rows: &[Row]) {
             continue;
         }
         // A complete book outside the acceptance is put to its test.
-        let highest = refs
-            .iter()
-            .map(|r| number(r, "nelo_high"))
-            .fold(f64::MIN, f64::max);
-        let gap = number(row, "nelo_low") - highest;
-        let side = if gap > 0.0 { "above" } else { "below" };
-        let mut said = vec![format!(
+        let (mut said, _, lies) = against(row, refs);
+        said.push(format!(
             "`{}` has its {TARGET_PAIRS} pairs ({} % of its games drawn)",
             row["book"], row["draw_rate"]
-        )];
-        said.push(format!("lies {:.1} {side} the higher", gap.abs()));
-        for reference in refs {
-            let (d, low, high) = difference(row, reference);
-            said.push(format!(
-                "`{}` {} [{}, {}]",
-                reference["book"],
-                signed(d),
-                signed(low),
-                signed(high)
-            ));
-        }
+        ));
+        said.push(format!("{lies} the higher"));
         for text in said {
             assert!(block.contains(&text), "the standing lacks {text}");
         }
