@@ -218,17 +218,22 @@ def draw_chart(rows, path):
     matplotlib.rcParams["svg.hashsalt"] = "c960-resolution"
     import matplotlib.pyplot as plt
     budgets = sorted({r["budget"] for r in rows})
-    fig, axes = plt.subplots(1, len(budgets), figsize=(5.5 * len(budgets), 3.6), squeeze=False)
-    for ax, budget in zip(axes[0], budgets):
-        mine = [r for r in rows if r["budget"] == budget and r["nelo"]]
+    # One panel under another, so that a phone's narrow screen shows each
+    # at full width; in a panel the highest nElo is on top.
+    heights = [max(1, sum(1 for r in rows if r["budget"] == b and r["nelo"])) for b in budgets]
+    fig, axes = plt.subplots(len(budgets), 1, figsize=(6.4, 1.2 + 0.55 * sum(heights) + 0.9 * len(budgets)),
+                             squeeze=False, gridspec_kw={"height_ratios": heights})
+    for ax, budget in zip(axes[:, 0], budgets):
+        mine = sorted((r for r in rows if r["budget"] == budget and r["nelo"]), key=lambda r: float(r["nelo"]))
         y = list(range(len(mine)))
         values = [float(r["nelo"]) for r in mine]
         low = [float(r["nelo"]) - float(r["nelo_low"]) for r in mine]
         high = [float(r["nelo_high"]) - float(r["nelo"]) for r in mine]
         ax.errorbar(values, y, xerr=[low, high], fmt="o", color="#1f4e79", capsize=3)
-        ax.set_yticks(y, [f"{r['book']}\n{r['draw_rate']} % drawn, {r['pairs']} pairs" for r in mine], fontsize=8)
-        ax.set_xlabel("nElo per game pair, 95 % interval")
-        ax.set_title(budget, fontsize=9)
+        ax.set_yticks(y, [f"{r['book']}\n{r['draw_rate']} % drawn, {r['pairs']} pairs" for r in mine], fontsize=9)
+        ax.set_ylim(-0.6, len(mine) - 0.4)
+        ax.set_xlabel("nElo per game pair, 95 % interval", fontsize=9)
+        ax.set_title(budget, fontsize=10)
         ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     with replacing(path, "wb") as handle:
