@@ -30,8 +30,9 @@ fn why() -> String {
 }
 
 /// Once the compared books have their pairs, the final comparison is also
-/// written by hand: in "Why the book is not called better" and in
-/// data/books/README.md. Their figures must be the table's.
+/// written by hand: in "Why the book is not called better", in the page's
+/// introduction to exit books and in data/books/README.md. Their figures
+/// must be the table's.
 #[test]
 fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
     let rows = table();
@@ -60,6 +61,21 @@ fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
         readme.contains(&drawn),
         "data/books/README.md lacks the table's {drawn}"
     );
+    let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
+    let intro = flat(
+        page.split_once("## Exit books")
+            .and_then(|(_, rest)| rest.split_once("**How they are made.**"))
+            .expect("docs/books.md introduces exit books")
+            .0,
+    );
+    let (d, low, high) = difference(book, refs[0]);
+    let lead = format!("by {d:.1} [{}, {}]", signed(low), signed(high));
+    for text in [&drawn, &lead] {
+        assert!(
+            intro.contains(text.as_str()),
+            "the page's introduction to exit books lacks the table's {text}"
+        );
+    }
     let gap = number(refs[0], "nelo_high") - number(book, "nelo_low");
     let overlap = number(refs[1], "nelo_high") - number(book, "nelo_low");
     in_why.extend([
