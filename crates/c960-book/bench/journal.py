@@ -29,6 +29,7 @@ import hashlib
 import io
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -172,17 +173,20 @@ def play(args):
     rows = read_journal(path, header)
     ordered = order(lines, args.seed)
     name_a, name_b = "A", "B"
-    # SIGTERM interrupts fastchess at once (its unfinished chunk is lost);
-    # anywhere else it lets the chunk in hand be journaled first. Only the
-    # first signal counts: a second one, say while Python shuts down,
-    # changes nothing.
-    stopping = {"now": False, "waiting": False}
+    # SIGTERM or SIGINT stops the run after the chunk in hand: fastchess, if
+    # it is playing, is told to stop at once (its unfinished chunk is lost);
+    # a chunk it finished is journaled first. No signal raises, so none can
+    # land in the middle of a write; a second one changes nothing.
+    stopping = {"now": False, "fastchess": None, "cut": False}
 
-    def stop(signum, _frame):
-        first_signal = not stopping["now"]
+    def cut(fastchess):
+        stopping["cut"] = True
+        fastchess.terminate()
+
+    def stop(_signum, _frame):
         stopping["now"] = True
-        if first_signal and stopping["waiting"]:
-            raise KeyboardInterrupt
+        if stopping["fastchess"] is not None:
+            cut(stopping["fastchess"])
 
     def stopped():
         print(f"journal: stopped; {len(rows)} pairs of {args.book_name} are journaled in {path}",
@@ -190,6 +194,7 @@ def play(args):
         sys.exit(130)
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     while len(rows) < args.pairs:
         if stopping["now"]:
             stopped()
@@ -212,17 +217,19 @@ def play(args):
                 "-concurrency", str(args.concurrency), "-srand", str(args.seed),
                 "-pgnout", f"file={pgn}",
             ]
-            stopping["waiting"] = True
-            try:
-                done = subprocess.run(command, cwd=work, capture_output=True, text=True)
-            except KeyboardInterrupt:
-                stopped()
-            finally:
-                stopping["waiting"] = False
-            if done.returncode != 0:
-                die(f"fastchess exited {done.returncode}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+            fastchess = subprocess.Popen(command, cwd=work, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, text=True)
+            stopping["fastchess"] = fastchess
+            if stopping["now"]:
+                cut(fastchess)  # the signal came before fastchess started
+            out, err = fastchess.communicate()
+            stopping["fastchess"] = None
+            if stopping["cut"]:
+                stopped()  # whatever fastchess wrote after the signal is not a chunk
+            if fastchess.returncode != 0:
+                die(f"fastchess exited {fastchess.returncode}:\n{out[-2000:]}{err[-2000:]}")
             if not os.path.exists(pgn):
-                die(f"fastchess exited 0 but wrote no games:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+                die(f"fastchess exited 0 but wrote no games:\n{out[-2000:]}{err[-2000:]}")
             with open(pgn, encoding="utf-8") as handle:
                 pairs = pairs_from_pgn(handle.read(), name_a, chunk)
         for (number, a_white, a_black), (line_number, text) in zip(pairs, picked):
@@ -301,8 +308,13 @@ def main():
         if "=" not in args.book:
             die("--book takes NAME=FILE")
         args.book_name, args.book_file = args.book.split("=", 1)
-        # fastchess runs in a scratch directory: relative paths would miss.
-        args.fastchess, args.stockfish = os.path.abspath(args.fastchess), os.path.abspath(args.stockfish)
+        # fastchess runs in a scratch directory: engines are named by
+        # absolute path (a bare name is looked up on PATH).
+        for option in ("fastchess", "stockfish"):
+            found = shutil.which(getattr(args, option))
+            if found is None:
+                die(f"--{option} {getattr(args, option)}: no such executable")
+            setattr(args, option, os.path.abspath(found))
         if args.nodes < 1 or args.pairs < 1 or args.chunk < 1 or args.concurrency < 1:
             die("--nodes, --pairs, --chunk and --concurrency must be at least 1")
         play(args)

@@ -133,12 +133,26 @@ fn the_history_and_the_kinds_of_pairs_are_the_journals() {
             .map(|c| format!("{:.0}", nelo(c)))
             .collect()
     };
-    // 1.96 · (800 / ln 10) / √(2 · 200): one block's half-width.
-    let block_half = 1.96 * 800.0 / std::f64::consts::LN_10 / 400f64.sqrt();
-    let difference_half = block_half * 2f64.sqrt();
+    // 1.96 · (800 / ln 10) / √(2 · n): one book's half-width over n pairs;
+    // the difference of two books' is √2 times as wide.
+    let half = |n: u32| 1.96 * 800.0 / std::f64::consts::LN_10 / (2.0 * f64::from(n)).sqrt();
+    let block_half = half(200);
+    // The lead at every 10 pairs from 100 on: its lowest and its highest.
+    let looks: Vec<(f64, u32)> = (100..=800u32)
+        .step_by(10)
+        .map(|n| (lead(n as usize), n))
+        .collect();
+    let (low, at_low) = looks
+        .iter()
+        .copied()
+        .fold((f64::MAX, 0), |a, b| if b.0 < a.0 { b } else { a });
+    let (high, at_high) = looks
+        .iter()
+        .copied()
+        .fold((f64::MIN, 0), |a, b| if b.0 > a.0 { b } else { a });
     assert!(
-        lead(200) + difference_half < 0.0,
-        "the look at 200 pairs no longer excludes zero"
+        low + half(at_low) * 2f64.sqrt() < 0.0,
+        "the look at {at_low} pairs no longer excludes zero"
     );
     // Pairs of two draws and colour-decided pairs both score 1 of 2.
     let split = |pairs: &[Row]| -> [i64; 6] {
@@ -163,8 +177,12 @@ fn the_history_and_the_kinds_of_pairs_are_the_journals() {
         "not about half"
     );
     let said = [
-        format!("trailed the starts by {:.1} nElo at 200 pairs", -lead(200)),
-        format!("led them by {:.1} at 700", lead(700)),
+        format!(
+            "ranged from {} nElo (at {at_low} pairs) to {} (at {at_high})",
+            signed(low),
+            signed(high)
+        ),
+        format!("a look at {at_low} pairs alone would have called the book worse"),
         format!("known to about ±{block_half:.0}"),
         format!(
             "the starts scored {} nElo block by block",
