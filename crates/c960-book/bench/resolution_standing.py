@@ -17,8 +17,10 @@ REFERENCES = (STARTS, "3moves_FRC")
 TARGET_PAIRS = 800
 # Core-seconds a game pair takes at BUDGET with the AVX2 build of
 # Stockfish 15.1, two games at once on two cores (docs/books.md, "A faster
-# build of the same engine").
-PACE = 25
+# build of the same engine"): 25 over the three compared books, 27 to 30
+# over the cp window's exits, whose chunks of 10 pairs took a median 151 s
+# beside builds and tests on 2026-11-29. The higher is the safer estimate.
+PACE = 28
 
 
 def number(x):

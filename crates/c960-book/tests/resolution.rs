@@ -353,7 +353,7 @@ print(json.dumps({
     // A book outside the acceptance neither blocks the verdict nor goes unsaid.
     assert!(said["others_left"].contains("the acceptance holds"));
     assert!(said["others_left"].contains(
-        "`DFRC_4852_v1` has 650 of its 800 pairs: 150 pairs are left to play, about 1.0 core-hours"
+        "`DFRC_4852_v1` has 650 of its 800 pairs: 150 pairs are left to play, about 1.2 core-hours"
     ));
     assert!(said["missing"].contains("none for `c960_FRC_starts`, `3moves_FRC`"));
     // A complete book outside the acceptance is put to its test, in words
