@@ -4,7 +4,9 @@
 # nodes per move, PAIRS game pairs per book (colours reversed within each
 # pair), fishtest's adjudication, played by fastchess in chunks whose
 # finished pairs are journaled in data/books/resolution/BUDGET/BOOK.csv
-# (committed as they grow, so the measurement can span several sessions).
+# (committed as they grow, so the measurement can span several sessions),
+# and each run that plays appends who played (engine, fastchess, c960) to
+# data/books/resolution/BUDGET/runs.jsonl.
 # Then the table data/books/resolution.csv, its chart, and the table and
 # where the measurement stands in docs/books.md ("Resolution at high draw
 # rates") are computed from the journals with c960's statistics.
@@ -97,6 +99,15 @@ if ((pairs > 0)); then
     DFRC_4852_v1=$official/DFRC_4852_v1.epd
     c960_FRC_4852=$root/data/books/c960_FRC_4852.epd
     c960_FRC_exits_cp90-120=$root/data/books/c960_FRC_exits_cp90-120.epd"}
+  # Who plays this run, beside the journals (runs.jsonl).
+  names=()
+  for entry in $books; do names+=("${entry%%=*}"); done
+  version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$root/Cargo.toml" | head -n 1)
+  "$python" "$here/journal.py" provenance --journal "$resolution/$budget" \
+    --stockfish "$stockfish" --fastchess "$fastchess" --fastchess-version "$fastchess_ref $fastchess_commit" \
+    --c960 "$version (git $(git -C "$root" rev-parse HEAD))" --nodes "$nodes" \
+    --concurrency "$concurrency" --seed "$seed" --books "${names[@]}" ||
+    die "the run's provenance was not recorded"
   # One chunk of every book in turn, so that a session's engine hours
   # advance all books alike.
   while :; do

@@ -18,6 +18,15 @@ journal.py check --journal-root DIR --book-dir DIR [--official DIR]
     order, and each pair's points are its two results'. Exits 1 naming the
     first problem.
 
+journal.py provenance --journal DIR --stockfish PATH --fastchess PATH
+                      --fastchess-version TEXT --c960 TEXT --nodes N
+                      --concurrency J --seed S --books NAME...
+    Appends one line to DIR/runs.jsonl saying who plays a run: the engine
+    (its UCI name, path, SHA-256, nodes and options), fastchess (version,
+    path, SHA-256), the adjudication, c960's version, the books and the
+    pairs each had journaled when the run started (the file rewritten
+    atomically).
+
 Each pair is one opening played twice with colours reversed (fastchess
 -games 2 -repeat), with fishtest's adjudication.
 """
@@ -27,6 +36,7 @@ import csv
 import glob
 import hashlib
 import io
+import json
 import os
 import re
 import shutil
@@ -34,6 +44,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from datetime import datetime, timezone
 
 import chess
 
@@ -282,6 +293,56 @@ def check(args):
               file=sys.stderr)
 
 
+def engine_name(path):
+    """The engine's UCI `id name`."""
+    try:
+        done = subprocess.run([path], input="uci\nquit\n", capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        die(f"{path} did not answer uci: {error}")
+    for line in done.stdout.splitlines():
+        if line.startswith("id name "):
+            return line[len("id name "):].strip()
+    die(f"{path} gave no id name to uci")
+
+
+def home_relative(path):
+    """PATH with the home directory written as ~ (no user's home in data)."""
+    home = os.path.expanduser("~")
+    return "~" + path[len(home):] if path.startswith(home + os.sep) else path
+
+
+def provenance(args):
+    journaled = {}
+    for name in args.books:
+        journal = os.path.join(args.journal, f"{name}.csv")
+        if os.path.exists(journal):
+            with open(journal, encoding="utf-8") as handle:
+                journaled[name] = max(0, sum(1 for _ in handle) - 2)
+        else:
+            journaled[name] = 0
+    record = {
+        "started_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "c960": args.c960,
+        "engine": {"id_name": engine_name(args.stockfish), "path": home_relative(args.stockfish),
+                   "sha256": sha256(args.stockfish), "nodes_a": 2 * args.nodes, "nodes_b": args.nodes,
+                   "options": {"Hash": 16, "Threads": 1}},
+        "fastchess": {"version": args.fastchess_version, "path": home_relative(args.fastchess),
+                      "sha256": sha256(args.fastchess)},
+        "adjudication": " ".join(ADJUDICATION),
+        "concurrency": args.concurrency,
+        "seed": args.seed,
+        "journaled_pairs": journaled,
+    }
+    os.makedirs(args.journal, exist_ok=True)
+    path = os.path.join(args.journal, "runs.jsonl")
+    before = ""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            before = handle.read()
+    with replacing(path, encoding="utf-8", newline="") as handle:
+        handle.write(before + json.dumps(record, sort_keys=True) + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -300,7 +361,20 @@ def main():
     c.add_argument("--journal-root", required=True)
     c.add_argument("--book-dir", required=True)
     c.add_argument("--official")
+    v = sub.add_parser("provenance")
+    v.add_argument("--journal", required=True)
+    v.add_argument("--stockfish", required=True)
+    v.add_argument("--fastchess", required=True)
+    v.add_argument("--fastchess-version", required=True)
+    v.add_argument("--c960", required=True)
+    v.add_argument("--nodes", type=int, required=True)
+    v.add_argument("--concurrency", type=int, required=True)
+    v.add_argument("--seed", type=int, required=True)
+    v.add_argument("--books", nargs="+", required=True)
     args = parser.parse_args()
+    if args.command == "provenance":
+        provenance(args)
+        return
     if args.command == "check":
         check(args)
         return

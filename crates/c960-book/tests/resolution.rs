@@ -13,8 +13,8 @@ use std::{collections::BTreeMap, fs};
 
 use c960_balance::elo::MatchStats;
 use common::{
-    BOOK, REFERENCES, Row, TARGET_PAIRS, at_budget, compared, difference, journal, number,
-    one_decimal, pairs_left, root, signed, table,
+    BOOK, BUDGET, REFERENCES, Row, TARGET_PAIRS, at_budget, compared, difference, journal,
+    journal_rows, number, one_decimal, pairs_left, root, signed, table,
 };
 
 #[test]
@@ -369,4 +369,55 @@ print(json.dumps({
     // Not before it, and not before the compared books, have their pairs.
     assert!(!said["others_left"].contains("Put to the acceptance's test"));
     assert!(!said["incomplete"].contains("Put to the acceptance's test"));
+}
+
+/// Every run that plays records who played in `runs.jsonl` beside the
+/// journals: the engine the journals' settings line names, at the
+/// budget's nodes and the journals' seed, and fastchess and c960 by
+/// version; the pairs it found journaled never exceed what the journals
+/// hold now.
+#[test]
+fn every_run_records_who_played() {
+    let dir = root().join("data/books/resolution").join(BUDGET);
+    let text = fs::read_to_string(dir.join("runs.jsonl")).expect("runs.jsonl beside the journals");
+    let mut runs = 0;
+    for line in text.lines() {
+        let run: serde_json::Value = serde_json::from_str(line).expect("a run as JSON");
+        runs += 1;
+        let journaled = run["journaled_pairs"].as_object().expect("journaled_pairs");
+        assert!(!journaled.is_empty(), "a run names no book: {line}");
+        for (book, at_start) in journaled {
+            let journal = dir.join(format!("{book}.csv"));
+            let settings = fs::read_to_string(&journal)
+                .unwrap_or_else(|_| panic!("a run played {book}, which has no journal"));
+            let settings = settings.lines().next().expect("a settings line");
+            let engine = &run["engine"];
+            for said in [
+                format!(
+                    "engine_a={}@{}",
+                    engine["id_name"].as_str().expect("id_name"),
+                    engine["nodes_a"]
+                ),
+                format!(
+                    "engine_b={}@{}",
+                    engine["id_name"].as_str().expect("id_name"),
+                    engine["nodes_b"]
+                ),
+                format!("seed={} ", run["seed"]),
+            ] {
+                assert!(
+                    settings.contains(&said),
+                    "{book}: the run's {said} is not its journal's ({settings})"
+                );
+            }
+            let now = journal_rows(&journal).len() as u64;
+            assert!(at_start.as_u64().expect("a count") <= now, "{book}: {line}");
+        }
+        for key in ["c960", "adjudication", "started_utc"] {
+            assert!(run[key].is_string(), "a run lacks {key}: {line}");
+        }
+        assert!(run["fastchess"]["version"].is_string() && run["fastchess"]["sha256"].is_string());
+        assert_eq!(run["engine"]["sha256"].as_str().map(str::len), Some(64));
+    }
+    assert!(runs > 0, "runs.jsonl names no run");
 }
