@@ -53,6 +53,8 @@ from atomic import replacing
 # fishtest's adjudication, as fastchess takes it.
 ADJUDICATION = ["-draw", "movenumber=34", "movecount=8", "score=20",
                 "-resign", "movecount=3", "score=600"]
+# Each engine's UCI options, in every game and in the journals' settings.
+ENGINE_OPTIONS = {"Hash": 16, "Threads": 1}
 COLUMNS = ["pair", "line", "fen", "a_white_result", "a_black_result",
            "a_points", "plies_a_white", "plies_a_black",
            "termination_a_white", "termination_a_black"]
@@ -102,7 +104,7 @@ def position_key(fen):
 def settings_line(args, book_sha):
     return (f"# book={args.book_name} sha256={book_sha} seed={args.seed} "
             f"engine_a={args.engine_name}@{2 * args.nodes} engine_b={args.engine_name}@{args.nodes} "
-            f"hash=16 threads=1 adjudication=fishtest")
+            f"hash={ENGINE_OPTIONS['Hash']} threads={ENGINE_OPTIONS['Threads']} adjudication=fishtest")
 
 
 def read_journal(path, header):
@@ -221,7 +223,7 @@ def play(args):
                 args.fastchess,
                 "-engine", f"cmd={args.stockfish}", f"name={name_a}", f"nodes={2 * args.nodes}",
                 "-engine", f"cmd={args.stockfish}", f"name={name_b}", f"nodes={args.nodes}",
-                "-each", "proto=uci", "tc=inf", "option.Hash=16", "option.Threads=1",
+                "-each", "proto=uci", "tc=inf", *(f"option.{k}={v}" for k, v in ENGINE_OPTIONS.items()),
                 *ADJUDICATION, "-variant", "fischerandom",
                 "-openings", f"file={epd}", "format=epd", "order=sequential",
                 "-rounds", str(chunk), "-games", "2", "-repeat",
@@ -325,7 +327,7 @@ def provenance(args):
         "c960": args.c960,
         "engine": {"id_name": engine_name(args.stockfish), "path": home_relative(args.stockfish),
                    "sha256": sha256(args.stockfish), "nodes_a": 2 * args.nodes, "nodes_b": args.nodes,
-                   "options": {"Hash": 16, "Threads": 1}},
+                   "options": ENGINE_OPTIONS},
         "fastchess": {"version": args.fastchess_version, "path": home_relative(args.fastchess),
                       "sha256": sha256(args.fastchess)},
         "adjudication": " ".join(ADJUDICATION),
