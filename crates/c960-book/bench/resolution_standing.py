@@ -33,6 +33,11 @@ def pairs_left(rows):
     return sum(max(0, TARGET_PAIRS - int(r["pairs"])) for r in rows)
 
 
+def core_hours(pairs):
+    """The core-hours PAIRS game pairs take at PACE, as the page writes them."""
+    return f"{pairs * PACE / 3600:.1f}"
+
+
 def nelo(row):
     return f"{row['nelo']} [{row['nelo_low']}, {row['nelo_high']}]"
 
@@ -97,7 +102,7 @@ def standing(rows):
         parts.append("Pairs so far: " + ", ".join(f"{r['pairs']} of `{r['book']}`" for r in compared)
                      + f". The run stops at {number(TARGET_PAIRS)} pairs of every book whatever these interim "
                      f"figures show, so looking at them does not change the final comparison's error rate. "
-                     f"The {number(left)} pairs left take about {left * PACE / 3600:.1f} core-hours "
+                     f"The {number(left)} pairs left take about {core_hours(left)} core-hours "
                      f"at {PACE} core-seconds a pair.")
     for row in outside:
         if done and int(row["pairs"]) >= TARGET_PAIRS and row["nelo"]:
@@ -108,40 +113,43 @@ def standing(rows):
         parts.append("Of the books outside the acceptance, "
                      + " and ".join(f"`{r['book']}` has {r['pairs']}" for r in behind)
                      + f" of {'its' if len(behind) == 1 else 'their'} {number(TARGET_PAIRS)} pairs: "
-                     f"{number(rest)} pairs are left to play, about {rest * PACE / 3600:.1f} core-hours.")
+                     f"{number(rest)} pairs are left to play, about {core_hours(rest)} core-hours.")
     return parts[0] + "\n\n" + "".join(f"- {part}\n" for part in parts[1:])
 
 
 def against(row, refs):
     """ROW's nElo minus each reference's with the difference's interval, in
-    words; the reference with the higher `nelo_high`; and how far ROW's
-    `nelo_low` lies above it (below when negative)."""
+    words; the reference with the higher `nelo_high`; how far ROW's
+    `nelo_low` lies above it (below when negative); and that distance in
+    words, "lies X above" or "lies X below"."""
     differences = []
     for ref in refs:
         d, low, high = difference(row, ref)
         differences.append(f"`{ref['book']}` {signed(d)} [{signed(low)}, {signed(high)}]")
     highest = max(refs, key=lambda r: float(r["nelo_high"]))
-    return "; ".join(differences), highest, float(row["nelo_low"]) - float(highest["nelo_high"])
+    gap = float(row["nelo_low"]) - float(highest["nelo_high"])
+    lies = f"lies {abs(gap):.1f} {'above' if gap > 0 else 'below'}"
+    return "; ".join(differences), highest, gap, lies
 
 
 def beside(row, refs):
     """A book outside the acceptance that has its pairs, put to the
     acceptance's test of intervals beside the complete references (the
     draw-rate condition is the book's own, so it is not asked here)."""
-    differences, highest, gap = against(row, refs)
+    differences, highest, gap, lies = against(row, refs)
     if gap > 0:
         outcome = "its interval lies wholly above both references' and by that test it resolves more than both"
     else:
         outcome = "its interval overlaps that reference's and by that test it is not shown to resolve more than both"
     return [f"`{row['book']}` has {row['pairs']} pairs ({row['draw_rate']} % of its games drawn); "
             f"its nElo minus each reference's: {differences}. Put to the acceptance's test, its `nelo_low` "
-            f"({row['nelo_low']}) lies {abs(gap):.1f} {'above' if gap > 0 else 'below'} the higher "
+            f"({row['nelo_low']}) {lies} the higher "
             f"`nelo_high`, `{highest['book']}`'s, so {outcome}."]
 
 
 def verdict(book, refs, done, draw_rates_hold):
     """The differences from the references and the acceptance's verdict."""
-    differences, highest, gap = against(book, refs)
+    differences, highest, gap, lies = against(book, refs)
     if gap <= 0:
         outcome = "so the book is not called better"
     elif not draw_rates_hold:
@@ -154,7 +162,7 @@ def verdict(book, refs, done, draw_rates_hold):
             + differences + ".",
             f"The acceptance asks the book's `nelo_low` ({book['nelo_low']}) to lie above both "
             "references' `nelo_high` (" + " and ".join(r["nelo_high"] for r in refs)
-            + f"): it lies {abs(gap):.1f} {'above' if gap > 0 else 'below'} the higher, "
+            + f"): it {lies} the higher, "
             f"`{highest['book']}`'s, {outcome}."]
 
 

@@ -220,11 +220,12 @@ def draw_chart(rows, path):
     budgets = sorted({r["budget"] for r in rows})
     # One panel under another, so that a phone's narrow screen shows each
     # at full width; in a panel the highest nElo is on top.
-    heights = [max(1, sum(1 for r in rows if r["budget"] == b and r["nelo"])) for b in budgets]
+    panels = [sorted((r for r in rows if r["budget"] == b and r["nelo"]), key=lambda r: float(r["nelo"]))
+              for b in budgets]
+    heights = [max(1, len(mine)) for mine in panels]
     fig, axes = plt.subplots(len(budgets), 1, figsize=(6.4, 1.2 + 0.55 * sum(heights) + 0.9 * len(budgets)),
                              squeeze=False, gridspec_kw={"height_ratios": heights})
-    for ax, budget in zip(axes[:, 0], budgets):
-        mine = sorted((r for r in rows if r["budget"] == budget and r["nelo"]), key=lambda r: float(r["nelo"]))
+    for ax, budget, mine in zip(axes[:, 0], budgets, panels):
         y = list(range(len(mine)))
         values = [float(r["nelo"]) for r in mine]
         low = [float(r["nelo"]) - float(r["nelo_low"]) for r in mine]

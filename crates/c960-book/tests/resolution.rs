@@ -11,10 +11,9 @@ mod common;
 
 use std::{collections::BTreeMap, fs};
 
-use c960_balance::elo::MatchStats;
 use common::{
-    BOOK, BUDGET, REFERENCES, Row, TARGET_PAIRS, at_budget, compared, difference, journal,
-    journal_rows, number, one_decimal, pairs_left, root, signed, table,
+    BOOK, REFERENCES, Row, TARGET_PAIRS, at_budget, compared, difference, journal, journal_dir,
+    journal_rows, nelo_of, number, one_decimal, page, pairs_left, root, signed, table,
 };
 
 #[test]
@@ -80,9 +79,7 @@ fn the_resolution_table_is_its_journals() {
             #[allow(clippy::cast_precision_loss)]
             let draw_rate = 100.0 * draws as f64 / (2 * pairs) as f64;
             assert_eq!(said("draw_rate"), one_decimal(draw_rate), "{book}");
-            let nelo = MatchStats::from_pentanomial(penta, 0, [0; 3], None)
-                .normalized_elo
-                .expect("nElo of a journal with pairs");
+            let nelo = nelo_of(penta);
             assert_eq!(
                 [said("nelo"), said("nelo_low"), said("nelo_high")],
                 [nelo.value, nelo.low, nelo.high]
@@ -98,7 +95,7 @@ fn the_resolution_table_is_its_journals() {
 
 #[test]
 fn the_books_page_quotes_the_resolution_table() {
-    let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
+    let page = page();
     let rows = table();
     let measured: Vec<&Row> = rows
         .iter()
@@ -181,7 +178,7 @@ fn against(row: &Row, refs: [&Row; 2]) -> (Vec<String>, f64, String) {
 
 #[test]
 fn the_books_page_says_where_the_measurement_stands() {
-    let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
+    let page = page();
     let block = page
         .split_once("<!-- resolution standing -->")
         .and_then(|(_, rest)| rest.split_once("<!-- end resolution standing -->"))
@@ -378,7 +375,7 @@ print(json.dumps({
 /// hold now.
 #[test]
 fn every_run_records_who_played() {
-    let dir = root().join("data/books/resolution").join(BUDGET);
+    let dir = journal_dir();
     let text = fs::read_to_string(dir.join("runs.jsonl")).expect("runs.jsonl beside the journals");
     let mut runs = 0;
     for line in text.lines() {

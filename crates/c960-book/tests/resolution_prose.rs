@@ -7,10 +7,9 @@ mod common;
 
 use std::fs;
 
-use c960_balance::elo::MatchStats;
 use common::{
-    BOOK, BUDGET, REFERENCES, Row, compared, counts, difference, journal_rows, kind, number,
-    pairs_left, root, signed, table,
+    BOOK, REFERENCES, Row, compared, counts, difference, journal_dir, journal_rows, kind, nelo_of,
+    number, page, pairs_left, root, signed, table,
 };
 
 /// Text with its whitespace runs as single spaces (prose wraps its lines).
@@ -20,7 +19,7 @@ fn flat(text: &str) -> String {
 
 /// "Why the book is not called better", flattened.
 fn why() -> String {
-    let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
+    let page = page();
     flat(
         page.split_once("**Why the book is not called better.**")
             .and_then(|(_, rest)| rest.split_once("**The pace, and the budget.**"))
@@ -61,7 +60,7 @@ fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
         readme.contains(&drawn),
         "data/books/README.md lacks the table's {drawn}"
     );
-    let page = fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md");
+    let page = page();
     let intro = flat(
         page.split_once("## Exit books")
             .and_then(|(_, rest)| rest.split_once("**How they are made.**"))
@@ -92,20 +91,12 @@ fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
 
 /// A journal's pairs at the calibrated budget.
 fn pairs_of(book: &str) -> Vec<Row> {
-    journal_rows(
-        &root()
-            .join("data/books/resolution")
-            .join(BUDGET)
-            .join(format!("{book}.csv")),
-    )
+    journal_rows(&journal_dir().join(format!("{book}.csv")))
 }
 
 /// The nElo of some pairs.
 fn nelo(pairs: &[Row]) -> f64 {
-    MatchStats::from_pentanomial(counts(pairs).0, 0, [0; 3], None)
-        .normalized_elo
-        .expect("nElo of pairs")
-        .value
+    nelo_of(counts(pairs).0).value
 }
 
 /// "a, b, c and d".

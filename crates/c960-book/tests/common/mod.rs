@@ -5,6 +5,8 @@
 
 use std::{collections::BTreeMap, fs, path::PathBuf};
 
+use c960_balance::{Estimate, elo::MatchStats};
+
 pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -19,6 +21,23 @@ pub(crate) fn table() -> Vec<Row> {
         .deserialize::<Row>()
         .map(|row| row.expect("a row of resolution.csv"))
         .collect()
+}
+
+/// docs/books.md, whole.
+pub(crate) fn page() -> String {
+    fs::read_to_string(root().join("docs/books.md")).expect("docs/books.md")
+}
+
+/// The journals' directory at the calibrated budget.
+pub(crate) fn journal_dir() -> PathBuf {
+    root().join("data/books/resolution").join(BUDGET)
+}
+
+/// nElo of pentanomial counts with its 95 % interval, as c960 computes it.
+pub(crate) fn nelo_of(penta: [u64; 5]) -> Estimate {
+    MatchStats::from_pentanomial(penta, 0, [0; 3], None)
+        .normalized_elo
+        .expect("nElo of pairs")
 }
 
 /// One journal's game pairs, by column name.
