@@ -86,6 +86,8 @@ pub(crate) fn one_decimal(x: f64) -> String {
 pub(crate) const BUDGET: &str = "sf15.1-160k-vs-80k";
 pub(crate) const BOOK: &str = "c960_FRC_4852";
 pub(crate) const REFERENCES: [&str; 2] = ["c960_FRC_starts", "3moves_FRC"];
+/// The cp window's exits, measured beside the acceptance.
+pub(crate) const CP_EXITS: &str = "c960_FRC_exits_cp90-120";
 pub(crate) const TARGET_PAIRS: u64 = 800;
 
 pub(crate) fn signed(x: f64) -> String {
