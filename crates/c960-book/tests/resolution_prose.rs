@@ -8,8 +8,8 @@ mod common;
 use std::fs;
 
 use common::{
-    BOOK, CP_EXITS, REFERENCES, Row, compared, counts, difference, journal_dir, journal_rows,
-    journaled, kind, nelo_of, number, page, pairs_left, root, signed, table,
+    BOOK, CP_EXITS, REFERENCES, Row, at_budget, compared, counts, difference, journal_dir,
+    journal_rows, journaled, kind, nelo_of, number, page, pairs_left, root, signed, table,
 };
 
 /// Text with its whitespace runs as single spaces (prose wraps its lines).
@@ -120,10 +120,20 @@ fn the_cp_exits_are_quoted_once_they_have_their_pairs() {
         .fold(f64::MIN, f64::max);
     let gap = highest - number(cp, "nelo_low");
     let (outcome, side) = if gap > 0.0 {
-        ("not shown to resolve more than", "below")
+        ("they are not shown to resolve more than", "below")
     } else {
-        ("resolve more than", "above")
+        ("they resolve more than", "above")
     };
+    // "The highest nElo of the Chess960 books": DFRC_4852_v1, a DFRC
+    // reference point, is not one of them.
+    let highest_of_chess960 = rows
+        .iter()
+        .filter(|r| at_budget(r) && !r["book"].starts_with("DFRC"))
+        .all(|r| number(r, "nelo") <= number(cp, "nelo"));
+    assert!(
+        highest_of_chess960,
+        "the page calls the cp exits' nElo the highest of the Chess960 books"
+    );
     let said = [
         estimate.clone(),
         format!("({} % of their games drawn", cp["draw_rate"]),
@@ -131,6 +141,7 @@ fn the_cp_exits_are_quoted_once_they_have_their_pairs() {
         lead(refs[1]),
         format!("lies {:.1} {side}", gap.abs()),
         outcome.to_string(),
+        "the highest nElo of the Chess960 books".to_string(),
     ];
     let why = why();
     for text in &said {
@@ -146,7 +157,7 @@ fn the_cp_exits_are_quoted_once_they_have_their_pairs() {
         said[2]
     );
     let readme = flat(&fs::read_to_string(root().join("data/books/README.md")).expect("README"));
-    for text in [&estimate, &said[2], &said[5]] {
+    for text in [&estimate, &said[2], &said[5], &said[6]] {
         assert!(
             readme.contains(text.as_str()),
             "data/books/README.md lacks the cp exits' {text}"
