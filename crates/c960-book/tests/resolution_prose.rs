@@ -17,26 +17,28 @@ fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// "Why the book is not called better", flattened.
-fn why() -> String {
+/// The text of docs/books.md between two headings, flattened.
+fn between(start: &str, end: &str) -> String {
     let page = page();
     flat(
-        page.split_once("**Why the book is not called better.**")
-            .and_then(|(_, rest)| rest.split_once("**The pace, and the budget.**"))
-            .expect("docs/books.md explains why the book is not called better")
+        page.split_once(start)
+            .and_then(|(_, rest)| rest.split_once(end))
+            .unwrap_or_else(|| panic!("docs/books.md has {start} and then {end}"))
             .0,
+    )
+}
+
+/// "Why the book is not called better", flattened.
+fn why() -> String {
+    between(
+        "**Why the book is not called better.**",
+        "**The pace, and the budget.**",
     )
 }
 
 /// The page's introduction to exit books, flattened.
 fn intro() -> String {
-    let page = page();
-    flat(
-        page.split_once("## Exit books")
-            .and_then(|(_, rest)| rest.split_once("**How they are made.**"))
-            .expect("docs/books.md introduces exit books")
-            .0,
-    )
+    between("## Exit books", "**How they are made.**")
 }
 
 /// Once the compared books have their pairs, the final comparison is also
