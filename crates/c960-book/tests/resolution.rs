@@ -12,8 +12,8 @@ mod common;
 use std::{collections::BTreeMap, fs};
 
 use common::{
-    BOOK, REFERENCES, Row, TARGET_PAIRS, at_budget, compared, difference, journal, journal_dir,
-    journal_rows, nelo_of, number, one_decimal, page, pairs_left, root, signed, table,
+    BOOK, REFERENCES, Row, TARGET_PAIRS, against, at_budget, compared, journal, journal_dir,
+    journal_rows, nelo_of, number, one_decimal, page, pairs_left, root, table,
 };
 
 #[test]
@@ -148,32 +148,6 @@ fn the_chart_shows_every_row_of_the_table() {
             row["book"]
         );
     }
-}
-
-/// ROW against the references as the standing words it: each difference
-/// with its interval, how far ROW's `nelo_low` lies above the higher
-/// `nelo_high` (below when negative), and "lies X above" or "lies X below".
-fn against(row: &Row, refs: [&Row; 2]) -> (Vec<String>, f64, String) {
-    let differences = refs
-        .iter()
-        .map(|reference| {
-            let (d, low, high) = difference(row, reference);
-            format!(
-                "`{}` {} [{}, {}]",
-                reference["book"],
-                signed(d),
-                signed(low),
-                signed(high)
-            )
-        })
-        .collect();
-    let highest = refs
-        .iter()
-        .map(|r| number(r, "nelo_high"))
-        .fold(f64::MIN, f64::max);
-    let gap = number(row, "nelo_low") - highest;
-    let side = if gap > 0.0 { "above" } else { "below" };
-    (differences, gap, format!("lies {:.1} {side}", gap.abs()))
 }
 
 #[test]

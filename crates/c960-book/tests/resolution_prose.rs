@@ -8,7 +8,7 @@ mod common;
 use std::fs;
 
 use common::{
-    BOOK, CP_EXITS, REFERENCES, Row, at_budget, compared, counts, difference, journal_dir,
+    BOOK, CP_EXITS, REFERENCES, Row, against, at_budget, compared, counts, difference, journal_dir,
     journal_rows, journaled, kind, nelo_of, number, page, pairs_left, root, signed, table,
 };
 
@@ -36,6 +36,11 @@ fn why() -> String {
     )
 }
 
+/// data/books/README.md, flattened.
+fn readme() -> String {
+    flat(&fs::read_to_string(root().join("data/books/README.md")).expect("data/books/README.md"))
+}
+
 /// The page's introduction to exit books, flattened.
 fn intro() -> String {
     between("## Exit books", "**How they are made.**")
@@ -53,7 +58,7 @@ fn the_final_comparison_is_quoted_where_it_is_written_by_hand() {
         return; // Not final yet: the generated standing alone speaks.
     }
     let why = why();
-    let readme = flat(&fs::read_to_string(root().join("data/books/README.md")).expect("README"));
+    let readme = readme();
     let mut in_why = Vec::new();
     for reference in refs {
         let (d, low, high) = difference(book, reference);
@@ -116,15 +121,11 @@ fn the_cp_exits_are_quoted_once_they_have_their_pairs() {
         let (d, low, high) = difference(cp, reference);
         format!("by {d:.1} [{}, {}]", signed(low), signed(high))
     };
-    let highest = refs
-        .iter()
-        .map(|r| number(r, "nelo_high"))
-        .fold(f64::MIN, f64::max);
-    let gap = highest - number(cp, "nelo_low");
-    let (outcome, side) = if gap > 0.0 {
-        ("they are not shown to resolve more than", "below")
+    let (_, gap, lies) = against(cp, refs);
+    let outcome = if gap > 0.0 {
+        "they resolve more than"
     } else {
-        ("they resolve more than", "above")
+        "they are not shown to resolve more than"
     };
     // "The highest nElo of the Chess960 books": DFRC_4852_v1, a DFRC
     // reference point, is not one of them.
@@ -136,32 +137,31 @@ fn the_cp_exits_are_quoted_once_they_have_their_pairs() {
         highest_of_chess960,
         "the page calls the cp exits' nElo the highest of the Chess960 books"
     );
+    let (starts_lead, highest) = (lead(refs[0]), "the highest nElo of the Chess960 books");
     let said = [
-        estimate.clone(),
-        format!("({} % of their games drawn", cp["draw_rate"]),
-        lead(refs[0]),
-        lead(refs[1]),
-        format!("lies {:.1} {side}", gap.abs()),
-        outcome.to_string(),
-        "the highest nElo of the Chess960 books".to_string(),
+        estimate.as_str(),
+        &format!("({} % of their games drawn", cp["draw_rate"]),
+        &starts_lead,
+        &lead(refs[1]),
+        &lies,
+        outcome,
+        highest,
     ];
     let why = why();
-    for text in &said {
+    for text in said {
         assert!(
-            why.contains(text.as_str()),
+            why.contains(text),
             "\"Why the book is not called better\" lacks the cp exits' {text}"
         );
     }
-    let intro = intro();
     assert!(
-        intro.contains(&format!("cp exits {}", said[2])),
-        "the page's introduction to exit books lacks the cp exits' {}",
-        said[2]
+        intro().contains(&format!("cp exits {starts_lead}")),
+        "the page's introduction to exit books lacks the cp exits' {starts_lead}"
     );
-    let readme = flat(&fs::read_to_string(root().join("data/books/README.md")).expect("README"));
-    for text in [&estimate, &said[2], &said[5], &said[6]] {
+    let readme = readme();
+    for text in [estimate.as_str(), &starts_lead, outcome, highest] {
         assert!(
-            readme.contains(text.as_str()),
+            readme.contains(text),
             "data/books/README.md lacks the cp exits' {text}"
         );
     }

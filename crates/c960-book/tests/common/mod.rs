@@ -134,3 +134,29 @@ pub(crate) fn difference(a: &Row, b: &Row) -> (f64, f64, f64) {
     let h = half(a).hypot(half(b));
     (d, d - h, d + h)
 }
+
+/// ROW against the references as the standing words it: each difference
+/// with its interval, how far ROW's `nelo_low` lies above the higher
+/// `nelo_high` (below when negative), and "lies X above" or "lies X below".
+pub(crate) fn against(row: &Row, refs: [&Row; 2]) -> (Vec<String>, f64, String) {
+    let differences = refs
+        .iter()
+        .map(|reference| {
+            let (d, low, high) = difference(row, reference);
+            format!(
+                "`{}` {} [{}, {}]",
+                reference["book"],
+                signed(d),
+                signed(low),
+                signed(high)
+            )
+        })
+        .collect();
+    let highest = refs
+        .iter()
+        .map(|r| number(r, "nelo_high"))
+        .fold(f64::MIN, f64::max);
+    let gap = number(row, "nelo_low") - highest;
+    let side = if gap > 0.0 { "above" } else { "below" };
+    (differences, gap, format!("lies {:.1} {side}", gap.abs()))
+}
